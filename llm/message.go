@@ -1,0 +1,325 @@
+// Chat message types shared by the client, the agents and the session files.
+
+package llm
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Field is one JSON member kept exactly as received.
+type Field struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Message is one chat message. Role, Content, ToolCalls and ToolCallID are
+// the fields harness reads and writes; every other member the provider sent
+// (reasoning_content, reasoning, reasoning_details, refusal, …) is kept in
+// Extra, in the order received, and marshalled back byte-for-byte.
+type Message struct {
+	Role       string
+	Content    string
+	ToolCalls  []ToolCall
+	ToolCallID string
+	Extra      []Field
+}
+
+// ToolCall is one function call of an assistant message.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments string // the JSON text the model sent
+	Extra     []Field
+}
+
+// Usage is the token usage an endpoint reported for one request.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Tool is a function offered to the model.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // JSON Schema object
+}
+
+// MarshalJSON encodes t in the chat-completions "tools" form.
+func (t Tool) MarshalJSON() ([]byte, error) {
+	type fn struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}
+	return json.Marshal(struct {
+		Type     string `json:"type"`
+		Function fn     `json:"function"`
+	}{"function", fn{t.Name, t.Description, t.Parameters}})
+}
+
+// Get returns the raw value of an Extra member.
+func (m *Message) Get(key string) (json.RawMessage, bool) {
+	return getField(m.Extra, key)
+}
+
+// Set sets (or adds) an Extra member.
+func (m *Message) Set(key string, v json.RawMessage) { m.Extra = setField(m.Extra, key, v) }
+
+func getField(fs []Field, key string) (json.RawMessage, bool) {
+	for _, f := range fs {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+func setField(fs []Field, key string, v json.RawMessage) []Field {
+	for i := range fs {
+		if fs[i].Key == key {
+			fs[i].Value = v
+			return fs
+		}
+	}
+	return append(fs, Field{key, v})
+}
+
+// Reasoning returns the readable reasoning text of m, shown once even when
+// the provider sent the same text under several field names. It looks at
+// reasoning_content, reasoning, and the text or summary entries of
+// reasoning_details; encrypted entries have no readable text.
+func (m *Message) Reasoning() string {
+	var parts []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s == "" || seen[s] {
+			return
+		}
+		seen[s] = true
+		parts = append(parts, s)
+	}
+	for _, k := range []string{"reasoning_content", "reasoning"} {
+		if raw, ok := m.Get(k); ok {
+			var s string
+			if json.Unmarshal(raw, &s) == nil {
+				add(s)
+			}
+		}
+	}
+	if raw, ok := m.Get("reasoning_details"); ok {
+		add(DetailsText(raw))
+	}
+	if len(parts) > 1 {
+		// Two fields holding the same text, one possibly a prefix of the
+		// other while streaming: keep the longest.
+		best := parts[0]
+		for _, p := range parts[1:] {
+			if strings.HasPrefix(p, best) {
+				best = p
+			} else if !strings.HasPrefix(best, p) {
+				return strings.Join(parts, "\n")
+			}
+		}
+		return best
+	}
+	return strings.Join(parts, "")
+}
+
+// DetailsText returns the readable text of a reasoning_details array.
+func DetailsText(raw json.RawMessage) string {
+	var details []struct {
+		Type    string `json:"type"`
+		Text    string `json:"text"`
+		Summary string `json:"summary"`
+	}
+	if json.Unmarshal(raw, &details) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, d := range details {
+		switch {
+		case d.Text != "":
+			b.WriteString(d.Text)
+		case d.Summary != "":
+			b.WriteString(d.Summary)
+		}
+	}
+	return b.String()
+}
+
+// MarshalJSON encodes m with role, content, tool_calls and tool_call_id
+// first, then the Extra members unchanged.
+func (m Message) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	writeMember(&b, "role", mustJSON(m.Role), true)
+	writeMember(&b, "content", mustJSON(m.Content), false)
+	if len(m.ToolCalls) > 0 {
+		tc, err := json.Marshal(m.ToolCalls)
+		if err != nil {
+			return nil, err
+		}
+		writeMember(&b, "tool_calls", tc, false)
+	}
+	if m.ToolCallID != "" {
+		writeMember(&b, "tool_call_id", mustJSON(m.ToolCallID), false)
+	}
+	for _, f := range m.Extra {
+		writeMember(&b, f.Key, f.Value, false)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON decodes a message, keeping unknown members in Extra.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	*m = Message{}
+	return decodeObject(data, func(key string, raw json.RawMessage) error {
+		switch key {
+		case "role":
+			return json.Unmarshal(raw, &m.Role)
+		case "content":
+			if string(raw) == "null" {
+				return nil
+			}
+			if err := json.Unmarshal(raw, &m.Content); err != nil {
+				// Array content (parts): keep the text parts.
+				var parts []struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				}
+				if json.Unmarshal(raw, &parts) != nil {
+					return fmt.Errorf("content: %w", err)
+				}
+				for _, p := range parts {
+					m.Content += p.Text
+				}
+			}
+			return nil
+		case "tool_calls":
+			if string(raw) == "null" {
+				return nil
+			}
+			return json.Unmarshal(raw, &m.ToolCalls)
+		case "tool_call_id":
+			return json.Unmarshal(raw, &m.ToolCallID)
+		}
+		m.Extra = append(m.Extra, Field{key, append(json.RawMessage(nil), raw...)})
+		return nil
+	})
+}
+
+// MarshalJSON encodes c in the chat-completions form.
+func (c ToolCall) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	writeMember(&b, "id", mustJSON(c.ID), true)
+	writeMember(&b, "type", mustJSON("function"), false)
+	fn, err := json.Marshal(struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}{c.Name, c.Arguments})
+	if err != nil {
+		return nil, err
+	}
+	writeMember(&b, "function", fn, false)
+	for _, f := range c.Extra {
+		writeMember(&b, f.Key, f.Value, false)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON decodes a tool call, keeping unknown members in Extra.
+func (c *ToolCall) UnmarshalJSON(data []byte) error {
+	*c = ToolCall{}
+	return decodeObject(data, func(key string, raw json.RawMessage) error {
+		switch key {
+		case "id":
+			return json.Unmarshal(raw, &c.ID)
+		case "type", "index":
+			return nil
+		case "function":
+			var fn struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			}
+			if err := json.Unmarshal(raw, &fn); err != nil {
+				return err
+			}
+			c.Name, c.Arguments = fn.Name, fn.Arguments
+			return nil
+		}
+		c.Extra = append(c.Extra, Field{key, append(json.RawMessage(nil), raw...)})
+		return nil
+	})
+}
+
+func writeMember(b *bytes.Buffer, key string, v json.RawMessage, first bool) {
+	if !first {
+		b.WriteByte(',')
+	}
+	b.Write(mustJSON(key))
+	b.WriteByte(':')
+	b.Write(v)
+}
+
+func mustJSON(s string) json.RawMessage {
+	out, _ := json.Marshal(s)
+	return out
+}
+
+// decodeObject calls fn for each member of the JSON object data, in order.
+func decodeObject(data []byte, fn func(key string, raw json.RawMessage) error) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("expected a JSON object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		if err := fn(key, raw); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// NewCallID returns a new tool-call ID: 32 base64url characters (24 random bytes).
+func NewCallID() string {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// TurnCount is the cached token count of one completed turn: a user message
+// and everything after it up to the next user message. Key identifies the
+// turn's content (a hash of its compact JSON), so an unchanged turn is never
+// counted again. Messages holds each message's contribution, in order.
+type TurnCount struct {
+	Key       string `json:"key"`
+	Tokens    int    `json:"tokens"`
+	Messages  []int  `json:"messages"`
+	Estimated bool   `json:"estimated,omitempty"`
+}
