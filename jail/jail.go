@@ -16,10 +16,17 @@
 package jail
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
 
 	"harness/config"
 )
@@ -96,4 +103,409 @@ type Root struct {
 	level func() config.Permission // nil for store and library
 }
 
-var _ = fs.ModePerm
+// Open opens dir as the root called name (Repository, Store or Library).
+// level gives the repository's permission level at each operation; it is
+// ignored for the store (always read-write) and the library (read-only).
+func Open(name, dir string, level func() config.Permission) (*Root, error) {
+	switch name {
+	case Repository, Store, Library:
+	default:
+		return nil, fmt.Errorf("jail: unknown root %q", name)
+	}
+	if name == Repository && level == nil {
+		return nil, fmt.Errorf("jail: the repository needs a permission getter")
+	}
+	rt, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open %s root: %w", name, err)
+	}
+	return &Root{name: name, dir: dir, root: rt, level: level}, nil
+}
+
+// Name returns the root's name: Repository, Store or Library.
+func (r *Root) Name() string { return r.name }
+
+// Close releases the root's directory handle.
+func (r *Root) Close() error { return r.root.Close() }
+
+// Level returns the access level in force now for this root.
+func (r *Root) Level() config.Permission {
+	switch r.name {
+	case Store:
+		return config.PermReadWrite
+	case Library:
+		return config.PermReadOnly
+	}
+	return r.level()
+}
+
+// CheckRead returns an error unless the current level allows reading.
+func (r *Root) CheckRead(op, p string) error {
+	if r.Level().CanRead() {
+		return nil
+	}
+	return &Error{Op: op, Root: r.name, Path: p, Kind: KindPermission,
+		Reason: "the repository cannot be read at permission none; the person can raise it with Shift+Tab"}
+}
+
+// CheckWrite returns an error unless the current level allows writing.
+func (r *Root) CheckWrite(op, p string) error {
+	lv := r.Level()
+	if lv.CanWrite() {
+		return nil
+	}
+	reason := fmt.Sprintf("the repository is not writable at permission %s; the person can change it with Shift+Tab", lv)
+	if r.name == Library {
+		reason = "the library is read-only"
+	}
+	return &Error{Op: op, Root: r.name, Path: p, Kind: KindPermission, Reason: reason}
+}
+
+// Clean validates a root-relative path and returns its clean slash form,
+// "." for the root itself. Absolute paths, ".." components and NUL bytes
+// are refused.
+func Clean(p string) (string, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", &Error{Op: "open", Path: strconv.Quote(p), Kind: KindInvalid, Reason: "the path contains a NUL byte"}
+	}
+	if p == "" {
+		return ".", nil
+	}
+	if strings.HasPrefix(p, "/") {
+		return "", &Error{Op: "open", Path: p, Kind: KindEscape,
+			Reason: "absolute paths are not allowed; give a path relative to the root"}
+	}
+	for _, c := range strings.Split(p, "/") {
+		if c == ".." {
+			return "", &Error{Op: "open", Path: p, Kind: KindEscape,
+				Reason: "'..' components are not allowed; give a path relative to the root"}
+		}
+	}
+	return path.Clean(p), nil
+}
+
+// prepare validates p and checks the permission for op.
+func (r *Root) prepare(op, p string, write bool) (string, error) {
+	c, err := Clean(p)
+	if err != nil {
+		e := err.(*Error)
+		e.Op, e.Root = op, r.name
+		return "", e
+	}
+	if write {
+		err = r.CheckWrite(op, c)
+	} else {
+		err = r.CheckRead(op, c)
+	}
+	return c, err
+}
+
+// wrap converts an os error for path p into an *Error with no host path.
+func (r *Root) wrap(op, p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var je *Error
+	if errors.As(err, &je) {
+		return err
+	}
+	e := &Error{Op: op, Root: r.name, Path: p}
+	var errno syscall.Errno
+	errors.As(err, &errno)
+	switch {
+	case strings.Contains(err.Error(), "escapes from parent"):
+		e.Kind, e.Reason = KindEscape, "the path leaves the "+r.name+" (through '..' or a symlink)"
+	case errno == syscall.ELOOP:
+		e.Kind, e.Reason = KindInvalid, "too many levels of symbolic links"
+	case errno == syscall.ENOTDIR:
+		e.Kind = KindNotDir
+	case errno == syscall.EISDIR:
+		e.Kind = KindIsDir
+	case errno == syscall.ENOTEMPTY || errno == syscall.EEXIST && op == "remove":
+		e.Kind, e.Reason = KindOther, "the directory is not empty"
+	case errors.Is(err, fs.ErrNotExist):
+		e.Kind = KindNotFound
+	case errors.Is(err, fs.ErrExist):
+		e.Kind = KindExists
+	case errors.Is(err, fs.ErrPermission):
+		e.Kind, e.Reason = KindPermission, "not permitted by the system"
+	default:
+		e.Kind = KindOther
+		if errno != 0 {
+			e.Reason = errno.Error()
+		} else {
+			e.Reason = "failed"
+		}
+	}
+	return e
+}
+
+// Open opens a file or directory for reading, following in-root relative symlinks.
+func (r *Root) Open(p string) (*os.File, error) {
+	c, err := r.prepare("read", p, false)
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.root.Open(c)
+	return f, r.explain("read", c, err)
+}
+
+// ReadFile reads a whole file, following in-root relative symlinks.
+func (r *Root) ReadFile(p string) ([]byte, error) {
+	c, err := r.prepare("read", p, false)
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.root.ReadFile(c)
+	return b, r.explain("read", c, err)
+}
+
+// Stat returns the metadata of the entry p names, following symlinks.
+func (r *Root) Stat(p string) (fs.FileInfo, error) {
+	c, err := r.prepare("stat", p, false)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := r.root.Stat(c)
+	return fi, r.explain("stat", c, err)
+}
+
+// Lstat returns the metadata of the entry p names, not following a final symlink.
+func (r *Root) Lstat(p string) (fs.FileInfo, error) {
+	c, err := r.prepare("stat", p, false)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := r.root.Lstat(c)
+	if err != nil && path.Dir(c) != "." {
+		if _, rerr := r.Resolve(path.Dir(c)); rerr != nil {
+			return nil, rerr
+		}
+	}
+	return fi, r.wrap("stat", c, err)
+}
+
+// ReadDir lists a directory, sorted by name. Entries are not followed.
+func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
+	c, err := r.prepare("list", p, false)
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.root.Open(c)
+	if err != nil {
+		return nil, r.explain("list", c, err)
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, r.wrap("list", c, err)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	return ents, nil
+}
+
+// Readlink returns the target of the symlink p.
+func (r *Root) Readlink(p string) (string, error) {
+	c, err := r.prepare("readlink", p, false)
+	if err != nil {
+		return "", err
+	}
+	t, err := r.root.Readlink(c)
+	return t, r.wrap("readlink", c, err)
+}
+
+// explain turns err from an operation on c into an *Error, using Resolve
+// to name the symlink responsible when the path escapes or loops.
+func (r *Root) explain(op, c string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, rerr := r.Resolve(c); rerr != nil {
+		e := rerr.(*Error)
+		e.Op = op
+		return e
+	}
+	return r.wrap(op, c, err)
+}
+
+// maxHops bounds symlink resolution, as the kernel's ELOOP limit does.
+const maxHops = 40
+
+// Resolve follows in-root relative symlinks in p and returns the final
+// root-relative path. Components that do not exist are kept as they are, so
+// the result also names where a new file would be created. A symlink with an
+// absolute target or one that leads outside the root is KindEscape.
+func (r *Root) Resolve(p string) (string, error) {
+	c, err := Clean(p)
+	if err != nil {
+		e := err.(*Error)
+		e.Op, e.Root = "resolve", r.name
+		return "", e
+	}
+	rest := splitPath(c)
+	cur := "."
+	for hops := 0; len(rest) > 0; {
+		next := path.Join(cur, rest[0])
+		fi, err := r.root.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path.Join(append([]string{cur}, rest...)...), nil
+		}
+		if err != nil {
+			return "", r.wrap("resolve", c, err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur, rest = next, rest[1:]
+			continue
+		}
+		if hops++; hops > maxHops {
+			return "", &Error{Op: "resolve", Root: r.name, Path: c, Kind: KindInvalid, Reason: "too many levels of symbolic links"}
+		}
+		target, err := r.root.Readlink(next)
+		if err != nil {
+			return "", r.wrap("resolve", c, err)
+		}
+		if path.IsAbs(target) {
+			return "", &Error{Op: "resolve", Root: r.name, Path: c, Kind: KindEscape,
+				Reason: fmt.Sprintf("symlink %s has an absolute target; only relative symlinks inside the %s are followed", next, r.name)}
+		}
+		joined := path.Join(cur, target)
+		if joined == ".." || strings.HasPrefix(joined, "../") {
+			return "", &Error{Op: "resolve", Root: r.name, Path: c, Kind: KindEscape,
+				Reason: fmt.Sprintf("symlink %s points outside the %s", next, r.name)}
+		}
+		// The target may itself contain symlinks: resolve it from the root again.
+		rest = append(splitPath(joined), rest[1:]...)
+		cur = "."
+	}
+	return cur, nil
+}
+
+func splitPath(c string) []string {
+	if c == "." || c == "" {
+		return nil
+	}
+	return strings.Split(c, "/")
+}
+
+// WriteFile replaces the file p with data atomically: it writes a temporary
+// file in the same directory, syncs it, and renames it over p, so the file's
+// identity is replaced (other hard links keep the old contents). When p is an
+// in-root relative symlink, its target is written.
+func (r *Root) WriteFile(p string, data []byte, perm fs.FileMode) error {
+	c, err := r.prepare("write", p, true)
+	if err != nil {
+		return err
+	}
+	target, err := r.Resolve(c)
+	if err != nil {
+		return err
+	}
+	if fi, err := r.root.Lstat(target); err == nil && fi.IsDir() {
+		return &Error{Op: "write", Root: r.name, Path: c, Kind: KindIsDir}
+	}
+	tmp := path.Join(path.Dir(target), "."+path.Base(target)+".harness-"+strconv.FormatInt(int64(os.Getpid()), 36)+"-"+randSuffix())
+	f, err := r.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm&fs.ModePerm)
+	if err != nil {
+		return r.wrap("write", c, err)
+	}
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Chmod(perm & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+	}
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = r.root.Rename(tmp, target)
+	}
+	if werr != nil {
+		r.root.Remove(tmp)
+		return r.wrap("write", c, werr)
+	}
+	return nil
+}
+
+// Mkdir creates one directory.
+func (r *Root) Mkdir(p string, perm fs.FileMode) error {
+	c, err := r.prepare("mkdir", p, true)
+	if err != nil {
+		return err
+	}
+	return r.wrap("mkdir", c, r.root.Mkdir(c, perm))
+}
+
+// MkdirAll creates a directory and any missing parents.
+func (r *Root) MkdirAll(p string, perm fs.FileMode) error {
+	c, err := r.prepare("mkdir", p, true)
+	if err != nil {
+		return err
+	}
+	if _, err := r.Resolve(c); err != nil {
+		return err
+	}
+	return r.wrap("mkdir", c, r.root.MkdirAll(c, perm))
+}
+
+// Remove removes the entry p itself (a symlink, not its target; an empty
+// directory).
+func (r *Root) Remove(p string) error {
+	c, err := r.prepare("remove", p, true)
+	if err != nil {
+		return err
+	}
+	if c == "." {
+		return &Error{Op: "remove", Root: r.name, Path: c, Kind: KindInvalid, Reason: "the root itself cannot be removed"}
+	}
+	if _, err := r.Resolve(path.Dir(c)); err != nil {
+		return err
+	}
+	return r.wrap("remove", c, r.root.Remove(c))
+}
+
+// Rename moves the entry oldpath to newpath, which must not exist.
+func (r *Root) Rename(oldpath, newpath string) error {
+	o, err := r.prepare("rename", oldpath, true)
+	if err != nil {
+		return err
+	}
+	n, err := r.prepare("rename", newpath, true)
+	if err != nil {
+		return err
+	}
+	if o == "." || n == "." {
+		return &Error{Op: "rename", Root: r.name, Path: o, Kind: KindInvalid, Reason: "the root itself cannot be renamed"}
+	}
+	for _, d := range []string{path.Dir(o), path.Dir(n)} {
+		if _, err := r.Resolve(d); err != nil {
+			return err
+		}
+	}
+	if _, err := r.root.Lstat(n); err == nil {
+		return &Error{Op: "rename", Root: r.name, Path: n, Kind: KindExists}
+	}
+	return r.wrap("rename", o, r.root.Rename(o, n))
+}
+
+// Chmod changes the mode of the file p (following in-root symlinks).
+func (r *Root) Chmod(p string, mode fs.FileMode) error {
+	c, err := r.prepare("chmod", p, true)
+	if err != nil {
+		return err
+	}
+	target, err := r.Resolve(c)
+	if err != nil {
+		return err
+	}
+	return r.wrap("chmod", c, r.root.Chmod(target, mode))
+}
+
+func randSuffix() string {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "tmp"
+	}
+	return hex.EncodeToString(b[:])
+}
