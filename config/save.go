@@ -1,0 +1,116 @@
+// SavePermission: rewrite [repl] permission in place, keeping every other byte.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// SavePermission sets [repl] permission to p in the config file at path.
+// Only the value's characters change: comments, key order, spacing, the
+// quoting style ("…", '…', """…""" or '''…'''), trailing comments and CRLF
+// line endings are all kept. The file is replaced atomically (a temporary
+// file in the same directory, fsync, rename) with its mode kept; a symlink
+// is followed and its target rewritten.
+func SavePermission(path string, p Permission) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("save permission: %w", err)
+	}
+	text, err := withPermission(path, string(data), p)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("save permission: %w", err)
+	}
+	if err := writeAtomic(path, []byte(text), fi.Mode().Perm()); err != nil {
+		return fmt.Errorf("save permission to %s: %w", path, err)
+	}
+	return nil
+}
+
+// withPermission returns text with the value of repl.permission replaced.
+func withPermission(path, text string, p Permission) (string, error) {
+	if _, err := toml.Decode(text, new(map[string]any)); err != nil {
+		return "", fmt.Errorf("save permission: %w", syntaxError(path, err))
+	}
+	sp, ok := locate(text).spans["repl.permission"]
+	if !ok || sp.ValStart < 0 {
+		return "", &Error{File: path, Key: "repl.permission",
+			Msg: "not found, so the new level cannot be saved; add permission = \"none\" under [repl]"}
+	}
+	old := text[sp.ValStart:sp.ValEnd]
+	var delim string
+	for _, d := range []string{`"""`, `'''`, `"`, `'`} {
+		if strings.HasPrefix(old, d) {
+			delim = d
+			break
+		}
+	}
+	if delim == "" {
+		line, col := locate(text).pos(sp.ValStart)
+		return "", &Error{File: path, Line: line, Col: col, Key: "repl.permission",
+			Msg: "is not a string, so the new level cannot be saved; write permission = \"none\""}
+	}
+	out := text[:sp.ValStart] + delim + p.String() + delim + text[sp.ValEnd:]
+	var check struct {
+		REPL struct {
+			Permission string `toml:"permission"`
+		} `toml:"repl"`
+	}
+	if _, err := toml.Decode(out, &check); err != nil || check.REPL.Permission != p.String() {
+		return "", fmt.Errorf("save permission: rewriting %s would not give permission = %q; set it by hand", path, p)
+	}
+	return out, nil
+}
+
+// writeAtomic replaces path with data: a temporary file in the same
+// directory is written, synced and renamed over path, then the directory is
+// synced, so a crash leaves either the old or the new file.
+func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		serr := d.Sync()
+		d.Close()
+		if serr != nil && !errors.Is(serr, fs.ErrInvalid) {
+			return serr
+		}
+	}
+	return nil
+}
