@@ -33,9 +33,9 @@ var schema = func() map[string]int {
 		"endpoint": table, "chat": table, "repl": table, "rlm": table, "rlm.store": table,
 		"commands": table, "theme": table, "approval_description": table,
 		"approval_description.endpoint":            table,
-		"endpoint.parameters":                       open,
+		"endpoint.parameters":                      open,
 		"approval_description.endpoint.parameters": open,
-		"commands.allow":                            open,
+		"commands.allow":                           open,
 	}
 	for _, k := range []string{
 		"endpoint.base_url", "endpoint.model", "endpoint.api_key_env",

@@ -14,7 +14,7 @@ import (
 
 // SavePermission sets [repl] permission to p in the config file at path.
 // Only the value's characters change: comments, key order, spacing, the
-// quoting style ("…", '…', """…""" or '''…'''), trailing comments and CRLF
+// quoting style ("…", '…', """…""" or ”'…”'), trailing comments and CRLF
 // line endings are all kept. The file is replaced atomically (a temporary
 // file in the same directory, fsync, rename) with its mode kept; a symlink
 // is followed and its target rewritten.
