@@ -1,0 +1,70 @@
+// Package sessions stores conversations on disk: one directory per session
+// under $HARNESS_HOME/sessions, one JSON file per agent.
+//
+// # Layout
+//
+//	sessions/<name>/library/root.json   the conversation with the root agent
+//	sessions/<name>/library/<id>.json   a depth-1 subagent, named by the ID of
+//	                                    the rlm call that started it
+//	sessions/<name>/deep/<id>.json      a subagent at depth 2 or deeper
+//
+// Only directories holding library/root.json are sessions: List and Open
+// ignore everything else (for example a directory left by a process killed
+// before its first save).
+//
+// # Names
+//
+// Store.Create names a new session after the local time it is given, as
+// YYYYMMDD-HHMMSS. When that name is taken (two sessions started within the
+// same second, or a session renamed to a timestamp), the first free name of
+// YYYYMMDD-HHMMSS-2, YYYYMMDD-HHMMSS-3, … is used; the directory is created
+// with a single mkdir, so two processes never share one. Callers create the
+// session when its first message is sent, so an unused session leaves no trace.
+//
+// Session.Rename applies the /rename rules of CheckName: a name that is empty,
+// contains a slash (or the host path separator) or a NUL byte, starts with
+// ".", or is already taken is refused; so is any rename while a subagent is
+// running (the caller says so with its argument).
+//
+// # File format
+//
+// A conversation file is one JSON object with exactly two members:
+//
+//	{"messages":[
+//	{"role":"user","content":"..."},
+//	{"role":"assistant","content":"","reasoning":"...","tool_calls":[...]},
+//	{"role":"tool","content":"...","tool_call_id":"..."},
+//	{"_harness_local":{"hidden":true}}
+//	],"_harness_local":{"repository":"/abs/repo","depth":0,"turn_token_cache":[...]}}
+//
+// messages holds provider messages exactly as llm.Message encodes them (every
+// field the endpoint sent is kept byte-for-byte) interleaved with hidden-turn
+// markers: a {"_harness_local":{"hidden":true}} element right after the last
+// message of a turn hides that turn from model requests (see Visible). The
+// system message is never saved; it is resolved again by every invocation.
+//
+// The top-level _harness_local object is required and never sent to a
+// provider: repository is the canonical launch directory, depth is 0 for the
+// root, parent is "root" for a depth-1 subagent and the parent's rlm call ID
+// deeper (absent for the root), and turn_token_cache (root only) caches the
+// context editor's per-turn token counts.
+//
+// Decoding is strict. An unknown member of the top-level object, of
+// _harness_local, of a marker or of a turn_token_cache entry, a missing
+// required member, a message with role "system" or a message carrying
+// _harness_local is an error that names the file, the line and the field;
+// there is no compatibility handling for obsolete fields.
+//
+// # Durability
+//
+// Save writes a temporary file in the same directory, fsyncs it, renames it
+// over the old file and fsyncs the directory, so a process killed at any
+// instant leaves either the old or the new file, never a torn one. Callers
+// save at every message boundary and when a turn stops.
+//
+// # Secrets
+//
+// A Redactor replaces secret values (API keys) by "[REDACTED]" in messages
+// before they are kept; Session.Save applies the same Redactor again so no
+// secret reaches a file even when a caller forgot.
+package sessions
