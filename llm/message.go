@@ -94,42 +94,44 @@ func setField(fs []Field, key string, v json.RawMessage) []Field {
 // Reasoning returns the readable reasoning text of m, shown once even when
 // the provider sent the same text under several field names. It looks at
 // reasoning_content, reasoning, and the text or summary entries of
-// reasoning_details; encrypted entries have no readable text.
+// reasoning_details, in the order they appear in Extra (the order the
+// provider first sent text in them); encrypted entries have no readable
+// text. Texts where one is a prefix of the other count as one (the longer
+// is kept); texts that disagree are joined with a newline. The DeltaReasoning
+// fragments of a streamed reply concatenate to exactly this text.
 func (m *Message) Reasoning() string {
-	var parts []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		if s == "" || seen[s] {
-			return
+	var reps []string
+	for _, f := range m.Extra {
+		var s string
+		switch f.Key {
+		case "reasoning_content", "reasoning":
+			if json.Unmarshal(f.Value, &s) != nil {
+				continue
+			}
+		case "reasoning_details":
+			s = DetailsText(f.Value)
+		default:
+			continue
 		}
-		seen[s] = true
-		parts = append(parts, s)
-	}
-	for _, k := range []string{"reasoning_content", "reasoning"} {
-		if raw, ok := m.Get(k); ok {
-			var s string
-			if json.Unmarshal(raw, &s) == nil {
-				add(s)
+		if s == "" {
+			continue
+		}
+		merged := false
+		for i, r := range reps {
+			if strings.HasPrefix(s, r) {
+				reps[i], merged = s, true
+				break
+			}
+			if strings.HasPrefix(r, s) {
+				merged = true
+				break
 			}
 		}
-	}
-	if raw, ok := m.Get("reasoning_details"); ok {
-		add(DetailsText(raw))
-	}
-	if len(parts) > 1 {
-		// Two fields holding the same text, one possibly a prefix of the
-		// other while streaming: keep the longest.
-		best := parts[0]
-		for _, p := range parts[1:] {
-			if strings.HasPrefix(p, best) {
-				best = p
-			} else if !strings.HasPrefix(best, p) {
-				return strings.Join(parts, "\n")
-			}
+		if !merged {
+			reps = append(reps, s)
 		}
-		return best
 	}
-	return strings.Join(parts, "")
+	return strings.Join(reps, "\n")
 }
 
 // DetailsText returns the readable text of a reasoning_details array.
@@ -222,14 +224,12 @@ func (c ToolCall) MarshalJSON() ([]byte, error) {
 	b.WriteByte('{')
 	writeMember(&b, "id", mustJSON(c.ID), true)
 	writeMember(&b, "type", mustJSON("function"), false)
-	fn, err := json.Marshal(struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	}{c.Name, c.Arguments})
-	if err != nil {
-		return nil, err
-	}
-	writeMember(&b, "function", fn, false)
+	var fn bytes.Buffer
+	fn.WriteByte('{')
+	writeMember(&fn, "name", mustJSON(c.Name), true)
+	writeMember(&fn, "arguments", mustJSON(c.Arguments), false)
+	fn.WriteByte('}')
+	writeMember(&b, "function", fn.Bytes(), false)
 	for _, f := range c.Extra {
 		writeMember(&b, f.Key, f.Value, false)
 	}
@@ -271,9 +271,13 @@ func writeMember(b *bytes.Buffer, key string, v json.RawMessage, first bool) {
 	b.Write(v)
 }
 
+// mustJSON encodes s as a JSON string, leaving <, > and & unescaped.
 func mustJSON(s string) json.RawMessage {
-	out, _ := json.Marshal(s)
-	return out
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
 }
 
 // decodeObject calls fn for each member of the JSON object data, in order.

@@ -1,0 +1,289 @@
+// The chat-completions client: request bodies, HTTP, retries, /models.
+
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"harness/config"
+)
+
+// Request is one chat request.
+type Request struct {
+	// System, when non-nil, is sent as a first {"role":"system"} message.
+	// It is never part of Messages and never stored.
+	System   *string
+	Messages []Message
+	Tools    []Tool
+}
+
+// Response is the outcome of Stream. On an error it still holds everything
+// received before the error.
+type Response struct {
+	// Message is the accumulated assistant message; its tool-call IDs are
+	// already new NewCallID values.
+	Message Message
+	// Usage is the last usage the endpoint reported, nil if none.
+	Usage *Usage
+	// FinishReason is the last finish_reason received ("" if none).
+	FinishReason string
+}
+
+// Client talks to one OpenAI-compatible endpoint. It is safe for
+// concurrent use.
+type Client struct {
+	ep         config.Endpoint
+	apiKey     string
+	http       *http.Client
+	retryDelay time.Duration
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient makes the client use hc (tests, proxies).
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
+
+// WithRetryDelay sets the pause before the single retry of a connection
+// failure (default 250ms).
+func WithRetryDelay(d time.Duration) Option { return func(c *Client) { c.retryDelay = d } }
+
+// New returns a client for ep. apiKey is sent as a Bearer token when it is
+// non-empty; pass cfg.APIKey(ep).
+func New(ep config.Endpoint, apiKey string, opts ...Option) *Client {
+	c := &Client{ep: ep, apiKey: apiKey, http: &http.Client{}, retryDelay: 250 * time.Millisecond}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Endpoint returns the endpoint the client talks to.
+func (c *Client) Endpoint() config.Endpoint { return c.ep }
+
+func (c *Client) url(path string) string {
+	return strings.TrimRight(c.ep.BaseURL, "/") + path
+}
+
+// Body returns the JSON request body Stream (stream=true) or Complete
+// (stream=false) sends for req: model, messages (the system message first),
+// tools, stream, stream_options, then every [endpoint.parameters] entry in
+// key order. Message Extra members are written byte-for-byte.
+func (c *Client) Body(req Request, stream bool) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	writeMember(&b, "model", mustJSON(c.ep.Model), true)
+	b.WriteString(`,"messages":[`)
+	msgs := req.Messages
+	if req.System != nil {
+		msgs = append([]Message{{Role: "system", Content: *req.System}}, msgs...)
+	}
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		raw, err := m.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("encode message %d: %w", i, err)
+		}
+		b.Write(raw)
+	}
+	b.WriteByte(']')
+	if len(req.Tools) > 0 {
+		raw, err := json.Marshal(req.Tools)
+		if err != nil {
+			return nil, fmt.Errorf("encode tools: %w", err)
+		}
+		writeMember(&b, "tools", raw, false)
+	}
+	if stream {
+		b.WriteString(`,"stream":true,"stream_options":{"include_usage":true}`)
+	} else {
+		b.WriteString(`,"stream":false`)
+	}
+	keys := make([]string, 0, len(c.ep.Parameters))
+	for k := range c.ep.Parameters {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		raw, err := json.Marshal(c.ep.Parameters[k])
+		if err != nil {
+			return nil, fmt.Errorf("encode [endpoint.parameters] %s: %w", k, err)
+		}
+		writeMember(&b, k, raw, false)
+	}
+	b.WriteByte('}')
+	if !json.Valid(b.Bytes()) {
+		return nil, errors.New("encode request: a stored message field is not valid JSON (the session file may be damaged)")
+	}
+	return b.Bytes(), nil
+}
+
+// do sends one request and returns a 2xx response. A connection failure
+// before any byte arrived is retried once after a short pause; a non-2xx
+// answer becomes a *StatusError.
+func (c *Client) do(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
+	target := c.url(path)
+	var resp *http.Response
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if attempt > 0 {
+			t := time.NewTimer(c.retryDelay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			case <-t.C:
+			}
+		}
+		var req *http.Request
+		req, err = http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("bad [endpoint] base_url %q: %w", c.ep.BaseURL, err)
+		}
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.apiKey != "" {
+			req.Header.Set("Authorization", "Bearer "+c.apiKey)
+		}
+		resp, err = c.http.Do(req)
+		if err == nil || ctx.Err() != nil || !connectionFailure(err) {
+			break
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &ConnectError{URL: target, Err: unwrapURL(err)}
+	}
+	if resp.StatusCode/100 != 2 {
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return nil, &StatusError{URL: target, Code: resp.StatusCode, Message: bodyMessage(data)}
+	}
+	return resp, nil
+}
+
+// connectionFailure reports whether err is a transport failure worth one
+// retry: refused, reset, or closed before an answer.
+func connectionFailure(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED)
+}
+
+func unwrapURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// Stream sends req with stream=true and accumulates the reply, calling
+// onDelta (which may be nil) from the calling goroutine for every fragment
+// as soon as its line arrives. On an error or cancellation the Response
+// still holds the partial message.
+func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
+	acc := newAccumulator(onDelta)
+	body, err := c.Body(req, true)
+	if err != nil {
+		return acc.response(), err
+	}
+	resp, err := c.do(ctx, http.MethodPost, "/chat/completions", body)
+	if err != nil {
+		return acc.response(), err
+	}
+	defer resp.Body.Close()
+	err = readBody(ctx, resp, acc)
+	return acc.response(), err
+}
+
+// readBody parses an SSE stream, or a plain JSON completion when the server
+// answered with application/json.
+func readBody(ctx context.Context, resp *http.Response, acc *accumulator) error {
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		data, err := io.ReadAll(resp.Body)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%w: %v", ErrTruncated, err)
+		}
+		return acc.whole(data)
+	}
+	return parseStream(ctx, resp.Body, acc)
+}
+
+// Complete sends req with stream=false and returns the assistant message
+// (tool-call IDs replaced by new ones). It is used for approval
+// descriptions, where nothing is shown while generating.
+func (c *Client) Complete(ctx context.Context, req Request) (Message, error) {
+	acc := newAccumulator(nil)
+	body, err := c.Body(req, false)
+	if err != nil {
+		return Message{}, err
+	}
+	resp, err := c.do(ctx, http.MethodPost, "/chat/completions", body)
+	if err != nil {
+		return Message{}, err
+	}
+	defer resp.Body.Close()
+	err = readBody(ctx, resp, acc)
+	return acc.response().Message, err
+}
+
+// Models returns the IDs the endpoint lists at {base_url}/models.
+func (c *Client) Models(ctx context.Context) ([]string, error) {
+	resp, err := c.do(ctx, http.MethodGet, "/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.url("/models"), err)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+		Models []struct {
+			Name  string `json:"name"`
+			Model string `json:"model"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("%s did not answer with a model list: %s", c.url("/models"), truncate(string(data)))
+	}
+	var ids []string
+	for _, d := range list.Data {
+		ids = append(ids, d.ID)
+	}
+	if len(ids) == 0 {
+		for _, m := range list.Models {
+			if m.Model != "" {
+				ids = append(ids, m.Model)
+			} else if m.Name != "" {
+				ids = append(ids, m.Name)
+			}
+		}
+	}
+	return ids, nil
+}

@@ -1,0 +1,76 @@
+// Package llm is the client for OpenAI-compatible chat-completions
+// endpoints: streaming requests, the accumulation of the assistant message,
+// token counting with /tokenize, and the message types saved in sessions.
+//
+// # Entry points
+//
+//	New(ep, apiKey, opts...) *Client
+//	(*Client).Stream(ctx, Request, onDelta) (Response, error)   streamed reply, deltas live
+//	(*Client).Complete(ctx, Request) (Message, error)           one whole reply (approval descriptions)
+//	(*Client).Models(ctx) ([]string, error)                     GET {base_url}/models
+//	NewTokenizer(baseURL, apiKey).Count(ctx, text)              POST {base_url minus /v1}/tokenize
+//	SplitTurns, CountTurns, EstimateTurn, Estimate              context display counts
+//
+// # Requests
+//
+// A request is POST {base_url}/chat/completions with model, messages (the
+// Request.System message first when set; it is never stored), tools,
+// stream and stream_options {"include_usage": true}, then every
+// [endpoint.parameters] entry as a top-level member, in key order.
+// Authorization: Bearer is sent only when the API key is non-empty. Message
+// members harness does not interpret (Message.Extra) are written back
+// byte-for-byte.
+//
+// # Streams
+//
+// The SSE parser accepts "data:" with or without a space, comment and
+// keep-alive lines, CRLF, blank lines, "event: error", lines of any length,
+// chunks whose choices are empty (usage only; Azure's prompt_filter_results),
+// an error object inside the stream, bare JSON lines, and an
+// application/json answer to a streaming request. The stream ends at
+// [DONE], or at the end of the body once a finish_reason was seen; an end
+// before that is ErrTruncated. Deltas reach the callback as soon as their
+// line is read.
+//
+// # Accumulation rules
+//
+//   - content concatenates.
+//   - reasoning_content and reasoning concatenate, each kept under its own
+//     name. reasoning_details arrays merge: an entry with an "index" merges
+//     into the earlier entry of that index (text, summary, data and
+//     signature concatenate, other members keep the last value); entries
+//     without index are appended. The stored value is always a JSON array.
+//   - The reasoning shown live (DeltaReasoning) is the text of the first of
+//     those fields to carry text; the same text arriving under another name
+//     is not shown again, and text that only extends it shows the extension.
+//     The concatenated DeltaReasoning texts equal Message.Reasoning() (in
+//     the pathological case of two fields that disagree mid-way, the later
+//     one is sent once at the end, after a newline).
+//   - Every other delta member is kept in Message.Extra in the order first
+//     received: string values concatenate across chunks, null never
+//     overwrites a string, any other value (number, bool, object, array)
+//     keeps the last one received. A reasoning field that stays empty is
+//     still kept, after the others.
+//   - Tool calls merge by index: id and name are taken from the first
+//     fragment that has them, arguments concatenate (an arguments object is
+//     taken as its JSON text). A fragment without index continues the last
+//     call; a fragment whose id differs from the call at its index starts a
+//     new call. Other tool-call members keep their last value. Each call
+//     gets a NewCallID when it starts; that ID is in the DeltaToolCall and
+//     in the saved message, and provider IDs are never stored.
+//   - role may repeat; finish_reason and usage take the last value
+//     received (usage from "usage" or Groq's "x_groq.usage"), never summed.
+//   - finish_reason "length" drops tool calls without a name or whose
+//     arguments are not whole JSON.
+//
+// # Errors
+//
+// Every error says what to do. *ConnectError names the URL and suggests
+// `harness doctor`; *StatusError carries the status and the provider's
+// message (JSON or text, truncated); *ProviderError is an error object sent
+// inside the stream; ErrTruncated and ErrMalformed wrap cut and broken
+// streams. In all these cases Stream's Response holds the partial message.
+// A connection failure before any byte arrived is retried once after a
+// short pause; nothing else is retried. Cancelling the context stops
+// reading at once and returns the context's error with the partial message.
+package llm

@@ -1,0 +1,166 @@
+// Errors the client returns, each saying what went wrong and what to do.
+
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+var (
+	// ErrTruncated: the stream stopped before the reply was complete (the
+	// connection was cut, or the body ended without a finish_reason). The
+	// Response holds the partial message.
+	ErrTruncated = errors.New("the endpoint's stream ended before the reply was complete")
+	// ErrMalformed: a chunk was not valid JSON. The Response holds the
+	// message up to that chunk.
+	ErrMalformed = errors.New("the endpoint sent a malformed chunk")
+)
+
+// maxMessage caps the provider text quoted in an error.
+const maxMessage = 400
+
+// StatusError is a non-2xx HTTP answer.
+type StatusError struct {
+	URL     string
+	Code    int    // HTTP status code
+	Message string // the provider's message, truncated
+}
+
+func (e *StatusError) Error() string {
+	msg := fmt.Sprintf("%s answered %d %s", e.URL, e.Code, http.StatusText(e.Code))
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	return msg + statusHint(e.Code)
+}
+
+func statusHint(code int) string {
+	switch {
+	case code == 401 || code == 403:
+		return " (check the API key: [endpoint] api_key_env in config.toml and its value in the environment or .env)"
+	case code == 404:
+		return " (check [endpoint] base_url and model in config.toml; `harness doctor` lists the served models)"
+	case code == 429:
+		return " (rate limited or out of quota: wait and try again)"
+	case code >= 500:
+		return " (the server failed: try again; if it persists, check the server's logs)"
+	}
+	return ""
+}
+
+// ConnectError is a failure to reach the endpoint at all.
+type ConnectError struct {
+	URL string
+	Err error
+}
+
+func (e *ConnectError) Error() string {
+	reason := e.Err.Error()
+	switch {
+	case errors.Is(e.Err, syscall.ECONNREFUSED):
+		reason = "connection refused (is the server running?)"
+	case isDNS(e.Err):
+		reason = "unknown host"
+	}
+	return fmt.Sprintf("cannot connect to %s: %s; check [endpoint] base_url in config.toml and run `harness doctor`", e.URL, reason)
+}
+
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+func isDNS(err error) bool {
+	var d *net.DNSError
+	return errors.As(err, &d)
+}
+
+// ProviderError is an error object the endpoint sent inside the stream (or
+// as the whole body of a 200 answer).
+type ProviderError struct {
+	Code    string
+	Message string
+}
+
+func (e *ProviderError) Error() string {
+	msg := "the endpoint reported an error"
+	if e.Code != "" {
+		msg += " (" + e.Code + ")"
+	}
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	return msg
+}
+
+// providerError decodes an "error" member: an object with message/code
+// (code may be a number or a string), or a plain string.
+func providerError(raw []byte) *ProviderError {
+	if s, ok := stringValue(raw); ok {
+		return &ProviderError{Message: truncate(s)}
+	}
+	var obj struct {
+		Message  string          `json:"message"`
+		Code     json.RawMessage `json:"code"`
+		Type     string          `json:"type"`
+		Metadata json.RawMessage `json:"metadata"`
+	}
+	if json.Unmarshal(raw, &obj) != nil {
+		return &ProviderError{Message: truncate(string(raw))}
+	}
+	code := strings.Trim(string(obj.Code), `"`)
+	if code == "" || code == "null" {
+		code = obj.Type
+	}
+	msg := obj.Message
+	if msg == "" {
+		msg = string(raw)
+	}
+	return &ProviderError{Code: code, Message: truncate(msg)}
+}
+
+// bodyMessage extracts the provider's message from an error body: the usual
+// JSON shapes ({"error":{"message"}}, {"error":"…"}, {"message"},
+// {"detail"}), else the text itself.
+func bodyMessage(body []byte) string {
+	var obj struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &obj) == nil {
+		switch {
+		case len(obj.Error) > 0 && !isNull(obj.Error):
+			pe := providerError(obj.Error)
+			if pe.Code != "" && !strings.Contains(pe.Message, pe.Code) {
+				return pe.Code + ": " + pe.Message
+			}
+			return pe.Message
+		case obj.Message != "":
+			return truncate(obj.Message)
+		case len(obj.Detail) > 0:
+			if s, ok := stringValue(obj.Detail); ok {
+				return truncate(s)
+			}
+			return truncate(string(obj.Detail))
+		}
+	}
+	return truncate(strings.Join(strings.Fields(string(body)), " "))
+}
+
+// truncate caps s at maxMessage bytes on a rune boundary.
+func truncate(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxMessage {
+		return s
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "… (truncated)"
+}

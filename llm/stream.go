@@ -1,0 +1,167 @@
+// Server-sent-events parsing of chat-completion streams.
+
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// lineReader returns lines of any length without a scanner's size limit.
+// The returned slice is valid until the next call.
+type lineReader struct {
+	r    *bufio.Reader
+	long []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next line without its LF or CRLF ending. The last line
+// may lack an ending. At the end it returns io.EOF.
+func (l *lineReader) next() ([]byte, error) {
+	line, err := l.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		l.long = append(l.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = l.r.ReadSlice('\n')
+			l.long = append(l.long, line...)
+		}
+		line = l.long
+	}
+	if err != nil && (err != io.EOF || len(line) == 0) {
+		return nil, err
+	}
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	return bytes.TrimSuffix(line, []byte{'\r'}), nil
+}
+
+// parseStream reads SSE events from r into acc until [DONE], the end of the
+// body, an error, or the cancellation of ctx.
+//
+// Each data line is handled as soon as it is read (deltas are never held
+// back waiting for the blank line that ends an event). A data line that is
+// not valid JSON on its own is kept and joined with the following data
+// lines of the same event, as SSE allows; if the event ends still invalid,
+// the chunk is malformed. Lines starting with "{" outside any field are
+// taken as data (servers that send bare JSON lines).
+func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
+	lr := newLineReader(r)
+	var pending []byte
+	havePending := false
+	event := ""
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, err := lr.next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if havePending {
+				return malformed(pending, acc)
+			}
+			if err == io.EOF {
+				return endOfStream(acc)
+			}
+			return fmt.Errorf("%w: %v after %d chunks (the partial reply was kept)", ErrTruncated, err, acc.chunks)
+		}
+		if len(line) == 0 {
+			if havePending {
+				return malformed(pending, acc)
+			}
+			event = ""
+			continue
+		}
+		if line[0] == ':' {
+			continue // comment or keep-alive
+		}
+		name, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			name, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		if line[0] == '{' {
+			name, value = []byte("data"), line
+		}
+		switch string(name) {
+		case "event":
+			event = string(value)
+			continue
+		case "data":
+		default:
+			if havePending {
+				return malformed(pending, acc)
+			}
+			continue // id, retry, unknown fields
+		}
+		if havePending {
+			pending = append(append(pending, '\n'), value...)
+			value = pending
+		}
+		if !havePending && string(bytes.TrimSpace(value)) == "[DONE]" {
+			return nil
+		}
+		if !json.Valid(value) {
+			if !havePending {
+				pending = append(pending[:0], value...)
+			}
+			havePending = true
+			continue
+		}
+		havePending, pending = false, pending[:0]
+		if event == "error" {
+			var pe *ProviderError
+			if err := acc.chunk(value); errors.As(err, &pe) {
+				return pe
+			}
+			return &ProviderError{Message: truncate(string(value))}
+		}
+		if err := acc.chunk(value); err != nil {
+			var pe *ProviderError
+			if errors.As(err, &pe) {
+				return err
+			}
+			return malformed(value, acc)
+		}
+	}
+}
+
+func malformed(data []byte, acc *accumulator) error {
+	return fmt.Errorf("%w after %d good chunks: %s (the partial reply was kept)", ErrMalformed, acc.chunks, truncate(string(data)))
+}
+
+// endOfStream decides whether a body that ended without [DONE] was complete:
+// it was if a finish_reason arrived.
+func endOfStream(acc *accumulator) error {
+	switch {
+	case acc.finish != "":
+		return nil
+	case acc.chunks == 0:
+		return fmt.Errorf("%w: the endpoint closed the stream without sending anything", ErrTruncated)
+	}
+	return fmt.Errorf("%w: the connection closed after %d chunks without a finish_reason (the partial reply was kept)", ErrTruncated, acc.chunks)
+}
+
+// whole applies a complete (non-streamed) JSON answer.
+func (a *accumulator) whole(data []byte) error {
+	if !json.Valid(data) {
+		return malformed(data, a)
+	}
+	if err := a.chunk(data); err != nil {
+		return err
+	}
+	if a.finish == "" && a.chunks > 0 {
+		a.finish = "stop"
+	}
+	return nil
+}

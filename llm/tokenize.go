@@ -1,0 +1,144 @@
+// Token counting through the server's /tokenize endpoint, or by estimate.
+
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Estimate returns the heuristic token count of text: ceil(UTF-8 bytes / 3.25).
+func Estimate(text string) int {
+	return int(math.Ceil(float64(len(text)) / 3.25))
+}
+
+// Tokenizer counts tokens with a server's /tokenize endpoint, speaking the
+// llama.cpp dialect ({"content": s} → {"tokens": [...]}, tokens possibly
+// objects with pieces) and the vLLM one ({"prompt": s} → {"count": n}). The
+// dialect is found on the first successful request and then kept. It is
+// safe for concurrent use.
+type Tokenizer struct {
+	url    string
+	apiKey string
+	http   *http.Client
+
+	mu      sync.Mutex
+	dialect string // "", "content" (llama.cpp) or "prompt" (vLLM)
+}
+
+// NewTokenizer returns a tokenizer for the endpoint at baseURL: it posts to
+// baseURL with a final "/v1" removed, plus "/tokenize".
+func NewTokenizer(baseURL, apiKey string) *Tokenizer {
+	base := strings.TrimRight(baseURL, "/")
+	base = strings.TrimSuffix(base, "/v1")
+	return &Tokenizer{url: base + "/tokenize", apiKey: apiKey, http: &http.Client{}}
+}
+
+// WithHTTPClient makes t use hc and returns t.
+func (t *Tokenizer) WithHTTPClient(hc *http.Client) *Tokenizer {
+	t.http = hc
+	return t
+}
+
+// URL returns the tokenize URL.
+func (t *Tokenizer) URL() string { return t.url }
+
+// Dialect returns "llama.cpp", "vLLM", or "" before the first success.
+func (t *Tokenizer) Dialect() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch t.dialect {
+	case "content":
+		return "llama.cpp"
+	case "prompt":
+		return "vLLM"
+	}
+	return ""
+}
+
+// Count returns the number of tokens the server counts in text.
+func (t *Tokenizer) Count(ctx context.Context, text string) (int, error) {
+	t.mu.Lock()
+	d := t.dialect
+	t.mu.Unlock()
+	if d != "" {
+		return t.count(ctx, d, text)
+	}
+	n, err := t.count(ctx, "content", text)
+	if err == nil {
+		t.setDialect("content")
+		return n, nil
+	}
+	if _, ok := err.(*StatusError); !ok {
+		if _, ok := err.(*dialectError); !ok {
+			return 0, err
+		}
+	}
+	n, err2 := t.count(ctx, "prompt", text)
+	if err2 != nil {
+		return 0, err // the llama.cpp failure is the more telling one
+	}
+	t.setDialect("prompt")
+	return n, nil
+}
+
+func (t *Tokenizer) setDialect(d string) {
+	t.mu.Lock()
+	t.dialect = d
+	t.mu.Unlock()
+}
+
+// dialectError: the server answered 200 but not in the expected form.
+type dialectError struct{ url, body string }
+
+func (e *dialectError) Error() string {
+	return fmt.Sprintf("%s answered without a token list or count: %s", e.url, e.body)
+}
+
+func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) {
+	body, err := json.Marshal(map[string]string{field: text})
+	if err != nil {
+		return 0, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("bad tokenize URL %q: %w", t.url, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if t.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+t.apiKey)
+	}
+	resp, err := t.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		return 0, &ConnectError{URL: t.url, Err: unwrapURL(err)}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", t.url, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return 0, &StatusError{URL: t.url, Code: resp.StatusCode, Message: bodyMessage(data)}
+	}
+	var out struct {
+		Count  *int              `json:"count"`
+		Tokens []json.RawMessage `json:"tokens"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil || (out.Count == nil && out.Tokens == nil) {
+		return 0, &dialectError{t.url, truncate(string(data))}
+	}
+	if out.Count != nil {
+		return *out.Count, nil
+	}
+	return len(out.Tokens), nil
+}

@@ -1,0 +1,161 @@
+// Splitting a conversation into turns and counting each turn's tokens.
+
+package llm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+)
+
+// SplitTurns groups msgs into turns: a user message and every message after
+// it up to the next user message. Messages before the first user message
+// form a turn of their own. The slices share msgs' backing array.
+func SplitTurns(msgs []Message) [][]Message {
+	var turns [][]Message
+	start := 0
+	for i, m := range msgs {
+		if m.Role == "user" && i > start {
+			turns = append(turns, msgs[start:i])
+			start = i
+		}
+	}
+	if start < len(msgs) {
+		turns = append(turns, msgs[start:])
+	}
+	return turns
+}
+
+// compact returns the compact JSON of m.
+func compact(m Message) []byte {
+	raw, err := m.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// turnText returns the compact JSON of each message of turn.
+func turnText(turn []Message) [][]byte {
+	out := make([][]byte, len(turn))
+	for i, m := range turn {
+		out[i] = compact(m)
+	}
+	return out
+}
+
+// TurnKey identifies a turn's content: the SHA-256 of the compact JSON of
+// its messages.
+func TurnKey(turn []Message) string { return keyOf(turnText(turn)) }
+
+func keyOf(texts [][]byte) string {
+	h := sha256.New()
+	for _, t := range texts {
+		h.Write(t)
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// EstimateTurn counts turn by the heuristic: the turn is ceil(bytes/3.25) of
+// its messages' compact JSON joined by commas, and each message the same of
+// its own JSON. The result is marked Estimated. Use it for the active turn.
+func EstimateTurn(turn []Message) TurnCount {
+	return estimateTexts(turnText(turn))
+}
+
+func estimateTexts(texts [][]byte) TurnCount {
+	tc := TurnCount{Key: keyOf(texts), Estimated: true, Messages: make([]int, len(texts))}
+	strs := make([]string, len(texts))
+	for i, t := range texts {
+		strs[i] = string(t)
+		tc.Messages[i] = Estimate(strs[i])
+	}
+	tc.Tokens = Estimate(strings.Join(strs, ","))
+	return tc
+}
+
+// CountTurns returns the token count of each turn. A turn whose Key is in
+// cache is reused without any request. The others are counted with t by
+// progressive prefixes of the compact JSON array of the whole conversation:
+// the text through message i is "[m0,m1,…,mi"; a message's count is the
+// tokens through it minus the tokens through the message before, and a
+// turn's count the sum of its messages'. When t is nil, or any prefix
+// request of a turn fails (including because ctx ended), that turn is
+// estimated (see EstimateTurn) and marked Estimated; an estimated turn is
+// reused from the cache like any other, so a caller that wants a retry
+// drops it from the cache.
+func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []TurnCount) []TurnCount {
+	cached := make(map[string]TurnCount, len(cache))
+	for _, c := range cache {
+		cached[c.Key] = c
+	}
+	out := make([]TurnCount, len(turns))
+	var prefix bytes.Buffer // "[m0,…" through the end of the previous turn
+	base, baseKnown := 0, true
+	for k, turn := range turns {
+		texts := turnText(turn)
+		key := keyOf(texts)
+		start := prefix.Len()
+		for _, txt := range texts {
+			if prefix.Len() == 0 {
+				prefix.WriteByte('[')
+			} else {
+				prefix.WriteByte(',')
+			}
+			prefix.Write(txt)
+		}
+		if c, ok := cached[key]; ok {
+			out[k], baseKnown = c, false
+			continue
+		}
+		if t == nil {
+			out[k], baseKnown = estimateTexts(texts), false
+			continue
+		}
+		tc, last, ok := countTurn(ctx, t, prefix.Bytes(), start, texts, base, baseKnown)
+		if !ok {
+			out[k], baseKnown = estimateTexts(texts), false
+			continue
+		}
+		tc.Key = key
+		out[k], base, baseKnown = tc, last, true
+	}
+	return out
+}
+
+// countTurn counts one turn whose messages' text in all starts at offset
+// start. base is the count through the previous turn when baseKnown.
+func countTurn(ctx context.Context, t *Tokenizer, all []byte, start int, texts [][]byte, base int, baseKnown bool) (TurnCount, int, bool) {
+	if !baseKnown {
+		if start == 0 {
+			base = 0
+		} else {
+			n, err := t.Count(ctx, string(all[:start]))
+			if err != nil {
+				return TurnCount{}, 0, false
+			}
+			base = n
+		}
+	}
+	tc := TurnCount{Messages: make([]int, len(texts))}
+	prev, end := base, start
+	for i, txt := range texts {
+		end += 1 + len(txt) // the "[" or "," before it, then the message
+		n, err := t.Count(ctx, string(all[:end]))
+		if err != nil {
+			return TurnCount{}, 0, false
+		}
+		tc.Messages[i] = max(n-prev, 0)
+		tc.Tokens += tc.Messages[i]
+		prev = n
+	}
+	return tc, prev, true
+}

@@ -1,0 +1,63 @@
+// Package llmtest is a fake OpenAI-compatible endpoint for tests: an
+// in-process httptest server with scripted replies, fault injection, a
+// /models list, /tokenize in the llama.cpp and vLLM dialects, and a record
+// of every request.
+//
+// # Routes
+//
+//	POST <URL>/chat/completions   (URL ends in /v1; also served without /v1)
+//	GET  <URL>/models
+//	POST <Root>/tokenize
+//
+// # Scripting a conversation
+//
+// Each chat request takes the next queued Reply; when the queue is empty,
+// the function set with Respond answers; when there is none either, the
+// request gets a 500 and the test fails when the server closes.
+//
+//	srv := llmtest.New(t,
+//		llmtest.Call("repl", `{"code":"print(1)"}`), // first request: a tool call
+//		llmtest.Text("done"),                        // second: the answer
+//	)
+//	cfg.Endpoint = srv.Endpoint()                    // or srv.Client("")
+//	... run the code under test ...
+//	body := srv.Chats()[1].MustChat(t)               // what the client sent
+//	// body.Messages[2].Role == "tool", body.ToolNames(), body.Fields["temperature"]
+//
+// A Reply streams, in order: a role chunk, the Reasoning (under each of
+// ReasoningFields), the Content, the ToolCalls (each split into a first
+// fragment with id and name and then argument fragments), a finish chunk,
+// and the usage as UsageMode says, then "data: [DONE]". Split sets the
+// fragment size; Delay the pause before each chunk. A request with
+// "stream": false gets the same reply as one chat.completion object.
+//
+// For anything the generator does not produce, Chunks sends given data
+// payloads one per event, and Raw (or llmtest.Raw) writes a recorded body
+// verbatim, so streams captured from real servers replay byte for byte.
+//
+// # Faults
+//
+//	Error(429, `{"error":{"message":"slow down"}}`)  status with a JSON body
+//	Error(502, "Bad Gateway")                        status with a text body
+//	Reply{Content: "…", Split: 3, Fail: FailCut, After: 2}        cut after 2 chunks
+//	Reply{…, Fail: FailMalformed, After: 2}          chunk 3 is truncated JSON
+//	Reply{…, Fail: FailStall, After: 1}              silence until the request is cancelled
+//	Reply{Fail: FailDrop}                            connection closed before any byte
+//
+// FailModels makes /models fail; SetModels changes its list. SetTokenize
+// picks the /tokenize dialect (TokenizeLlama, TokenizeLlamaPieces,
+// TokenizeVLLM) or a failure (TokenizeFail, TokenizeMissing);
+// FailTokenizeWhen fails chosen texts; SetTokenCount replaces the default
+// count of one token per 4 bytes (CountBytes4).
+//
+// # Records
+//
+// Requests returns every request (method, path, headers, body) in arrival
+// order; Chats and Tokenizes filter by route. Request.Chat decodes a chat
+// body into Model, Messages ([]llm.Message, Extra kept), Tools, Stream and
+// the raw top-level Fields; ChatBody.RawMessages gives each message exactly
+// as sent, for byte-for-byte assertions.
+//
+// All methods are safe for concurrent use; the server closes itself at the
+// end of the test (Close ends stalled replies first).
+package llmtest
