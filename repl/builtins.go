@@ -1,0 +1,276 @@
+// The predeclared names of the REPL and the small REPL functions.
+
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.starlark.net/lib/json"
+	"go.starlark.net/lib/math"
+	ltime "go.starlark.net/lib/time"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+
+	"harness/jail"
+)
+
+type builtinFunc = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)
+
+// replFunction describes one REPL function for help() and Functions().
+type replFunction struct {
+	name, signature, doc string
+	mount                string // only where this mount exists
+}
+
+// replFunctions lists the REPL functions in help() order.
+var replFunctions = []replFunction{
+	{"FYI", "FYI()", "print the date, this agent's prompt-token count and the model", ""},
+	{"help", "help()", "print this description of the REPL", ""},
+	{"run", "run(argv, cwd=None)", `run a host command without a shell; returns {"exit_code", "stdout", "stderr"} (see Commands)`, ""},
+	{"Path", "Path(*parts)", "a path in /repository, /store or /library (pathlib names; see Files)", ""},
+	{"try_call", "try_call(f, *args, **kwargs)", `call f and return struct(value=..., error=None) or struct(value=None, error="message"): the stand-in for try/except`, ""},
+	{"chdir", "chdir(path)", "change the REPL's working directory (relative paths start there; run() is not affected)", ""},
+	{"getcwd", "getcwd()", "the REPL's working directory as a virtual path", ""},
+	{"lib_source", "lib_source(name)", "the current text of the helper file replib/<name>.star", ""},
+	{"store_summary", "store_summary()", "print the file count, total bytes, latest change and most recently changed files of /store", jail.Store},
+	{"library_summary", "library_summary()", "the same for /library", jail.Library},
+}
+
+// hasMount reports whether the named mount exists in this REPL.
+func (r *REPL) hasMount(name string) bool {
+	switch name {
+	case "":
+		return true
+	case jail.Store:
+		return r.opts.Store != nil
+	case jail.Library:
+		return r.opts.Library != nil
+	}
+	return false
+}
+
+// builtins returns a fresh globals dict holding the predeclared names.
+func (r *REPL) builtins() starlark.StringDict {
+	g := starlark.StringDict{
+		"json":   json.Module,
+		"math":   math.Module,
+		"time":   ltime.Module,
+		"struct": starlark.NewBuiltin("struct", starlarkstruct.Make),
+		"re":     r.reModule(),
+	}
+	impl := map[string]builtinFunc{
+		"FYI": r.fyi, "help": r.help, "run": r.run, "Path": r.pathCtor, "try_call": r.tryCall,
+		"chdir": r.chdir, "getcwd": r.getcwd, "lib_source": r.libSource,
+		"store_summary": r.summary(jail.Store), "library_summary": r.summary(jail.Library),
+	}
+	for _, f := range replFunctions {
+		if r.hasMount(f.mount) {
+			g[f.name] = starlark.NewBuiltin(f.name, impl[f.name])
+		}
+	}
+	return g
+}
+
+func (r *REPL) pathCtor(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(kw) > 0 {
+		return nil, fmt.Errorf("Path: unexpected keyword arguments")
+	}
+	p := r.newPath(".")
+	for _, a := range args {
+		q, err := r.pathOf("Path", a)
+		if err != nil {
+			return nil, err
+		}
+		p = p.join(q.p)
+	}
+	return p, nil
+}
+
+func (r *REPL) tryCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("try_call: missing the function to call")
+	}
+	v, err := starlark.Call(thread, args[0], args[1:], kw)
+	if err != nil {
+		if c := callOf(r); c.stopped() {
+			return nil, err // a stop (Esc, memory) is never caught
+		}
+		msg := err.Error()
+		var ee *starlark.EvalError
+		if errors.As(err, &ee) {
+			msg = ee.Msg
+		}
+		return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+			"value": starlark.None, "error": starlark.String(msg),
+		}), nil
+	}
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+		"value": v, "error": starlark.None,
+	}), nil
+}
+
+func (r *REPL) chdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var target starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &target); err != nil {
+		return nil, err
+	}
+	p, err := r.pathOf(b.Name(), target)
+	if err != nil {
+		return nil, err
+	}
+	root, rel, v, err := r.locate("chdir", p.p)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return nil, r.fsErr("chdir", v, err)
+	}
+	if !fi.IsDir() {
+		return nil, r.fsErr("chdir", v, &fsError{"chdir", v, jail.KindNotDir, ""})
+	}
+	r.cwd = v
+	return starlark.None, nil
+}
+
+func (r *REPL) getcwd(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
+		return nil, err
+	}
+	return starlark.String(r.cwd), nil
+}
+
+func (r *REPL) libSource(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var name string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &name); err != nil {
+		return nil, err
+	}
+	name = strings.TrimSuffix(name, ".star")
+	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
+		return nil, fmt.Errorf("lib_source: %q is not a helper file name; pass a name like \"glob\" for replib/glob.star", name)
+	}
+	data, err := os.ReadFile(filepath.Join(r.opts.Home, "replib", name+".star"))
+	if err != nil {
+		return nil, fmt.Errorf("lib_source: replib/%s.star: not found; the helper files are: %s", name, strings.Join(r.helperFileNames(), ", "))
+	}
+	return starlark.String(data), nil
+}
+
+func (r *REPL) fyi(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
+		return nil, err
+	}
+	model := "unknown"
+	if r.opts.Model != nil {
+		model = r.opts.Model()
+	}
+	tokens, estimated := -1, false
+	if r.opts.PromptTokens != nil {
+		tokens, estimated = r.opts.PromptTokens()
+	}
+	callOf(r).write(FYIText(time.Now(), tokens, estimated, model))
+	return starlark.None, nil
+}
+
+// FYIText is the text of FYI: the date, the prompt-token count ("~" when
+// estimated; "unknown" when tokens < 0) and the model, one per line, ending
+// in a newline. The root's FYI tool uses it too.
+func FYIText(now time.Time, tokens int, estimated bool, model string) string {
+	count := "unknown"
+	if tokens >= 0 {
+		count = fmt.Sprint(tokens)
+		if estimated {
+			count = "~" + count
+		}
+	}
+	return fmt.Sprintf("Date: %s\nPrompt tokens: %s\nModel: %s\n", now.Format("Monday, 2006-01-02 15:04 MST"), count, model)
+}
+
+// summary returns store_summary or library_summary.
+func (r *REPL) summary(mount string) builtinFunc {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
+			return nil, err
+		}
+		root := r.opts.Store
+		if mount == jail.Library {
+			root = r.opts.Library
+		}
+		text, err := r.summarize(root)
+		if err != nil {
+			return nil, err
+		}
+		callOf(r).write(text)
+		return starlark.None, nil
+	}
+}
+
+type fileStat struct {
+	rel   string
+	size  int64
+	mtime time.Time
+}
+
+// summarize walks root (not following symlinks) and describes its regular
+// files.
+func (r *REPL) summarize(root *jail.Root) (string, error) {
+	c := callOf(r)
+	var files []fileStat
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		if c.ctx.Err() != nil {
+			return fmt.Errorf("%s_summary: cancelled", root.Name())
+		}
+		entries, err := root.ReadDir(dir)
+		if err != nil {
+			return r.fsErr(root.Name()+"_summary", virtual(root, dir), err)
+		}
+		for _, e := range entries {
+			rel := joinRel(dir, e.Name())
+			switch {
+			case e.IsDir():
+				if err := walk(rel); err != nil {
+					return err
+				}
+			case e.Type().IsRegular():
+				fi, err := e.Info()
+				if err != nil {
+					continue // removed while walking
+				}
+				files = append(files, fileStat{rel, fi.Size(), fi.ModTime()})
+			}
+		}
+		return nil
+	}
+	if err := walk("."); err != nil {
+		return "", err
+	}
+	name := "/" + root.Name()
+	if len(files) == 0 {
+		return name + ": empty\n", nil
+	}
+	sort.Slice(files, func(i, j int) bool {
+		if !files[i].mtime.Equal(files[j].mtime) {
+			return files[i].mtime.After(files[j].mtime)
+		}
+		return files[i].rel < files[j].rel
+	})
+	var total int64
+	for _, f := range files {
+		total += f.size
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s: %d files, %d bytes, latest change %s\n", name, len(files), total,
+		files[0].mtime.UTC().Format(time.RFC3339))
+	sb.WriteString("most recently changed:\n")
+	for i := 0; i < len(files) && i < 5; i++ {
+		fmt.Fprintf(&sb, "  %s/%s\n", name, files[i].rel)
+	}
+	return sb.String(), nil
+}

@@ -1,0 +1,211 @@
+// The state of one running call: output capture, stop reasons, failure notes.
+
+package repl
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"go.starlark.net/starlark"
+
+	"harness/failures"
+)
+
+// stopKind says why a call was stopped from outside the interpreter.
+type stopKind int32
+
+const (
+	stopNone   stopKind = iota
+	stopCancel          // the caller's context was cancelled (Esc) or the REPL closed
+	stopMemory          // the memory watchdog or a size check passed max_memory_mb
+	stopCrash           // a Go panic was recovered
+)
+
+func (k stopKind) String() string {
+	return [...]string{"", "cancelled by the user", "memory limit exceeded", "internal crash"}[k]
+}
+
+// stepInterval is how many interpreter steps pass between onSteps calls.
+const stepInterval = 1 << 16
+
+// callState is one Exec in progress.
+type callState struct {
+	r      *REPL
+	ctx    context.Context // cancelled when the call is stopped for any reason
+	cancel context.CancelFunc
+	code   string
+	out    outBuf
+	why    atomic.Int32
+	crash  string
+	notes  []failures.Note
+
+	stopAfter func() bool   // unregisters the parent-context hook
+	done      chan struct{} // closed when the call ends; stops the watchdog
+	mem       memWatch
+}
+
+func newCall(r *REPL, parent context.Context, code string) *callState {
+	ctx, cancel := context.WithCancel(parent)
+	c := &callState{r: r, ctx: ctx, cancel: cancel, code: code, done: make(chan struct{})}
+	c.out.limit = r.opts.OutputLimit
+	c.out.emit = r.opts.Output
+	c.stopAfter = context.AfterFunc(parent, func() { c.stop(stopCancel) })
+	if r.opts.MaxMemoryMB > 0 {
+		c.mem.start(c)
+	}
+	return c
+}
+
+// stop cancels the call for reason k; the first reason wins.
+func (c *callState) stop(k stopKind) {
+	if c.why.CompareAndSwap(int32(stopNone), int32(k)) {
+		c.r.thread.Cancel(k.String())
+		c.cancel()
+	}
+}
+
+func (c *callState) reason() stopKind { return stopKind(c.why.Load()) }
+
+// stopped reports whether the call has been stopped; builtins that swallow
+// errors (try_call) must not swallow a stop.
+func (c *callState) stopped() bool { return c.reason() != stopNone }
+
+func (c *callState) finish() {
+	c.stopAfter()
+	close(c.done)
+	c.cancel()
+	c.mem.wait()
+}
+
+func (c *callState) write(s string) { c.out.write(s) }
+
+// note queues a failure note; flushNotes records them after the call.
+func (c *callState) note(kind, message string) {
+	c.notes = append(c.notes, failures.Note{
+		Time: time.Now().UTC(), Session: c.r.opts.Session, Kind: kind, Message: message, Code: c.code,
+	})
+}
+
+func (c *callState) flushNotes() {
+	opts := c.r.opts
+	for _, n := range c.notes {
+		count := 0
+		if opts.Failures != nil {
+			count, _ = opts.Failures.Record(n)
+		}
+		if opts.OnFailure != nil {
+			opts.OnFailure(n, count)
+		}
+	}
+	c.notes = nil
+}
+
+// callOf returns the call running on thread; builtins use it for the
+// context, output and notes.
+func callOf(r *REPL) *callState {
+	if c := r.call.Load(); c != nil {
+		return c
+	}
+	// Helper files run at load time, outside any call.
+	c := &callState{r: r, ctx: context.Background(), done: make(chan struct{})}
+	return c
+}
+
+// onSteps runs every stepInterval interpreter steps.
+func (r *REPL) onSteps(thread *starlark.Thread) {
+	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + stepInterval)
+	if c := r.call.Load(); c != nil && r.opts.MaxMemoryMB > 0 {
+		c.mem.check(c)
+	}
+}
+
+// outBuf keeps the first limit bytes of printed output and counts the rest.
+type outBuf struct {
+	b       strings.Builder
+	limit   int
+	omitted int
+	emit    func(string)
+}
+
+func (o *outBuf) write(s string) {
+	if o.limit > 0 {
+		room := o.limit - o.b.Len()
+		if room <= 0 {
+			o.omitted += len(s)
+			return
+		}
+		if len(s) > room {
+			o.omitted += len(s) - room
+			s = s[:room]
+		}
+	}
+	o.b.WriteString(s)
+	if o.emit != nil {
+		o.emit(s)
+	}
+}
+
+func (o *outBuf) String() string { return o.b.String() }
+
+// assemble joins the load report, the printed output and the tail (value
+// and error) and caps the result at limit bytes on a UTF-8 boundary. When
+// something must go, printed output is cut first and the tail keeps at most
+// half the limit, so the error stays visible; a notice says how many bytes
+// were omitted.
+func assemble(report, prints string, omitted int, tail string, limit int) string {
+	head := report + prints
+	sep := ""
+	if tail != "" && head != "" && !strings.HasSuffix(head, "\n") {
+		sep = "\n"
+	}
+	full := len(head) + omitted + len(sep) + len(tail)
+	if limit <= 0 || (omitted == 0 && full <= limit) {
+		return finish(head + sep + tail)
+	}
+	if len(tail) > limit/2 {
+		tail = cut(tail, limit/2)
+	}
+	if tail != "" {
+		sep = "\n"
+	}
+	guess := notice(full) // at least as long as the final notice
+	keep := limit - len(guess) - len(sep) - len(tail)
+	if keep < 0 {
+		keep = 0
+	}
+	h := cut(head, keep)
+	dropped := full - len(h) - len(tail) - len(sep)
+	return finish(h + notice(dropped) + sep + tail)
+}
+
+func notice(omitted int) string {
+	if omitted < 0 {
+		omitted = 0
+	}
+	return fmt.Sprintf("\n[output truncated: %d bytes omitted (output_limit)]", omitted)
+}
+
+// cut returns the longest prefix of s of at most n bytes ending on a UTF-8
+// boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// finish makes the text valid UTF-8 and never empty.
+func finish(s string) string {
+	s = strings.TrimRight(strings.ToValidUTF8(s, "\uFFFD"), "\n")
+	if strings.TrimSpace(s) == "" {
+		return "(no output)"
+	}
+	return s
+}

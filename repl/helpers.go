@@ -1,0 +1,160 @@
+// Loading the replib helper files and describing their functions.
+
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+// helper is one public helper function.
+type helper struct {
+	name, signature, doc, file string
+}
+
+// replibDir returns $HARNESS_HOME/replib.
+func (r *REPL) replibDir() string { return filepath.Join(r.opts.Home, "replib") }
+
+// helperFileNames lists the helper files by name without ".star".
+func (r *REPL) helperFileNames() []string {
+	matches, _ := filepath.Glob(filepath.Join(r.replibDir(), "*.star"))
+	var names []string
+	for _, m := range matches {
+		names = append(names, strings.TrimSuffix(filepath.Base(m), ".star"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// loadHelpers runs every replib/*.star file in name order into the globals.
+// Each file sees the predeclared names and what earlier files defined; all
+// its top-level names become globals (private ones too, so they stay
+// callable), and its public functions are listed in help(). A file that
+// fails is reported and contributes nothing.
+func (r *REPL) loadHelpers() {
+	r.helpers, r.loadErrors = nil, nil
+	if r.opts.Home == "" {
+		return
+	}
+	for _, name := range r.helperFileNames() {
+		file := name + ".star"
+		src, err := os.ReadFile(filepath.Join(r.replibDir(), file))
+		if err == nil {
+			err = r.loadHelper(file, src)
+		}
+		if err != nil {
+			r.loadErrors = append(r.loadErrors, fmt.Sprintf("replib/%s: %s", file, describeLoadError(err)))
+		}
+	}
+	if len(r.loadErrors) > 0 {
+		r.loadReport = "Helper files that failed to load (left out of help(); fix them in $HARNESS_HOME/replib):\n  " +
+			strings.Join(r.loadErrors, "\n  ") + "\n"
+	}
+}
+
+func describeLoadError(err error) string {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return ee.Backtrace()
+	}
+	return err.Error()
+}
+
+func (r *REPL) loadHelper(file string, src []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error while loading: %v", p)
+		}
+	}()
+	r.thread.Uncancel()
+	globals, err := starlark.ExecFileOptions(r.fileOpts, r.thread, file, src, r.globals)
+	if err != nil {
+		return err
+	}
+	names := globals.Keys() // sorted
+	var found []helper
+	for _, name := range names {
+		fn, ok := globals[name].(*starlark.Function)
+		if ok && !strings.HasPrefix(name, "_") && fn.Position().Filename() == file {
+			found = append(found, helper{name: name, signature: signature(fn), doc: strings.TrimSpace(fn.Doc()), file: file})
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		return lineOf(globals[found[i].name]) < lineOf(globals[found[j].name])
+	})
+	for name, v := range globals {
+		r.globals[name] = v
+	}
+	r.helpers = append(r.helpers, found...)
+	return nil
+}
+
+func lineOf(v starlark.Value) int32 {
+	if fn, ok := v.(*starlark.Function); ok {
+		return fn.Position().Line
+	}
+	return 0
+}
+
+// signature renders a function's parameters as they are declared. Starlark
+// orders them: positional, keyword-only, *args, **kwargs.
+func signature(fn *starlark.Function) string {
+	n, kwonly := fn.NumParams(), fn.NumKwonlyParams()
+	npos := n - kwonly - boolInt(fn.HasVarargs()) - boolInt(fn.HasKwargs())
+	param := func(i int) string {
+		name, _ := fn.Param(i)
+		if d := fn.ParamDefault(i); d != nil {
+			name += "=" + d.String()
+		}
+		return name
+	}
+	var params []string
+	for i := 0; i < npos; i++ {
+		params = append(params, param(i))
+	}
+	if fn.HasVarargs() {
+		name, _ := fn.Param(npos + kwonly)
+		params = append(params, "*"+name)
+	} else if kwonly > 0 {
+		params = append(params, "*")
+	}
+	for i := npos; i < npos+kwonly; i++ {
+		params = append(params, param(i))
+	}
+	if fn.HasKwargs() {
+		name, _ := fn.Param(n - 1)
+		params = append(params, "**"+name)
+	}
+	return fn.Name() + "(" + strings.Join(params, ", ") + ")"
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Functions returns the REPL functions and loaded public helpers by name,
+// each with its signature, so a tool call naming one can be answered with a
+// pointer to call it in REPL code.
+func (r *REPL) Functions() map[string]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]string{}
+	for _, f := range replFunctions {
+		if r.hasMount(f.mount) {
+			out[f.name] = f.signature
+		}
+	}
+	for _, h := range r.helpers {
+		out[h.name] = h.signature
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+// The max_memory_mb watchdog and the size estimate of a REPL's retained state.
+
+package repl
+
+import (
+	"math"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+)
+
+// How the limit is enforced. All REPLs share one Go heap, so the heap
+// attributable to a call is measured as growth: the heap now (live objects
+// and not yet collected garbage) minus the live heap at the last collection
+// before the call started. When that growth plus the REPL's retained state
+// passes the limit, a collection is forced and the growth measured again;
+// only if it is still over is the call stopped. Retained state is estimated
+// after each call by walking the globals. Builtins that could allocate a lot
+// at once (file reads, run() output) check their size against what is left
+// before allocating.
+
+const (
+	metricHeap = "/memory/classes/heap/objects:bytes"
+	metricLive = "/gc/heap/live:bytes"
+	watchEvery = 5 * time.Millisecond
+)
+
+// limitBytes returns max_memory_mb in bytes, or MaxInt64 when unlimited.
+func (r *REPL) limitBytes() int64 {
+	if r.opts.MaxMemoryMB <= 0 {
+		return math.MaxInt64
+	}
+	return int64(r.opts.MaxMemoryMB) << 20
+}
+
+func readMetrics() (heap, live int64) {
+	s := []metrics.Sample{{Name: metricHeap}, {Name: metricLive}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
+}
+
+// memWatch samples the heap while a call runs.
+type memWatch struct {
+	mu        sync.Mutex
+	on        bool
+	liveBase  int64 // live heap at the last collection before the call
+	retained  int64 // the REPL's retained state when the call started
+	limit     int64
+	nextForce int64 // do not force another collection below this heap size
+	wg        sync.WaitGroup
+}
+
+func (m *memWatch) start(c *callState) {
+	_, m.liveBase = readMetrics()
+	m.retained = c.r.retained
+	m.limit = c.r.limitBytes()
+	m.on = true
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		t := time.NewTicker(watchEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-c.done:
+				return
+			case <-t.C:
+				m.check(c)
+			}
+		}
+	}()
+}
+
+func (m *memWatch) wait() { m.wg.Wait() }
+
+// used returns the bytes attributed to the call and the REPL's state.
+func (m *memWatch) used() int64 {
+	heap, _ := readMetrics()
+	return heap - m.liveBase + m.retained
+}
+
+// check stops the call when it is over the limit after a collection.
+func (m *memWatch) check(c *callState) {
+	if !m.on || !m.mu.TryLock() {
+		return
+	}
+	defer m.mu.Unlock()
+	if c.stopped() {
+		return
+	}
+	heap, _ := readMetrics()
+	if heap-m.liveBase+m.retained <= m.limit || heap < m.nextForce {
+		return
+	}
+	runtime.GC()
+	if u := m.used(); u > m.limit {
+		c.stop(stopMemory)
+		return
+	}
+	heap, _ = readMetrics()
+	m.nextForce = heap + (m.limit-m.retained)/4
+}
+
+// budget returns how many more bytes the call may allocate at once.
+func (c *callState) budget() int64 {
+	m := &c.mem
+	if !m.on {
+		return math.MaxInt64
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	left := m.limit - m.used()
+	if left < m.limit/2 {
+		runtime.GC()
+		left = m.limit - m.used()
+	}
+	return left
+}
+
+// estimateState returns an estimate of the bytes held by the globals that
+// are not shared builtins.
+func (r *REPL) estimateState(c *callState) int64 {
+	seen := map[any]bool{}
+	var stack []starlark.Value
+	for name, v := range r.globals {
+		switch v.(type) {
+		case *starlark.Builtin, *starlarkstruct.Module:
+			continue // predeclared, shared
+		}
+		_ = name
+		stack = append(stack, v)
+	}
+	limit := r.limitBytes()
+	var total int64
+	for len(stack) > 0 && total <= limit {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v := v.(type) {
+		case starlark.String:
+			total += 16 + int64(len(v))
+		case starlark.Bytes:
+			total += 16 + int64(len(v))
+		case starlark.Int:
+			total += 16
+			if _, ok := v.Int64(); !ok {
+				total += int64(v.BigInt().BitLen() / 8)
+			}
+		case *starlark.List:
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			total += 32 + 16*int64(v.Len())
+			for i := 0; i < v.Len(); i++ {
+				stack = append(stack, v.Index(i))
+			}
+		case starlark.Tuple:
+			total += 24 + 16*int64(len(v))
+			stack = append(stack, v...)
+		case *starlark.Dict:
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			total += 64 + 64*int64(v.Len())
+			for _, kv := range v.Items() {
+				stack = append(stack, kv[0], kv[1])
+			}
+		case *starlark.Set:
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			total += 64 + 48*int64(v.Len())
+			iter := v.Iterate()
+			var x starlark.Value
+			for iter.Next(&x) {
+				stack = append(stack, x)
+			}
+			iter.Done()
+		case *starlarkstruct.Struct:
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			for _, name := range v.AttrNames() {
+				if x, err := v.Attr(name); err == nil && x != nil {
+					total += 32
+					stack = append(stack, x)
+				}
+			}
+		case *Path:
+			total += 48 + int64(len(v.p))
+		default:
+			total += 32
+		}
+	}
+	_ = c
+	return total
+}

@@ -1,0 +1,276 @@
+// REPL construction, the Exec round trip and state resets.
+
+package repl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"harness/config"
+	"harness/failures"
+	"harness/jail"
+)
+
+// Approver decides whether a host operation may go ahead. operation is a JSON
+// object {"operation", "executable", "arguments", "working_directory", …}
+// (see run.go). The UI asks the user; headless mode denies. A non-nil error
+// is treated as a refusal and its text is shown to the model.
+type Approver interface {
+	Approve(ctx context.Context, operation json.RawMessage) (bool, error)
+}
+
+// Options are what one REPL needs. Repository is required; the getters may be
+// nil (FYI then prints "unknown").
+type Options struct {
+	Depth      int
+	Repository *jail.Root // always present
+	Store      *jail.Root // nil when there is no store
+	Library    *jail.Root // non-nil at depth >= 2
+
+	Home        string // $HARNESS_HOME: replib/, repl-notes.md
+	OutputLimit int    // bytes of result per call; 0 means no cap
+	MaxMemoryMB int    // 0 means no memory limit
+	Commands    config.Commands
+
+	RepoDir  string          // host path of the repository, used by run() only, never shown
+	Environ  func() []string // environment for children before env_filter (default os.Environ)
+	Approver Approver        // nil denies every operation that needs approval
+
+	Model        func() string
+	PromptTokens func() (n int, estimated bool)
+
+	// Output receives printed text as it is printed, so a UI can show it
+	// while the call runs. It is called on the goroutine running Exec.
+	Output func(string)
+
+	Failures *failures.Log // may be nil
+	Session  string        // session field of failure notes
+	// OnFailure, when set, is told about each failure note recorded during a
+	// call, with its occurrence count across sessions (0 when the log could
+	// not be read).
+	OnFailure func(note failures.Note, count int)
+}
+
+// REPL is one subagent's Starlark interpreter state. Exec calls are
+// serialized; Close may be called from any goroutine.
+type REPL struct {
+	opts     Options
+	fileOpts *syntax.FileOptions
+
+	mu      sync.Mutex // held for the whole of Exec
+	thread  *starlark.Thread
+	globals starlark.StringDict
+	cwd     string // virtual working directory, "/repository" at start
+
+	helpers    []helper // public helper functions, in load order
+	loadErrors []string // files that failed to load, one message each
+	loadReport string   // shown at the start of the next result, then cleared
+
+	builtinNames map[string]bool           // names of the predeclared values in globals
+	retained     int64                     // estimated bytes held by globals after the last call
+	call         atomic.Pointer[callState] // the running call, nil between calls
+	closed       atomic.Bool
+	reCache      *regexpCache
+}
+
+// fileOptions are the Starlark dialect of REPL code and helper files.
+func fileOptions() *syntax.FileOptions {
+	return &syntax.FileOptions{While: true, Recursion: true, Set: true, TopLevelControl: true, GlobalReassign: true}
+}
+
+// New builds a REPL and loads the helper files from $HARNESS_HOME/replib.
+// Helper load errors do not fail New: they appear at the start of the first
+// Exec result (see LoadErrors).
+func New(opts Options) (*REPL, error) {
+	if opts.Repository == nil {
+		return nil, errors.New("repl: Options.Repository is required")
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ
+	}
+	r := &REPL{opts: opts, fileOpts: fileOptions(), reCache: newRegexpCache()}
+	r.reset()
+	return r, nil
+}
+
+// reset discards all state and starts a fresh interpreter with the helpers
+// loaded again.
+func (r *REPL) reset() {
+	r.thread = &starlark.Thread{Name: "repl", Print: r.print}
+	r.thread.OnMaxSteps = r.onSteps
+	r.thread.SetMaxExecutionSteps(stepInterval)
+	r.cwd = "/" + jail.Repository
+	r.globals = r.builtins()
+	r.retained = 0
+	r.loadHelpers()
+}
+
+// Close releases the REPL's state. A running call is cancelled.
+func (r *REPL) Close() {
+	r.closed.Store(true)
+	if c := r.currentCall(); c != nil {
+		c.stop(stopCancel)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.globals = nil
+	r.helpers = nil
+}
+
+// LoadErrors returns one message per helper file that failed to load in the
+// current interpreter (after New or a state reset).
+func (r *REPL) LoadErrors() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.loadErrors...)
+}
+
+// Exec runs one chunk of REPL code and returns the result text exactly as
+// the model gets it: printed output, then the repr of a trailing expression
+// that is not None, then the error with its backtrace; "(no output)" when
+// that is empty; capped at OutputLimit bytes.
+func (r *REPL) Exec(ctx context.Context, code string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed.Load() || r.globals == nil {
+		return "error: this REPL has been closed; its subagent has finished"
+	}
+	c := newCall(r, ctx, code)
+	r.setCall(c)
+	defer r.setCall(nil)
+	defer c.finish()
+
+	value, err := r.evaluate(c, code)
+	return r.result(c, value, err)
+}
+
+// evaluate parses and executes code, recovering Go panics.
+func (r *REPL) evaluate(c *callState, code string) (value starlark.Value, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.crash = fmt.Sprintf("%v\n%s", p, debug.Stack())
+			c.stop(stopCrash)
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	f, err := r.fileOpts.Parse("repl", code, 0)
+	if err != nil {
+		return nil, err
+	}
+	var last syntax.Expr
+	if n := len(f.Stmts); n > 0 {
+		if es, ok := f.Stmts[n-1].(*syntax.ExprStmt); ok {
+			last = es.X
+			f.Stmts = f.Stmts[:n-1]
+		}
+	}
+	r.thread.Uncancel()
+	if len(f.Stmts) > 0 {
+		if err := starlark.ExecREPLChunk(f, r.thread, r.globals); err != nil {
+			return nil, err
+		}
+	}
+	if last == nil {
+		return starlark.None, nil
+	}
+	return starlark.EvalExprOptions(r.fileOpts, r.thread, last, r.globals)
+}
+
+// result turns the outcome of a call into the model's text, resetting the
+// interpreter when the call was stopped for memory or crashed.
+func (r *REPL) result(c *callState, value starlark.Value, err error) string {
+	var tail strings.Builder
+	if err == nil && value != nil && value != starlark.None {
+		tail.WriteString(value.String())
+	}
+	reason := c.reason()
+	lost := reason == stopMemory || reason == stopCrash
+	if !lost && err == nil && r.opts.MaxMemoryMB > 0 {
+		if r.retained = r.estimateState(c); r.retained > r.limitBytes() {
+			lost, reason = true, stopMemory
+		}
+	}
+	switch {
+	case lost:
+		if tail.Len() > 0 {
+			tail.WriteString("\n")
+		}
+		tail.WriteString(r.stateLostText(reason, c))
+		r.reset()
+	case err != nil:
+		if tail.Len() > 0 {
+			tail.WriteString("\n")
+		}
+		text := errorText(err, reason)
+		tail.WriteString(text)
+		if row, ok := matchUseInstead(c.code, err); ok {
+			hint := row.hint()
+			tail.WriteString("\n" + hint)
+			c.note(failures.KindUnsupported, firstLine(text)+"\n"+hint)
+		}
+	}
+	out := assemble(r.takeLoadReport(), c.out.String(), c.out.omitted, tail.String(), r.opts.OutputLimit)
+	c.flushNotes()
+	return out
+}
+
+// takeLoadReport returns the pending helper load report once.
+func (r *REPL) takeLoadReport() string {
+	s := r.loadReport
+	r.loadReport = ""
+	return s
+}
+
+// stateLostText says plainly what a memory stop or a crash discarded.
+func (r *REPL) stateLostText(reason stopKind, c *callState) string {
+	var why string
+	if reason == stopMemory {
+		why = fmt.Sprintf("The call was stopped because this REPL passed its memory limit (max_memory_mb = %d).", r.opts.MaxMemoryMB)
+	} else {
+		why = "The call crashed the interpreter (" + firstLine(c.crash) + ")."
+	}
+	return "REPL state lost: " + why + " Every variable and function defined by earlier calls is gone, " +
+		"the helper functions were reloaded, and the next call starts fresh. " +
+		"Work on smaller pieces (read files in parts, keep fewer results in memory)."
+}
+
+// errorText formats an error the way the model sees it.
+func errorText(err error, reason stopKind) string {
+	if reason == stopCancel {
+		return "cancelled: the call was stopped by the user (Esc)"
+	}
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return ee.Backtrace()
+	}
+	return err.Error()
+}
+
+func (r *REPL) setCall(c *callState)    { r.call.Store(c) }
+func (r *REPL) currentCall() *callState { return r.call.Load() }
+
+// print is the thread's print hook.
+func (r *REPL) print(_ *starlark.Thread, msg string) {
+	c := r.call.Load()
+	if c == nil {
+		return // top-level prints of helper files while loading
+	}
+	c.write(msg + "\n")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,338 @@
+// run(): host commands with deny/allow lists, approvals and process groups.
+
+package repl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"harness/failures"
+)
+
+// waitDelay bounds how long run() waits for output pipes after the command
+// exits (a background child may keep them open).
+const waitDelay = 500 * time.Millisecond
+
+// command is a run() request after checks.
+type command struct {
+	exe       string   // host path to execute
+	shown     string   // the executable as shown in approvals
+	argv      []string // argv as given
+	dir       string   // host working directory
+	shownDir  string   // the working directory as a virtual path
+	outsideTo string   // where dir resolves when outside the repository
+	approve   bool     // the command itself needs approval
+}
+
+func (r *REPL) run(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var argvV, cwdV starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "argv", &argvV, "cwd?", &cwdV); err != nil {
+		return nil, err
+	}
+	argv, err := stringList(argvV)
+	if err != nil || len(argv) == 0 || argv[0] == "" {
+		return nil, fmt.Errorf(`run: argv must be a non-empty list of strings, like run(["go", "test", "./..."])`)
+	}
+	cwd := ""
+	if cwdV != starlark.None {
+		p, err := r.pathOf("run", cwdV)
+		if err != nil {
+			return nil, err
+		}
+		cwd = p.p
+	}
+	c := callOf(r)
+	cmd, err := r.prepare(argv, cwd)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.approve(c, cmd); err != nil {
+		return nil, err
+	}
+	return r.execute(c, cmd)
+}
+
+func stringList(v starlark.Value) ([]string, error) {
+	it, ok := v.(starlark.Iterable)
+	if !ok || v.Type() == "string" {
+		return nil, errors.New("not a list")
+	}
+	var out []string
+	iter := it.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for iter.Next(&x) {
+		s, ok := starlark.AsString(x)
+		if !ok {
+			return nil, errors.New("not a string")
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// deny records and returns a denial.
+func (r *REPL) deny(format string, args ...any) error {
+	err := fmt.Errorf("run: PermissionError: "+format, args...)
+	callOf(r).note(failures.KindDenied, err.Error())
+	return err
+}
+
+func hasDotDot(p string) bool {
+	return slices.Contains(strings.Split(p, "/"), "..")
+}
+
+// repoReal returns the repository's host path with symlinks resolved.
+func (r *REPL) repoReal() (string, error) {
+	real, err := filepath.EvalSymlinks(r.opts.RepoDir)
+	if err != nil {
+		return "", fmt.Errorf("run: the repository directory is not accessible: %v", classifyText(err))
+	}
+	return real, nil
+}
+
+func inside(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// prepare applies the checks of "Host commands" to argv and cwd.
+func (r *REPL) prepare(argv []string, cwd string) (*command, error) {
+	repo, err := r.repoReal()
+	if err != nil {
+		return nil, err
+	}
+	cmd := &command{argv: argv, dir: repo, shownDir: "/repository"}
+	if cwd != "" && cwd != "." {
+		if strings.HasPrefix(cwd, "/") || hasDotDot(cwd) {
+			return nil, r.deny("cwd %q must be relative to the repository root and free of '..' (commands start in the repository root; /repository does not exist on the host)", cwd)
+		}
+		host := filepath.Join(r.opts.RepoDir, filepath.FromSlash(cwd))
+		fi, err := os.Stat(host)
+		if err != nil {
+			return nil, fmt.Errorf("run: FileNotFoundError: cwd %s: %s", cwd, classifyText(err))
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("run: NotADirectoryError: cwd %s is not a directory", cwd)
+		}
+		real, err := filepath.EvalSymlinks(host)
+		if err != nil {
+			return nil, fmt.Errorf("run: cwd %s: %s", cwd, classifyText(err))
+		}
+		cmd.dir, cmd.shownDir = real, "/repository/"+normPath(cwd)
+		if !inside(repo, real) {
+			cmd.outsideTo = real
+		}
+	}
+	name := argv[0]
+	if strings.Contains(name, "/") {
+		return cmd, r.prepareRepoPath(cmd, repo, cwd, name)
+	}
+	deny := r.opts.Commands.Deny
+	if slices.Contains(deny, name) {
+		return nil, r.deny("%q is on the [commands] deny list and can never run", name)
+	}
+	if exe, ok := r.opts.Commands.Allow[name]; ok {
+		cmd.exe, cmd.shown = exe, exe
+		return cmd, nil
+	}
+	exe, err := r.lookPath(name)
+	if err != nil {
+		return nil, err
+	}
+	cmd.exe, cmd.shown, cmd.approve = exe, exe, true
+	return cmd, nil
+}
+
+// prepareRepoPath checks an executable named by a relative path.
+func (r *REPL) prepareRepoPath(cmd *command, repo, cwd, name string) error {
+	if strings.HasPrefix(name, "/") || hasDotDot(name) {
+		return r.deny("%q: absolute paths and '..' are not allowed; name a command on PATH or a path inside the repository relative to cwd", name)
+	}
+	rel := path.Join(normPath(cwd), name)
+	host := filepath.Join(r.opts.RepoDir, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(host)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("run: FileNotFoundError: /repository/%s does not exist", rel)
+		}
+		return fmt.Errorf("run: /repository/%s: %s", rel, classifyText(err))
+	}
+	if !inside(repo, real) {
+		return r.deny("/repository/%s resolves outside the repository", rel)
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("run: PermissionError: /repository/%s is not an executable file (chmod +x it, or run it through its interpreter)", rel)
+	}
+	cmd.exe, cmd.shown, cmd.approve = real, "/repository/"+rel, true
+	return nil
+}
+
+// lookPath finds name on the app's PATH.
+func (r *REPL) lookPath(name string) (string, error) {
+	pathVar := ""
+	for _, kv := range r.opts.Environ() {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathVar = v
+		}
+	}
+	for _, dir := range filepath.SplitList(pathVar) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("run: FileNotFoundError: command %q not found on PATH", name)
+}
+
+// approve asks the Approver when the command or its directory needs it.
+func (r *REPL) approve(c *callState, cmd *command) error {
+	if !cmd.approve && cmd.outsideTo == "" {
+		return nil
+	}
+	op := map[string]any{
+		"operation":         "run",
+		"executable":        cmd.shown,
+		"arguments":         cmd.argv[1:],
+		"working_directory": cmd.shownDir,
+	}
+	if cmd.outsideTo != "" {
+		op["working_directory_resolves_to"] = cmd.outsideTo
+		if !cmd.approve {
+			op["operation"] = "working_directory"
+		}
+	}
+	data, _ := json.Marshal(op)
+	if r.opts.Approver == nil {
+		return r.deny("running %s needs approval and no one can approve it here", cmd.argv[0])
+	}
+	ok, err := r.opts.Approver.Approve(c.ctx, data)
+	if c.ctx.Err() != nil {
+		return fmt.Errorf("run: cancelled")
+	}
+	if err != nil {
+		return r.deny("%s was not approved: %v", cmd.argv[0], err)
+	}
+	if !ok {
+		return r.deny("the user refused to run %s; do not retry it, choose another way or ask in your answer", cmd.argv[0])
+	}
+	return nil
+}
+
+// environ returns the child environment without the env_filter names.
+func (r *REPL) environ() []string {
+	var out []string
+	for _, kv := range r.opts.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(r.opts.Commands.EnvFilter, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// execute runs the command in its own session and process group, killing
+// the whole group when the call is cancelled.
+func (r *REPL) execute(c *callState, cmd *command) (starlark.Value, error) {
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	x := exec.CommandContext(ctx, cmd.exe, cmd.argv[1:]...)
+	x.Args[0] = cmd.argv[0]
+	x.Dir = cmd.dir
+	x.Env = r.environ()
+	x.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // own session: no terminal, own group
+	x.Cancel = func() error { return syscall.Kill(-x.Process.Pid, syscall.SIGKILL) }
+	x.WaitDelay = waitDelay
+	sk := &sink{limit: c.budget(), over: cancel}
+	out, errb := &capped{sink: sk}, &capped{sink: sk}
+	x.Stdout, x.Stderr = out, errb
+	err := x.Run()
+	sk.mu.Lock()
+	exceeded := sk.exceeded
+	sk.mu.Unlock()
+	if exceeded {
+		return nil, fmt.Errorf("run: %s: its output passed this REPL's memory limit (max_memory_mb = %d) and it was killed; redirect the output to a file in the repository and read parts of it", cmd.argv[0], r.opts.MaxMemoryMB)
+	}
+	if c.ctx.Err() != nil {
+		return nil, fmt.Errorf("run: %s: cancelled", cmd.argv[0])
+	}
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			if errors.Is(err, exec.ErrWaitDelay) {
+				err = nil // a background child kept the output open
+			} else {
+				return nil, fmt.Errorf("run: %s: %s", cmd.argv[0], classifyText(err))
+			}
+		}
+	}
+	if ps := x.ProcessState; ps != nil {
+		code = ps.ExitCode()
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = -int(ws.Signal())
+		}
+	}
+	d := starlark.NewDict(3)
+	_ = d.SetKey(starlark.String("exit_code"), starlark.MakeInt(code))
+	_ = d.SetKey(starlark.String("stdout"), starlark.String(strings.ToValidUTF8(out.b.String(), "\uFFFD")))
+	_ = d.SetKey(starlark.String("stderr"), starlark.String(strings.ToValidUTF8(errb.b.String(), "\uFFFD")))
+	return d, nil
+}
+
+// capped is one output stream; both streams of a command share a sink
+// that kills the command once they together pass the limit.
+type capped struct {
+	b    bytes.Buffer
+	sink *sink
+}
+
+type sink struct {
+	mu       sync.Mutex
+	total    int64
+	limit    int64
+	over     func()
+	exceeded bool
+}
+
+func (w *capped) Write(p []byte) (int, error) {
+	s := w.sink
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.total+int64(len(p)) > s.limit {
+		if !s.exceeded {
+			s.exceeded = true
+			s.over()
+		}
+		return 0, errors.New("output limit")
+	}
+	s.total += int64(len(p))
+	return w.b.Write(p)
+}
+
+// classifyText describes an OS error without its path.
+func classifyText(err error) string {
+	k, reason := classify(err)
+	if reason != "" {
+		return k.String() + ": " + reason
+	}
+	return k.String()
+}
