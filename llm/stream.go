@@ -71,7 +71,7 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 			if err == io.EOF {
 				return endOfStream(acc)
 			}
-			return fmt.Errorf("%w: %v after %d chunks (the partial reply was kept)", ErrTruncated, err, acc.chunks)
+			return fmt.Errorf("%w: %v after %s (the partial reply was kept; try again)", ErrTruncated, err, chunks(acc.chunks))
 		}
 		if len(line) == 0 {
 			if havePending {
@@ -137,7 +137,7 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 }
 
 func malformed(data []byte, acc *accumulator) error {
-	return fmt.Errorf("%w after %d good chunks: %s (the partial reply was kept)", ErrMalformed, acc.chunks, truncate(string(data)))
+	return fmt.Errorf("%w after %s: %s (the partial reply was kept; try again)", ErrMalformed, chunks(acc.chunks), truncate(string(data)))
 }
 
 // endOfStream decides whether a body that ended without [DONE] was complete:
@@ -149,7 +149,7 @@ func endOfStream(acc *accumulator) error {
 	case acc.chunks == 0:
 		return fmt.Errorf("%w: the endpoint closed the stream without sending anything", ErrTruncated)
 	}
-	return fmt.Errorf("%w: the connection closed after %d chunks without a finish_reason (the partial reply was kept)", ErrTruncated, acc.chunks)
+	return fmt.Errorf("%w: the connection closed after %s without a finish_reason (the partial reply was kept; try again)", ErrTruncated, chunks(acc.chunks))
 }
 
 // whole applies a complete (non-streamed) JSON answer.
@@ -164,4 +164,11 @@ func (a *accumulator) whole(data []byte) error {
 		a.finish = "stop"
 	}
 	return nil
+}
+
+func chunks(n int) string {
+	if n == 1 {
+		return "1 chunk"
+	}
+	return fmt.Sprintf("%d chunks", n)
 }
