@@ -59,18 +59,24 @@ var schema = func() map[string]int {
 // Keys are matched exactly: TOML keys are case-sensitive. (The decoder's
 // MetaData.Undecoded is not used because its struct matching ignores case.)
 func (c *checker) unknownKeys(keys []toml.Key) {
-	var reported []toml.Key
+	reported := map[string]bool{}
 	for _, k := range keys {
-		if known(k) || slices.ContainsFunc(reported, func(r toml.Key) bool { return hasPrefix(k, r) }) {
+		if known(k) || underReported(k, reported) {
 			continue
 		}
-		reported = append(reported, k)
+		reported[k.String()] = true
 		c.keyErr(k.String(), "unknown key; %s", unknownHint(k))
 	}
 }
 
-func hasPrefix(k, prefix toml.Key) bool {
-	return len(k) >= len(prefix) && slices.Equal(k[:len(prefix)], prefix)
+// underReported reports whether a proper prefix of k was already reported.
+func underReported(k toml.Key, reported map[string]bool) bool {
+	for i := 1; i < len(k); i++ {
+		if reported[k[:i].String()] {
+			return true
+		}
+	}
+	return false
 }
 
 // known reports whether k is in the schema, lies below an open table, or

@@ -60,7 +60,7 @@ func decode(path string, data []byte) (*Config, *locator, error) {
 	var tree map[string]any
 	md, err := toml.Decode(text, &tree)
 	if err != nil {
-		return nil, nil, syntaxError(path, err)
+		return nil, nil, syntaxError(path, text, err)
 	}
 	c := &checker{file: path, loc: locate(text)}
 	c.unknownKeys(md.Keys())
@@ -73,11 +73,16 @@ func decode(path string, data []byte) (*Config, *locator, error) {
 }
 
 // syntaxError turns a TOML parse error into an *Error with its position.
-func syntaxError(path string, err error) error {
+// The line and column are computed from the error's byte offset: the
+// decoder's own Line and Col are occasionally off at line boundaries.
+func syntaxError(path, text string, err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		msg := fmt.Sprintf("invalid TOML: %s; fix the syntax here", strings.TrimSuffix(pe.Message, "."))
-		return &Error{File: path, Line: pe.Position.Line, Col: pe.Position.Col, Key: pe.LastKey, Msg: msg, Err: err}
+		off := min(max(pe.Position.Start, 0), len(text))
+		line := strings.Count(text[:off], "\n") + 1
+		col := off - (strings.LastIndexByte(text[:off], '\n') + 1) + 1
+		return &Error{File: path, Line: line, Col: col, Key: pe.LastKey, Msg: msg, Err: err}
 	}
 	return &Error{File: path, Msg: fmt.Sprintf("invalid TOML: %v", err), Err: err}
 }

@@ -294,7 +294,7 @@ func (sc *scanner) literalString() {
 	}
 }
 
-// multiline skips a """ or ”' string, including up to two extra closing
+// multiline skips a triple-quoted string (basic or literal), including up to two extra closing
 // quotes that belong to the content.
 func (sc *scanner) multiline(delim string, escapes bool) {
 	sc.i += len(delim)

@@ -14,7 +14,7 @@ import (
 
 // SavePermission sets [repl] permission to p in the config file at path.
 // Only the value's characters change: comments, key order, spacing, the
-// quoting style ("…", '…', """…""" or ”'…”'), trailing comments and CRLF
+// quoting style (basic, literal or triple-quoted), trailing comments and CRLF
 // line endings are all kept. The file is replaced atomically (a temporary
 // file in the same directory, fsync, rename) with its mode kept; a symlink
 // is followed and its target rewritten.
@@ -43,7 +43,7 @@ func SavePermission(path string, p Permission) error {
 // withPermission returns text with the value of repl.permission replaced.
 func withPermission(path, text string, p Permission) (string, error) {
 	if _, err := toml.Decode(text, new(map[string]any)); err != nil {
-		return "", fmt.Errorf("save permission: %w", syntaxError(path, err))
+		return "", fmt.Errorf("save permission: %w", syntaxError(path, text, err))
 	}
 	sp, ok := locate(text).spans["repl.permission"]
 	if !ok || sp.ValStart < 0 {
