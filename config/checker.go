@@ -1,4 +1,5 @@
 // The checker: typed access to decoded TOML that records positioned errors.
+
 package config
 
 import (

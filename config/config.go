@@ -6,6 +6,60 @@
 // file, the line (and column when known), the key and the fix. Values read
 // from .env stay inside the process: they are never exported to os.Environ,
 // so commands started by the REPL never inherit them.
+//
+// # Entry points
+//
+//	Load(home, launchDir)    read and validate home/config.toml and home/.env
+//	Setup(home, opts)        write a starter home/config.toml (harness setup)
+//	SavePermission(path, p)  store a new [repl] permission, changing nothing else
+//	Example                  the text of config.toml.example
+//
+// # The file
+//
+// Tables and keys (all required unless marked optional):
+//
+//	[endpoint]                      base_url (http or https URL), model, api_key_env (optional)
+//	[endpoint.parameters]           optional; any keys, sent as top-level request fields
+//	[chat]                          prompt (optional); the table itself is required
+//	[repl]                          tool_description, permission, max_memory_mb ≥ 1, output_limit ≥ 1
+//	[rlm]                           max_depth ≥ 1, subagent_prompt (optional)
+//	[rlm.store]                     path: absolute path of an existing directory
+//	[commands]                      deny, env_filter: arrays of strings
+//	[commands.allow]                name = absolute executable path; may be empty
+//	[theme]                         15 colours, each "#RRGGBB" (see Theme)
+//	[approval_description]          optional: enabled, prompt containing ${command}
+//	[approval_description.endpoint] base_url, model, api_key_env (optional), parameters (optional)
+//
+// Parameters may hold strings, numbers, booleans, arrays and tables, at any
+// depth, but not the reserved names model, messages, tools, stream,
+// stream_options and n, not nan or inf, and not TOML dates or times (JSON
+// has no such values). [approval_description] needs enabled; when it is true
+// the prompt and endpoint are required. Absent or disabled, the Config's
+// ApprovalDescription is nil.
+//
+// The store must not lie inside the launch directory or contain it, and must
+// neither contain nor lie inside $HARNESS_HOME/sessions; the launch
+// directory must not contain the sessions folder either. Paths are compared
+// after resolving symlinks.
+//
+// # Errors
+//
+// Load reports every problem it finds, in line order, as an *Error (one
+// problem) or Errors (several); each reads
+//
+//	FILE:LINE:COL: KEY: what is wrong; what to do
+//
+// Syntax errors carry the decoder's position; other errors are positioned
+// by scanning the text for the key. Messages never repeat values that may be
+// secrets (api_key_env values, .env lines).
+//
+// # .env
+//
+// NAME=value lines, # comments, blank lines, an optional "export " prefix,
+// and single quotes (literal) or double quotes (with \n \t \" \\ \$ escapes).
+// Values never span lines; a later line for a name replaces an earlier one.
+// A variable set in the process environment wins over .env; Lookup and
+// APIKey apply that order.
 package config
 
 import (

@@ -1,4 +1,5 @@
 // Parsing of $HARNESS_HOME/.env: private KEY=VALUE settings such as API keys.
+
 package config
 
 import (

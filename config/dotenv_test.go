@@ -1,4 +1,5 @@
 // Tests for .env parsing and the private lookup of its values.
+
 package config
 
 import (

@@ -1,4 +1,5 @@
 // Typed configuration errors: one problem with its file, line, column and key.
+
 package config
 
 import (

@@ -1,4 +1,5 @@
 // Tests that the shipped example is complete, valid and identical to the root copy.
+
 package config
 
 import (

@@ -1,4 +1,5 @@
 // Fuzz targets for config parsing and the in-place permission rewrite.
+
 package config
 
 import (

@@ -1,4 +1,5 @@
 // Load: read config.toml and .env from $HARNESS_HOME and validate every rule.
+
 package config
 
 import (

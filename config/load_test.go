@@ -1,4 +1,5 @@
 // Tests for Load: one case per validation rule, each checking key and line.
+
 package config
 
 import (

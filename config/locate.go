@@ -1,4 +1,5 @@
 // A forgiving TOML scanner that records where each key and value sits in the text.
+
 package config
 
 import (

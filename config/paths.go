@@ -1,4 +1,5 @@
 // The filesystem rules: the store, the launch directory and the sessions folder.
+
 package config
 
 import (

@@ -1,4 +1,5 @@
 // SavePermission: rewrite [repl] permission in place, keeping every other byte.
+
 package config
 
 import (

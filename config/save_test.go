@@ -1,4 +1,5 @@
 // Tests for SavePermission: only the value changes, on any layout.
+
 package config
 
 import (

@@ -1,4 +1,5 @@
 // Setup: write a starter config.toml from the embedded example.
+
 package config
 
 import (
@@ -66,7 +67,7 @@ func Setup(home string, opts SetupOptions) (SetupResult, error) {
 		return SetupResult{}, fmt.Errorf("harness home %q: %w", home, err)
 	}
 	res := SetupResult{ConfigPath: filepath.Join(home, "config.toml"), StorePath: filepath.Join(home, "store")}
-	text, err := starterText(res.StorePath, opts)
+	text, err := starterText(res.ConfigPath, res.StorePath, opts)
 	if err != nil {
 		return SetupResult{}, err
 	}
@@ -108,7 +109,7 @@ func nextSteps(path, home string, opts SetupOptions) []string {
 
 // starterText is Example with the store path and the options filled in,
 // checked to decode without errors.
-func starterText(store string, opts SetupOptions) (string, error) {
+func starterText(path, store string, opts SetupOptions) (string, error) {
 	text := Example
 	sets := []struct{ key, val string }{{"rlm.store.path", store}, {"endpoint.base_url", opts.BaseURL}, {"endpoint.model", opts.Model}}
 	for _, s := range sets {
@@ -129,8 +130,8 @@ func starterText(store string, opts SetupOptions) (string, error) {
 			return "", err
 		}
 	}
-	if _, _, err := decode("config.toml", []byte(text)); err != nil {
-		return "", fmt.Errorf("setup: the starter config would be invalid: %w", err)
+	if _, _, err := decode(path, []byte(text)); err != nil {
+		return "", fmt.Errorf("setup: nothing written; the starter config would be invalid:\n%w", err)
 	}
 	return text, nil
 }

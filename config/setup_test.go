@@ -1,4 +1,5 @@
 // Tests for Setup: the starter config, the store, --force and the options.
+
 package config
 
 import (
