@@ -29,8 +29,13 @@ func (k stopKind) String() string {
 	return [...]string{"", "cancelled by the user", "memory limit exceeded", "internal crash"}[k]
 }
 
-// stepInterval is how many interpreter steps pass between onSteps calls.
-const stepInterval = 1 << 16
+// stepInterval is how many interpreter steps pass between onSteps calls;
+// the memory check runs every memEvery calls of onSteps.
+const (
+	stepInterval = 1 << 12
+	memEvery     = 16
+	maxDepth     = 2000 // nested Starlark calls (each can take several KiB of Go stack)
+)
 
 // callState is one Exec in progress.
 type callState struct {
@@ -118,7 +123,12 @@ func callOf(r *REPL) *callState {
 // onSteps runs every stepInterval interpreter steps.
 func (r *REPL) onSteps(thread *starlark.Thread) {
 	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + stepInterval)
-	if c := r.call.Load(); c != nil && r.opts.MaxMemoryMB > 0 {
+	if thread.CallStackDepth() > maxDepth {
+		thread.Cancel(fmt.Sprintf("recursion limit: more than %d nested calls (does a recursive function lack a base case?)", maxDepth))
+		return
+	}
+	r.onStepsCount++
+	if c := r.call.Load(); c != nil && r.opts.MaxMemoryMB > 0 && r.onStepsCount%memEvery == 0 {
 		c.mem.check(c)
 	}
 }

@@ -61,7 +61,7 @@ func (r *REPL) loadHelpers() {
 func describeLoadError(err error) string {
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
-		return ee.Backtrace()
+		return backtrace(ee)
 	}
 	return err.Error()
 }

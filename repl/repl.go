@@ -77,6 +77,7 @@ type REPL struct {
 	loadReport string   // shown at the start of the next result, then cleared
 
 	builtinNames map[string]bool           // names of the predeclared values in globals
+	onStepsCount int                       // calls of onSteps, for spacing memory checks
 	retained     int64                     // estimated bytes held by globals after the last call
 	call         atomic.Pointer[callState] // the running call, nil between calls
 	closed       atomic.Bool
@@ -140,10 +141,16 @@ func (r *REPL) LoadErrors() []string {
 // that is not None, then the error with its backtrace; "(no output)" when
 // that is empty; capped at OutputLimit bytes.
 func (r *REPL) Exec(ctx context.Context, code string) string {
+	out, _ := r.exec(ctx, code)
+	return out
+}
+
+// exec is Exec that also reports whether the call failed.
+func (r *REPL) exec(ctx context.Context, code string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed.Load() || r.globals == nil {
-		return "error: this REPL has been closed; its subagent has finished"
+		return "error: this REPL has been closed; its subagent has finished", true
 	}
 	c := newCall(r, ctx, code)
 	r.setCall(c)
@@ -151,7 +158,7 @@ func (r *REPL) Exec(ctx context.Context, code string) string {
 	defer c.finish()
 
 	value, err := r.evaluate(c, code)
-	return r.result(c, value, err)
+	return r.result(c, value, err), err != nil || c.stopped()
 }
 
 // evaluate parses and executes code, recovering Go panics.
@@ -251,7 +258,7 @@ func errorText(err error, reason stopKind) string {
 	}
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
-		return ee.Backtrace()
+		return backtrace(ee)
 	}
 	return err.Error()
 }
@@ -273,4 +280,35 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// backtrace formats an evaluation error like starlark's Backtrace, but
+// collapses runs of identical frames (deep recursion) into one line.
+func backtrace(e *starlark.EvalError) string {
+	stack := e.CallStack
+	suffix := ""
+	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
+		suffix = " in " + stack[last].Name
+		stack = stack[:last]
+	}
+	var sb strings.Builder
+	sb.WriteString("Traceback (most recent call last):\n")
+	for i := 0; i < len(stack); {
+		fr := stack[i]
+		j := i + 1
+		for j < len(stack) && stack[j] == fr {
+			j++
+		}
+		fmt.Fprintf(&sb, "  %s: in %s\n", fr.Pos, fr.Name)
+		if n := j - i - 1; n > 0 {
+			if n <= 2 {
+				j = i + 1 // print short repeats as they are
+			} else {
+				fmt.Fprintf(&sb, "  [the line above repeats %d more times]\n", n)
+			}
+		}
+		i = j
+	}
+	fmt.Fprintf(&sb, "Error%s: %s", suffix, e.Msg)
+	return sb.String()
 }

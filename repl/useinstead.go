@@ -53,7 +53,7 @@ var useInsteadTable = []useInstead{
 	row("async / await", `plain function calls (the REPL runs one thing at a time)`, ``, `got (async|await),`),
 	row("a < b < c", `a < b and b < c`, ``, `does not associate with`),
 	row("iterating a string", `s.elems() for one-byte strings or s.codepoints() for characters (also s.split(), s.splitlines())`, ``, `string value is not iterable`),
-	row("len() of text in characters", `len(s.codepoints()); len(s) counts UTF-8 bytes`, ``, ``),
+	row("len() of text in characters", `len(list(s.codepoints())); len(s) counts UTF-8 bytes`, ``, ``),
 	row("sum()", `a loop: total = 0, then for x in xs: total += x`, ``, `undefined: sum$`),
 	row("map()", `a comprehension: [f(x) for x in xs]`, ``, `undefined: map$`),
 	row("filter()", `a comprehension: [x for x in xs if cond(x)]`, ``, `undefined: filter$`),
