@@ -379,7 +379,7 @@ func (c *checker) endpoint(t map[string]any, path string) (Endpoint, bool) {
 	}
 	if p, ok := c.table(t, path, "parameters", false); ok {
 		c.parameters(p, path+".parameters")
-		e.Parameters = p
+		e.Parameters = normalize(p).(map[string]any)
 	}
 	return e, len(c.errs) == before
 }
@@ -442,6 +442,32 @@ func (c *checker) paramTable(m map[string]any, loc, shown string) {
 		}
 		c.paramValue(m[k], subLoc, shown+"."+sub)
 	}
+}
+
+// normalize turns arrays of tables into []any, so parameter values use only
+// the types Endpoint.Parameters documents.
+func normalize(v any) any {
+	switch v := v.(type) {
+	case []map[string]any:
+		out := make([]any, len(v))
+		for i, m := range v {
+			out[i] = normalize(m)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = normalize(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = normalize(e)
+		}
+		return out
+	}
+	return v
 }
 
 func (c *checker) valueOffset(key string) int {

@@ -32,7 +32,7 @@ func Load(home, launchDir string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &Error{File: path, Err: err,
-			Msg: "config file not found; run `harness setup` to create a starter one"}
+			Msg: "config file not found; run `harness setup` to create a starter one (or set HARNESS_HOME to the folder that holds your config.toml)"}
 	}
 	if err != nil {
 		return nil, &Error{File: path, Err: err,

@@ -345,6 +345,10 @@ func TestLoadValues(t *testing.T) {
 temperature = 0.5
 stop = ["a", "b"]
 extra = { nested = { deep = true } }
+[[endpoint.parameters.tools_list]]
+name = "a"
+[[endpoint.parameters.tools_list]]
+name = "b"
 
 [approval_description]
 enabled = true
@@ -374,6 +378,9 @@ api_key_env = "DESC_KEY"
 	check("temperature", cfg.Endpoint.Parameters["temperature"], 0.5)
 	check("stop", cfg.Endpoint.Parameters["stop"], []any{"a", "b"})
 	check("extra", cfg.Endpoint.Parameters["extra"], map[string]any{"nested": map[string]any{"deep": true}})
+	if list, ok := cfg.Endpoint.Parameters["tools_list"].([]any); !ok || len(list) != 2 || list[1].(map[string]any)["name"] != "b" {
+		t.Errorf("tools_list = %#v; want []any of two tables", cfg.Endpoint.Parameters["tools_list"])
+	}
 	check("Prompt", *cfg.Chat.Prompt, "Be brief.")
 	check("ToolDescription", cfg.REPL.ToolDescription, "run code")
 	check("Permission", cfg.REPL.Permission, PermReadOnly)
