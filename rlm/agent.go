@@ -1,0 +1,312 @@
+// The agent loop: request, stream, run tool calls in order, save each message.
+
+package rlm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"harness/jail"
+	"harness/llm"
+	"harness/sessions"
+)
+
+// agent is one running agent: the root (depth 0) or a subagent.
+type agent struct {
+	r      *Runner
+	name   string // subagents only; the root's name is the session's
+	depth  int
+	id     string // the rlm call that started it; "" for the root
+	file   *sessions.File
+	tools  []tool
+	roots  map[string]*jail.Root // the roots its file tools may use
+	rootNs []string              // their names, repository first
+	repl   REPL
+
+	mu        sync.Mutex
+	call      string // the tool call running now
+	prompt    int    // latest endpoint-reported prompt tokens
+	hasPrompt bool
+}
+
+// outcome is how an agent's run ended; text is what its caller gets.
+type outcome struct {
+	status Status
+	text   string
+	err    error // the failure, for Failed
+}
+
+func (a *agent) ref() Agent {
+	if a.depth == 0 {
+		return Agent{Name: a.r.opts.Session.Name()}
+	}
+	return Agent{Name: a.name, Depth: a.depth, ID: a.id}
+}
+
+func (a *agent) emit(e Event) { a.r.emit(e) }
+
+// begin appends the first user message and the synthetic call made on the
+// model's behalf, saving after each message.
+func (a *agent) begin(ctx context.Context, user, tool, args string) outcome {
+	if err := a.add(llm.Message{Role: "user", Content: user}); err != nil {
+		return a.failed("", err)
+	}
+	if a.depth == 0 {
+		a.emit(Conversation{Agent: a.ref(), Items: a.r.Conversation()})
+	}
+	call := llm.ToolCall{ID: llm.NewCallID(), Name: tool, Arguments: args}
+	if err := a.add(llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call}}); err != nil {
+		return a.failed("", err)
+	}
+	text, _ := a.run(ctx, call, true)
+	if err := a.add(toolMessage(call.ID, text)); err != nil {
+		return a.failed("", err)
+	}
+	return outcome{status: Done}
+}
+
+// loop requests replies and runs their tool calls until the model answers
+// without one, the context is cancelled, or a request or save fails.
+func (a *agent) loop(ctx context.Context) outcome {
+	for {
+		if ctx.Err() != nil {
+			return a.stopped(a.lastContent())
+		}
+		resp, err := a.request(ctx)
+		msg := a.r.opts.Redactor.Message(resp.Message)
+		msg.Role = "assistant"
+		if err == nil || msg.Content != "" || len(msg.ToolCalls) > 0 || len(msg.Extra) > 0 {
+			if serr := a.add(msg); serr != nil {
+				return a.failed(msg.Content, serr)
+			}
+		}
+		if err != nil {
+			if serr := a.notRun(msg.ToolCalls); serr != nil {
+				return a.failed(msg.Content, serr)
+			}
+			if ctx.Err() != nil {
+				return a.stopped(msg.Content)
+			}
+			a.emit(Error{Agent: a.ref(), Message: err.Error()})
+			return a.failed(msg.Content, err)
+		}
+		if len(msg.ToolCalls) == 0 {
+			return outcome{status: Done, text: msg.Content}
+		}
+		for i, call := range msg.ToolCalls {
+			if ctx.Err() != nil {
+				if serr := a.notRun(msg.ToolCalls[i:]); serr != nil {
+					return a.failed(msg.Content, serr)
+				}
+				return a.stopped(msg.Content)
+			}
+			text, st := a.run(ctx, call, false)
+			if serr := a.add(toolMessage(call.ID, text)); serr != nil {
+				return a.failed(msg.Content, serr)
+			}
+			if st == Stopped {
+				// A subagent was stopped: its text already carries the
+				// deepest partial response and the marker.
+				if serr := a.notRun(msg.ToolCalls[i+1:]); serr != nil {
+					return a.failed(msg.Content, serr)
+				}
+				return outcome{status: Stopped, text: text}
+			}
+		}
+	}
+}
+
+func (a *agent) stopped(partial string) outcome {
+	return outcome{status: Stopped, text: withMarker(partial, StoppedMarker)}
+}
+
+func (a *agent) failed(partial string, err error) outcome {
+	return outcome{status: Failed, text: withMarker(partial, BranchFailed(err)), err: err}
+}
+
+// lastContent is the content of the agent's latest assistant message.
+func (a *agent) lastContent() string {
+	for i := len(a.file.Items) - 1; i >= 0; i-- {
+		if m := a.file.Items[i].Message; !a.file.Items[i].Hidden && m.Role == "assistant" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// request sends the visible conversation and streams the reply as events.
+func (a *agent) request(ctx context.Context) (llm.Response, error) {
+	req := llm.Request{System: a.system(), Messages: sessions.Visible(a.file.Items), Tools: a.llmTools()}
+	ids := map[int]string{}
+	ref := a.ref()
+	resp, err := a.r.opts.Client.Stream(ctx, req, func(d llm.Delta) {
+		switch d.Kind {
+		case llm.DeltaReasoning:
+			a.emit(ReasoningDelta{Agent: ref, Text: d.Text})
+		case llm.DeltaContent:
+			a.emit(TextDelta{Agent: ref, Text: d.Text})
+		case llm.DeltaToolCall:
+			ids[d.Index] = d.ID
+			a.emit(ToolCallStarted{Agent: ref, Index: d.Index, ID: d.ID, Name: d.Name})
+		case llm.DeltaToolArgs:
+			a.emit(ToolArgsDelta{Agent: ref, ID: ids[d.Index], Text: d.Text})
+		}
+	})
+	if resp.Usage != nil {
+		a.mu.Lock()
+		a.prompt, a.hasPrompt = resp.Usage.PromptTokens, true
+		a.mu.Unlock()
+		a.r.addUsage(*resp.Usage)
+		a.emit(Usage{Agent: ref, Usage: *resp.Usage})
+	}
+	return resp, err
+}
+
+// system is the agent's system message: [rlm] subagent_prompt for
+// subagents when set, otherwise the invocation's.
+func (a *agent) system() *string {
+	if a.depth > 0 && a.r.opts.Config.RLM.SubagentPrompt != nil {
+		return a.r.opts.Config.RLM.SubagentPrompt
+	}
+	return a.r.opts.System
+}
+
+func (a *agent) llmTools() []llm.Tool {
+	out := make([]llm.Tool, len(a.tools))
+	for i, t := range a.tools {
+		out[i] = t.llmTool()
+	}
+	return out
+}
+
+// run executes one tool call, emitting ToolCall and ToolResult.
+func (a *agent) run(ctx context.Context, call llm.ToolCall, synthetic bool) (string, Status) {
+	ref := a.ref()
+	a.emit(ToolCall{Agent: ref, ID: call.ID, Name: call.Name, Arguments: call.Arguments, Synthetic: synthetic})
+	text, st := a.dispatch(ctx, call)
+	text = a.r.opts.Redactor.String(text)
+	a.emit(ToolResult{Agent: ref, ID: call.ID, Name: call.Name, Content: text})
+	return text, st
+}
+
+func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, Status) {
+	var t *tool
+	for i := range a.tools {
+		if a.tools[i].name == call.Name {
+			t = &a.tools[i]
+		}
+	}
+	if t == nil {
+		return a.unknownTool(call.Name), Done
+	}
+	args, msg := t.check(call.Arguments)
+	if msg != "" {
+		return msg, Done
+	}
+	a.mu.Lock()
+	a.call = call.ID
+	a.mu.Unlock()
+	return t.run(ctx, a, args)
+}
+
+func (a *agent) currentCall() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.call
+}
+
+// unknownTool is the result of a call naming a tool the agent lacks.
+func (a *agent) unknownTool(name string) string {
+	s := "Unknown tool: " + name
+	if fl, ok := a.repl.(functionLister); ok {
+		if sig, ok := fl.Functions()[name]; ok {
+			s += fmt.Sprintf("\n%s is a function of the REPL, not a tool: call it inside REPL code with the %s tool, e.g. {\"code\": %q}. Signature: %s",
+				name, REPLTool, name+"(…)", sig)
+		}
+	}
+	var names []string
+	for _, t := range a.tools {
+		names = append(names, t.name)
+	}
+	b, _ := json.Marshal(names)
+	return s + "\nYour tools are " + string(b) + "."
+}
+
+// add appends m to the conversation, saves the file and emits MessageAdded.
+func (a *agent) add(m llm.Message) error {
+	m = a.r.opts.Redactor.Message(m)
+	a.file.Append(m)
+	if err := a.save(); err != nil {
+		a.emit(Error{Agent: a.ref(), Message: err.Error()})
+		return err
+	}
+	a.emit(MessageAdded{Agent: a.ref(), Message: m})
+	return nil
+}
+
+func (a *agent) save() error {
+	if err := a.r.opts.Session.Save(a.depth, a.id, a.file); err != nil {
+		return err
+	}
+	if a.depth == 0 {
+		a.r.saved()
+	}
+	return nil
+}
+
+// notRun answers calls left without a result.
+func (a *agent) notRun(calls []llm.ToolCall) error {
+	for _, c := range calls {
+		a.emit(ToolResult{Agent: a.ref(), ID: c.ID, Name: c.Name, Content: NotRun})
+		if err := a.add(toolMessage(c.ID, NotRun)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func toolMessage(id, text string) llm.Message {
+	return llm.Message{Role: "tool", ToolCallID: id, Content: text}
+}
+
+// root returns the named root for a file tool ("" is the repository).
+func (a *agent) root(name string) (*jail.Root, error) {
+	if name == "" {
+		name = jail.Repository
+	}
+	if r, ok := a.roots[name]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("root %q is not available to this agent; use one of %v", name, a.rootNs)
+}
+
+// promptTokens is FYI's count: the latest endpoint-reported prompt tokens,
+// else the sum of the visible turns' counts (cached counts for unchanged
+// root turns, estimates otherwise; estimated is then true).
+func (a *agent) promptTokens() (int, bool) {
+	a.mu.Lock()
+	n, ok := a.prompt, a.hasPrompt
+	a.mu.Unlock()
+	if ok {
+		return n, false
+	}
+	cache := map[string]llm.TurnCount{}
+	for _, c := range a.file.Local.TurnTokenCache {
+		cache[c.Key] = c
+	}
+	total, est := 0, false
+	for _, turn := range llm.SplitTurns(sessions.Visible(a.file.Items)) {
+		key := llm.TurnKey(turn)
+		if c, ok := cache[key]; ok {
+			total += c.Tokens
+			est = est || c.Estimated
+			continue
+		}
+		b, _ := json.Marshal(turn)
+		total += llm.Estimate(string(b))
+		est = true
+	}
+	return total, est
+}

@@ -1,0 +1,87 @@
+// Conversation edits: FYI removal, unanswered calls, and capped results.
+
+package rlm
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"harness/llm"
+	"harness/sessions"
+)
+
+// removeFYI removes every FYI call and its result. An assistant message
+// left with neither content nor tool calls is removed too.
+func removeFYI(items []sessions.Item) []sessions.Item {
+	ids := map[string]bool{}
+	out := items[:0:0]
+	for _, it := range items {
+		m := it.Message
+		if !it.Hidden && m.Role == "assistant" && len(m.ToolCalls) > 0 {
+			var keep []llm.ToolCall
+			for _, c := range m.ToolCalls {
+				if c.Name == FYITool {
+					ids[c.ID] = true
+				} else {
+					keep = append(keep, c)
+				}
+			}
+			if len(keep) == 0 && m.Content == "" {
+				continue
+			}
+			if len(keep) != len(m.ToolCalls) {
+				m.ToolCalls = keep
+				it.Message = m
+			}
+		}
+		if !it.Hidden && m.Role == "tool" && ids[m.ToolCallID] {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// closeDangling gives every tool call without a result the result
+// NotRun, placed after the call's other results.
+func closeDangling(items []sessions.Item) []sessions.Item {
+	var out []sessions.Item
+	for i := 0; i < len(items); i++ {
+		out = append(out, items[i])
+		m := items[i].Message
+		if items[i].Hidden || m.Role != "assistant" || len(m.ToolCalls) == 0 {
+			continue
+		}
+		answered := map[string]bool{}
+		for i+1 < len(items) && !items[i+1].Hidden && items[i+1].Message.Role == "tool" {
+			i++
+			answered[items[i].Message.ToolCallID] = true
+			out = append(out, items[i])
+		}
+		for _, c := range m.ToolCalls {
+			if !answered[c.ID] {
+				out = append(out, sessions.Item{Message: toolMessage(c.ID, NotRun)})
+			}
+		}
+	}
+	return out
+}
+
+// capText cuts s to limit bytes on a UTF-8 boundary, ending with a notice
+// of the bytes omitted; the whole result fits in limit when it can.
+func capText(s string, limit int) string {
+	if limit <= 0 || len(s) <= limit {
+		return s
+	}
+	notice := func(n int) string {
+		return fmt.Sprintf("\n[subagent answer cut: %d bytes omitted (output_limit is %d bytes)]", n, limit)
+	}
+	keep := limit - len(notice(len(s)))
+	if keep < 0 {
+		keep = 0
+	}
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + notice(len(s)-keep)
+}

@@ -1,0 +1,68 @@
+// Package rlm runs harness's agents: the root agent the user talks to, and
+// the subagents it delegates to with the rlm tool, recursively up to
+// [rlm] max_depth.
+//
+// # The flow of one turn
+//
+//	ui / headless  --Turn(prompt)-->  rlm.Runner (root agent)  --request-->  llm (SSE)
+//	llm  --deltas-->  rlm  --events (Stream)-->  ui / headless
+//	rlm  --tool call-->  tools | patch | repl (Starlark)  --result-->  rlm  --Save-->  sessions
+//	root  --rlm call-->  subagent (same loop, one level deeper)  --answer-->  root
+//
+// Front ends only consume events and call Turn; they hold no agent logic.
+// rlm imports no UI code.
+//
+// # Agents
+//
+// The root (depth 0) has two tools, rlm and FYI, and no file access. A
+// subagent (depth d ≥ 1) has repl (described by [repl] tool_description,
+// verbatim), read_file, apply_patch, grep and list, plus rlm while
+// d < max_depth. The file tools take an optional root: repository (the
+// default), store when [rlm.store] is configured, and library (this
+// session's root and depth-1 conversation files, read-only) at depth ≥ 2;
+// apply_patch never offers library. The root argument is offered only when
+// there is more than the repository to choose from.
+//
+// An rlm call's task becomes the subagent's first user message verbatim.
+// The subagent works until it answers without a tool call; that answer, cut
+// to [repl] output_limit, is the call's result. The rlm calls of one
+// response run one after another, in order, and a subagent never runs
+// again after answering. The system message is [chat] prompt or
+// --system-prompt (Options.System) for every agent, except that subagents
+// get [rlm] subagent_prompt verbatim when it is set.
+//
+// Synthetic calls: each root turn starts, after the user message, with an
+// FYI call made on the model's behalf, after every earlier FYI call and its
+// result were removed from the conversation (and so from its file). Each
+// subagent starts, after its task, with one repl call running FYI(), help(),
+// store_summary() (with a store) and library_summary() (at depth ≥ 2).
+// They are saved and shown like other calls.
+//
+// # Stopping and failures
+//
+// Cancelling Turn's context stops every agent. The deepest agent's partial
+// response followed by "[stopped by user]" becomes the rlm result at every
+// level (and Result.Text). A subagent whose request or save fails returns
+// its partial response followed by "[branch failed: <error>]" and its
+// caller continues. Calls left without a result get "[not run: turn
+// stopped]", so every saved conversation stays valid for the endpoint; New
+// does the same for conversations a killed process left behind.
+//
+// Bad calls never crash a turn: invalid JSON, unknown or missing arguments,
+// wrong types and unknown tools get a result text saying what to fix
+// ("Unknown tool: X", with a pointer to call X inside REPL code when X is a
+// REPL or helper function, and the agent's tool names).
+//
+// # Saving
+//
+// Every message is saved (sessions.Session.Save, atomic) as soon as it is
+// appended, before its event is emitted: the root's file is
+// library/root.json, a subagent's is named by its rlm call ID. Secrets are
+// redacted (Options.Redactor) before a message is kept, so what is sent
+// later is exactly what was saved.
+//
+// # Events
+//
+// Agents emit typed events (events.go) on one Stream: deltas may be
+// coalesced, everything else is delivered exactly once, in order.
+package rlm

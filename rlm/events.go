@@ -1,0 +1,169 @@
+// The typed events agents emit for the UI and the headless printer.
+
+package rlm
+
+import (
+	"encoding/json"
+
+	"harness/llm"
+	"harness/sessions"
+)
+
+// Agent identifies the agent an event is about.
+type Agent struct {
+	Name  string // the session name for the root, the rlm name for a subagent
+	Depth int    // 0 for the root
+	ID    string // the ID of the rlm call that started it; "" for the root
+}
+
+// Event is one thing that happened during a turn. The concrete types are
+// listed below; consumers switch on them. Every event except SessionCreated
+// is about one agent (Of).
+type Event interface {
+	Of() Agent
+}
+
+// Status is how an agent's run ended.
+type Status int
+
+const (
+	Done    Status = iota // answered without a tool call
+	Stopped               // stopped by the user (Esc, SIGINT)
+	Failed                // the endpoint or saving failed
+)
+
+func (s Status) String() string {
+	return [...]string{"done", "stopped", "failed"}[s]
+}
+
+// Delta events: consecutive undelivered deltas of the same kind, agent and
+// call may be merged into one (see Stream).
+type (
+	// ReasoningDelta is a fragment of the model's readable reasoning.
+	ReasoningDelta struct {
+		Agent Agent
+		Text  string
+	}
+	// TextDelta is a fragment of the answer text.
+	TextDelta struct {
+		Agent Agent
+		Text  string
+	}
+	// ToolArgsDelta is a fragment of a streaming tool call's arguments.
+	ToolArgsDelta struct {
+		Agent Agent
+		ID    string
+		Text  string
+	}
+	// ToolOutput is text a running tool printed (REPL print()).
+	ToolOutput struct {
+		Agent Agent
+		ID    string
+		Text  string
+	}
+)
+
+// Must-deliver events: each is delivered exactly once, in order.
+type (
+	// SessionCreated says the session directory now exists (first message).
+	SessionCreated struct {
+		Name, Dir string
+	}
+	// AgentStart says an agent began; Task is its first user message.
+	AgentStart struct {
+		Agent Agent
+		Task  string
+	}
+	// AgentEnd says an agent finished; Result is what its caller gets.
+	AgentEnd struct {
+		Agent  Agent
+		Status Status
+		Result string
+	}
+	// MessageAdded is a message appended to an agent's conversation (and
+	// saved): the user message, each assistant reply, each tool result.
+	MessageAdded struct {
+		Agent   Agent
+		Message llm.Message
+	}
+	// Conversation is the root's whole conversation, sent when a turn starts
+	// after earlier FYI calls were removed, so a view can redraw it.
+	Conversation struct {
+		Agent Agent
+		Items []sessions.Item
+	}
+	// ToolCallStarted says a streaming reply began tool call Index.
+	ToolCallStarted struct {
+		Agent Agent
+		Index int
+		ID    string
+		Name  string
+	}
+	// ToolCall is a complete tool call about to run (also for the synthetic
+	// calls harness makes on the model's behalf).
+	ToolCall struct {
+		Agent     Agent
+		ID        string
+		Name      string
+		Arguments string // the JSON text the model sent
+		Synthetic bool
+	}
+	// ToolResult is the result of a call, exactly as the model gets it.
+	ToolResult struct {
+		Agent   Agent
+		ID      string
+		Name    string
+		Content string
+	}
+	// ApprovalRequested says a REPL operation waits for an approval.
+	ApprovalRequested struct {
+		Agent     Agent
+		ID        string // the tool call running the operation
+		Operation json.RawMessage
+	}
+	// ApprovalAnswered gives the decision on an ApprovalRequested.
+	ApprovalAnswered struct {
+		Agent     Agent
+		ID        string
+		Operation json.RawMessage
+		Allowed   bool
+		Reason    string // the refusal's message, when there is one
+	}
+	// Usage is the token usage the endpoint reported for one request.
+	Usage struct {
+		Agent Agent
+		Usage llm.Usage
+	}
+	// Error is a failure shown to the user (an endpoint error, a failed save).
+	Error struct {
+		Agent   Agent
+		Message string
+	}
+	// TurnDone ends a root turn. Text is the root's final answer (or, when
+	// stopped or failed, the partial text with its marker); Usage sums every
+	// request of the turn, subagents included.
+	TurnDone struct {
+		Agent  Agent
+		Status Status
+		Text   string
+		Usage  llm.Usage
+	}
+)
+
+func (e ReasoningDelta) Of() Agent    { return e.Agent }
+func (e TextDelta) Of() Agent         { return e.Agent }
+func (e ToolArgsDelta) Of() Agent     { return e.Agent }
+func (e ToolOutput) Of() Agent        { return e.Agent }
+func (e SessionCreated) Of() Agent    { return Agent{Name: e.Name} }
+func (e AgentStart) Of() Agent        { return e.Agent }
+func (e AgentEnd) Of() Agent          { return e.Agent }
+func (e MessageAdded) Of() Agent      { return e.Agent }
+func (e Conversation) Of() Agent      { return e.Agent }
+func (e ToolCallStarted) Of() Agent   { return e.Agent }
+func (e ToolCall) Of() Agent          { return e.Agent }
+func (e ToolResult) Of() Agent        { return e.Agent }
+func (e ApprovalRequested) Of() Agent { return e.Agent }
+func (e ApprovalAnswered) Of() Agent  { return e.Agent }
+func (e Usage) Of() Agent             { return e.Agent }
+func (e Error) Of() Agent             { return e.Agent }
+func (e TurnDone) Of() Agent          { return e.Agent }

@@ -1,0 +1,164 @@
+// Runner: the root agent of one session and the turns it runs.
+
+package rlm
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"harness/config"
+	"harness/jail"
+	"harness/llm"
+	"harness/sessions"
+)
+
+// Options are what a Runner needs. Config, Client, Session, RepoDir,
+// Repository, NewREPL and Files are required.
+type Options struct {
+	// Config gives the model, [repl] tool_description and output_limit,
+	// and [rlm] max_depth and subagent_prompt.
+	Config *config.Config
+	Client Streamer
+	// System is this invocation's system message ([chat] prompt, or
+	// --system-prompt when given); nil sends none. Never saved.
+	System *string
+
+	Session    *sessions.Session
+	RepoDir    string     // canonical launch directory, saved as "repository"
+	Repository *jail.Root // the repository root for the file tools
+	Store      *jail.Root // the store; nil when there is none
+
+	NewREPL  NewREPL
+	Files    FileTools
+	Approver Approver // the front end's; nil refuses every approval
+	Events   *Stream  // nil drops events
+	Redactor *sessions.Redactor
+
+	Now func() time.Time // nil means time.Now (FYI's date)
+}
+
+// Runner runs the turns of one session's root agent. Turn must not be
+// called concurrently; the other methods are safe from any goroutine.
+type Runner struct {
+	opts      Options
+	root      *agent
+	subagents atomic.Int32
+
+	mu        sync.Mutex
+	usage     llm.Usage // summed over the current turn
+	announced bool      // SessionCreated was emitted
+}
+
+// Result is the outcome of a root turn.
+type Result struct {
+	Status Status
+	Text   string    // the final answer; partial text and its marker when stopped or failed
+	Usage  llm.Usage // summed over every request of the turn
+}
+
+// New returns a Runner continuing conv, the root's saved conversation (nil
+// starts a new one). Tool calls a killed process left without a result get
+// "[not run: turn stopped]", so the conversation is valid for the endpoint.
+func New(opts Options, conv *sessions.File) (*Runner, error) {
+	switch {
+	case opts.Config == nil || opts.Client == nil || opts.Session == nil || opts.Repository == nil:
+		return nil, errors.New("rlm: Config, Client, Session and Repository are required")
+	case opts.NewREPL == nil:
+		return nil, errors.New("rlm: NewREPL is required")
+	}
+	if conv == nil {
+		conv = &sessions.File{Local: sessions.Local{Repository: opts.RepoDir}}
+	}
+	conv.Items = closeDangling(conv.Items)
+	r := &Runner{opts: opts}
+	r.announced = opts.Session.Name() != ""
+	r.root = &agent{r: r, file: conv, tools: []tool{rlmTool(), fyiTool()}}
+	return r, nil
+}
+
+// SubagentRunning reports whether a subagent is running (/rename refuses then).
+func (r *Runner) SubagentRunning() bool { return r.subagents.Load() > 0 }
+
+// Conversation returns a copy of the root's conversation items.
+func (r *Runner) Conversation() []sessions.Item {
+	return append([]sessions.Item(nil), r.root.file.Items...)
+}
+
+// RootTools returns the tools offered to the root.
+func (r *Runner) RootTools() []llm.Tool { return r.root.llmTools() }
+
+// Turn sends prompt to the root and runs until the root answers without a
+// tool call, the user stops it (ctx cancelled), or it fails. The returned
+// error is non-nil only for a failed turn.
+func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
+	r.mu.Lock()
+	r.usage = llm.Usage{}
+	r.mu.Unlock()
+	a := r.root
+	a.file.Items = removeFYI(a.file.Items)
+	out := a.begin(ctx, prompt, FYITool, "{}")
+	if out.status == Done && out.err == nil {
+		out = a.loop(ctx)
+	}
+	res := Result{Status: out.status, Text: out.text, Usage: r.turnUsage()}
+	r.emit(TurnDone{Agent: a.ref(), Status: res.Status, Text: res.Text, Usage: res.Usage})
+	return res, out.err
+}
+
+func (r *Runner) emit(e Event) { r.opts.Events.Emit(e) }
+
+func (r *Runner) now() time.Time {
+	if r.opts.Now != nil {
+		return r.opts.Now()
+	}
+	return time.Now()
+}
+
+func (r *Runner) limit() int { return r.opts.Config.REPL.OutputLimit }
+
+func (r *Runner) addUsage(u llm.Usage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.usage.PromptTokens += u.PromptTokens
+	r.usage.CompletionTokens += u.CompletionTokens
+	r.usage.TotalTokens += u.TotalTokens
+}
+
+func (r *Runner) turnUsage() llm.Usage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.usage
+}
+
+// saved announces the session once its directory exists.
+func (r *Runner) saved() {
+	r.mu.Lock()
+	first := !r.announced
+	r.announced = true
+	r.mu.Unlock()
+	if first {
+		r.emit(SessionCreated{Name: r.opts.Session.Name(), Dir: r.opts.Session.Dir()})
+	}
+}
+
+// Markers appended to partial text.
+const (
+	StoppedMarker = "[stopped by user]"
+	NotRun        = "[not run: turn stopped]"
+)
+
+// BranchFailed is the marker of a failed subagent.
+func BranchFailed(err error) string { return "[branch failed: " + err.Error() + "]" }
+
+// withMarker appends marker to partial text on a line of its own.
+func withMarker(partial, marker string) string {
+	partial = strings.TrimRight(partial, " \t\n")
+	if partial == "" {
+		return marker
+	}
+	return partial + "\n" + marker
+}

@@ -1,0 +1,126 @@
+// Subagents: started by an rlm call, run once, answer their caller.
+
+package rlm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"harness/jail"
+	"harness/sessions"
+)
+
+// delegate runs a subagent for the rlm call running now and returns the
+// call's result: the subagent's answer capped at output_limit, its partial
+// response and [stopped by user] (status Stopped), or its partial response
+// and [branch failed: …].
+func (a *agent) delegate(ctx context.Context, task, name string) (string, Status) {
+	parent := sessions.RootParent
+	if a.depth > 0 {
+		parent = a.id
+	}
+	c := &agent{r: a.r, name: name, depth: a.depth + 1, id: a.currentCall()}
+	c.file = &sessions.File{Local: sessions.Local{Repository: a.r.opts.RepoDir, Depth: c.depth, Parent: parent}}
+	a.r.subagents.Add(1)
+	defer a.r.subagents.Add(-1)
+	a.emit(AgentStart{Agent: c.ref(), Task: task})
+
+	out := c.start(ctx, task)
+	if c.repl != nil {
+		c.repl.Close()
+	}
+	if c.roots[jail.Library] != nil {
+		c.roots[jail.Library].Close()
+	}
+	text, st := out.text, Done
+	switch out.status {
+	case Done:
+		text = capText(out.text, a.r.limit())
+	case Stopped:
+		st = Stopped
+	}
+	a.emit(AgentEnd{Agent: c.ref(), Status: out.status, Result: text})
+	return text, st
+}
+
+// start sets the subagent up (roots, tools, REPL), sends its task with the
+// synthetic REPL call, and runs its loop.
+func (c *agent) start(ctx context.Context, task string) outcome {
+	o := c.r.opts
+	c.roots = map[string]*jail.Root{jail.Repository: o.Repository}
+	c.rootNs = []string{jail.Repository}
+	if o.Store != nil {
+		c.roots[jail.Store] = o.Store
+		c.rootNs = append(c.rootNs, jail.Store)
+	}
+	var lib *jail.Root
+	if c.depth >= 2 {
+		var err error
+		lib, err = jail.Open(jail.Library, o.Session.LibraryDir(), nil)
+		if err != nil {
+			return c.failed("", fmt.Errorf("open /library: %w", err))
+		}
+		c.roots[jail.Library] = lib
+		c.rootNs = append(c.rootNs, jail.Library)
+	}
+	c.tools = []tool{replTool(o.Config.REPL.ToolDescription), readFileTool(c.rootNs),
+		applyPatchTool(c.rootNs), grepTool(c.rootNs), listTool(c.rootNs)}
+	if c.depth < o.Config.RLM.MaxDepth {
+		c.tools = append(c.tools, rlmTool())
+	}
+	repl, err := o.NewREPL(REPLEnv{
+		Depth:    c.depth,
+		Library:  lib,
+		Output:   func(s string) { c.emit(ToolOutput{Agent: c.ref(), ID: c.currentCall(), Text: s}) },
+		Approver: approvals{c},
+		Model:    func() string { return o.Config.Endpoint.Model },
+		PromptTokens: func() (int, bool) {
+			return c.promptTokens()
+		},
+		Session: c.id,
+	})
+	if err != nil {
+		return c.failed("", fmt.Errorf("start the REPL: %w", err))
+	}
+	c.repl = repl
+	args, _ := json.Marshal(map[string]string{"code": startupCode(o.Store != nil, lib != nil)})
+	if out := c.begin(ctx, task, REPLTool, string(args)); out.status != Done {
+		return out
+	}
+	return c.loop(ctx)
+}
+
+// startupCode is the synthetic first REPL call of every subagent.
+func startupCode(store, library bool) string {
+	lines := []string{"FYI()", "help()"}
+	if store {
+		lines = append(lines, "store_summary()")
+	}
+	if library {
+		lines = append(lines, "library_summary()")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// approvals reports a subagent's approval requests as events and passes
+// them to the front end's Approver.
+type approvals struct{ a *agent }
+
+func (p approvals) Approve(ctx context.Context, op json.RawMessage) (bool, error) {
+	ref, id := p.a.ref(), p.a.currentCall()
+	p.a.emit(ApprovalRequested{Agent: ref, ID: id, Operation: op})
+	ok, err := false, error(errNoApprover)
+	if ap := p.a.r.opts.Approver; ap != nil {
+		ok, err = ap.Approve(ctx, op)
+	}
+	ans := ApprovalAnswered{Agent: ref, ID: id, Operation: op, Allowed: ok && err == nil}
+	if err != nil {
+		ans.Reason = err.Error()
+	}
+	p.a.emit(ans)
+	return ans.Allowed, err
+}
+
+var errNoApprover = fmt.Errorf("denied: no one can approve operations in this session")

@@ -1,0 +1,28 @@
+// The FYI tool: the date, the prompt-token count and the model.
+
+package rlm
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+
+	"harness/repl"
+)
+
+// FYITool is the name of the root's situational-awareness tool.
+const FYITool = "FYI"
+
+//go:embed tool_fyi.md
+var fyiDescription string
+
+func fyiTool() tool {
+	return tool{
+		name:        FYITool,
+		description: fyiDescription,
+		run: func(ctx context.Context, a *agent, _ map[string]json.RawMessage) (string, Status) {
+			n, est := a.promptTokens()
+			return repl.FYIText(a.r.now(), n, est, a.r.opts.Config.Endpoint.Model), Done
+		},
+	}
+}
