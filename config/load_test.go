@@ -136,6 +136,7 @@ func loadCases() []loadCase {
 		{name: "unknown top-level key", edit: func(s string, _ dirs) string { return "verbose = true\n" + s }, key: "verbose", at: "verbose =", msg: "unknown key"},
 		{name: "unknown key in table", edit: replace(`permission = "read-only"`, "permission = \"read-only\"\npermision = \"none\""), key: "repl.permision", at: "permision =", msg: `did you mean "permission"`},
 		{name: "unknown nested key", edit: replace(`path = "STORE"`, "path = \"STORE\"\nsize = 3"), key: "rlm.store.size", at: "size = 3", msg: "unknown key"},
+		{name: "unknown key in inline table", edit: replace("\n[rlm.store]\npath = \"STORE\"", "store = { path = \"STORE\", size = 1 }"), key: "rlm.store.size", at: "store = {", msg: "unknown key"},
 		{name: "unknown nested table", edit: appendText("[rlm.cache]\nx = 1\n"), key: "rlm.cache", at: "[rlm.cache]", msg: "unknown key"},
 		{name: "unknown key wrong case", edit: replace(`model = "m"`, "model = \"m\"\nModel = \"x\""), key: "endpoint.Model", at: "Model =", msg: `did you mean "model"`},
 		{name: "unknown approval key", edit: appendText("[approval_description]\nenabled = false\ncolor = 1\n"), key: "approval_description.color", at: "color = 1", msg: "unknown key"},
