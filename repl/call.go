@@ -183,13 +183,20 @@ func assemble(report, prints string, omitted int, tail string, limit int) string
 		sep = "\n"
 	}
 	guess := notice(full) // at least as long as the final notice
+	if room := limit - len(guess) - len(sep); len(tail) > room {
+		tail = cut(tail, max(room, 0))
+	}
 	keep := limit - len(guess) - len(sep) - len(tail)
 	if keep < 0 {
 		keep = 0
 	}
 	h := cut(head, keep)
 	dropped := full - len(h) - len(tail) - len(sep)
-	return finish(h + notice(dropped) + sep + tail)
+	n := notice(dropped)
+	if h == "" {
+		n = strings.TrimPrefix(n, "\n")
+	}
+	return finish(h + n + sep + tail)
 }
 
 func notice(omitted int) string {

@@ -1,0 +1,287 @@
+package repl
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"harness/config"
+)
+
+func TestOutputRules(t *testing.T) {
+	tests := []struct {
+		name, code, want string
+	}{
+		{"empty", "x = 1", "(no output)"},
+		{"none value", "None", "(no output)"},
+		{"trailing value", "1 + 1", "2"},
+		{"string repr", `"a" + "b"`, `"ab"`},
+		{"prints then value", "print('one')\nprint('two')\n[1, 2]", "one\ntwo\n[1, 2]"},
+		{"value not trailing", "3\nx = 4", "(no output)"},
+		{"print returns none", "print('p')", "p"},
+		{"prints then error", "print('before')\n1 // 0", "before\nTraceback (most recent call last):\n  repl:2:3: in <expr>\nError: floating-point division by zero"},
+		{"syntax error", "x = = 1", "repl:1:5: got '=', want primary expression"},
+	}
+	e := newEnv(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := e.exec(tt.code)
+			if tt.name == "prints then error" {
+				// The exact message is Starlark's; check the shape.
+				if !strings.HasPrefix(got, "before\nTraceback (most recent call last):\n") || !strings.Contains(got, "division by zero") {
+					t.Fatalf("got %q", got)
+				}
+				return
+			}
+			if got != tt.want {
+				t.Fatalf("Exec(%q) = %q, want %q", tt.code, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOutputStreamsWhileRunning(t *testing.T) {
+	e := newEnv(t)
+	e.exec("for i in range(3):\n    print(i)")
+	if got := strings.Join(e.output, ""); got != "0\n1\n2\n" {
+		t.Fatalf("streamed %q", got)
+	}
+}
+
+func TestOutputLimit(t *testing.T) {
+	tests := []struct {
+		name, code string
+		limit      int
+		check      func(t *testing.T, out string)
+	}{
+		{"prints cut on a UTF-8 boundary", `print("é" * 100)`, 60, func(t *testing.T, out string) {
+			if !strings.Contains(out, "[output truncated: ") || !strings.Contains(out, "bytes omitted") {
+				t.Errorf("no notice: %q", out)
+			}
+			if strings.ContainsRune(out, '\uFFFD') {
+				t.Errorf("cut inside a character: %q", out)
+			}
+		}},
+		{"error stays visible", "print('x' * 500)\nfail('the error')", 200, func(t *testing.T, out string) {
+			if !strings.Contains(out, "the error") || !strings.Contains(out, "omitted") {
+				t.Errorf("got %q", out)
+			}
+		}},
+		{"value cut", `"y" * 1000`, 100, func(t *testing.T, out string) {
+			if !strings.Contains(out, "omitted") {
+				t.Errorf("got %q", out)
+			}
+		}},
+		{"fits", `print("short")`, 100, func(t *testing.T, out string) {
+			if out != "short" {
+				t.Errorf("got %q", out)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, withLimit(tt.limit))
+			out := e.exec(tt.code)
+			if len(out) > tt.limit {
+				t.Errorf("result is %d bytes, over the limit %d: %q", len(out), tt.limit, out)
+			}
+			tt.check(t, out)
+		})
+	}
+}
+
+func TestOmittedCountIsExact(t *testing.T) {
+	out := assemble("", strings.Repeat("a", 100), 50, "", 80)
+	if len(out) > 80 {
+		t.Fatalf("len %d > 80", len(out))
+	}
+	kept := len(out) - len(strings.TrimLeft(out, "a"))
+	want := "[output truncated: " + itoa(150-kept) + " bytes omitted (output_limit)]"
+	if !strings.HasSuffix(out, want) {
+		t.Fatalf("got %q, want suffix %q", out, want)
+	}
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(b)
+}
+
+func TestHelp(t *testing.T) {
+	e := newEnv(t, withDepth(2), withLimit(50000), withCommands(config.Commands{
+		Deny: []string{"git", "rm"}, Allow: map[string]string{"go": "/usr/local/go/bin/go", "git": "/usr/bin/git"},
+	}))
+	if err := os.WriteFile(filepath.Join(e.home, "repl-notes.md"), []byte("Remember: the notes file.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.perm.Store(int32(config.PermReadOnly))
+	out := e.exec("help()")
+	for _, want := range []string{
+		"Output limit: 50000 bytes",
+		"Remember: the notes file.",
+		"## Files", "/repository: the repository, read-only now (permission level read-only",
+		"/store:", "/library:",
+		"## Starlark", "Use instead:", "  isinstance() → type(x) == \"int\"", "  len() of text in characters → ",
+		"## REPL functions", "run(argv, cwd=None)", "store_summary()", "library_summary()", "lib_source(name)",
+		"## Commands", "Run without asking: go\n", "Always refused: git, rm\n",
+		"## Helper functions", "glob(pattern, path=None, exclude=())", "search(pattern, path=None, glob=None, exclude=())",
+		"reasoning(text)", "Files containing a NUL byte are skipped",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help() lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "_glob_check") {
+		t.Error("help() lists a private helper")
+	}
+	// Sections appear in order.
+	last := -1
+	for _, s := range []string{"## Files", "## Starlark", "## REPL functions", "## Commands", "## Helper functions"} {
+		i := strings.Index(out, s)
+		if i < last {
+			t.Errorf("section %s out of order", s)
+		}
+		last = i
+	}
+	if strings.Contains(out, e.repo) || strings.Contains(out, e.home) {
+		t.Error("help() shows a host path")
+	}
+}
+
+func TestHelpWithoutStoreOrLibrary(t *testing.T) {
+	e := newEnv(t)
+	out := e.exec("help()")
+	if strings.Contains(out, "library_summary") || strings.Contains(out, "/library:") {
+		t.Errorf("depth 1 help mentions /library:\n%s", out)
+	}
+	if got := e.exec("library_summary()"); !strings.Contains(got, "undefined: library_summary") {
+		t.Errorf("library_summary at depth 1: %q", got)
+	}
+}
+
+func TestHelperLoading(t *testing.T) {
+	e := newEnv(t, withoutHelpers())
+	dir := filepath.Join(e.home, "replib")
+	os.MkdirAll(dir, 0o755)
+	files := map[string]string{
+		"a_first.star":  "def twice(x, *rest, scale = 2, **kw):\n    \"\"\"Double x.\"\"\"\n    return x * scale\n\ndef _private():\n    return 1\n\nCONST = 7\n",
+		"b_broken.star": "def broken(:\n",
+		"c_uses.star":   "def quad(x):\n    \"\"\"Four times x, using twice.\"\"\"\n    return twice(twice(x))\n",
+		"d_fails.star":  "fail('top-level failure')\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.repl.Close()
+	r, err := New(e.repl.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	e.repl = r
+	first := e.exec("quad(3)")
+	for _, want := range []string{"Helper files that failed to load", "replib/b_broken.star", "replib/d_fails.star", "top-level failure", "\n12"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first call lacks %q:\n%s", want, first)
+		}
+	}
+	if second := e.exec("_private() + CONST"); second != "8" {
+		t.Errorf("second call: %q (the load report must appear once; private names stay callable)", second)
+	}
+	help := e.exec("help()")
+	if !strings.Contains(help, "twice(x, *rest, scale=2, **kw)\n    Double x.") || !strings.Contains(help, "quad(x)") {
+		t.Errorf("help lacks helpers:\n%s", help)
+	}
+	if strings.Contains(help, "broken") || strings.Contains(help, "_private") {
+		t.Errorf("help lists a failed file or a private function")
+	}
+	fns := r.Functions()
+	if fns["twice"] != "twice(x, *rest, scale=2, **kw)" || fns["run"] != "run(argv, cwd=None)" || fns["store_summary"] == "" {
+		t.Errorf("Functions() = %v", fns)
+	}
+	if len(r.LoadErrors()) != 2 {
+		t.Errorf("LoadErrors() = %v", r.LoadErrors())
+	}
+}
+
+func TestFYI(t *testing.T) {
+	e := newEnv(t)
+	out := e.exec("FYI()")
+	if !strings.Contains(out, "Prompt tokens: ~1234") || !strings.Contains(out, "Model: test-model") ||
+		!strings.Contains(out, time.Now().Format("2006-01-02")) {
+		t.Fatalf("FYI() = %q", out)
+	}
+	if got := FYIText(time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC), 10, false, "m"); got != "Date: Friday, 2026-01-02 03:04 UTC\nPrompt tokens: 10\nModel: m\n" {
+		t.Fatalf("FYIText = %q", got)
+	}
+}
+
+func TestSummaries(t *testing.T) {
+	e := newEnv(t, withDepth(2))
+	if got := e.exec("store_summary()\nlibrary_summary()"); got != "/store: empty\n/library: empty" {
+		t.Fatalf("empty: %q", got)
+	}
+	old := time.Now().Add(-time.Hour)
+	for i, name := range []string{"a.txt", "d/b.txt", "d/e/c.txt", "f.txt", "g.txt", "h.txt"} {
+		p := filepath.Join(e.store, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(strings.Repeat("x", i+1)), 0o644)
+		mt := old.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(p, mt, mt)
+	}
+	os.Symlink("a.txt", filepath.Join(e.store, "link"))
+	out := e.exec("store_summary()")
+	want := "/store: 6 files, 21 bytes, latest change " + old.Add(5*time.Minute).UTC().Format(time.RFC3339) +
+		"\nmost recently changed:\n  /store/h.txt\n  /store/g.txt\n  /store/f.txt\n  /store/d/e/c.txt\n  /store/d/b.txt"
+	if out != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestSyntheticAndReasoning(t *testing.T) {
+	synthetic := map[string]bool{
+		"FYI()":                          true,
+		"FYI()\nhelp()\nstore_summary()": true,
+		"help(); library_summary()":      true,
+		"help()  # comment\n":            true,
+		"help(run(['rm']))":              false,
+		"FYI()\nx = 1":                   false,
+		"print(FYI())":                   false,
+		"":                               false,
+		"FYI(":                           false,
+		"reasoning('x')":                 false,
+	}
+	for code, want := range synthetic {
+		if got := IsSynthetic(code); got != want {
+			t.Errorf("IsSynthetic(%q) = %v, want %v", code, got, want)
+		}
+	}
+	reasoning := map[string]bool{
+		`reasoning("plan: read the tests")`: true,
+		"reasoning('''multi\nline''')":      true,
+		`reasoning("a" + run(["rm"]))`:      false,
+		`reasoning("%s" % x)`:               false,
+		`reasoning("a")` + "\nprint(1)":     false,
+		`reasoning(text="a")`:               false,
+		`reasoning(b"x")`:                   false,
+		`x = reasoning("a")`:                false,
+	}
+	for code, want := range reasoning {
+		if got := IsReasoningOnly(code); got != want {
+			t.Errorf("IsReasoningOnly(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
