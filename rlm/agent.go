@@ -247,13 +247,7 @@ func (a *agent) add(m llm.Message) error {
 }
 
 func (a *agent) save() error {
-	if err := a.r.opts.Session.Save(a.depth, a.id, a.file); err != nil {
-		return err
-	}
-	if a.depth == 0 {
-		a.r.saved()
-	}
-	return nil
+	return a.r.opts.Session.Save(a.depth, a.id, a.file)
 }
 
 // notRun answers calls left without a result.

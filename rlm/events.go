@@ -17,8 +17,9 @@ type Agent struct {
 }
 
 // Event is one thing that happened during a turn. The concrete types are
-// listed below; consumers switch on them. Every event except SessionCreated
-// is about one agent (Of).
+// listed below; consumers switch on them. Every event except SessionReady
+// is about one agent (Of). A root turn's events run from AgentStart to
+// TurnDone, with each subagent's between its AgentStart and AgentEnd.
 type Event interface {
 	Of() Agent
 }
@@ -65,11 +66,13 @@ type (
 
 // Must-deliver events: each is delivered exactly once, in order.
 type (
-	// SessionCreated says the session directory now exists (first message).
-	SessionCreated struct {
+	// SessionReady says the session's directory exists and holds the
+	// root's file: sent once per Runner, after its first save.
+	SessionReady struct {
 		Name, Dir string
 	}
-	// AgentStart says an agent began; Task is its first user message.
+	// AgentStart says an agent began; Task is its first user message (for
+	// the root: the turn's prompt).
 	AgentStart struct {
 		Agent Agent
 		Task  string
@@ -154,7 +157,7 @@ func (e ReasoningDelta) Of() Agent    { return e.Agent }
 func (e TextDelta) Of() Agent         { return e.Agent }
 func (e ToolArgsDelta) Of() Agent     { return e.Agent }
 func (e ToolOutput) Of() Agent        { return e.Agent }
-func (e SessionCreated) Of() Agent    { return Agent{Name: e.Name} }
+func (e SessionReady) Of() Agent    { return Agent{Name: e.Name} }
 func (e AgentStart) Of() Agent        { return e.Agent }
 func (e AgentEnd) Of() Agent          { return e.Agent }
 func (e MessageAdded) Of() Agent      { return e.Agent }

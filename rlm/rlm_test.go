@@ -36,8 +36,14 @@ func TestRootTurn(t *testing.T) {
 	if got := roles(f.Messages()); got != "user assistant:FYI tool assistant" {
 		t.Errorf("saved %s", got)
 	}
-	if created := eventsOf[SessionCreated](r); len(created) != 1 || created[0].Name != "20260102-030405" {
-		t.Errorf("SessionCreated events %+v", created)
+	if created := eventsOf[SessionReady](r); len(created) != 1 || created[0].Name != "20260102-030405" {
+		t.Errorf("SessionReady events %+v", created)
+	}
+	if _, ok := r.events[0].(SessionReady); !ok {
+		t.Errorf("first event %T, want SessionReady", r.events[0])
+	}
+	if s, ok := r.events[1].(AgentStart); !ok || s.Agent.Name != "20260102-030405" || s.Task != "hi [REDACTED]" {
+		t.Errorf("second event %+v, want the root's AgentStart", r.events[1])
 	}
 	if calls := eventsOf[ToolCall](r); len(calls) != 1 || !calls[0].Synthetic {
 		t.Errorf("ToolCall events %+v", calls)
@@ -83,7 +89,7 @@ func TestDelegation(t *testing.T) {
 	if !reflect.DeepEqual(r.codes, wantCodes) {
 		t.Errorf("REPL codes %q", r.codes)
 	}
-	starts := eventsOf[AgentStart](r)
+	starts := eventsOf[AgentStart](r)[1:]
 	if len(starts) != 2 || starts[0].Agent.Name != "alpha" || starts[1].Agent.Depth != 2 {
 		t.Fatalf("starts %+v", starts)
 	}
@@ -131,7 +137,7 @@ func TestStopEveryLevel(t *testing.T) {
 	if err != nil || res.Status != Stopped || res.Text != want {
 		t.Fatalf("result %+v %v", res, err)
 	}
-	starts := eventsOf[AgentStart](r)
+	starts := eventsOf[AgentStart](r)[1:]
 	f2 := r.file(2, starts[1].Agent.ID)
 	if last := f2.Messages()[len(f2.Messages())-1]; last.Content != "partial answer" {
 		t.Errorf("depth-2 partial not saved: %+v", last)
@@ -145,7 +151,7 @@ func TestStopEveryLevel(t *testing.T) {
 		t.Errorf("root result %+v", got)
 	}
 	ends := eventsOf[AgentEnd](r)
-	if len(ends) != 2 || ends[0].Status != Stopped || ends[1].Result != want {
+	if len(ends) != 3 || ends[2].Agent.Depth != 0 || ends[2].Status != Stopped || ends[0].Status != Stopped || ends[1].Result != want {
 		t.Errorf("ends %+v", ends)
 	}
 }
@@ -229,7 +235,7 @@ func TestBadCalls(t *testing.T) {
 	if _, err := r.turn(context.Background(), "go", nil); err != nil {
 		t.Fatal(err)
 	}
-	id := eventsOf[AgentStart](r)[0].Agent.ID
+	id := eventsOf[AgentStart](r)[1].Agent.ID
 	msgs := r.file(1, id).Messages()[4:14]
 	wants := []string{
 		"Invalid arguments for read_file: the arguments are not a JSON object",

@@ -50,7 +50,7 @@ type Runner struct {
 
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn
-	announced bool      // SessionCreated was emitted
+	announced bool      // SessionReady was emitted
 }
 
 // Result is the outcome of a root turn.
@@ -75,7 +75,6 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 	}
 	conv.Items = closeDangling(conv.Items)
 	r := &Runner{opts: opts}
-	r.announced = opts.Session.Name() != ""
 	r.root = &agent{r: r, file: conv, tools: []tool{rlmTool(), fyiTool()}}
 	return r, nil
 }
@@ -99,12 +98,23 @@ func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
 	r.usage = llm.Usage{}
 	r.mu.Unlock()
 	a := r.root
+	// The session is created now, as its first message is sent.
+	if _, err := r.opts.Session.Create(); err != nil {
+		r.emit(Error{Agent: a.ref(), Message: err.Error()})
+		res := Result{Status: Failed, Text: withMarker("", BranchFailed(err))}
+		r.emit(TurnDone{Agent: a.ref(), Status: Failed, Text: res.Text})
+		return res, err
+	}
+	r.announce()
+	prompt = r.opts.Redactor.String(prompt)
 	a.file.Items = removeFYI(a.file.Items)
+	r.emit(AgentStart{Agent: a.ref(), Task: prompt})
 	out := a.begin(ctx, prompt, FYITool, "{}")
 	if out.status == Done && out.err == nil {
 		out = a.loop(ctx)
 	}
 	res := Result{Status: out.status, Text: out.text, Usage: r.turnUsage()}
+	r.emit(AgentEnd{Agent: a.ref(), Status: res.Status, Result: res.Text})
 	r.emit(TurnDone{Agent: a.ref(), Status: res.Status, Text: res.Text, Usage: res.Usage})
 	return res, out.err
 }
@@ -134,14 +144,14 @@ func (r *Runner) turnUsage() llm.Usage {
 	return r.usage
 }
 
-// saved announces the session once its directory exists.
-func (r *Runner) saved() {
+// announce emits SessionReady once.
+func (r *Runner) announce() {
 	r.mu.Lock()
 	first := !r.announced
 	r.announced = true
 	r.mu.Unlock()
 	if first {
-		r.emit(SessionCreated{Name: r.opts.Session.Name(), Dir: r.opts.Session.Dir()})
+		r.emit(SessionReady{Name: r.opts.Session.Name(), Dir: r.opts.Session.Dir()})
 	}
 }
 
