@@ -116,6 +116,16 @@ func plainPath(p string) bool {
 	return true
 }
 
+// plainText reports whether s is valid UTF-8 made of printable characters.
+func plainText(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
 // mtimeLayout is the listing's modification time: UTC, nine fractional digits.
 const mtimeLayout = "2006-01-02T15:04:05.000000000Z"
 

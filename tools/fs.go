@@ -39,22 +39,21 @@ func ioError(op, rel string, err error) error {
 	return fmt.Errorf("%s %s: %v", op, quotePath(rel), err)
 }
 
-// pathError explains a jail error for the model: the jail's message (which
-// names the root-relative path and the reason) followed by what to do.
-func pathError(r fileSystem, err error) error {
+// pathError explains a jail error for the model: the tool's name, the
+// jail's message (which names the root-relative path and the reason), and
+// for a missing path what to do.
+func pathError(tool string, r fileSystem, err error) error {
 	var je *jail.Error
 	if !errors.As(err, &je) {
-		return ioError("read", ".", err)
+		return ioError(tool, ".", err)
 	}
 	switch je.Kind {
 	case jail.KindNotFound:
-		return fmt.Errorf("%v (paths are relative to the %s root; use list to see what exists)", err, r.Name())
-	case jail.KindEscape:
-		return fmt.Errorf("%v (only paths inside the %s root can be used: relative, without \"..\", not through symlinks that leave it)", err, r.Name())
+		return fmt.Errorf("%s: %v (paths are relative to the %s root; use list to see what exists)", tool, err, r.Name())
 	case jail.KindNotDir:
-		return fmt.Errorf("%v (a path component is a file, not a directory)", err)
+		return fmt.Errorf("%s: %v (a component of the path is a file, not a directory)", tool, err)
 	}
-	return err
+	return fmt.Errorf("%s: %w", tool, err)
 }
 
 // denied reports whether err means the root itself can no longer be read

@@ -56,13 +56,13 @@ func grep(ctx context.Context, r fileSystem, a GrepArgs, limit int) (string, err
 	start := cleanArg(a.Path)
 	info, err := r.Lstat(start)
 	if err != nil {
-		return "", pathError(r, err)
+		return "", pathError("grep", r, err)
 	}
 	if info.Mode()&fs.ModeSymlink != 0 {
 		// A symlink named as the path is followed (inside the root only);
 		// symlinks met while walking are skipped.
 		if info, err = r.Stat(start); err != nil {
-			return "", pathError(r, err)
+			return "", pathError("grep", r, err)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -94,10 +94,10 @@ func grep(ctx context.Context, r fileSystem, a GrepArgs, limit int) (string, err
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return "", fmt.Errorf("grep: cancelled")
 		}
-		return "", pathError(r, err)
+		return "", pathError("grep", r, err)
 	}
 	if out.matches == 0 {
-		return fmt.Sprintf("(no matches for %q in %s)\n", a.Pattern, quotePath(start)) + out.warnings(), nil
+		return fmt.Sprintf("(no matches for %s in %s)\n", showPattern(a.Pattern), quotePath(start)) + out.warnings(), nil
 	}
 	return out.text(limit), nil
 }
@@ -142,21 +142,32 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 	return walk(ctx, r, start, true, visit, dirErr)
 }
 
-// skipReason names the kind of a non-regular file ("" for a regular file).
+// skipReason says why a non-regular file is skipped ("" for a regular file).
 func skipReason(m fs.FileMode) string {
 	switch {
 	case m.IsRegular():
 		return ""
 	case m&fs.ModeSymlink != 0:
 		return "skipped symlink (symlinks are not followed; name its target as path to search it)"
-	case m&fs.ModeNamedPipe != 0:
-		return "skipped named pipe"
-	case m&fs.ModeSocket != 0:
-		return "skipped socket"
-	case m&fs.ModeDevice != 0:
-		return "skipped device"
 	}
-	return "skipped special file"
+	return "skipped " + kindName(m)
+}
+
+// kindName names the kind of a non-regular file.
+func kindName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	}
+	return "special file"
 }
 
 func searchJobs(ctx context.Context, r fileSystem, pat *pattern, context int, jobs <-chan grepJob, results chan<- grepResult) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 )
 
@@ -28,8 +29,8 @@ func compilePattern(expr string, fixed, ignoreCase bool) (*pattern, error) {
 			"(to see a file use read_file, to see files use list)")
 	}
 	if strings.Contains(expr, "\n") {
-		return nil, fmt.Errorf("grep: pattern %q contains a newline, and grep matches one line at a time; "+
-			"search for one line's text, or for several alternatives write a|b", expr)
+		return nil, fmt.Errorf("grep: pattern %s contains a newline, and grep matches one line at a time; "+
+			"search for one line's text, or for several alternatives write a|b", showPattern(expr))
 	}
 	flags := syntax.Perl &^ syntax.OneLine &^ syntax.ClassNL
 	if fixed {
@@ -45,7 +46,7 @@ func compilePattern(expr string, fixed, ignoreCase bool) (*pattern, error) {
 		return nil, explainSyntax(expr, err)
 	}
 	if err := lineSafe(tree); err != nil {
-		return nil, fmt.Errorf("grep: pattern %q: %v", expr, err)
+		return nil, fmt.Errorf("grep: pattern %s: %v", showPattern(expr), err)
 	}
 	re, err := regexp.Compile(tree.String())
 	if err != nil {
@@ -156,7 +157,7 @@ func checkERE(p string) error {
 }
 
 func refuse(p, what, instead string) error {
-	return fmt.Errorf("grep: pattern %q: %s; %s", p, what, instead)
+	return fmt.Errorf("grep: pattern %s: %s; %s", showPattern(p), what, instead)
 }
 
 func checkEscape(p string, i int) error {
@@ -286,11 +287,21 @@ func checkInterval(p string, i int) error {
 	return nil
 }
 
+// showPattern quotes a pattern for a message: between backquotes, so that
+// its backslashes read as written, unless it holds a backquote or a
+// character that does not print.
+func showPattern(p string) string {
+	if strings.ContainsRune(p, '`') || !plainText(p) {
+		return strconv.Quote(p)
+	}
+	return "`" + p + "`"
+}
+
 // explainSyntax turns Go's parse errors into advice in terms of the pattern.
 func explainSyntax(p string, err error) error {
 	var se *syntax.Error
 	if !errors.As(err, &se) {
-		return fmt.Errorf("grep: invalid pattern %q: %v", p, err)
+		return fmt.Errorf("grep: invalid pattern %s: %v", showPattern(p), err)
 	}
 	var advice string
 	switch se.Code {
@@ -314,5 +325,5 @@ func explainSyntax(p string, err error) error {
 	default:
 		advice = se.Error()
 	}
-	return fmt.Errorf("grep: invalid pattern %q: %s", p, advice)
+	return fmt.Errorf("grep: invalid pattern %s: %s", showPattern(p), advice)
 }

@@ -20,12 +20,12 @@ type ListArgs struct {
 func list(ctx context.Context, r fileSystem, a ListArgs, limit int) (string, error) {
 	filter, err := newIncludeFilter(a.Include)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("list: %v", err)
 	}
 	start := cleanArg(a.Path)
 	info, err := r.Lstat(start)
 	if err != nil {
-		return "", pathError(r, err)
+		return "", pathError("list", r, err)
 	}
 	var b strings.Builder
 	n, total := 0, 0
@@ -62,7 +62,7 @@ func list(ctx context.Context, r fileSystem, a ListArgs, limit int) (string, err
 			if ctx.Err() != nil {
 				return "", fmt.Errorf("list %s: cancelled", quotePath(start))
 			}
-			return "", pathError(r, err)
+			return "", pathError("list", r, err)
 		}
 	}
 	if n == 0 {

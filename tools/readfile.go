@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"unicode/utf8"
 )
@@ -38,7 +39,7 @@ func readFile(ctx context.Context, r fileSystem, a ReadFileArgs, limit int) (str
 			quotePath(rel), i)
 	}
 	if len(data) == 0 {
-		return fmt.Sprintf("(%s is empty: 0 lines)\n", quotePath(rel)), nil
+		return fmt.Sprintf("(%s: empty file, 0 lines)\n", quotePath(rel)), nil
 	}
 	lines := splitLines(data)
 	first, last := a.StartLine, a.EndLine
@@ -49,8 +50,8 @@ func readFile(ctx context.Context, r fileSystem, a ReadFileArgs, limit int) (str
 		last = len(lines)
 	}
 	if first > len(lines) {
-		return "", fmt.Errorf("read_file %s: start_line %d is past the end of the file, which has %d lines",
-			quotePath(rel), first, len(lines))
+		return "", fmt.Errorf("read_file %s: start_line %d is past the end of the file, which has %s",
+			quotePath(rel), first, plural(len(lines), "line"))
 	}
 	view := lines[first-1 : last]
 	for i, l := range view {
@@ -73,20 +74,24 @@ func readFile(ctx context.Context, r fileSystem, a ReadFileArgs, limit int) (str
 // readAll reads one file through the jail. Relative symlinks inside the root
 // are followed (by the jail); directories are refused with a pointer to list.
 func readAll(ctx context.Context, r fileSystem, rel string) ([]byte, error) {
+	// Check the type before opening: opening a named pipe would block.
+	info, err := r.Stat(rel)
+	if err != nil {
+		return nil, pathError("read_file", r, err)
+	}
+	if err := regularFile(rel, info); err != nil {
+		return nil, err
+	}
 	f, err := r.Open(rel)
 	if err != nil {
-		return nil, pathError(r, err)
+		return nil, pathError("read_file", r, err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
+	if info, err = f.Stat(); err != nil {
 		return nil, ioError("read_file", rel, err)
 	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("read_file %s: is a directory; use list to see its entries", quotePath(rel))
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("read_file %s: not a regular file (%s); read_file reads regular files only", quotePath(rel), info.Mode().Type())
+	if err := regularFile(rel, info); err != nil {
+		return nil, err
 	}
 	data := make([]byte, 0, info.Size()+1)
 	for {
@@ -105,6 +110,16 @@ func readAll(ctx context.Context, r fileSystem, rel string) ([]byte, error) {
 			return nil, ioError("read_file", rel, err)
 		}
 	}
+}
+
+func regularFile(rel string, info fs.FileInfo) error {
+	switch m := info.Mode(); {
+	case m.IsDir():
+		return fmt.Errorf("read_file %s: is a directory; use list to see its entries", quotePath(rel))
+	case !m.IsRegular():
+		return fmt.Errorf("read_file %s: not a regular file (%s); read_file reads regular files only", quotePath(rel), kindName(m))
+	}
+	return nil
 }
 
 // splitLines splits text into lines without their terminators: "\n" or
@@ -132,4 +147,11 @@ func invalidOffset(s string) int {
 		i += n
 	}
 	return -1
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
