@@ -157,7 +157,7 @@ func (e ReasoningDelta) Of() Agent    { return e.Agent }
 func (e TextDelta) Of() Agent         { return e.Agent }
 func (e ToolArgsDelta) Of() Agent     { return e.Agent }
 func (e ToolOutput) Of() Agent        { return e.Agent }
-func (e SessionReady) Of() Agent    { return Agent{Name: e.Name} }
+func (e SessionReady) Of() Agent      { return Agent{Name: e.Name} }
 func (e AgentStart) Of() Agent        { return e.Agent }
 func (e AgentEnd) Of() Agent          { return e.Agent }
 func (e MessageAdded) Of() Agent      { return e.Agent }

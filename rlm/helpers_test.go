@@ -81,9 +81,10 @@ func newRig(t *testing.T, replies ...llmtest.Reply) *rig {
 	}
 	r := &rig{t: t, srv: srv, cfg: cfg}
 	r.store = sessions.Store{Dir: filepath.Join(home, "sessions"), Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local) }}
+	red := sessions.NewRedactor([]string{"sk-SECRET"})
 	r.opts = Options{
 		Config: cfg, Client: srv.Client(""), System: cfg.Chat.Prompt,
-		Session: r.store.New(sessions.NewRedactor([]string{"sk-SECRET"})), RepoDir: repoDir,
+		Session: r.store.New(red), Redactor: red, RepoDir: repoDir,
 		Repository: repo, Store: store,
 		NewREPL: func(env REPLEnv) (REPL, error) {
 			return &fakeREPL{env: env, mu: &r.mu, codes: &r.codes, funcs: map[string]string{"glob": "glob(pattern, path=None, exclude=())"}}, nil
