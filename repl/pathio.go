@@ -18,7 +18,8 @@ func (p *Path) probe(b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tup
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
-	root, rel, v, err := p.r.locate(b.Name(), p.p)
+	op := strings.TrimPrefix(b.Name(), "Path.")
+	root, rel, v, err := p.r.locate(op, p.p)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +34,7 @@ func (p *Path) probe(b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tup
 		return starlark.False, nil
 	}
 	if err != nil {
-		return nil, p.r.fsErr(b.Name(), v, err)
+		return nil, p.r.fsErr(op, v, err)
 	}
 	return starlark.Bool(test(fi)), nil
 }
@@ -251,7 +252,7 @@ func (p *Path) glob(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &pattern, "exclude?", &exclude); err != nil {
 		return nil, err
 	}
-	return p.globPaths(b.Name(), pattern, exclude)
+	return p.globPaths("glob", pattern, exclude)
 }
 
 func (p *Path) rglob(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -260,7 +261,7 @@ func (p *Path) rglob(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &pattern, "exclude?", &exclude); err != nil {
 		return nil, err
 	}
-	return p.globPaths(b.Name(), "**/"+pattern, exclude)
+	return p.globPaths("rglob", "**/"+pattern, exclude)
 }
 
 // globPaths returns the sorted Paths below p matching pattern.

@@ -1,0 +1,48 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkNew measures a fresh REPL loading 20 helper files (the 3
+// shipped ones and 17 more of similar size).
+func BenchmarkNew(b *testing.B) {
+	e := newEnv(b)
+	dir := filepath.Join(e.home, "replib")
+	for i := 0; i < 17; i++ {
+		src := fmt.Sprintf("def helper_%02d(path, pattern = \"*\", limit = 10):\n    \"\"\"Helper %d: list up to limit paths.\"\"\"\n    out = []\n    for p in Path(path).glob(pattern):\n        if len(out) >= limit:\n            break\n        out.append(str(p))\n    return out\n\ndef _private_%02d(x):\n    return x\n", i, i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("h%02d.star", i)), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opts := e.repl.opts
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := New(opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(r.helpers) != 20 || len(r.loadErrors) != 0 {
+			b.Fatalf("helpers %d, errors %v", len(r.helpers), r.loadErrors)
+		}
+		r.Close()
+	}
+}
+
+// BenchmarkOnePlusOne measures the round trip of a trivial call.
+func BenchmarkOnePlusOne(b *testing.B) {
+	e := newEnv(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if out := e.repl.Exec(ctx, "1 + 1"); out != "2" {
+			b.Fatal(out)
+		}
+	}
+}

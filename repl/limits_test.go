@@ -1,0 +1,247 @@
+package repl
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"harness/config"
+	"harness/failures"
+)
+
+// peakRSS returns VmHWM in bytes, or -1.
+func peakRSS() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return -1
+}
+
+func TestMemoryLimitStopsAllocationLoop(t *testing.T) {
+	e := newEnv(t, withMemory(64))
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) // reset the peak when allowed
+	e.exec("keep = 'defined earlier'\ndef f():\n    return 1")
+	start := time.Now()
+	out := e.exec("x = []\nwhile True:\n    x.append('a' * 1000 + str(len(x)))")
+	if !strings.Contains(out, "REPL state lost") || !strings.Contains(out, "max_memory_mb = 64") ||
+		!strings.Contains(out, "Every variable and function defined by earlier calls is gone") ||
+		!strings.Contains(out, "helper functions were reloaded") {
+		t.Fatalf("result: %q", out)
+	}
+	t.Logf("stopped after %v; peak RSS %d MiB", time.Since(start), peakRSS()>>20)
+	if p := peakRSS(); p > 600<<20 {
+		t.Errorf("peak RSS %d MiB", p>>20)
+	}
+	if got := e.exec("1 + 1"); got != "2" {
+		t.Errorf("next call: %q", got)
+	}
+	if got := e.exec("keep"); !strings.Contains(got, "undefined: keep") {
+		t.Errorf("state survived: %q", got)
+	}
+	if got := e.exec(`glob("*")`); got != "[]" {
+		t.Errorf("helpers not reloaded: %q", got)
+	}
+}
+
+func TestMemoryStateAcrossCalls(t *testing.T) {
+	e := newEnv(t, withMemory(64))
+	out := e.exec("big = ['b' * 1000 + str(i) for i in range(40000)]")
+	if out != "(no output)" {
+		t.Fatalf("40 MB of state: %q", out)
+	}
+	out = e.exec("more = ['c' * 1000 + str(i) for i in range(40000)]")
+	if !strings.Contains(out, "REPL state lost") {
+		t.Fatalf("80 MB of state across two calls was not stopped: %q", out)
+	}
+}
+
+func TestBigFileReadIsRefused(t *testing.T) {
+	e := newEnv(t, withMemory(64))
+	p := filepath.Join(e.repo, "big.bin")
+	f, _ := os.Create(p)
+	f.Truncate(100 << 20)
+	f.Close()
+	e.exec("kept = 1")
+	out := e.exec(`Path("big.bin").read_bytes()`)
+	if !strings.Contains(out, "read_bytes /repository/big.bin: the file is 104857600 bytes") || strings.Contains(out, "state lost") {
+		t.Fatalf("result: %q", out)
+	}
+	if got := e.exec("kept"); got != "1" {
+		t.Errorf("state lost after a refused read: %q", got)
+	}
+}
+
+func TestRunOutputOverLimit(t *testing.T) {
+	e := newEnv(t, withMemory(64), withEnviron(hostEnviron),
+		withCommands(config.Commands{Allow: map[string]string{"sh": "/bin/sh"}}))
+	out := e.exec(`run(["sh", "-c", "head -c 200000000 /dev/zero"])`)
+	if !strings.Contains(out, "its output passed this REPL's memory limit") {
+		t.Fatalf("result: %q", out)
+	}
+}
+
+func TestInfiniteLoopStopsOnCancel(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	e.repl.opts.Output = func(s string) {
+		if strings.Contains(s, "looping") {
+			cancel()
+		}
+	}
+	e.exec("state = 'kept'")
+	done := make(chan string, 1)
+	go func() { done <- e.repl.Exec(ctx, "print('looping')\nn = 0\nwhile True:\n    n += 1") }()
+	select {
+	case out := <-done:
+		if !strings.HasPrefix(out, "looping\n") || !strings.Contains(out, "cancelled: the call was stopped by the user (Esc)") {
+			t.Errorf("result: %q", out)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the loop did not stop")
+	}
+	if got := e.exec("state"); got != `"kept"` {
+		t.Errorf("state after cancel: %q", got)
+	}
+}
+
+func TestCancelInsideTryCall(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	e.repl.opts.Output = func(string) { cancel() }
+	out := e.repl.Exec(ctx, "def spin():\n    print('x')\n    while True:\n        pass\nr = try_call(spin)\nprint('swallowed')")
+	if strings.Contains(out, "swallowed") || !strings.Contains(out, "cancelled") {
+		t.Fatalf("try_call swallowed the cancel: %q", out)
+	}
+}
+
+func TestPanicIsRecovered(t *testing.T) {
+	e := newEnv(t, withEnviron(hostEnviron))
+	e.exec("keep = 1")
+	e.repl.opts.Approver = approverFunc(func() { panic("approver exploded") })
+	out := e.exec(`run(["sh", "-c", "true"])`)
+	if !strings.Contains(out, "REPL state lost") || !strings.Contains(out, "crashed") || !strings.Contains(out, "approver exploded") {
+		t.Fatalf("result: %q", out)
+	}
+	if got := e.exec("keep"); !strings.Contains(got, "undefined: keep") {
+		t.Errorf("state after crash: %q", got)
+	}
+	if got := e.exec("2 * 3"); got != "6" {
+		t.Errorf("next call: %q", got)
+	}
+}
+
+type approverFunc func()
+
+func (f approverFunc) Approve(context.Context, json.RawMessage) (bool, error) { f(); return false, nil }
+
+func TestPermissionChangedDuringCall(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "f.txt", "content")
+	e.repl.opts.Output = func(s string) {
+		if strings.Contains(s, "switch") {
+			e.perm.Store(int32(config.PermNone))
+		}
+	}
+	out := e.exec("a = Path('f.txt').read_text()\nprint('switch')\nb = try_call(Path('f.txt').read_text)\nprint(a, b.error)")
+	if !strings.Contains(out, "content read_text /repository/f.txt: permission denied") {
+		t.Fatalf("result: %q", out)
+	}
+	e.perm.Store(int32(config.PermReadOnly))
+	if out := e.exec("Path('f.txt').read_text()"); out != `"content"` {
+		t.Errorf("read-only read: %q", out)
+	}
+	if out := e.exec("Path('g.txt').write_text('x')"); !strings.Contains(out, "write_text /repository/g.txt: permission denied") {
+		t.Errorf("read-only write: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "g.txt")); err == nil {
+		t.Error("g.txt was written at read-only")
+	}
+	if out := e.exec("Path('/store/s').write_text('x')"); out != "1" {
+		t.Errorf("store at read-only: %q", out)
+	}
+}
+
+func TestEscapeCorpus(t *testing.T) {
+	e := newEnv(t)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("secret"), 0o644)
+	e.write(t, "sub/ok.txt", "ok")
+	os.Symlink(outside, filepath.Join(e.repo, "abs"))
+	os.Symlink("../../"+filepath.Base(filepath.Dir(outside))+"/"+filepath.Base(outside), filepath.Join(e.repo, "relup"))
+	os.Symlink("sub", filepath.Join(e.repo, "inner"))
+	os.Symlink(filepath.Join(e.repo, "sub"), filepath.Join(e.repo, "absinner"))
+	paths := []string{
+		"/etc/passwd", "../secret", "../../etc/passwd", "/repository/../etc/passwd",
+		e.repo + "/sub/ok.txt", outside + "/secret", "abs/secret", "relup/secret", "absinner/ok.txt",
+		"sub/../../secret", "/", "/repositoryx/a",
+	}
+	ops := []string{"read_text()", "write_text('x')", "exists()", "iterdir()", "glob('*')", "stat()", "unlink()", "mkdir()", "rename('moved')"}
+	for _, p := range paths {
+		for _, op := range ops {
+			code := "Path(" + strconv.Quote(p) + ")." + op
+			out := e.exec(code)
+			if !strings.Contains(out, "outside the root") && !strings.Contains(out, "permission denied") {
+				t.Errorf("%s: not refused as an escape: %q", code, out)
+			}
+			if (strings.Contains(out, outside) && !strings.Contains(code, outside)) || (strings.Contains(out, e.repo) && !strings.Contains(code, e.repo)) {
+				t.Errorf("%s: shows a host path: %q", code, out)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(outside)
+	if len(entries) != 1 {
+		t.Errorf("files were created outside: %v", entries)
+	}
+	if out := e.exec("Path('inner/ok.txt').read_text()"); out != `"ok"` {
+		t.Errorf("in-root relative symlink: %q", out)
+	}
+	if out := e.exec("Path('a\\x00b').read_text()"); !strings.Contains(out, "NUL") {
+		t.Errorf("NUL: %q", out)
+	}
+}
+
+func TestFailureNotes(t *testing.T) {
+	e := newEnv(t)
+	e.exec("Path('/etc/passwd').read_text()")
+	e.exec("isinstance(1, int)")
+	e.exec("fail('ordinary error')")
+	data, err := os.ReadFile(filepath.Join(e.home, failures.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("notes:\n%s", data)
+	}
+	if !strings.Contains(lines[0], `"kind":"denied"`) || !strings.Contains(lines[0], `"session":"test-session"`) ||
+		!strings.Contains(lines[0], "read_text /etc/passwd: outside the root") || !strings.Contains(lines[0], `"code":"Path('/etc/passwd').read_text()"`) {
+		t.Errorf("denial note: %s", lines[0])
+	}
+	if !strings.Contains(lines[1], `"kind":"unsupported"`) || !strings.Contains(lines[1], "isinstance() is not available in this REPL") {
+		t.Errorf("unsupported note: %s", lines[1])
+	}
+	n, _ := failures.Open(e.home).Count("repl:1:1: undefined: isinstance")
+	if n != 1 {
+		t.Errorf("count %d", n)
+	}
+}
+
+func TestClose(t *testing.T) {
+	e := newEnv(t)
+	e.repl.Close()
+	if out := e.exec("1"); !strings.Contains(out, "closed") {
+		t.Fatalf("after Close: %q", out)
+	}
+}
