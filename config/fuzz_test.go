@@ -24,6 +24,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add("[\"repl\"]\npermission = \"n\\u006fne\" # c\n[[a.b]]\n[a]")
 	f.Add("a = [1, [2, {x = '''y'''}], \"\"\"\n]\"\"\"]\n[repl]\npermission=''")
 	f.Add("[repl\npermission = ")
+	f.Add("\ufeff[repl]\r\npermission='none'")
 	f.Fuzz(func(t *testing.T, text string) {
 		_, _, err := decode("config.toml", []byte(text))
 		if err != nil {

@@ -36,7 +36,7 @@ func Load(home, launchDir string) (*Config, error) {
 	}
 	if err != nil {
 		return nil, &Error{File: path, Err: err,
-			Msg: fmt.Sprintf("cannot read: %v; fix its permissions", err)}
+			Msg: fmt.Sprintf("cannot read the config file: %v", err)}
 	}
 	cfg, loc, err := decode(path, data)
 	if err != nil {

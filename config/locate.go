@@ -38,6 +38,9 @@ func locate(text string) *locator {
 		}
 	}
 	sc := &scanner{s: text, loc: l}
+	if strings.HasPrefix(text, "\ufeff") {
+		sc.i = len("\ufeff") // a byte order mark is not part of any key
+	}
 	sc.run()
 	return l
 }

@@ -33,6 +33,7 @@ func TestSavePermissionLayouts(t *testing.T) {
 		{"decoys", "[chat]\nprompt = \"\"\"\n[repl]\npermission = \"none\"\n\"\"\"\npermission = \"none\"\n# [repl] permission = \"none\"\n[repl]\nother = 'permission = \"none\"'\npermission = \"none\"\n[more]\npermission = \"none\"\n",
 			"[chat]\nprompt = \"\"\"\n[repl]\npermission = \"none\"\n\"\"\"\npermission = \"none\"\n# [repl] permission = \"none\"\n[repl]\nother = 'permission = \"none\"'\npermission = \"read-write\"\n[more]\npermission = \"none\"\n"},
 		{"sub-table after", "[repl]\npermission = \"none\"\n[repl.sub]\npermission = \"none\"\n", "[repl]\npermission = \"read-write\"\n[repl.sub]\npermission = \"none\"\n"},
+		{"byte order mark", "\ufeff[repl]\npermission = \"none\"\n", "\ufeff[repl]\npermission = \"read-write\"\n"},
 		{"same value", "[repl]\npermission = \"read-write\"\n", "[repl]\npermission = \"read-write\"\n"},
 	}
 	for _, tc := range tests {
