@@ -10,7 +10,8 @@ import (
 	"strconv"
 )
 
-const chunkSize = 256 << 10
+// chunkSize is the read buffer size (a variable so tests can exercise chunk boundaries).
+var chunkSize = 256 << 10
 
 // errBinary marks a file skipped because it contains a NUL byte.
 var errBinary = errors.New("binary file")

@@ -1,0 +1,139 @@
+// The escape corpus: every tool, every root, every way out; nothing outside the root is read or listed.
+
+package tools
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"harness/config"
+	"harness/jail"
+)
+
+const secret = "SECRET-OUTSIDE"
+
+// escapeTree builds base/outside (secret files) and base/root (the root,
+// with symlinks that try to leave it) and returns base and root.
+func escapeTree(t *testing.T) (base, root string) {
+	base = t.TempDir()
+	root = filepath.Join(base, "root")
+	out := filepath.Join(base, "outside")
+	for name, data := range map[string]string{
+		"outside/secret.txt":    secret + "\n",
+		"outside/dir/inner.txt": secret + "\n",
+		"root/a.txt":            "inside\n",
+		"root/sub/b.txt":        "inside too\n",
+	} {
+		writeFile(t, filepath.Join(base, name), []byte(data))
+	}
+	links := map[string]string{
+		"to_file":      "../outside/secret.txt",
+		"to_dir":       "../outside",
+		"to_parent":    "..",
+		"sub/up":       "../..",
+		"chain":        "sub/../../outside",
+		"abs_out":      filepath.Join(out, "secret.txt"),
+		"abs_out_dir":  out,
+		"abs_in":       filepath.Join(root, "a.txt"),
+		"abs_in_dir":   filepath.Join(root, "sub"),
+		"loop1":        "loop2",
+		"loop2":        "loop1",
+		"self":         "self",
+		"sub/via_link": "../to_dir/secret.txt",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return base, root
+}
+
+// escapePaths are the path arguments tried with every tool.
+func escapePaths(base string) []string {
+	return []string{
+		"..", "../outside", "../outside/secret.txt", "sub/../../outside/secret.txt",
+		"../../../../../../../../etc/passwd", "./../outside", "sub/../..",
+		filepath.Join(base, "outside", "secret.txt"), filepath.Join(base, "outside"), "/etc/passwd", "/",
+		"to_file", "to_dir", "to_dir/secret.txt", "to_dir/dir", "to_parent", "to_parent/outside/secret.txt",
+		"sub/up", "sub/up/outside/secret.txt", "chain", "chain/secret.txt", "abs_out", "abs_out_dir",
+		"abs_out_dir/secret.txt", "abs_in", "abs_in_dir", "abs_in_dir/b.txt", "loop1", "loop1/x", "self",
+		"sub/via_link", "sub/via_link/x", "a.txt\x00../outside",
+	}
+}
+
+func TestEscapeCorpus(t *testing.T) {
+	base, rootDir := escapeTree(t)
+	for _, name := range []string{jail.Repository, jail.Store, jail.Library} {
+		root, err := jail.Open(name, rootDir, func() config.Permission { return config.PermReadWrite })
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer root.Close()
+		ctx := context.Background()
+		for _, p := range append(escapePaths(base), ".", "") {
+			calls := map[string]func() (string, error){
+				"read_file": func() (string, error) { return ReadFile(ctx, root, ReadFileArgs{Path: p}, 100000) },
+				"grep": func() (string, error) {
+					return Grep(ctx, root, GrepArgs{Pattern: "SECRET|inside", Path: p}, 100000)
+				},
+				"grep_fixed": func() (string, error) {
+					return Grep(ctx, root, GrepArgs{Pattern: "SECRET", Path: p, Fixed: true, Context: 3}, 100000)
+				},
+				"list":           func() (string, error) { return List(ctx, root, ListArgs{Path: p}, 100000) },
+				"list_recursive": func() (string, error) { return List(ctx, root, ListArgs{Path: p, Recursive: true}, 100000) },
+			}
+			for tool, call := range calls {
+				out, err := call()
+				msg := ""
+				if err != nil {
+					msg = err.Error()
+				}
+				for _, leak := range []string{secret, "inner.txt", base, os.TempDir() + "/"} {
+					if strings.Contains(p, leak) {
+						// The argument itself is an absolute host path, which
+						// messages echo; it leaks nothing the model did not send.
+						out = strings.ReplaceAll(out, p, "ARG")
+						msg = strings.ReplaceAll(msg, p, "ARG")
+					}
+					if strings.Contains(out, leak) || strings.Contains(msg, leak) {
+						t.Errorf("%s %s(%q) leaks %q:\nresult: %s\nerror: %s", name, tool, p, leak, out, msg)
+					}
+				}
+				if strings.HasPrefix(p, "abs_in") && tool == "read_file" && err == nil {
+					t.Errorf("%s read_file(%q) followed an absolute symlink target: %s", name, p, out)
+				}
+			}
+		}
+	}
+}
+
+// TestEscapeWalkSkipsLinks checks what a whole-root search and listing do
+// see: the files inside, and the symlinks as entries or warnings.
+func TestEscapeWalkSkipsLinks(t *testing.T) {
+	_, rootDir := escapeTree(t)
+	root, err := jail.Open(jail.Repository, rootDir, func() config.Permission { return config.PermReadOnly })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	out, err := Grep(context.Background(), root, GrepArgs{Pattern: "inside|SECRET"}, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"a.txt:1:inside\n", "sub/b.txt:1:inside too\n", "warning: to_dir: skipped symlink", "warning: loop1: skipped symlink"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("grep output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = List(context.Background(), root, ListArgs{Recursive: true}, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "to_dir [symlink]") || strings.Contains(out, "to_dir/") {
+		t.Errorf("list followed or missed a symlink:\n%s", out)
+	}
+}

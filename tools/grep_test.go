@@ -1,0 +1,301 @@
+// grep against a line-by-line reference, at every chunk size, and against GNU grep.
+
+package tools
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"harness/config"
+	"harness/jail"
+)
+
+func openRoot(t testing.TB, dir string) *jail.Root {
+	t.Helper()
+	r, err := jail.Open(jail.Repository, dir, func() config.Permission { return config.PermReadOnly })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// referenceGrep is the obvious implementation: split into lines, match each
+// with Go's regexp, print context by line numbers.
+func referenceGrep(name string, data []byte, re *regexp.Regexp, context int) string {
+	text := string(data)
+	if text == "" {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	show := make([]bool, len(lines))
+	for i, l := range lines {
+		if re.MatchString(l) {
+			for j := max(0, i-context); j <= min(len(lines)-1, i+context); j++ {
+				show[j] = true
+			}
+		}
+	}
+	var b strings.Builder
+	last := -1
+	for i, ok := range show {
+		if !ok {
+			continue
+		}
+		if context > 0 && last >= 0 && i > last+1 {
+			b.WriteString("--\n")
+		}
+		fmt.Fprintf(&b, "%s:%d:%s\n", name, i+1, lines[i])
+		last = i
+	}
+	return b.String()
+}
+
+var referencePatterns = []struct {
+	expr       string
+	fixed, icase bool
+}{
+	{"ab", false, false}, {"ab", true, true}, {"a.b", true, false}, {"^a", false, false}, {"b$", false, false},
+	{"^$", false, false}, {"a|ba|c\r", false, false}, {"[^a]b", false, false}, {`\bab\b`, false, false},
+	{`\Bb`, false, false}, {"a{2,}", false, false}, {"(ab|ba)+c", false, false}, {"é", false, true},
+	{"AB", false, true}, {"k", false, true}, {`\s\S`, false, false}, {"(?s)a.c", false, false},
+	{`\d`, false, false}, {"x*", false, false}, {"^(a|b)*$", false, false}, {"c\r$", false, false},
+	{"[[:upper:]]", false, false}, {"ÉA", false, true},
+}
+
+// randomText makes lines from a small alphabet, with CRs, long runs,
+// non-ASCII, invalid UTF-8 and empty lines, sometimes without a final newline.
+func randomText(rng *rand.Rand) []byte {
+	alphabet := []string{"a", "b", "c", " ", "\r", "A", "B", "é", "É", "K", "\u212a", "1", "\n", "\n", "\xff", "ab", "ba"}
+	var b bytes.Buffer
+	n := rng.IntN(400)
+	for range n {
+		b.WriteString(alphabet[rng.IntN(len(alphabet))])
+	}
+	if rng.IntN(3) == 0 {
+		b.WriteString(strings.Repeat("a", rng.IntN(300)) + "\n")
+	}
+	return b.Bytes()
+}
+
+func TestGrepMatchesReference(t *testing.T) {
+	defer func(n int) { chunkSize = n }(chunkSize)
+	rng := rand.New(rand.NewPCG(1, 2))
+	dir := t.TempDir()
+	root := openRoot(t, dir)
+	for i := range 48 {
+		data := randomText(rng)
+		writeFile(t, filepath.Join(dir, "f.txt"), data)
+		for _, pc := range referencePatterns {
+			expr := pc.expr
+			if pc.fixed {
+				expr = regexp.QuoteMeta(expr)
+			}
+			if pc.icase {
+				expr = "(?i)" + expr
+			}
+			re := regexp.MustCompile(expr)
+			ctx := rng.IntN(3)
+			want := referenceGrep("f.txt", data, re, ctx)
+			chunkSize = []int{1, 7, 64, 256 << 10}[i%4]
+			got, err := Grep(context.Background(), root, GrepArgs{Pattern: pc.expr, Fixed: pc.fixed, IgnoreCase: pc.icase, Context: ctx}, 0)
+			if err != nil {
+				t.Fatalf("pattern %q: %v", pc.expr, err)
+			}
+			if want == "" {
+				want = fmt.Sprintf("(no matches for %s in .)\n", showPattern(pc.expr))
+			}
+			if got != want {
+				t.Fatalf("pattern %q fixed=%v icase=%v context=%d chunk=%d text %q\nwant:\n%s\ngot:\n%s",
+					pc.expr, pc.fixed, pc.icase, ctx, chunkSize, data, want, got)
+			}
+		}
+	}
+}
+
+// TestDFAAgreesWithRegexp runs the DFA and Go's regexp on the same lines.
+func TestDFAAgreesWithRegexp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, pc := range referencePatterns {
+		p, err := compilePattern(pc.expr, pc.fixed, pc.icase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := newDFA(p.prog)
+		for range 300 {
+			line := bytes.ReplaceAll(randomText(rng), []byte("\n"), nil)
+			ok, sure := d.matchLine(line)
+			if !sure {
+				t.Fatalf("%q: the DFA gave up", pc.expr)
+			}
+			if want := p.re.Match(line); ok != want {
+				t.Fatalf("%q on %q: DFA %v, regexp %v", pc.expr, line, ok, want)
+			}
+		}
+	}
+}
+
+func TestDFAGivesUp(t *testing.T) {
+	// a[ab]{12}c over a line of a and b needs about 2^13 states (the last 13
+	// characters): the DFA must give up and grep must still answer through
+	// the regexp.
+	p, err := compilePattern("a[ab]{12}c", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var text []byte
+	for range 20000 {
+		text = append(text, "ab"[rng.IntN(2)])
+	}
+	m := newMatcher(p)
+	var got int
+	m.lines(text, func(s, e int) { got++ })
+	if !m.dfa.failed {
+		t.Errorf("the DFA did not give up (%d states)", len(m.dfa.states))
+	}
+	if got != 0 {
+		t.Errorf("got %d matching lines, want 0", got)
+	}
+	text = append(text, "aaaaaaaaaaaaac"...)
+	got = 0
+	m.lines(text, func(s, e int) { got++ })
+	if got != 1 {
+		t.Errorf("got %d matching lines, want 1", got)
+	}
+}
+
+func TestGrepLateNUL(t *testing.T) {
+	defer func(n int) { chunkSize = n }(chunkSize)
+	chunkSize = 64
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "late.bin"), []byte(strings.Repeat("match\n", 100)+"\x00"))
+	writeFile(t, filepath.Join(dir, "ok.txt"), []byte("match\n"))
+	got, err := Grep(context.Background(), openRoot(t, dir), GrepArgs{Pattern: "match"}, 0)
+	if err != nil || got != "ok.txt:1:match\n" {
+		t.Errorf("got %q, %v; want only ok.txt (a NUL anywhere makes a file binary)", got, err)
+	}
+}
+
+func TestGrepLongLine(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 3*chunkSize+17) + "needle"
+	writeFile(t, filepath.Join(dir, "f"), []byte("a\n"+long+"\nneedle no\n"))
+	got, err := Grep(context.Background(), openRoot(t, dir), GrepArgs{Pattern: "needle$"}, 0)
+	if err != nil || got != "f:2:"+long+"\n" {
+		t.Errorf("long line: got %d bytes, %v", len(got), err)
+	}
+}
+
+func TestGrepCancelStopsWalk(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 200 {
+		writeFile(t, filepath.Join(dir, "d"+strconv.Itoa(i%10), strconv.Itoa(i)), []byte("x\n"))
+	}
+	root := openRoot(t, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	cancel()
+	go func() {
+		_, err := Grep(ctx, root, GrepArgs{Pattern: "x"}, 0)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != "grep: cancelled" {
+			t.Errorf("got %v, want grep: cancelled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("grep did not stop after cancellation")
+	}
+}
+
+func TestGrepWorkersKeepOrder(t *testing.T) {
+	dir := t.TempDir()
+	var want strings.Builder
+	names := []string{}
+	for i := range 300 {
+		names = append(names, fmt.Sprintf("d%02d/f%03d", i%17, i))
+	}
+	for _, n := range names {
+		writeFile(t, filepath.Join(dir, n), []byte("x\ny\nx\n"))
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		fmt.Fprintf(&want, "%s:1:x\n%s:3:x\n", n, n)
+	}
+	got, err := Grep(context.Background(), openRoot(t, dir), GrepArgs{Pattern: "x"}, 0)
+	if err != nil || got != want.String() {
+		t.Errorf("order differs (err %v)", err)
+	}
+}
+
+// TestGrepAgreesWithGNU compares matching lines with GNU grep on a small
+// generated tree. GNU grep runs in the C locale, where its classes, \w and
+// \b are ASCII-only like Go's.
+func TestGrepAgreesWithGNU(t *testing.T) {
+	if _, err := exec.LookPath("grep"); err != nil {
+		t.Skip("GNU grep not installed")
+	}
+	if out, _ := exec.Command("grep", "--version").Output(); !bytes.Contains(out, []byte("GNU")) {
+		t.Skip("grep is not GNU grep")
+	}
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 8))
+	words := []string{"func", "Error", "error", "ERROR", "x1", "42", "12345", "foo_bar", "(", ")", "{", "}", "\t", "  ", ".", "-", "é", "日本"}
+	for i := range 40 {
+		var b strings.Builder
+		for range rng.IntN(60) {
+			for range rng.IntN(8) {
+				b.WriteString(words[rng.IntN(len(words))] + " ")
+			}
+			b.WriteString("\n")
+		}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("d%d/.f%d.txt", i%4, i)), []byte(b.String()))
+	}
+	root := openRoot(t, dir)
+	for _, c := range []struct {
+		args GrepArgs
+		flag string
+	}{
+		{GrepArgs{Pattern: "Error"}, "-E"}, {GrepArgs{Pattern: "error|func"}, "-E"}, {GrepArgs{Pattern: "[0-9]{3,}"}, "-E"},
+		{GrepArgs{Pattern: "error", IgnoreCase: true}, "-Ei"}, {GrepArgs{Pattern: "^func [a-z]+"}, "-E"},
+		{GrepArgs{Pattern: "( |\t)$"}, "-E"}, {GrepArgs{Pattern: "(", Fixed: true}, "-F"}, {GrepArgs{Pattern: "\\bx1\\b"}, "-E"},
+		{GrepArgs{Pattern: "[[:digit:]]+ [[:alpha:]_]+"}, "-E"}, {GrepArgs{Pattern: "^$"}, "-E"}, {GrepArgs{Pattern: "é|日本"}, "-E"},
+	} {
+		cmd := exec.Command("grep", "-rn", c.flag, "--", c.args.Pattern, ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "LC_ALL=C")
+		out, _ := cmd.Output()
+		var want []string
+		for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			if l != "" {
+				want = append(want, strings.TrimPrefix(l, "./"))
+			}
+		}
+		slices.Sort(want)
+		got, err := Grep(context.Background(), root, c.args, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		if !strings.HasPrefix(got, "(no matches") {
+			lines = strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		}
+		slices.Sort(lines)
+		if !slices.Equal(lines, want) {
+			t.Errorf("%q: %d lines, GNU grep %d", c.args.Pattern, len(lines), len(want))
+		}
+	}
+}
