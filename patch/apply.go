@@ -128,7 +128,7 @@ func addFile(r *jail.Root, op *Op) (*change, error) {
 	if err := r.WriteFile(op.Path, addedText(op.Lines), 0o644); err != nil {
 		return nil, err
 	}
-	return &change{code: "A", path: op.Path, lines: op.Lines, regions: []span{{0, len(op.Lines)}}}, nil
+	return &change{code: "A", path: op.Path, text: textOf(op.Lines), regions: []span{{0, len(op.Lines)}}}, nil
 }
 
 // existing returns the Lstat info of the file p, refusing missing files and directories.
@@ -204,21 +204,26 @@ func rewrite(r *jail.Root, op *Op) (*change, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(data) > maxText {
+		return nil, fmt.Errorf("%s is too large for apply_patch (%d bytes; the limit is 2 GiB)", op.Path, len(data))
+	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, fmt.Errorf("%s is a binary file (it contains a NUL byte); apply_patch edits text files only", op.Path)
 	}
 	t := splitText(string(data))
 	var out []byte
+	var next *text
 	var regions []span
 	if op.Kind == Replace {
 		out = t.replaceWith(op.Lines)
-		regions = []span{diffRegion(t.lines, op.Lines)}
+		next = splitText(string(out))
+		regions = []span{diffRegion(t, op.Lines)}
 	} else {
-		ms, err := locate(op.Path, t.lines, op.Hunks)
+		ms, err := locate(op.Path, t, op.Hunks)
 		if err != nil {
 			return nil, err
 		}
-		out, regions = splice(t, op.Hunks, ms)
+		out, next, regions = splice(t, op.Hunks, ms)
 	}
 	c := &change{code: "M", path: op.Path, note: note, regions: regions}
 	mode := fi.Mode() & keptMode
@@ -227,13 +232,13 @@ func rewrite(r *jail.Root, op *Op) (*change, error) {
 			return nil, err
 		}
 		c.code, c.from, c.path, c.note = "R", op.Path, op.MoveTo, ""
-	} else if bytes.Equal(out, data) {
+	} else if next.data == t.data {
 		c.code, c.regions = "=", nil
 		return c, nil
 	} else if err := r.WriteFile(target, out, mode); err != nil {
 		return nil, err
 	}
-	c.lines = splitText(string(out)).lines
+	c.text = next
 	return c, nil
 }
 
@@ -276,10 +281,10 @@ func supersede(done []*change, c *change) []*change {
 		}
 		switch {
 		case c.code == "R" && c.regions == nil && d.path == c.from:
-			c.lines, c.regions = d.lines, d.regions
-			d.lines, d.regions = nil, nil
+			c.text, c.regions = d.text, d.regions
+			d.text, d.regions = nil, nil
 		case c.code != "=" && (d.path == c.path || c.code == "R" && d.path == c.from):
-			d.lines, d.regions = nil, nil
+			d.text, d.regions = nil, nil
 		}
 	}
 	return done

@@ -28,10 +28,10 @@
 //
 // # Format
 //
-// A patch is a sequence of lines. One "\r" before each "\n" is removed
-// first, so a patch with CRLF line endings reads like one with LF endings
-// (a patch line can therefore not end in a carriage return of its own).
-// The final line needs no "\n".
+// A patch is a sequence of lines. Carriage returns at the end of each line
+// are removed first, so a patch with CRLF line endings reads like one with
+// LF endings (a patch line can therefore not end in a carriage return of
+// its own). The final line needs no "\n".
 //
 //	patch     = blank* "*** Begin Patch" NL (operation | blank)* "*** End Patch" NL? blank*
 //	operation = add | delete | update | replace

@@ -7,52 +7,70 @@ import (
 	"strings"
 )
 
-// index maps each distinct line (under a key function) to its sorted line
-// numbers, stored compactly: the occurrences of id k are pos[first[k]:first[k+1]].
+// index maps the lines worth looking for (the lines of the hunks, or their
+// anchors) to their sorted line numbers in the file, stored compactly: the
+// occurrences of id k are pos[first[k]:first[k+1]]. Other lines get id -1,
+// so building it costs one hash per line of the file and memory only for
+// the lines that matter.
 type index struct {
-	ids   []int32          // id of each line
-	key   map[string]int32 // line key -> id
+	ids   []int32          // id of each line of the file, -1 when not wanted
+	key   map[string]int32 // wanted key -> id
 	first []int32
 	pos   []int32
 	keyFn func(string) string
 }
 
-// newIndex indexes lines; keyFn (nil for the line itself) chooses what equal means.
-func newIndex(lines []string, keyFn func(string) string) *index {
-	x := &index{ids: make([]int32, len(lines)), key: make(map[string]int32, len(lines)/2+1), keyFn: keyFn}
-	var count []int32
-	for i, l := range lines {
-		if keyFn != nil {
-			l = keyFn(l)
-		}
-		id, ok := x.key[l]
-		if !ok {
-			id = int32(len(count))
-			x.key[l] = id
-			count = append(count, 0)
-		}
-		x.ids[i] = id
-		count[id]++
+// newIndex indexes the lines whose key (keyFn of the line, or the line
+// itself when keyFn is nil) is the key of one of wanted.
+func newIndex(t *text, keyFn func(string) string, wanted []string) *index {
+	identity := keyFn == nil
+	if identity {
+		keyFn = func(s string) string { return s }
 	}
-	x.first = make([]int32, len(count)+1)
-	for id, c := range count {
-		x.first[id+1] = x.first[id] + c
+	x := &index{ids: make([]int32, t.len()), key: make(map[string]int32, len(wanted)), keyFn: keyFn}
+	const maxLen = 1 << 12
+	var lens [maxLen + 1]bool // lens[n]: some wanted key has n bytes (n == maxLen: at least maxLen)
+	for _, w := range wanted {
+		k := keyFn(w)
+		if _, ok := x.key[k]; !ok {
+			x.key[k] = int32(len(x.key))
+			lens[min(len(k), maxLen)] = true
+		}
 	}
-	fill := append([]int32(nil), x.first[:len(count)]...)
-	x.pos = make([]int32, len(lines))
+	count := make([]int32, len(x.key)+1)
+	for i := range x.ids {
+		l := t.line(i)
+		x.ids[i] = -1
+		k := l
+		if !identity {
+			k = keyFn(l)
+		}
+		if !lens[min(len(k), maxLen)] {
+			continue // no wanted key has this length
+		}
+		if id, ok := x.key[k]; ok {
+			x.ids[i] = id
+			count[id+1]++
+		}
+	}
+	x.first = count
+	for id := 1; id < len(count); id++ {
+		x.first[id] += x.first[id-1]
+	}
+	fill := append([]int32(nil), x.first[:len(x.key)]...)
+	x.pos = make([]int32, x.first[len(x.key)])
 	for i, id := range x.ids {
-		x.pos[fill[id]] = int32(i)
-		fill[id]++
+		if id >= 0 {
+			x.pos[fill[id]] = int32(i)
+			fill[id]++
+		}
 	}
 	return x
 }
 
-// lookup returns the id of s, or -1 when no line has it.
+// lookup returns the id of s, or -1 when no line has it (or it was not wanted).
 func (x *index) lookup(s string) int32 {
-	if x.keyFn != nil {
-		s = x.keyFn(s)
-	}
-	if id, ok := x.key[s]; ok {
+	if id, ok := x.key[x.keyFn(s)]; ok && x.first[id+1] > x.first[id] {
 		return id
 	}
 	return -1

@@ -13,17 +13,18 @@ type match struct{ start, end int }
 // locator finds hunks in one file's lines. Indexes are built on first use.
 type locator struct {
 	name  string // the file as the model named it, for messages
-	lines []string
-	exact *index
-	trim  *index
+	text  *text
+	hunks []*Hunk
+	exact *index // the old lines of every hunk
+	trim  *index // the anchors of every hunk, compared without surrounding white space
 }
 
 // locate finds every hunk of an update in lines (the file before the
 // update). Hunks must match in file order without overlapping. The error
 // text is written for the model: it names the file, the hunk and its first
 // line, and shows the nearest candidate region.
-func locate(name string, lines []string, hunks []*Hunk) ([]match, error) {
-	l := &locator{name: name, lines: lines}
+func locate(name string, t *text, hunks []*Hunk) ([]match, error) {
+	l := &locator{name: name, text: t, hunks: hunks}
 	ms := make([]match, 0, len(hunks))
 	prev := 0
 	for i, h := range hunks {
@@ -61,7 +62,7 @@ func firstLine(h *Hunk) string {
 // hunk locates one hunk.
 func (l *locator) hunk(i int, h *Hunk) (match, error) {
 	old := h.Old()
-	n := len(l.lines)
+	n := l.text.len()
 	anchor, err := l.anchor(i, h)
 	if err != nil {
 		return match{}, err
@@ -105,14 +106,24 @@ func (l *locator) ids(seq []string) []int32 {
 
 func (l *locator) exactIndex() *index {
 	if l.exact == nil {
-		l.exact = newIndex(l.lines, nil)
+		var wanted []string
+		for _, h := range l.hunks {
+			wanted = append(wanted, h.Old()...)
+		}
+		l.exact = newIndex(l.text, nil, wanted)
 	}
 	return l.exact
 }
 
 func (l *locator) trimIndex() *index {
 	if l.trim == nil {
-		l.trim = newIndex(l.lines, trimKey)
+		var wanted []string
+		for _, h := range l.hunks {
+			if h.HasAnchor {
+				wanted = append(wanted, h.Anchor)
+			}
+		}
+		l.trim = newIndex(l.text, trimKey, wanted)
 	}
 	return l.trim
 }
@@ -127,20 +138,20 @@ func (l *locator) anchor(i int, h *Hunk) (int, error) {
 	want := trimKey(h.Anchor)
 	if h.AnchorLine > 0 {
 		n := h.AnchorLine
-		if n > len(l.lines) {
-			return 0, l.errf(i, h, "has the anchor %q, but %s has only %d lines.", h.Header(), l.name, len(l.lines))
+		if n > l.text.len() {
+			return 0, l.errf(i, h, "has the anchor %q, but %s has only %d lines.", h.Header(), l.name, l.text.len())
 		}
-		if trimKey(l.lines[n-1]) == want {
+		if trimKey(l.text.line(n-1)) == want {
 			return n - 1, nil
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "line %d of %s holds %q.", n, l.name, clip(l.lines[n-1]))
+		fmt.Fprintf(&b, "line %d of %s holds %q.", n, l.name, clip(l.text.line(n-1)))
 		if id := l.trimIndex().lookup(want); id >= 0 {
 			ps := l.trim.occurrences(id, 0)
 			fmt.Fprintf(&b, " That text is on %s %s.", map[bool]string{true: "line", false: "lines"}[len(ps) == 1], lineList32(ps))
 		}
 		b.WriteString(" Lines of the file before the update:\n")
-		writeNumbered(&b, l.lines, n-3, n+2)
+		writeNumbered(&b, l.text, n-3, n+2)
 		return 0, l.errf(i, h, "has the anchor %q, but %s", h.Header(), strings.TrimSuffix(b.String(), "\n"))
 	}
 	id := l.trimIndex().lookup(want)
@@ -163,12 +174,12 @@ func (l *locator) containing(s string) string {
 	}
 	var b strings.Builder
 	found := 0
-	for k, line := range l.lines {
-		if strings.Contains(line, s) {
+	for k := range l.text.len() {
+		if strings.Contains(l.text.line(k), s) {
 			if found == 0 {
 				b.WriteString(" Lines containing that text:\n")
 			}
-			writeNumbered(&b, l.lines, k, k+1)
+			writeNumbered(&b, l.text, k, k+1)
 			if found++; found == 5 {
 				break
 			}

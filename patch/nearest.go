@@ -10,7 +10,7 @@ import (
 // notFound explains why old (a hunk's context and removed lines) matches
 // nowhere in the window lines lo.. (or at the end of the file, for eof).
 func (l *locator) notFound(i int, h *Hunk, old []string, lo int, eof bool) error {
-	n := len(l.lines)
+	n := l.text.len()
 	var b strings.Builder
 	where := "in " + l.name
 	switch {
@@ -31,9 +31,9 @@ func (l *locator) notFound(i int, h *Hunk, old []string, lo int, eof bool) error
 			return l.errf(i, h, "%s", b.String())
 		}
 	}
-	s, votes := nearest(l.lines, lo, old, trimKey)
+	s, votes := nearest(l.text, lo, old, trimKey)
 	if votes == 0 {
-		s, votes = nearest(l.lines, lo, old, prefixKey)
+		s, votes = nearest(l.text, lo, old, prefixKey)
 	}
 	if eof {
 		s, votes = max(n-len(old), 0), 1
@@ -48,7 +48,7 @@ func (l *locator) notFound(i int, h *Hunk, old []string, lo int, eof bool) error
 	}
 	agree, first := 0, -1
 	for k, want := range old {
-		if s+k < n && l.lines[s+k] == want {
+		if s+k < n && l.text.line(s+k) == want {
 			agree++
 		} else if first < 0 {
 			first = k
@@ -56,21 +56,21 @@ func (l *locator) notFound(i int, h *Hunk, old []string, lo int, eof bool) error
 	}
 	e := min(s+len(old), n)
 	fmt.Fprintf(&b, "\nThe nearest candidate is %s of %s, where %d of the hunk's %s agree:\n", lineRange(s, max(e, s+1)), l.name, agree, plural(len(old), "line"))
-	writeNumbered(&b, l.lines, s-1, min(e+1, s+40))
+	writeNumbered(&b, l.text, s-1, min(e+1, s+40))
 	if first >= 0 {
-		b.WriteString(difference(h, old, first, s+first, l.lines))
+		b.WriteString(difference(h, old, first, s+first, l.text))
 	}
 	b.WriteString("Copy unchanged and removed lines exactly from the file (read_file shows its current text).")
 	return l.errf(i, h, "%s", b.String())
 }
 
 // difference describes the first hunk line that disagrees with the file.
-func difference(h *Hunk, old []string, k, line int, lines []string) string {
+func difference(h *Hunk, old []string, k, line int, t *text) string {
 	hl := hunkLineOf(h, k)
-	if line >= len(lines) {
-		return fmt.Sprintf("First difference: hunk line %q expects a line after the file's last line (%d).\n", clip(hl), len(lines))
+	if line >= t.len() {
+		return fmt.Sprintf("First difference: hunk line %q expects a line after the file's last line (%d).\n", clip(hl), t.len())
 	}
-	got := lines[line]
+	got := t.line(line)
 	note := ""
 	switch {
 	case strings.Join(strings.Fields(got), " ") == strings.Join(strings.Fields(old[k]), " "):
@@ -99,8 +99,8 @@ func hunkLineOf(h *Hunk, k int) string {
 // lines s, s+1, … under key, and that count
 // (0 when no line agrees). Blank lines do not count unless old has only
 // blank lines. Ties go to the earliest start.
-func nearest(lines []string, lo int, old []string, key func(string) string) (best, votes int) {
-	last := max(len(lines)-len(old), lo)
+func nearest(t *text, lo int, old []string, key func(string) string) (best, votes int) {
+	last := max(t.len()-len(old), lo)
 	keys := map[string][]int{}
 	blankOnly := true
 	for k, s := range old {
@@ -109,12 +109,12 @@ func nearest(lines []string, lo int, old []string, key func(string) string) (bes
 		keys[t] = append(keys[t], k)
 	}
 	count := map[int]int{}
-	for i := lo; i < len(lines); i++ {
-		t := key(lines[i])
-		if t == "" && !blankOnly {
+	for i := lo; i < t.len(); i++ {
+		kt := key(t.line(i))
+		if kt == "" && !blankOnly {
 			continue
 		}
-		for _, k := range keys[t] {
+		for _, k := range keys[kt] {
 			if s := i - k; s >= lo && s <= last {
 				count[s]++
 			}
@@ -130,10 +130,10 @@ func nearest(lines []string, lo int, old []string, key func(string) string) (bes
 }
 
 // writeNumbered writes lines [from, to) (clamped) in the numbered-line format.
-func writeNumbered(b *strings.Builder, lines []string, from, to int) {
-	from, to = max(from, 0), min(to, len(lines))
+func writeNumbered(b *strings.Builder, t *text, from, to int) {
+	from, to = max(from, 0), min(to, t.len())
 	for k := from; k < to; k++ {
-		b.WriteString(numbered(k+1, lines[k]))
+		b.WriteString(numbered(k+1, t.line(k)))
 	}
 }
 

@@ -158,15 +158,15 @@ func Parse(text string) (*Patch, error) {
 	return p.parse()
 }
 
-// splitPatch splits on "\n" and removes one "\r" before each "\n", so a
-// patch with CRLF line endings reads like one with LF endings.
+// splitPatch splits on "\n" and removes the carriage returns that end each
+// line, so a patch with CRLF line endings reads like one with LF endings.
 func splitPatch(text string) []string {
 	lines := strings.Split(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
 	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
+		lines[i] = strings.TrimRight(l, "\r")
 	}
 	return lines
 }

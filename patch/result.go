@@ -17,7 +17,7 @@ type change struct {
 	path    string // the path after the operation
 	from    string // "R": the path before
 	note    string // e.g. how a symlink was followed
-	lines   []string
+	text    *text  // the new text, for the view
 	regions []span // changed regions of lines, for the view
 }
 
@@ -46,17 +46,17 @@ func render(changes []*change, limit int) string {
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s:\n", c.path)
-		writeView(&b, c.lines, c.regions)
+		writeView(&b, c.text, c.regions)
 	}
 	return capText(b.String(), limit, "; read_file shows the files")
 }
 
 // writeView writes the regions with viewContext lines around each, merging
 // regions that touch, and "..." between separate ones.
-func writeView(b *strings.Builder, lines []string, regions []span) {
+func writeView(b *strings.Builder, t *text, regions []span) {
 	var shown []span
 	for _, r := range regions {
-		v := span{max(r.from-viewContext, 0), min(r.to+viewContext, len(lines))}
+		v := span{max(r.from-viewContext, 0), min(r.to+viewContext, t.len())}
 		if n := len(shown); n > 0 && v.from <= shown[n-1].to {
 			shown[n-1].to = max(shown[n-1].to, v.to)
 			continue
@@ -67,9 +67,9 @@ func writeView(b *strings.Builder, lines []string, regions []span) {
 		if k > 0 {
 			b.WriteString("...\n")
 		}
-		writeNumbered(b, lines, v.from, v.to)
+		writeNumbered(b, t, v.from, v.to)
 	}
-	if len(lines) == 0 {
+	if t.len() == 0 {
 		b.WriteString("(the file is empty)\n")
 	}
 }

@@ -6,45 +6,46 @@ import "strings"
 
 // text is a file's content split into lines. A line ends at "\n"; a "\r"
 // just before it belongs to the ending (CRLF), any other "\r" to the line.
+// Lines are kept as offsets into data, so splitting allocates 4 bytes a line.
 type text struct {
 	data  string
-	lines []string // each line without its ending
-	offs  []int    // offs[i] is where line i starts in data; offs[len(lines)] == len(data)
-	final bool     // the last line has an ending (true for an empty file)
-	eol   string   // the dominant ending, given to new lines: "\n" or "\r\n"
+	offs  []int32 // offs[i] is where line i starts in data; offs[len] == len(data)
+	final bool    // the last line has an ending (true for an empty file)
+	eol   string  // the dominant ending, given to new lines: "\n" or "\r\n"
 }
+
+// maxText is the largest file apply_patch edits (line offsets are 32-bit).
+const maxText = 1<<31 - 1
 
 // splitText splits data into lines and finds its dominant line ending: the
 // more frequent of LF and CRLF, a tie going to the first line's ending, LF
 // when the text has no line ending at all.
 func splitText(data string) *text {
-	n := strings.Count(data, "\n")
-	t := &text{data: data, lines: make([]string, 0, n+1), offs: make([]int, 0, n+2), final: true}
+	t := &text{data: data, offs: make([]int32, 0, strings.Count(data, "\n")+2), final: true}
 	crlf, lf, first := 0, 0, ""
-	for start := 0; start < len(data); {
-		t.offs = append(t.offs, start)
+	start := 0
+	for start < len(data) {
+		t.offs = append(t.offs, int32(start))
 		i := strings.IndexByte(data[start:], '\n')
 		if i < 0 {
-			t.lines = append(t.lines, data[start:])
 			t.final = false
 			break
 		}
 		end := start + i
-		ending := "\n"
 		if end > start && data[end-1] == '\r' {
-			end--
-			ending = "\r\n"
 			crlf++
+			if first == "" {
+				first = "\r\n"
+			}
 		} else {
 			lf++
+			if first == "" {
+				first = "\n"
+			}
 		}
-		if first == "" {
-			first = ending
-		}
-		t.lines = append(t.lines, data[start:end])
-		start += i + 1
+		start = end + 1
 	}
-	t.offs = append(t.offs, len(data))
+	t.offs = append(t.offs, int32(len(data)))
 	switch {
 	case crlf > lf:
 		t.eol = "\r\n"
@@ -56,6 +57,24 @@ func splitText(data string) *text {
 	return t
 }
 
+// textOf builds a text from lines ending in "\n" (used for added files and tests).
+func textOf(lines []string) *text { return splitText(string(addedText(lines))) }
+
+// len returns the number of lines.
+func (t *text) len() int { return len(t.offs) - 1 }
+
+// line returns line i without its ending.
+func (t *text) line(i int) string {
+	s, e := int(t.offs[i]), int(t.offs[i+1])
+	if e > s && t.data[e-1] == '\n' {
+		e--
+		if e > s && t.data[e-1] == '\r' {
+			e--
+		}
+	}
+	return t.data[s:e]
+}
+
 // appendLines appends lines [a, b) with their own endings; an unterminated
 // last line gets the dominant ending (finish removes it again when it ends
 // the new text).
@@ -64,7 +83,7 @@ func (t *text) appendLines(out []byte, a, b int) []byte {
 		return out
 	}
 	out = append(out, t.data[t.offs[a]:t.offs[b]]...)
-	if b == len(t.lines) && !t.final {
+	if b == t.len() && !t.final {
 		out = append(out, t.eol...)
 	}
 	return out
@@ -113,23 +132,32 @@ func addedText(lines []string) []byte {
 // span is a range of lines [from, to) of a new text, 0-based.
 type span struct{ from, to int }
 
-// splice applies hunks at their located matches and returns the new text
-// and the changed regions in new-text lines. Unchanged and context lines
-// keep their own endings; added lines take the dominant ending.
-func splice(t *text, hunks []*Hunk, ms []match) ([]byte, []span) {
-	extra := 0
+// splice applies hunks at their located matches and returns the new
+// content, the same as a text, and the changed regions in its lines. Unchanged and context lines keep
+// their own endings; added lines take the dominant ending.
+func splice(t *text, hunks []*Hunk, ms []match) ([]byte, *text, []span) {
+	extra, added := 0, 0
 	for _, h := range hunks {
 		for _, l := range h.Lines {
 			extra += len(l.Text) + 2
+			added++
 		}
 	}
 	out := make([]byte, 0, len(t.data)+extra)
+	offs := make([]int32, 0, len(t.offs)+added)
 	regions := make([]span, 0, len(hunks))
-	cursor, at := 0, 0 // next old line to copy; line number in the new text
+	// copy appends old lines [a, b), recording where each starts in out.
+	copyLines := func(a, b int) {
+		shift := int32(len(out)) - t.offs[a]
+		for _, o := range t.offs[a:b] {
+			offs = append(offs, o+shift)
+		}
+		out = t.appendLines(out, a, b)
+	}
+	cursor := 0 // next old line to copy
 	for k, h := range hunks {
 		m := ms[k]
-		out = t.appendLines(out, cursor, m.start)
-		at += m.start - cursor
+		copyLines(cursor, m.start)
 		old := m.start
 		r := span{-1, -1}
 		mark := func(from, to int) {
@@ -139,37 +167,43 @@ func splice(t *text, hunks []*Hunk, ms []match) ([]byte, []span) {
 			r.to = to
 		}
 		for _, l := range h.Lines {
+			at := len(offs) // the line number in the new text
 			switch l.Op {
 			case ' ':
-				out = t.appendLines(out, old, old+1)
+				copyLines(old, old+1)
 				old++
-				at++
 			case '-':
 				old++
 				mark(at, at)
 			case '+':
+				offs = append(offs, int32(len(out)))
 				out = append(out, l.Text...)
 				out = append(out, t.eol...)
 				mark(at, at+1)
-				at++
 			}
 		}
 		regions = append(regions, r)
 		cursor = m.end
 	}
-	out = t.appendLines(out, cursor, len(t.lines))
-	return t.finish(out), regions
+	copyLines(cursor, t.len())
+	out = t.finish(out)
+	if n := len(offs); n > 0 && int(offs[n-1]) == len(out) {
+		offs = offs[:n-1] // an empty last line whose ending finish removed: the text ends at its line ending
+	}
+	offs = append(offs, int32(len(out)))
+	return out, &text{data: string(out), offs: offs, final: t.final, eol: t.eol}, regions
 }
 
 // diffRegion returns the one region of new that differs from old, after
 // their common first and last lines (used for Replace File views).
-func diffRegion(old, new []string) span {
+func diffRegion(old *text, new []string) span {
+	n := old.len()
 	p := 0
-	for p < len(old) && p < len(new) && old[p] == new[p] {
+	for p < n && p < len(new) && old.line(p) == new[p] {
 		p++
 	}
 	s := 0
-	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+	for s < n-p && s < len(new)-p && old.line(n-1-s) == new[len(new)-1-s] {
 		s++
 	}
 	return span{p, len(new) - s}
