@@ -63,7 +63,7 @@ func referenceGrep(name string, data []byte, re *regexp.Regexp, context int) str
 }
 
 var referencePatterns = []struct {
-	expr       string
+	expr         string
 	fixed, icase bool
 }{
 	{"ab", false, false}, {"ab", true, true}, {"a.b", true, false}, {"^a", false, false}, {"b$", false, false},
