@@ -226,7 +226,7 @@ func (a *accumulator) toolCall(frag []byte) error {
 				name, _ = stringValue(v)
 			case "arguments":
 				var ok bool
-				if args, ok = appendStringValue(nil, v); !ok && !isNull(v) {
+				if args, ok = appendStringValue(nil, v); !ok && !isNull(v) && json.Valid(v) {
 					args = v // an object instead of its JSON text
 				}
 			}

@@ -65,20 +65,20 @@ func (s *fieldSet) merge(key string, val []byte, concat, deferEmpty bool) (*merg
 	var frag []byte
 	switch {
 	case len(val) > 0 && val[0] == '"':
+		base := f.str
 		if !concat || !f.isStr {
-			f.str = f.str[:0]
+			base = f.str[:0]
 		}
-		n := len(f.str)
-		var ok bool
-		f.str, ok = appendStringValue(f.str, val)
+		n := len(base)
+		out, ok := appendStringValue(base, val)
 		if !ok {
-			f.isStr = false
-			f.raw = append(f.raw[:0], val...)
-			break
+			break // a string with a bad escape: ignored
 		}
-		f.isStr = true
+		f.str, f.isStr = out, true
 		frag = f.str[n:]
 	case isNull(val) && f.isStr:
+	case !json.Valid(val):
+		// Not JSON after all: never store it, so requests stay valid.
 	default:
 		f.isStr = false
 		f.raw = append(f.raw[:0], val...)
@@ -158,7 +158,9 @@ func (d *detailsAcc) merge(arr []byte) []byte {
 			}
 			return nil
 		}) != nil {
-			d.entries = append(d.entries, &detailEntry{raw: append([]byte(nil), el...)})
+			if json.Valid(el) {
+				d.entries = append(d.entries, &detailEntry{raw: append([]byte(nil), el...)})
+			}
 			return nil
 		}
 		e := d.byIndex[index]

@@ -1,4 +1,4 @@
-// A small allocation-free walker over JSON text already checked by json.Valid.
+// A small allocation-free walker over JSON text.
 
 package llm
 
@@ -9,10 +9,13 @@ import (
 	"unicode/utf8"
 )
 
-// The stream parser validates each chunk once with json.Valid and then walks
-// it with these helpers, which keep every member's raw bytes (so unknown
-// fields go back unchanged) without building maps or reflecting into structs.
-// The helpers still bounds-check so that a bug can never panic on bad input.
+// The stream parser checks each chunk's structure with wellFormed and then
+// walks it with these helpers, which keep every member's raw bytes (so
+// unknown fields go back unchanged) without building maps or reflecting into
+// structs. Full validation happens where a value is used: strings with
+// escapes and numbers are decoded strictly, and a raw value is validated
+// with json.Valid before it is stored. The helpers bounds-check so that bad
+// input can never panic.
 
 var errScan = errors.New("malformed JSON")
 
@@ -78,6 +81,18 @@ func skipValue(data []byte, i int) (int, error) {
 		}
 		return i, nil
 	}
+}
+
+// wellFormed reports whether data is one complete JSON object or array
+// (brackets balanced, strings closed), followed only by whitespace. It is
+// the cheap test that tells a whole chunk from a truncated one.
+func wellFormed(data []byte) bool {
+	i := skipWS(data, 0)
+	if i >= len(data) || (data[i] != '{' && data[i] != '[') {
+		return false
+	}
+	end, err := skipValue(data, i)
+	return err == nil && skipWS(data, end) == len(data)
 }
 
 // eachMember calls fn with each member of the object obj: the key as raw

@@ -164,11 +164,20 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	writeMember(&b, "role", mustJSON(m.Role), true)
 	writeMember(&b, "content", mustJSON(m.Content), false)
 	if len(m.ToolCalls) > 0 {
-		tc, err := json.Marshal(m.ToolCalls)
-		if err != nil {
-			return nil, err
+		var tc bytes.Buffer
+		tc.WriteByte('[')
+		for i, c := range m.ToolCalls {
+			if i > 0 {
+				tc.WriteByte(',')
+			}
+			raw, err := c.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			tc.Write(raw)
 		}
-		writeMember(&b, "tool_calls", tc, false)
+		tc.WriteByte(']')
+		writeMember(&b, "tool_calls", tc.Bytes(), false)
 	}
 	if m.ToolCallID != "" {
 		writeMember(&b, "tool_call_id", mustJSON(m.ToolCallID), false)

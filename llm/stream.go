@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -111,7 +110,7 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 		if !havePending && string(bytes.TrimSpace(value)) == "[DONE]" {
 			return nil
 		}
-		if !json.Valid(value) {
+		if !wellFormed(value) {
 			if !havePending {
 				pending = append(pending[:0], value...)
 			}
@@ -154,7 +153,7 @@ func endOfStream(acc *accumulator) error {
 
 // whole applies a complete (non-streamed) JSON answer.
 func (a *accumulator) whole(data []byte) error {
-	if !json.Valid(data) {
+	if !wellFormed(data) {
 		return malformed(data, a)
 	}
 	if err := a.chunk(data); err != nil {

@@ -1,0 +1,51 @@
+// Tests of the message helpers this package added to message.go.
+
+package llm_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"harness/llm"
+)
+
+func TestReasoning(t *testing.T) {
+	f := func(k, v string) llm.Field { return llm.Field{Key: k, Value: json.RawMessage(v)} }
+	for _, tc := range []struct {
+		name  string
+		extra []llm.Field
+		want  string
+	}{
+		{"none", nil, ""},
+		{"content", []llm.Field{f("reasoning_content", `"a"`)}, "a"},
+		{"same twice", []llm.Field{f("reasoning", `"abc"`), f("reasoning_content", `"abc"`)}, "abc"},
+		{"prefix keeps longer", []llm.Field{f("reasoning", `"ab"`), f("reasoning_content", `"abc"`)}, "abc"},
+		{"details text and summary", []llm.Field{f("reasoning_details", `[{"type":"reasoning.summary","summary":"s"},{"type":"reasoning.encrypted","data":"x"},{"type":"reasoning.text","text":"t"}]`)}, "st"},
+		{"encrypted only", []llm.Field{f("reasoning_details", `[{"type":"reasoning.encrypted","data":"x"}]`), f("reasoning", `null`)}, ""},
+		{"disagree in Extra order", []llm.Field{f("reasoning", `"B"`), f("other", `1`), f("reasoning_content", `"A"`)}, "B\nA"},
+		{"empty skipped", []llm.Field{f("reasoning", `""`), f("reasoning_content", `"A"`)}, "A"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := llm.Message{Role: "assistant", Extra: tc.extra}
+			if got := m.Reasoning(); got != tc.want {
+				t.Errorf("Reasoning() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMarshalKeepsHTMLCharacters(t *testing.T) {
+	m := llm.Message{Role: "assistant", Content: "a<b>&c", ToolCalls: []llm.ToolCall{{ID: "i", Name: "n", Arguments: `{"x":"<y>"}`}}}
+	raw, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"role":"assistant","content":"a<b>&c","tool_calls":[{"id":"i","type":"function","function":{"name":"n","arguments":"{\"x\":\"<y>\"}"}}]}`
+	if string(raw) != want {
+		t.Errorf("got  %s\nwant %s", raw, want)
+	}
+	var back llm.Message
+	if err := json.Unmarshal(raw, &back); err != nil || back.Content != m.Content || back.ToolCalls[0].Arguments != m.ToolCalls[0].Arguments {
+		t.Errorf("round trip: %+v %v", back, err)
+	}
+}

@@ -1,0 +1,193 @@
+// Tests of /tokenize dialects, estimates, turn splitting and turn counting.
+
+package llm_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"harness/llm"
+	"harness/llmtest"
+)
+
+func TestEstimate(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"", 0}, {"a", 1}, {"abc", 1}, {"abcd", 2}, {strings.Repeat("x", 13), 4}, {strings.Repeat("x", 14), 5}, {"é", 1},
+	} {
+		if got := llm.Estimate(tc.text); got != tc.want {
+			t.Errorf("Estimate(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestTokenizerDialects(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		mode     llmtest.TokenizeMode
+		dialect  string
+		requests int // for two counts
+	}{
+		{"llama.cpp", llmtest.TokenizeLlama, "llama.cpp", 2},
+		{"llama.cpp pieces", llmtest.TokenizeLlamaPieces, "llama.cpp", 2},
+		{"vLLM", llmtest.TokenizeVLLM, "vLLM", 3}, // one refused llama.cpp attempt, then remembered
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			srv.SetTokenize(tc.mode)
+			tok := llm.NewTokenizer(srv.URL+"/", "key")
+			if tok.URL() != srv.Root+"/tokenize" {
+				t.Errorf("URL = %s", tok.URL())
+			}
+			for _, text := range []string{"hello world!", "abcdefgh"} {
+				n, err := tok.Count(context.Background(), text)
+				if err != nil || n != llmtest.CountBytes4(text) {
+					t.Errorf("Count(%q) = %d, %v", text, n, err)
+				}
+			}
+			if tok.Dialect() != tc.dialect {
+				t.Errorf("dialect = %q", tok.Dialect())
+			}
+			reqs := srv.Tokenizes()
+			if len(reqs) != tc.requests {
+				t.Errorf("%d requests, want %d", len(reqs), tc.requests)
+			}
+			if reqs[0].Header.Get("Authorization") != "Bearer key" {
+				t.Errorf("no key sent")
+			}
+		})
+	}
+	for _, mode := range []llmtest.TokenizeMode{llmtest.TokenizeFail, llmtest.TokenizeMissing} {
+		srv := llmtest.New(t)
+		srv.SetTokenize(mode)
+		if _, err := srv.Tokenizer().Count(context.Background(), "x"); err == nil || !strings.Contains(err.Error(), "/tokenize") {
+			t.Errorf("mode %d: err = %v", mode, err)
+		}
+	}
+}
+
+func msg(role, content string) llm.Message { return llm.Message{Role: role, Content: content} }
+
+func TestSplitTurns(t *testing.T) {
+	a, u1, as, tl, u2 := msg("assistant", "pre"), msg("user", "1"), msg("assistant", "x"), msg("tool", "r"), msg("user", "2")
+	for _, tc := range []struct {
+		name string
+		in   []llm.Message
+		want []int // turn lengths
+	}{
+		{"empty", nil, nil},
+		{"one user", []llm.Message{u1}, []int{1}},
+		{"full turn", []llm.Message{u1, as, tl, as}, []int{4}},
+		{"two turns", []llm.Message{u1, as, u2, as}, []int{2, 2}},
+		{"leading non-user", []llm.Message{a, a, u1, as}, []int{2, 2}},
+		{"consecutive users", []llm.Message{u1, u2}, []int{1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			turns := llm.SplitTurns(tc.in)
+			var got []int
+			for _, tr := range turns {
+				got = append(got, len(tr))
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("turn lengths %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("turn lengths %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// jsonText returns the compact JSON of each message as CountTurns sees it.
+func jsonText(msgs []llm.Message) []string {
+	var out []string
+	for _, m := range msgs {
+		b, _ := json.Marshal(m)
+		out = append(out, string(b))
+	}
+	return out
+}
+
+func TestCountTurns(t *testing.T) {
+	conv := []llm.Message{
+		msg("user", "first question"), msg("assistant", "an answer of some length"),
+		msg("user", "second"), msg("assistant", "x"), msg("tool", "tool output here"), msg("assistant", "done"),
+		msg("user", "third"),
+	}
+	turns := llm.SplitTurns(conv)
+	texts := jsonText(conv)
+	prefix := func(n int) string { return "[" + strings.Join(texts[:n], ",") }
+	count := llmtest.CountBytes4
+
+	srv := llmtest.New(t)
+	tok := srv.Tokenizer()
+	got := llm.CountTurns(context.Background(), tok, turns, nil)
+	wantMsgs := [][]int{
+		{count(prefix(1)), count(prefix(2)) - count(prefix(1))},
+		{count(prefix(3)) - count(prefix(2)), count(prefix(4)) - count(prefix(3)), count(prefix(5)) - count(prefix(4)), count(prefix(6)) - count(prefix(5))},
+		{count(prefix(7)) - count(prefix(6))},
+	}
+	for k, tc := range got {
+		sum := 0
+		for i, n := range tc.Messages {
+			if n != wantMsgs[k][i] {
+				t.Errorf("turn %d message %d = %d, want %d", k, i, n, wantMsgs[k][i])
+			}
+			sum += n
+		}
+		if tc.Tokens != sum || tc.Estimated || tc.Key != llm.TurnKey(turns[k]) {
+			t.Errorf("turn %d = %+v", k, tc)
+		}
+	}
+	if n := len(srv.Tokenizes()); n != 7 {
+		t.Errorf("%d tokenize requests, want one per message (7)", n)
+	}
+
+	// Unchanged turns make no request; a changed last turn needs the base
+	// prefix plus one request per message.
+	conv2 := append(append([]llm.Message(nil), conv[:6]...), msg("user", "third, edited"), msg("assistant", "ok"))
+	before := len(srv.Tokenizes())
+	got2 := llm.CountTurns(context.Background(), tok, llm.SplitTurns(conv2), got)
+	if got2[0].Key != got[0].Key || got2[1].Tokens != got[1].Tokens {
+		t.Errorf("cached turns changed")
+	}
+	if n := len(srv.Tokenizes()) - before; n != 3 {
+		t.Errorf("%d requests for one changed 2-message turn, want 3", n)
+	}
+	before = len(srv.Tokenizes())
+	llm.CountTurns(context.Background(), tok, llm.SplitTurns(conv2), got2)
+	if n := len(srv.Tokenizes()) - before; n != 0 {
+		t.Errorf("%d requests with everything cached", n)
+	}
+
+	// A failing prefix estimates that whole turn only.
+	srv.FailTokenizeWhen(func(text string) bool { return strings.Contains(text, "tool output here") })
+	got3 := llm.CountTurns(context.Background(), tok, turns, nil)
+	if got3[0].Estimated || !got3[1].Estimated {
+		t.Errorf("estimated flags = %v %v", got3[0].Estimated, got3[1].Estimated)
+	}
+	turnText := strings.Join(texts[2:6], ",")
+	if got3[1].Tokens != llm.Estimate(turnText) || got3[1].Messages[3] != llm.Estimate(texts[5]) {
+		t.Errorf("estimated turn = %+v", got3[1])
+	}
+	if got3[1].Key != llm.TurnKey(turns[1]) {
+		t.Errorf("estimated key differs")
+	}
+
+	// No tokenizer: everything estimated, no requests.
+	got4 := llm.CountTurns(context.Background(), nil, turns, nil)
+	for _, tc := range got4 {
+		if !tc.Estimated {
+			t.Errorf("nil tokenizer gave a counted turn")
+		}
+	}
+	if e := llm.EstimateTurn(turns[0]); e.Tokens != llm.Estimate(texts[0]+","+texts[1]) || !e.Estimated {
+		t.Errorf("EstimateTurn = %+v", e)
+	}
+}
