@@ -1,0 +1,271 @@
+// Agent runs from the command line: -p, --json, --resume, --system-prompt.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"harness/config"
+	"harness/failures"
+	"harness/headless"
+	"harness/jail"
+	"harness/llm"
+	"harness/repl"
+	"harness/rlm"
+	"harness/sessions"
+)
+
+// agentFlags are the options of a conversation run.
+type agentFlags struct {
+	prompt    string // -p value; "-" reads stdin
+	hasPrompt bool
+	json      bool
+	resume    string // --resume NAME
+	hasResume bool   // --resume given, with or without NAME
+	system    *string
+}
+
+// parseAgentFlags parses -p, --json, --resume [NAME] and --system-prompt.
+// Each takes its value from the next argument (or after "="); --resume takes
+// a following argument as NAME unless it starts with "-".
+func parseAgentFlags(args []string) (agentFlags, error) {
+	var f agentFlags
+	for i := 0; i < len(args); i++ {
+		name, val, hasVal := strings.Cut(args[i], "=")
+		next := func() (string, error) {
+			if hasVal {
+				return val, nil
+			}
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("%s needs a value", name)
+			}
+			i++
+			return args[i], nil
+		}
+		var err error
+		switch name {
+		case "-p":
+			f.hasPrompt = true
+			f.prompt, err = next()
+		case "--json":
+			if hasVal {
+				return f, errors.New("--json takes no value")
+			}
+			f.json = true
+		case "--resume", "-resume":
+			f.hasResume = true
+			if hasVal {
+				f.resume = val
+			} else if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+				f.resume = args[i]
+			}
+		case "--system-prompt", "-system-prompt":
+			var s string
+			s, err = next()
+			f.system = &s
+		default:
+			return f, fmt.Errorf("unknown argument %q", args[i])
+		}
+		if err != nil {
+			return f, err
+		}
+	}
+	if f.json && !f.hasPrompt {
+		return f, errors.New("--json needs -p PROMPT (it prints a headless run)")
+	}
+	if f.hasResume && f.hasPrompt && f.resume == "" {
+		return f, errors.New("--resume needs a session NAME with -p (run harness --resume to list them)")
+	}
+	return f, nil
+}
+
+// runAgent runs what f asks for after the configuration loaded.
+func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir string, stdin io.Reader, stdout, stderr io.Writer) int {
+	st := sessions.Store{Dir: cfg.SessionsDir()}
+	switch {
+	case f.hasResume && f.resume == "" && !f.hasPrompt:
+		return listSessions(st, stdout, stderr)
+	case !f.hasPrompt:
+		fmt.Fprintln(stderr, "harness: the interactive terminal UI is not available in this build yet; run one turn headless with: harness [--resume NAME] -p PROMPT")
+		return exitUsage
+	}
+	prompt := f.prompt
+	if prompt == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "harness: read the prompt from stdin:", err)
+			return exitError
+		}
+		prompt = string(b)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		fmt.Fprintln(stderr, "harness: the prompt is empty; give it with -p TEXT, or -p - to read it from stdin")
+		return exitUsage
+	}
+	w, code := wire(cfg, f, launchDir, st, headless.Deny{}, stderr)
+	if code != exitOK {
+		return code
+	}
+	defer w.close()
+	ctx, stop := interruptible(ctx, stderr)
+	defer stop()
+	return headless.Run(ctx, w.runner, w.stream, prompt, headless.NewPrinter(f.json, stdout, stderr))
+}
+
+// listSessions prints the saved sessions, least recently updated first.
+func listSessions(st sessions.Store, stdout, stderr io.Writer) int {
+	list, err := st.List()
+	if err != nil {
+		fmt.Fprintln(stderr, "harness:", err)
+		return exitError
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stderr, "harness: no saved sessions in %s\n", st.Dir)
+		return exitOK
+	}
+	for _, s := range list {
+		fmt.Fprintf(stdout, "%s  %s  %s\n", s.Name, s.Updated.Local().Format("2006-01-02 15:04"), s.Preview)
+	}
+	fmt.Fprintln(stderr, "harness: continue one with: harness --resume NAME -p PROMPT")
+	return exitOK
+}
+
+// interruptible cancels ctx on the first SIGINT or SIGTERM, which stops the
+// turn like Esc; a second signal exits at once with 130.
+func interruptible(ctx context.Context, stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-ch:
+			fmt.Fprintln(stderr, "harness: interrupted twice; exiting without waiting")
+			os.Exit(exitInterrupted)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
+// wired is one session's root agent with what it holds open.
+type wired struct {
+	runner  *rlm.Runner
+	stream  *rlm.Stream
+	session *sessions.Session
+	closers []func() error
+}
+
+func (w *wired) close() {
+	for _, c := range w.closers {
+		c()
+	}
+}
+
+// wire builds the root agent: a new session, or the one f.resume names.
+func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store, ap rlm.Approver, stderr io.Writer) (*wired, int) {
+	fail := func(code int, format string, args ...any) (*wired, int) {
+		fmt.Fprintf(stderr, "harness: "+format+"\n", args...)
+		return nil, code
+	}
+	dir, err := filepath.EvalSymlinks(launchDir)
+	if err != nil {
+		return fail(exitError, "current directory: %v", err)
+	}
+	level := func() config.Permission { return cfg.REPL.Permission }
+	repo, err := jail.Open(jail.Repository, dir, level)
+	if err != nil {
+		return fail(exitError, "open the repository: %v", err)
+	}
+	w := &wired{closers: []func() error{repo.Close}}
+	var store *jail.Root
+	if cfg.RLM.StorePath != "" {
+		if store, err = jail.Open(jail.Store, cfg.RLM.StorePath, nil); err != nil {
+			w.close()
+			return fail(exitUsage, "open the store [rlm.store] path %s: %v", cfg.RLM.StorePath, err)
+		}
+		w.closers = append(w.closers, store.Close)
+	}
+	red := sessions.NewRedactor(cfg.Secrets())
+	var conv *sessions.File
+	if f.resume != "" {
+		if w.session, err = st.Open(f.resume, red); err != nil {
+			w.close()
+			return fail(exitUsage, "%v", err)
+		}
+		if conv, err = w.session.LoadRoot(); err != nil {
+			w.close()
+			return fail(exitError, "cannot resume session %s: %v", f.resume, err)
+		}
+	} else {
+		w.session = st.New(red)
+	}
+	system := cfg.Chat.Prompt
+	if f.system != nil {
+		system = f.system
+	}
+	w.stream = rlm.NewStream()
+	w.runner, err = rlm.New(rlm.Options{
+		Config: cfg, Client: llm.New(cfg.Endpoint, cfg.APIKey(cfg.Endpoint)), System: system,
+		Session: w.session, RepoDir: dir, Repository: repo, Store: store,
+		NewREPL: rlm.REPLs(repl.Options{
+			Repository: repo, Store: store, Home: cfg.Home,
+			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
+			Commands: cfg.Commands, RepoDir: dir, Environ: environ(cfg),
+			Failures: failures.Open(cfg.Home),
+		}),
+		Files: rlm.DefaultFileTools(), Approver: ap, Events: w.stream, Redactor: red,
+	}, conv)
+	if err != nil {
+		w.close()
+		return fail(exitError, "%v", err)
+	}
+	return w, exitOK
+}
+
+// environ is the environment commands start from (before [commands]
+// env_filter): the process environment without the API key variables and
+// without any variable holding a secret value.
+func environ(cfg *config.Config) func() []string {
+	names := map[string]bool{}
+	for _, e := range []config.Endpoint{cfg.Endpoint} {
+		if e.APIKeyEnv != "" {
+			names[e.APIKeyEnv] = true
+		}
+	}
+	if ad := cfg.ApprovalDescription; ad != nil && ad.Endpoint.APIKeyEnv != "" {
+		names[ad.Endpoint.APIKeyEnv] = true
+	}
+	secrets := cfg.Secrets()
+	return func() []string {
+		var out []string
+	next:
+		for _, kv := range os.Environ() {
+			name, val, _ := strings.Cut(kv, "=")
+			if names[name] {
+				continue
+			}
+			for _, s := range secrets {
+				if strings.Contains(val, s) {
+					continue next
+				}
+			}
+			out = append(out, kv)
+		}
+		return out
+	}
+}

@@ -1,0 +1,122 @@
+// Package headless runs one root turn without a terminal UI (harness -p)
+// and prints it: the final answer as plain text, or every event as a line
+// of JSON (--json).
+//
+// It holds no agent logic: it calls Turn and prints the rlm events of the
+// turn. Approvals are always refused (Deny), with a message the model can
+// act on; allow-listed commands still run because they never ask.
+//
+// # Plain output
+//
+// stdout gets the root's final answer followed by a newline. When the turn
+// is stopped (SIGINT), stdout gets the deepest partial response followed by
+// "[stopped by user]". stderr gets one line per error (endpoint failures,
+// failed subagents, failed saves) and, at the end, the session's name.
+//
+// # JSON output
+//
+// One object per line on stdout. Every object has "type" and
+// "schema_version" (SchemaVersion); objects about an agent also have
+// "agent" (the session name for the root, the rlm name for a subagent),
+// "depth" and, for subagents, "agent_id" (the ID of the rlm call that
+// started it, which also names its conversation file). Types and their other
+// members:
+//
+//	session          name, dir
+//	agent_start      task
+//	agent_end        status (done, stopped, failed), result
+//	reasoning_delta  text
+//	text_delta       text
+//	tool_call        id, name, arguments (the JSON text the model sent), synthetic
+//	tool_output      id, text (what the REPL printed while running)
+//	tool_result      id, name, content (exactly what the model is given)
+//	approval         id, operation (JSON), decision (allowed, denied), reason
+//	usage            usage {prompt_tokens, completion_tokens, total_tokens}
+//	error            message
+//	turn_done        status, text (the root's final answer), usage (summed
+//	                 over the turn's requests, subagents included)
+//
+// Delta texts may be split or joined differently from run to run; their
+// concatenation is exact. New types and members may be added; existing
+// ones change only with a new schema_version.
+//
+// # Exit codes
+//
+// Run returns ExitOK when the root answered, ExitError when the turn failed,
+// and ExitInterrupted when it was stopped. ExitUsage (bad usage or bad
+// configuration) is for the caller's own checks.
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"harness/rlm"
+)
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// Turner runs one root turn (*rlm.Runner).
+type Turner interface {
+	Turn(ctx context.Context, prompt string) (rlm.Result, error)
+}
+
+// Run runs one turn of t, printing the events of s with p until the turn
+// ends, and returns the exit code. Cancelling ctx stops the turn like Esc.
+func Run(ctx context.Context, t Turner, s *rlm.Stream, prompt string, p Printer) int {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			e, ok := s.Next(context.Background())
+			if !ok {
+				return
+			}
+			p.Print(e)
+		}
+	}()
+	res, err := t.Turn(ctx, prompt)
+	s.Close()
+	<-done
+	p.Finish()
+	switch {
+	case err != nil || res.Status == rlm.Failed:
+		return ExitError
+	case res.Status == rlm.Stopped:
+		return ExitInterrupted
+	}
+	return ExitOK
+}
+
+// Printer prints a turn's events.
+type Printer interface {
+	Print(e rlm.Event)
+	Finish() // after the last event
+}
+
+// Deny refuses every approval: no one is there to answer.
+type Deny struct{}
+
+// ErrHeadless is the refusal the model sees.
+var ErrHeadless = errors.New("denied: harness runs headless (-p), so no one can approve this operation. " +
+	"Commands listed in [commands.allow] run without approval; otherwise do the work without it " +
+	"(REPL file functions, read_file, apply_patch, grep, list) or explain in your answer what the user should run")
+
+// Approve implements rlm.Approver.
+func (Deny) Approve(context.Context, json.RawMessage) (bool, error) { return false, ErrHeadless }
+
+// NewPrinter returns the JSON printer when asJSON is set, else the plain one.
+func NewPrinter(asJSON bool, stdout, stderr io.Writer) Printer {
+	if asJSON {
+		return &JSONPrinter{w: stdout}
+	}
+	return &PlainPrinter{Out: stdout, Err: stderr}
+}

@@ -1,0 +1,136 @@
+// The plain and JSON printers.
+
+package headless
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"harness/rlm"
+)
+
+// SchemaVersion is the version of the --json line format.
+const SchemaVersion = 1
+
+// PlainPrinter prints the final answer on Out and errors on Err.
+type PlainPrinter struct {
+	Out, Err io.Writer
+	session  string
+}
+
+// Print implements Printer.
+func (p *PlainPrinter) Print(e rlm.Event) {
+	switch e := e.(type) {
+	case rlm.SessionReady:
+		p.session = e.Name
+	case rlm.Error:
+		who := "harness"
+		if e.Agent.Depth > 0 {
+			who = fmt.Sprintf("harness: subagent %q (depth %d)", e.Agent.Name, e.Agent.Depth)
+		}
+		fmt.Fprintf(p.Err, "%s: %s\n", who, e.Message)
+	case rlm.TurnDone:
+		if e.Status != rlm.Failed && e.Text != "" {
+			fmt.Fprintln(p.Out, strings.TrimRight(e.Text, "\n"))
+		}
+	}
+}
+
+// Finish names the session on Err.
+func (p *PlainPrinter) Finish() {
+	if p.session != "" {
+		fmt.Fprintf(p.Err, "harness: session %s (continue with: harness --resume %s -p PROMPT)\n", p.session, p.session)
+	}
+}
+
+// JSONPrinter prints one JSON object per event.
+type JSONPrinter struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+// Finish implements Printer.
+func (p *JSONPrinter) Finish() {}
+
+// Print implements Printer.
+func (p *JSONPrinter) Print(e rlm.Event) {
+	var kv []any
+	switch e := e.(type) {
+	case rlm.SessionReady:
+		p.line("session", nil, "name", e.Name, "dir", e.Dir)
+		return
+	case rlm.AgentStart:
+		kv = []any{"agent_start", "task", e.Task}
+	case rlm.AgentEnd:
+		kv = []any{"agent_end", "status", e.Status.String(), "result", e.Result}
+	case rlm.ReasoningDelta:
+		kv = []any{"reasoning_delta", "text", e.Text}
+	case rlm.TextDelta:
+		kv = []any{"text_delta", "text", e.Text}
+	case rlm.ToolCall:
+		kv = []any{"tool_call", "id", e.ID, "name", e.Name, "arguments", e.Arguments, "synthetic", e.Synthetic}
+	case rlm.ToolOutput:
+		kv = []any{"tool_output", "id", e.ID, "text", e.Text}
+	case rlm.ToolResult:
+		kv = []any{"tool_result", "id", e.ID, "name", e.Name, "content", e.Content}
+	case rlm.ApprovalAnswered:
+		decision := "denied"
+		if e.Allowed {
+			decision = "allowed"
+		}
+		kv = []any{"approval", "id", e.ID, "operation", rawOrNull(e.Operation), "decision", decision, "reason", e.Reason}
+	case rlm.Usage:
+		kv = []any{"usage", "usage", e.Usage}
+	case rlm.Error:
+		kv = []any{"error", "message", e.Message}
+	case rlm.TurnDone:
+		kv = []any{"turn_done", "status", e.Status.String(), "text", e.Text, "usage", e.Usage}
+	default:
+		return // events for interactive views only
+	}
+	a := e.Of()
+	p.line(kv[0].(string), &a, kv[1:]...)
+}
+
+func rawOrNull(r json.RawMessage) json.RawMessage {
+	if len(r) == 0 || !json.Valid(r) {
+		return json.RawMessage("null")
+	}
+	return r
+}
+
+// line writes {"type":…,"schema_version":1[,"agent":…,"depth":…[,"agent_id":…]],kv…}.
+func (p *JSONPrinter) line(typ string, a *rlm.Agent, kv ...any) {
+	b := &p.buf
+	b.Reset()
+	b.WriteString(`{"type":`)
+	writeJSON(b, typ)
+	fmt.Fprintf(b, `,"schema_version":%d`, SchemaVersion)
+	if a != nil {
+		b.WriteString(`,"agent":`)
+		writeJSON(b, a.Name)
+		fmt.Fprintf(b, `,"depth":%d`, a.Depth)
+		if a.ID != "" {
+			b.WriteString(`,"agent_id":`)
+			writeJSON(b, a.ID)
+		}
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		b.WriteByte(',')
+		writeJSON(b, kv[i])
+		b.WriteByte(':')
+		writeJSON(b, kv[i+1])
+	}
+	b.WriteString("}\n")
+	p.w.Write(b.Bytes())
+}
+
+func writeJSON(b *bytes.Buffer, v any) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	b.Truncate(b.Len() - 1) // Encode's newline
+}
