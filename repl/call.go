@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -40,11 +41,14 @@ const (
 // callState is one Exec in progress.
 type callState struct {
 	r      *REPL
-	ctx    context.Context // cancelled when the call is stopped for any reason
+	thread *starlark.Thread // the interpreter running the call
+	ctx    context.Context  // cancelled when the call is stopped for any reason
 	cancel context.CancelFunc
 	code   string
 	out    outBuf
 	why    atomic.Int32
+	stopMu sync.Mutex // orders stop against finish
+	ended  bool       // finish has run; stops are ignored
 	crash  string
 	notes  []failures.Note
 
@@ -55,7 +59,7 @@ type callState struct {
 
 func newCall(r *REPL, parent context.Context, code string) *callState {
 	ctx, cancel := context.WithCancel(parent)
-	c := &callState{r: r, ctx: ctx, cancel: cancel, code: code, done: make(chan struct{})}
+	c := &callState{r: r, thread: r.thread, ctx: ctx, cancel: cancel, code: code, done: make(chan struct{})}
 	c.out.limit = r.opts.OutputLimit
 	c.out.emit = r.opts.Output
 	c.stopAfter = context.AfterFunc(parent, func() { c.stop(stopCancel) })
@@ -67,8 +71,10 @@ func newCall(r *REPL, parent context.Context, code string) *callState {
 
 // stop cancels the call for reason k; the first reason wins.
 func (c *callState) stop(k stopKind) {
-	if c.why.CompareAndSwap(int32(stopNone), int32(k)) {
-		c.r.thread.Cancel(k.String())
+	c.stopMu.Lock()
+	defer c.stopMu.Unlock()
+	if !c.ended && c.why.CompareAndSwap(int32(stopNone), int32(k)) {
+		c.thread.Cancel(k.String())
 		c.cancel()
 	}
 }
@@ -79,11 +85,16 @@ func (c *callState) reason() stopKind { return stopKind(c.why.Load()) }
 // errors (try_call) must not swallow a stop.
 func (c *callState) stopped() bool { return c.reason() != stopNone }
 
+// finish ends the call: after it returns no watchdog or context hook can
+// stop it any more.
 func (c *callState) finish() {
 	c.stopAfter()
+	c.stopMu.Lock()
+	c.ended = true
+	c.stopMu.Unlock()
 	close(c.done)
-	c.cancel()
 	c.mem.wait()
+	c.cancel()
 }
 
 func (c *callState) write(s string) { c.out.write(s) }

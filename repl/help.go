@@ -18,12 +18,12 @@ func (r *REPL) help(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
-	callOf(r).write(r.HelpText())
+	callOf(r).write(r.helpText())
 	return starlark.None, nil
 }
 
-// HelpText returns what help() prints.
-func (r *REPL) HelpText() string {
+// helpText returns what help() prints.
+func (r *REPL) helpText() string {
 	var sb strings.Builder
 	if r.opts.OutputLimit > 0 {
 		fmt.Fprintf(&sb, "Output limit: %d bytes per call; longer results are cut with a notice.\n", r.opts.OutputLimit)

@@ -56,14 +56,14 @@ func TestMemoryLimitStopsAllocationLoop(t *testing.T) {
 }
 
 func TestMemoryStateAcrossCalls(t *testing.T) {
-	e := newEnv(t, withMemory(64))
-	out := e.exec("big = ['b' * 1000 + str(i) for i in range(40000)]")
+	e := newEnv(t, withMemory(16))
+	out := e.exec("big = ['b' * 1000 + str(i) for i in range(10000)]")
 	if out != "(no output)" {
-		t.Fatalf("40 MB of state: %q", out)
+		t.Fatalf("10 MB of state: %q", out)
 	}
-	out = e.exec("more = ['c' * 1000 + str(i) for i in range(40000)]")
+	out = e.exec("more = ['c' * 1000 + str(i) for i in range(10000)]")
 	if !strings.Contains(out, "REPL state lost") {
-		t.Fatalf("80 MB of state across two calls was not stopped: %q", out)
+		t.Fatalf("20 MB of state across two calls was not stopped: %q", out)
 	}
 }
 
@@ -84,9 +84,9 @@ func TestBigFileReadIsRefused(t *testing.T) {
 }
 
 func TestRunOutputOverLimit(t *testing.T) {
-	e := newEnv(t, withMemory(64), withEnviron(hostEnviron),
+	e := newEnv(t, withMemory(16), withEnviron(hostEnviron),
 		withCommands(config.Commands{Allow: map[string]string{"sh": "/bin/sh"}}))
-	out := e.exec(`run(["sh", "-c", "head -c 200000000 /dev/zero"])`)
+	out := e.exec(`run(["sh", "-c", "head -c 50000000 /dev/zero"])`)
 	if !strings.Contains(out, "its output passed this REPL's memory limit") {
 		t.Fatalf("result: %q", out)
 	}

@@ -152,13 +152,14 @@ func (r *REPL) exec(ctx context.Context, code string) (string, bool) {
 	if r.closed.Load() || r.globals == nil {
 		return "error: this REPL has been closed; its subagent has finished", true
 	}
+	r.thread.Uncancel()
 	c := newCall(r, ctx, code)
 	r.setCall(c)
-	defer r.setCall(nil)
-	defer c.finish()
-
 	value, err := r.evaluate(c, code)
-	return r.result(c, value, err), err != nil || c.stopped()
+	c.finish() // no stop can arrive after this
+	out := r.result(c, value, err)
+	r.setCall(nil)
+	return out, err != nil || c.stopped()
 }
 
 // evaluate parses and executes code, recovering Go panics.
@@ -181,7 +182,6 @@ func (r *REPL) evaluate(c *callState, code string) (value starlark.Value, err er
 			f.Stmts = f.Stmts[:n-1]
 		}
 	}
-	r.thread.Uncancel()
 	if len(f.Stmts) > 0 {
 		if err := starlark.ExecREPLChunk(f, r.thread, r.globals); err != nil {
 			return nil, err
@@ -202,7 +202,7 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 	}
 	reason := c.reason()
 	lost := reason == stopMemory || reason == stopCrash
-	if !lost && err == nil && r.opts.MaxMemoryMB > 0 {
+	if !lost && r.opts.MaxMemoryMB > 0 {
 		if r.retained = r.estimateState(c); r.retained > r.limitBytes() {
 			lost, reason = true, stopMemory
 		}
@@ -213,6 +213,7 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 			tail.WriteString("\n")
 		}
 		tail.WriteString(r.stateLostText(reason, c))
+		r.setCall(nil) // helper files load outside any call
 		r.reset()
 	case err != nil:
 		if tail.Len() > 0 {

@@ -261,7 +261,9 @@ func (r *REPL) execute(c *callState, cmd *command) (starlark.Value, error) {
 	x.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // own session: no terminal, own group
 	x.Cancel = func() error { return syscall.Kill(-x.Process.Pid, syscall.SIGKILL) }
 	x.WaitDelay = waitDelay
-	sk := &sink{limit: c.budget(), over: cancel}
+	// A third of the budget: buffers grow by doubling, and the result copies
+	// the output once more into Starlark strings.
+	sk := &sink{limit: c.budget() / 3, over: cancel}
 	out, errb := &capped{sink: sk}, &capped{sink: sk}
 	x.Stdout, x.Stderr = out, errb
 	err := x.Run()

@@ -62,6 +62,7 @@ var useInsteadTable = []useInstead{
 	row("round()", `math.round(x) (no digits argument) or "%.2f" % x to format`, ``, `undefined: round$`),
 	row("print(..., end=...)", `building the whole line first and printing it once; print(a, b, sep="")`, ``, `print: unexpected keyword argument "(end|file|flush)"`),
 	row("list.sort()", `sorted(xs, key=..., reverse=...)`, ``, `has no \.sort field`),
+	row("load()", `nothing: the replib helpers are already globals (lib_source(name) shows a file's text)`, ``, `load not implemented`),
 	row("json.dumps / json.loads", `json.encode(x), json.indent(json.encode(x)) and json.decode(s)`, ``, `has no \.(dumps|loads|dump|load) field`),
 }
 

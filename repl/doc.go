@@ -1,0 +1,133 @@
+// Package repl is a subagent's Starlark REPL: one interpreter whose globals
+// persist from call to call, which reaches files only through virtual
+// mounts and runs host commands only through run().
+//
+// # Use
+//
+//	r, err := repl.New(repl.Options{Repository: repoRoot, Store: storeRoot, ...})
+//	defer r.Close()
+//	text := r.Exec(ctx, code) // exactly what the model is given
+//
+// One REPL serves one subagent, from its first call to its final answer.
+// Exec calls are serialized; Close and cancelling the context passed to
+// Exec may happen from any goroutine. The REPL never writes to stdout or
+// stderr: printed text goes to Options.Output as it is printed and into the
+// result.
+//
+// # Results
+//
+// A result is what print wrote, then the repr of a trailing expression
+// statement when it is not None, then the error with its Starlark
+// backtrace (runs of identical frames collapsed). Empty output is
+// "(no output)". The whole is capped at Options.OutputLimit bytes on a
+// UTF-8 boundary: printed output is cut first and the tail (value and
+// error) keeps at most half the limit, with a notice
+// "[output truncated: N bytes omitted (output_limit)]". After an error, the
+// effects of completed statements and the globals bound so far remain.
+// When an error matches a row of the "Use instead" table (Python forms
+// Starlark lacks), one more line follows:
+// "<name> is not available in this REPL; use <alternative>". Helper files
+// that failed to load are reported at the start of the first result.
+//
+// # Dialect
+//
+// Starlark with While, Recursion, Set, TopLevelControl and GlobalReassign.
+// Recursion deeper than 2000 nested calls is stopped with a clean error.
+//
+// # Predeclared names and what they touch
+//
+//	json, math, time, struct   go.starlark.net's modules; nothing outside the interpreter
+//	re                         Go regexp with Python's names: search match fullmatch findall
+//	                           sub split compile, flags I M S; match objects with group
+//	                           groups groupdict start end span; offsets are byte offsets
+//	Path(*parts)               pathlib-style paths (see Files)
+//	chdir(p), getcwd()         the REPL's relative base only
+//	try_call(f, *a, **kw)      struct(value, error); never catches Esc or a memory stop
+//	run(argv, cwd=None)        a host process (see Commands)
+//	FYI()                      date, prompt tokens (Options.PromptTokens), model (Options.Model)
+//	help()                     output limit, $HARNESS_HOME/repl-notes.md, and the sections
+//	                           Files, Starlark, REPL functions, Commands, Helper functions
+//	lib_source(name)           reads $HARNESS_HOME/replib/<name>.star
+//	store_summary()            walks /store (only when Options.Store is set)
+//	library_summary()          walks /library (only when Options.Library is set)
+//	helpers                    every name defined by $HARNESS_HOME/replib/*.star
+//
+// # Files
+//
+// REPL code sees only virtual paths: /repository (the working directory at
+// start), /store and /library, each mapped onto a jail.Root, which checks
+// the permission level at every operation (so a change during a call
+// applies to the next operation) and refuses escapes. A relative path is
+// joined to the working directory and cleaned lexically; a path that does
+// not start with a mount name (a host path, or one climbing above a mount)
+// is "outside the root". Errors name the virtual path and the kind (not
+// found, permission denied, outside the root, not a directory, is a
+// directory, already exists) and never a host path. File reads are
+// refused, without losing state, when the file is larger than what
+// max_memory_mb leaves.
+//
+// # Commands
+//
+// run(argv, cwd=None) runs argv[0] without a shell and returns
+// {"exit_code", "stdout", "stderr"} (a signal exit is the negative signal
+// number; invalid UTF-8 is replaced). A name on the [commands] deny list is
+// refused; a name on the allow list runs its configured executable without
+// asking; another name is looked up on the PATH of Options.Environ and needs
+// approval every time. A relative path with a slash names an executable in
+// the repository, resolved against cwd, and needs approval every time
+// whatever the lists say. Absolute paths, ".." and paths leading outside
+// the repository are refused. cwd is repository-relative without "..",
+// must be an existing directory, and needs approval when it resolves
+// outside the repository. The child starts in its own session (no
+// controlling terminal, its own process group) with stdin from /dev/null
+// and Options.Environ minus [commands] env_filter; cancelling the call
+// kills the whole group. Approvals go to Options.Approver as JSON:
+//
+//	{"operation": "run", "executable": "/usr/bin/make", "arguments": ["test"],
+//	 "working_directory": "/repository/sub"}
+//
+// "executable" is the host path for commands found on PATH or allowed, and
+// the virtual path ("/repository/scripts/x.sh") for repository files;
+// "working_directory" is always virtual. When cwd resolves outside the
+// repository, "working_directory_resolves_to" holds the host directory, and
+// "operation" is "working_directory" if only the directory needs approval.
+// A nil Approver refuses. Denials and refusals raise PermissionError-style
+// errors and are recorded as failure notes.
+//
+// # Limits
+//
+// max_memory_mb is enforced per REPL by a watchdog that samples the Go heap
+// while a call runs (every few milliseconds and every few thousand
+// interpreter steps), attributing to the call the growth since the call
+// began plus an estimate of the REPL's retained globals; before stopping a
+// call it forces a collection and measures again. A call over the limit, a
+// retained state over the limit, or a Go panic discards the REPL's state:
+// the result says that every variable and function defined earlier is gone
+// and that the helpers were reloaded, and the next call starts fresh.
+// Cancelling Exec's context stops the interpreter at once (Thread.Cancel)
+// and kills run() process groups; state is kept.
+//
+// # Helpers
+//
+// $HARNESS_HOME/replib/*.star files are loaded in name order into every new
+// interpreter. Each file sees the predeclared names and what earlier files
+// defined; all of its top-level names become globals. help() lists the
+// public functions (not starting with "_") with their signatures and
+// docstrings; Functions() returns them with the REPL functions, so the app
+// can point a mistaken tool call at the REPL. A file that fails to load is
+// reported and contributes nothing.
+//
+// # Approval exemptions
+//
+// IsSynthetic recognizes code made only of FYI(), help(), store_summary()
+// and library_summary() calls; IsReasoningOnly recognizes a lone
+// reasoning("...") on a string literal, which the app answers
+// "(no output)" without running.
+//
+// # Failure notes
+//
+// Denials (permission, escapes, deny list, refused approvals) and errors
+// matching the "Use instead" table are appended to Options.Failures with
+// Options.Session and the code, and reported to Options.OnFailure with
+// their occurrence count.
+package repl
