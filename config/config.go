@@ -34,8 +34,9 @@
 // depth, but not the reserved names model, messages, tools, stream,
 // stream_options and n, not nan or inf, and not TOML dates or times (JSON
 // has no such values). [approval_description] needs enabled; when it is true
-// the prompt and endpoint are required. Absent or disabled, the Config's
-// ApprovalDescription is nil.
+// the prompt and endpoint are required, and when it is false the rest of the
+// table is ignored (unknown keys are still errors). Absent or disabled, the
+// Config's ApprovalDescription is nil.
 //
 // The store must not lie inside the launch directory or contain it, and must
 // neither contain nor lie inside $HARNESS_HOME/sessions; the launch

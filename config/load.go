@@ -203,10 +203,12 @@ func isColour(s string) bool {
 }
 
 // approval validates [approval_description]; nil unless enabled = true.
+// With enabled = false the rest of the table is not checked (unknown keys
+// still are), so turning the feature off never requires fixing it first.
 func (c *checker) approval(t map[string]any) *ApprovalDescription {
 	const tbl = "approval_description"
 	enabled, ok := c.boolean(t, tbl, "enabled")
-	if !ok {
+	if !ok || !enabled {
 		return nil
 	}
 	prompt := c.optString(t, tbl, "prompt")
@@ -215,9 +217,6 @@ func (c *checker) approval(t map[string]any) *ApprovalDescription {
 	epOK := false
 	if hasEP {
 		endpoint, epOK = c.endpoint(ep, tbl+".endpoint")
-	}
-	if !enabled {
-		return nil
 	}
 	if prompt == nil {
 		c.missing(tbl, "prompt", "add prompt = \"... ${command} ...\" (the pending operation replaces ${command}), or set enabled = false")

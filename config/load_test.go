@@ -407,8 +407,8 @@ func TestLoadApprovalDisabled(t *testing.T) {
 	for name, extra := range map[string]string{
 		"absent":   "",
 		"disabled": "[approval_description]\nenabled = false\n",
-		"disabled with settings": "[approval_description]\nenabled = false\nprompt = \"no placeholder\"\n" +
-			"[approval_description.endpoint]\nbase_url = \"http://x/v1\"\nmodel = \"s\"\n",
+		"disabled with unfinished settings": "[approval_description]\nenabled = false\nprompt = \"no placeholder\"\n" +
+			"[approval_description.endpoint]\nbase_url = \"not a url\"\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := newDirs(t)
