@@ -40,6 +40,7 @@ func (r *REPL) helperFileNames() []string {
 func (r *REPL) loadHelpers() {
 	r.helpers, r.loadErrors = nil, nil
 	if r.opts.Home == "" {
+		r.publish()
 		return
 	}
 	for _, name := range r.helperFileNames() {
@@ -52,6 +53,7 @@ func (r *REPL) loadHelpers() {
 			r.loadErrors = append(r.loadErrors, fmt.Sprintf("replib/%s: %s", file, describeLoadError(err)))
 		}
 	}
+	r.publish()
 	if len(r.loadErrors) > 0 {
 		r.loadReport = "Helper files that failed to load (left out of help(); fix them in $HARNESS_HOME/replib):\n  " +
 			strings.Join(r.loadErrors, "\n  ") + "\n"
@@ -141,20 +143,41 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// Functions returns the REPL functions and loaded public helpers by name,
-// each with its signature, so a tool call naming one can be answered with a
-// pointer to call it in REPL code.
-func (r *REPL) Functions() map[string]string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := map[string]string{}
+// loadInfo is what other goroutines may ask about the loaded helpers
+// without waiting for a running call.
+type loadInfo struct {
+	functions map[string]string
+	errors    []string
+}
+
+// publish records the current helpers and load errors for Functions and
+// LoadErrors.
+func (r *REPL) publish() {
+	info := &loadInfo{functions: map[string]string{}, errors: append([]string(nil), r.loadErrors...)}
 	for _, f := range replFunctions {
 		if r.hasMount(f.mount) {
-			out[f.name] = f.signature
+			info.functions[f.name] = f.signature
 		}
 	}
 	for _, h := range r.helpers {
-		out[h.name] = h.signature
+		info.functions[h.name] = h.signature
+	}
+	r.info.Store(info)
+}
+
+// Functions returns the REPL functions and loaded public helpers by name,
+// each with its signature, so a tool call naming one can be answered with a
+// pointer to call it in REPL code. It does not wait for a running call.
+func (r *REPL) Functions() map[string]string {
+	out := map[string]string{}
+	for k, v := range r.info.Load().functions {
+		out[k] = v
 	}
 	return out
+}
+
+// LoadErrors returns one message per helper file that failed to load in the
+// current interpreter (after New or a state reset).
+func (r *REPL) LoadErrors() []string {
+	return append([]string(nil), r.info.Load().errors...)
 }

@@ -167,9 +167,13 @@ func (r *REPL) estimateState(c *callState) int64 {
 			}
 			seen[v] = true
 			total += 64 + 64*int64(v.Len())
-			for _, kv := range v.Items() {
-				stack = append(stack, kv[0], kv[1])
+			iter := v.Iterate()
+			var k starlark.Value
+			for iter.Next(&k) {
+				x, _, _ := v.Get(k)
+				stack = append(stack, k, x)
 			}
+			iter.Done()
 		case *starlark.Set:
 			if seen[v] {
 				continue

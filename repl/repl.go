@@ -75,6 +75,7 @@ type REPL struct {
 	helpers    []helper // public helper functions, in load order
 	loadErrors []string // files that failed to load, one message each
 	loadReport string   // shown at the start of the next result, then cleared
+	info       atomic.Pointer[loadInfo]
 
 	builtinNames map[string]bool           // names of the predeclared values in globals
 	onStepsCount int                       // calls of onSteps, for spacing memory checks
@@ -128,19 +129,17 @@ func (r *REPL) Close() {
 	r.helpers = nil
 }
 
-// LoadErrors returns one message per helper file that failed to load in the
-// current interpreter (after New or a state reset).
-func (r *REPL) LoadErrors() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.loadErrors...)
-}
-
 // Exec runs one chunk of REPL code and returns the result text exactly as
 // the model gets it: printed output, then the repr of a trailing expression
 // that is not None, then the error with its backtrace; "(no output)" when
 // that is empty; capped at OutputLimit bytes.
+//
+// A lone reasoning("...") on a string literal is answered "(no output)"
+// without running (see IsReasoningOnly).
 func (r *REPL) Exec(ctx context.Context, code string) string {
+	if strings.Contains(code, "reasoning") && IsReasoningOnly(code) {
+		return "(no output)"
+	}
 	out, _ := r.exec(ctx, code)
 	return out
 }

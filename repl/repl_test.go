@@ -284,4 +284,10 @@ func TestSyntheticAndReasoning(t *testing.T) {
 			t.Errorf("IsReasoningOnly(%q) = %v, want %v", code, got, want)
 		}
 	}
+	// Exec answers a lone reasoning call without running it, even when the
+	// helper is missing.
+	e := newEnv(t, withoutHelpers())
+	if got := e.exec(`reasoning("thinking")`); got != "(no output)" {
+		t.Errorf("reasoning: %q", got)
+	}
 }
