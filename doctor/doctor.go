@@ -1,0 +1,322 @@
+// Package doctor implements `harness doctor`: it checks that everything
+// harness needs is in place and prints one line per check, with the fix for
+// every failure.
+//
+// # Checks, in order
+//
+//	config     $HARNESS_HOME/config.toml loads and validates (one line per problem)
+//	.env       the file's permissions, and the api_key_env variables are set
+//	store      the [rlm.store] rules against the launch directory and the sessions folder
+//	endpoint   GET {base_url}/models answers and lists the configured model
+//	tokenize   /tokenize answers (llama.cpp or vLLM dialect), or estimates are in use
+//	completion with --full: one streamed request that must come back with a tool call
+//	approval   the [approval_description] endpoint, when enabled, as for endpoint
+//	replib     every $HARNESS_HOME/replib/*.star file parses as Starlark
+//
+// Each line starts with ok, warn, FAIL or skip. Run returns false when any
+// line is FAIL (the command exits 1). Checks that need a loaded
+// configuration are skipped when it does not load.
+//
+// Keys are never printed: every line is scrubbed of the configured API key
+// values before it is written, whatever produced it.
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.starlark.net/syntax"
+
+	"harness/config"
+	"harness/llm"
+)
+
+// Timeouts of the network checks.
+const (
+	quickTimeout      = 20 * time.Second // /models, /tokenize
+	completionTimeout = 3 * time.Minute  // the --full completion
+)
+
+// printer writes check lines and remembers failures.
+type printer struct {
+	w       io.Writer
+	secrets []string
+	failed  bool
+}
+
+func (p *printer) line(status, check, msg string) {
+	for _, s := range p.secrets {
+		msg = strings.ReplaceAll(msg, s, "[redacted]")
+	}
+	fmt.Fprintf(p.w, "%-4s  %-10s  %s\n", status, check, msg)
+}
+
+func (p *printer) ok(check, format string, a ...any) {
+	p.line("ok", check, fmt.Sprintf(format, a...))
+}
+
+func (p *printer) warn(check, format string, a ...any) {
+	p.line("warn", check, fmt.Sprintf(format, a...))
+}
+
+func (p *printer) skip(check, format string, a ...any) {
+	p.line("skip", check, fmt.Sprintf(format, a...))
+}
+
+// fail prints a failure: what is wrong, then the fix.
+func (p *printer) fail(check, what, fix string) {
+	p.failed = true
+	if fix != "" {
+		what += "; fix: " + fix
+	}
+	p.line("FAIL", check, what)
+}
+
+// Run checks the installation in home for a session started in launchDir
+// and reports to w. full adds one streamed completion that must make a tool
+// call. It returns false when any check failed.
+func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer) (ok bool) {
+	p := &printer{w: w}
+	cfg := checkConfig(p, home, launchDir)
+	if cfg != nil {
+		p.secrets = cfg.Secrets()
+		checkDotenv(p, cfg)
+		checkStore(p, home, launchDir)
+		checkEndpoint(ctx, p, cfg, full)
+		checkApproval(ctx, p, cfg)
+	} else {
+		for _, c := range []string{".env", "store", "endpoint", "tokenize", "completion"} {
+			p.skip(c, "needs a configuration that loads")
+		}
+	}
+	checkReplib(p, filepath.Join(home, "replib"))
+	return !p.failed
+}
+
+// checkConfig loads the configuration without the launch-directory rules
+// (those are the store check's); it returns nil when it does not load.
+func checkConfig(p *printer, home, launchDir string) *config.Config {
+	path := filepath.Join(home, "config.toml")
+	cfg, err := config.Load(home, "")
+	if err == nil {
+		p.ok("config", "%s loads", cfg.Path)
+		return cfg
+	}
+	var list config.Errors
+	var one *config.Error
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.fail("config", fmt.Sprintf("%s does not exist", path), "run `harness setup` to write a starter config, then edit [endpoint]")
+	case errors.As(err, &list):
+		for _, e := range list {
+			p.fail("config", e.Error(), "")
+		}
+	case errors.As(err, &one):
+		p.fail("config", one.Error(), "")
+	default:
+		p.fail("config", err.Error(), "correct "+path)
+	}
+	return nil
+}
+
+func checkDotenv(p *printer, cfg *config.Config) {
+	path := filepath.Join(cfg.Home, ".env")
+	info, err := os.Stat(path)
+	switch {
+	case err == nil && info.Mode().Perm()&0o077 != 0:
+		p.warn(".env", "%s can be read by other users (mode %v); run chmod 600 %s", path, info.Mode().Perm(), path)
+	case err == nil:
+		p.ok(".env", "%s loads and is private", path)
+	case errors.Is(err, fs.ErrNotExist):
+		p.ok(".env", "no %s (only needed for API keys)", path)
+	default:
+		p.fail(".env", fmt.Sprintf("cannot read %s: %v", path, err), "check the file's permissions")
+	}
+	eps := map[string]config.Endpoint{"[endpoint]": cfg.Endpoint}
+	if cfg.ApprovalDescription != nil {
+		eps["[approval_description.endpoint]"] = cfg.ApprovalDescription.Endpoint
+	}
+	for _, table := range sortedKeys(eps) {
+		name := eps[table].APIKeyEnv
+		if name == "" {
+			continue
+		}
+		_, inEnv := os.LookupEnv(name)
+		switch {
+		case cfg.APIKey(eps[table]) == "":
+			p.fail(".env", fmt.Sprintf("%s api_key_env names %s, which is unset or empty", table, name),
+				fmt.Sprintf("add %s=<your key> to %s, or export it in your shell", name, path))
+		case inEnv:
+			p.ok(".env", "%s is set (from the environment) for %s", name, table)
+		default:
+			p.ok(".env", "%s is set (from %s) for %s", name, path, table)
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// checkStore applies the rules that involve the launch directory by loading
+// again with it.
+func checkStore(p *printer, home, launchDir string) {
+	cfg, err := config.Load(home, launchDir)
+	if err != nil {
+		var list config.Errors
+		var one *config.Error
+		switch {
+		case errors.As(err, &list):
+			for _, e := range list {
+				p.fail("store", e.Error(), "")
+			}
+		case errors.As(err, &one):
+			p.fail("store", one.Error(), "")
+		default:
+			p.fail("store", err.Error(), "")
+		}
+		return
+	}
+	p.ok("store", "%s is outside %s and the sessions folder", cfg.RLM.StorePath, launchDir)
+}
+
+// checkEndpoint checks /models, /tokenize and, when full, one completion.
+func checkEndpoint(ctx context.Context, p *printer, cfg *config.Config, full bool) {
+	ep := cfg.Endpoint
+	client := llm.New(ep, cfg.APIKey(ep))
+	if !checkModels(ctx, p, "endpoint", client, ep) {
+		p.skip("tokenize", "needs the endpoint")
+		p.skip("completion", "needs the endpoint")
+		return
+	}
+	checkTokenize(ctx, p, ep, cfg.APIKey(ep))
+	if !full {
+		p.skip("completion", "run `harness doctor --full` to try one streamed completion with a tool call")
+		return
+	}
+	checkCompletion(ctx, p, client)
+}
+
+func checkModels(ctx context.Context, p *printer, check string, client *llm.Client, ep config.Endpoint) bool {
+	ctx, cancel := context.WithTimeout(ctx, quickTimeout)
+	defer cancel()
+	ids, err := client.Models(ctx)
+	if err != nil {
+		p.fail(check, err.Error(), "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)")
+		return false
+	}
+	for _, id := range ids {
+		if id == ep.Model {
+			p.ok(check, "%s/models lists %q", strings.TrimRight(ep.BaseURL, "/"), ep.Model)
+			return true
+		}
+	}
+	served := strings.Join(ids, ", ")
+	if served == "" {
+		served = "none"
+	}
+	if len(served) > 300 {
+		served = served[:300] + "…"
+	}
+	p.fail(check, fmt.Sprintf("%s/models does not list model %q (served: %s)", strings.TrimRight(ep.BaseURL, "/"), ep.Model, served),
+		"set model in config.toml to one of the served names")
+	return false
+}
+
+func checkTokenize(ctx context.Context, p *printer, ep config.Endpoint, key string) {
+	ctx, cancel := context.WithTimeout(ctx, quickTimeout)
+	defer cancel()
+	tok := llm.NewTokenizer(ep.BaseURL, key)
+	n, err := tok.Count(ctx, "harness doctor")
+	if err != nil {
+		p.ok("tokenize", "%s unavailable (%v); context counts use estimates (ceil(bytes/3.25)), shown with ~", tok.URL(), err)
+		return
+	}
+	p.ok("tokenize", "%s answers (%s dialect, %d tokens for a test text)", tok.URL(), tok.Dialect(), n)
+}
+
+// checkCompletion streams one request offering an echo tool and asking for
+// a call to it.
+func checkCompletion(ctx context.Context, p *printer, client *llm.Client) {
+	ctx, cancel := context.WithTimeout(ctx, completionTimeout)
+	defer cancel()
+	req := llm.Request{
+		Messages: []llm.Message{{Role: "user", Content: "This is an automated connectivity check. " +
+			`Call the echo tool once with {"text": "ok"}. Do not answer with text.`}},
+		Tools: []llm.Tool{{
+			Name:        "echo",
+			Description: "Echo the given text back.",
+			Parameters:  []byte(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
+		}},
+	}
+	start := time.Now()
+	resp, err := client.Stream(ctx, req, nil)
+	took := time.Since(start).Round(100 * time.Millisecond)
+	if err != nil {
+		p.fail("completion", err.Error(), "see the message; check the server's log")
+		return
+	}
+	for _, c := range resp.Message.ToolCalls {
+		if c.Name == "echo" {
+			p.ok("completion", "streamed a call to echo(%s) in %v", c.Arguments, took)
+			return
+		}
+	}
+	what := fmt.Sprintf("the model answered without calling the echo tool (finish_reason %q)", resp.FinishReason)
+	p.fail("completion", what, "use a model and server with tool calling enabled "+
+		"(llama.cpp: start llama-server with --jinja; vLLM: --enable-auto-tool-choice and a --tool-call-parser)")
+}
+
+func checkApproval(ctx context.Context, p *printer, cfg *config.Config) {
+	ad := cfg.ApprovalDescription
+	if ad == nil {
+		return
+	}
+	client := llm.New(ad.Endpoint, cfg.APIKey(ad.Endpoint))
+	checkModels(ctx, p, "approval", client, ad.Endpoint)
+}
+
+// checkReplib parses every helper file as Starlark, with the options the
+// REPL uses.
+func checkReplib(p *printer, dir string) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.star"))
+	if err != nil || len(files) == 0 {
+		if _, serr := os.Stat(dir); serr != nil {
+			p.warn("replib", "no %s: the shipped helpers (reasoning, glob, search) are missing; run ./install.sh", dir)
+		} else {
+			p.warn("replib", "no .star files in %s; run ./install.sh to install the shipped helpers", dir)
+		}
+		return
+	}
+	sort.Strings(files)
+	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
+	good := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			p.fail("replib", fmt.Sprintf("cannot read %s: %v", f, err), "check the file's permissions")
+			continue
+		}
+		if _, err := opts.Parse(f, src, 0); err != nil {
+			p.fail("replib", err.Error(), "correct the file or remove it (other helper files still load)")
+			continue
+		}
+		good++
+	}
+	if good > 0 {
+		p.ok("replib", "%d of %d helper files in %s parse", good, len(files), dir)
+	}
+}
