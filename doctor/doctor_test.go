@@ -140,7 +140,7 @@ func TestFailures(t *testing.T) {
 		{"bad replib file", func(t *testing.T, srv *llmtest.Server, home, launch string) (string, string) {
 			os.WriteFile(filepath.Join(home, "replib", "b.star"), []byte("def g(:\n  pass\n"), 0o644)
 			return home, launch
-		}, false, []string{"FAIL  replib", "b.star:1:8: got':'", "fix: correct the file", "1 of 2 helper files"}},
+		}, false, []string{"FAIL  replib", "b.star:1:8: got ':', want ')'", "fix: correct the file", "1 of 2 helper files"}},
 		{"no replib", func(t *testing.T, srv *llmtest.Server, home, launch string) (string, string) {
 			os.RemoveAll(filepath.Join(home, "replib"))
 			return home, launch
