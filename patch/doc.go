@@ -116,8 +116,9 @@
 // lines take the file's dominant ending (the more frequent of LF and CRLF,
 // a tie going to the first line's ending, LF for a file without endings).
 // The file's final-newline state is kept: a file that ended without a line
-// ending still does, whatever the hunks changed; "*** End of File" only
-// says where a hunk is. Files holding a NUL byte are refused as binary.
+// ending still does, whatever the hunks changed (except when its new last
+// line is empty: "a\n" plus an empty unterminated line is just "a\n");
+// "*** End of File" only says where a hunk is. Files holding a NUL byte are refused as binary.
 //
 // Locating is linear in the size of the file: one pass indexes the lines by
 // content, and each hunk checks only the places where its rarest old line

@@ -5,6 +5,8 @@ package patch
 import (
 	"fmt"
 	"strings"
+
+	"harness/tools"
 )
 
 // notFound explains why old (a hunk's context and removed lines) matches
@@ -129,16 +131,19 @@ func nearest(t *text, lo int, old []string, key func(string) string) (best, vote
 	return best, votes
 }
 
-// writeNumbered writes lines [from, to) (clamped) in the numbered-line format.
+// writeNumbered writes lines [from, to) (clamped) in the numbered-line
+// format read_file uses (tools.Numbered).
 func writeNumbered(b *strings.Builder, t *text, from, to int) {
 	from, to = max(from, 0), min(to, t.len())
-	for k := from; k < to; k++ {
-		b.WriteString(numbered(k+1, t.line(k)))
+	if from >= to {
+		return
 	}
+	lines := make([]string, 0, to-from)
+	for k := from; k < to; k++ {
+		lines = append(lines, t.line(k))
+	}
+	b.WriteString(tools.Numbered(lines, from+1))
 }
-
-// numbered is the one numbered-line format of every file view.
-func numbered(n int, line string) string { return fmt.Sprintf("%6d\t%s\n", n, line) }
 
 // prefixKey compares lines by their first three characters after leading
 // white space: a loose key for finding a candidate when no line agrees.

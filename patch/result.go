@@ -4,8 +4,12 @@ package patch
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"harness/tools"
 )
 
 // viewContext is how many unchanged lines a view shows around a change.
@@ -22,12 +26,12 @@ type change struct {
 }
 
 func (c *change) summary() string {
-	s := c.code + " " + c.path
+	s := c.code + " " + quotePath(c.path)
 	if c.code == "R" {
-		s = "R " + c.from + " -> " + c.path
+		s = "R " + quotePath(c.from) + " -> " + quotePath(c.path)
 	}
 	if c.code == "=" {
-		s = "= " + c.path + " (the patch leaves its text as it was; not written)"
+		s += " (the patch leaves its text as it was; not written)"
 	}
 	if c.note != "" {
 		s += " (" + c.note + ")"
@@ -45,10 +49,10 @@ func render(changes []*change, limit int) string {
 		if len(c.regions) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s:\n", c.path)
+		fmt.Fprintf(&b, "\n%s:\n", quotePath(c.path))
 		writeView(&b, c.text, c.regions)
 	}
-	return capText(b.String(), limit, "; read_file shows the files")
+	return capText(b.String(), limit, "read_file shows the files.")
 }
 
 // writeView writes the regions with viewContext lines around each, merging
@@ -74,23 +78,23 @@ func writeView(b *strings.Builder, t *text, regions []span) {
 	}
 }
 
-// capText cuts s to at most limit bytes (limit ≤ 0: no cap) on a UTF-8
-// boundary, ending it with a notice of how many bytes were left out. The
-// text is made valid UTF-8 first.
+// capText cuts s to limit bytes (limit ≤ 0: no cap) with tools.Truncate,
+// the output cap every tool uses, after making it valid UTF-8.
 func capText(s string, limit int, hint string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if limit <= 0 || len(s) <= limit {
-		return s
+	return tools.Truncate(strings.ToValidUTF8(s, "\uFFFD"), limit, hint)
+}
+
+// quotePath prints a path as the tools do: unchanged when plain, otherwise
+// as a Go string literal (a space, a quote, a backslash, a character that
+// is not printable, or invalid UTF-8).
+func quotePath(p string) string {
+	if !utf8.ValidString(p) {
+		return strconv.Quote(p)
 	}
-	notice := func(omitted int) string {
-		return fmt.Sprintf("\n[output truncated: %d bytes omitted%s]", omitted, hint)
+	for _, r := range p {
+		if r == ' ' || r == '"' || r == '\'' || r == '`' || r == '\\' || !unicode.IsPrint(r) {
+			return strconv.Quote(p)
+		}
 	}
-	cut := max(limit-len(notice(len(s))), 0)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if nl := strings.LastIndexByte(s[:cut], '\n'); nl >= cut/2 {
-		cut = nl + 1 // prefer ending on a whole line
-	}
-	return strings.TrimSuffix(s[:cut], "\n") + notice(len(s)-cut)
+	return p
 }
