@@ -73,7 +73,8 @@ func Setup(home string, opts SetupOptions) (SetupResult, error) {
 	}
 	if _, err := os.Lstat(res.ConfigPath); err == nil {
 		if !opts.Force {
-			return SetupResult{}, fmt.Errorf("%s already exists; run `harness setup --force` to replace it with a fresh starter file (your current settings are lost): %w", res.ConfigPath, fs.ErrExist)
+			return SetupResult{}, &Error{File: res.ConfigPath, Err: fs.ErrExist,
+				Msg: "already exists; run `harness setup --force` to replace it with a fresh starter file (its current settings are lost)"}
 		}
 		res.Replaced = true
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -142,7 +143,15 @@ func setString(text, key, val string) (string, error) {
 	if !ok || sp.ValStart < 0 {
 		return "", fmt.Errorf("setup: %s not found in the example config", key)
 	}
-	return text[:sp.ValStart] + quoteTOML(val) + text[sp.ValEnd:], nil
+	q, rest := quoteTOML(val), text[sp.ValEnd:]
+	// Keep a trailing comment in its column when there is room.
+	if pad := sp.ValEnd - sp.ValStart - len(q); pad > 0 && strings.HasPrefix(strings.TrimLeft(rest, " "), "#") {
+		q += strings.Repeat(" ", pad)
+	} else if pad < 0 && strings.HasPrefix(strings.TrimLeft(rest, " "), "#") {
+		rest = strings.TrimLeft(rest, " ")
+		rest = strings.Repeat(" ", max(1, len(text[sp.ValEnd:])-len(rest)+pad)) + rest
+	}
+	return text[:sp.ValStart] + q + rest, nil
 }
 
 // uncommentAPIKeyEnv turns the example's "# api_key_env = ..." line in
@@ -157,7 +166,9 @@ func uncommentAPIKeyEnv(text, name string) (string, error) {
 			continue
 		}
 		if inEndpoint && strings.HasPrefix(t, "# api_key_env =") {
-			lines[i] = "api_key_env = " + quoteTOML(name) + "   # the variable that holds the API key (shell first, then .env)\n"
+			set := "api_key_env = " + quoteTOML(name)
+			set += strings.Repeat(" ", max(1, strings.LastIndex(l, " #")+1-len(set)))
+			lines[i] = set + "# the variable that holds the API key (shell first, then .env)\n"
 			return strings.Join(lines, ""), nil
 		}
 	}
