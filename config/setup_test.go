@@ -60,6 +60,19 @@ func TestSetup(t *testing.T) {
 			if cfg.RLM.StorePath != res.StorePath {
 				t.Errorf("store = %q, want %q", cfg.RLM.StorePath, res.StorePath)
 			}
+			written, _ := os.ReadFile(res.ConfigPath)
+			got, want := strings.Split(string(written), "\n"), strings.Split(Example, "\n")
+			if len(got) != len(want) {
+				t.Fatalf("wrote %d lines, the example has %d", len(got), len(want))
+			}
+			for i := range got {
+				changed := got[i] != want[i]
+				setting := strings.HasPrefix(got[i], "base_url = ") || strings.HasPrefix(got[i], "model = ") ||
+					strings.HasPrefix(got[i], "path = ") || strings.HasPrefix(got[i], "api_key_env = ")
+				if changed && !setting || setting && !strings.Contains(got[i], "#") && strings.Contains(want[i], "#") {
+					t.Errorf("line %d: %q, example has %q", i+1, got[i], want[i])
+				}
+			}
 			report := res.String()
 			for _, want := range append([]string{"Wrote " + res.ConfigPath, "Created the store directory " + res.StorePath}, tc.wantNext...) {
 				if !strings.Contains(report, want) {
