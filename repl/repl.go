@@ -77,7 +77,6 @@ type REPL struct {
 	loadReport string   // shown at the start of the next result, then cleared
 	info       atomic.Pointer[loadInfo]
 
-	builtinNames map[string]bool           // names of the predeclared values in globals
 	onStepsCount int                       // calls of onSteps, for spacing memory checks
 	retained     int64                     // estimated bytes held by globals after the last call
 	call         atomic.Pointer[callState] // the running call, nil between calls

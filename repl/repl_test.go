@@ -291,3 +291,21 @@ func TestSyntheticAndReasoning(t *testing.T) {
 		t.Errorf("reasoning: %q", got)
 	}
 }
+
+func TestGlobDoesNotEnterDirectorySymlinks(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "real/a.go", "")
+	e.write(t, "real/deep/b.go", "")
+	os.Symlink("real", filepath.Join(e.repo, "link"))
+	got := e.exec(`glob("**/*.go")`)
+	if got != `["real/a.go", "real/deep/b.go"]` {
+		t.Errorf("glob **: %s", got)
+	}
+	if got := e.exec(`glob("**")`); got != `["link", "real", "real/a.go", "real/deep", "real/deep/b.go"]` {
+		t.Errorf("glob everything: %s", got)
+	}
+	// A literal path through the link is followed, as the path names it.
+	if got := e.exec(`glob("link/*.go")`); got != `["link/a.go"]` {
+		t.Errorf("glob link/*.go: %s", got)
+	}
+}
