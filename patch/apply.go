@@ -33,7 +33,7 @@ func Apply(ctx context.Context, r *jail.Root, text string, limit int) (string, e
 		if errors.As(err, &je) && je.Reason != "" {
 			err = errors.New(je.Reason)
 		}
-		return "", fmt.Errorf("apply_patch cannot write here: %v. Nothing was changed.", err)
+		return "", errors.New(capText("apply_patch cannot write here: "+err.Error()+". Nothing was changed.", limit, ""))
 	}
 	done := make([]*change, 0, len(p.Ops))
 	for i, op := range p.Ops {

@@ -225,11 +225,7 @@ func rewriteCase(t *testing.T, file string, ar *txtar.Archive, got, files map[st
 
 // decode turns a section's text into bytes: "␍" is "\r", a final "␄\n" means no final newline.
 func decode(b []byte) string {
-	s := strings.ReplaceAll(string(b), "␍", "\r")
-	if strings.HasSuffix(s, "␄\n") {
-		s = strings.TrimSuffix(s, "␄\n")
-	}
-	return s
+	return strings.TrimSuffix(strings.ReplaceAll(string(b), "␍", "\r"), "␄\n")
 }
 
 func encode(s string) []byte {

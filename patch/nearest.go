@@ -25,9 +25,12 @@ func (l *locator) notFound(i int, h *Hunk, old []string, lo int, eof bool) error
 	if lo > 0 || eof {
 		if starts, count := l.exactIndex().find(old, 0, 4); count > 0 {
 			fmt.Fprintf(&b, " They match exactly at line %s; ", lineList(starts, count))
-			if eof {
+			switch {
+			case eof:
 				b.WriteString("remove the " + eofMarker + " line if that is the place.")
-			} else {
+			case starts[0] == lo-1 && count == 1:
+				b.WriteString("that is the anchor line itself, and the search starts after the anchor: drop the anchor line from the hunk or remove the anchor.")
+			default:
 				b.WriteString("that is before the anchor, so move or remove the anchor.")
 			}
 			return l.errf(i, h, "%s", b.String())
