@@ -88,6 +88,27 @@ func parseAgentFlags(args []string) (agentFlags, error) {
 	return f, nil
 }
 
+// mainAgent runs harness with agent arguments (-p, --json, --resume,
+// --system-prompt, or none) in the current directory: it parses them,
+// loads the configuration and calls runAgent.
+func mainAgent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, err := parseAgentFlags(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n\n%s", err, usage)
+		return exitUsage
+	}
+	cfg, code := loadConfig(stderr)
+	if code != exitOK {
+		return code
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(stderr, "harness: current directory:", err)
+		return exitError
+	}
+	return runAgent(context.Background(), cfg, f, wd, stdin, stdout, stderr)
+}
+
 // runAgent runs what f asks for after the configuration loaded.
 func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir string, stdin io.Reader, stdout, stderr io.Writer) int {
 	st := sessions.Store{Dir: cfg.SessionsDir()}
