@@ -3,6 +3,7 @@
 package llm
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -216,10 +217,12 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 }
 
 // readBody parses an SSE stream, or a plain JSON completion when the server
-// answered with application/json.
+// answered with application/json and the body is one JSON object (some
+// servers label their event streams application/json).
 func readBody(ctx context.Context, resp *http.Response, acc *accumulator) error {
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		data, err := io.ReadAll(resp.Body)
+	br := bufio.NewReaderSize(resp.Body, 64<<10)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && firstByte(br) == '{' {
+		data, err := io.ReadAll(br)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -228,7 +231,22 @@ func readBody(ctx context.Context, resp *http.Response, acc *accumulator) error 
 		}
 		return acc.whole(data)
 	}
-	return parseStream(ctx, resp.Body, acc)
+	return parseStream(ctx, br, acc)
+}
+
+// firstByte returns the first non-space byte of br without consuming it.
+func firstByte(br *bufio.Reader) byte {
+	for n := 1; ; n++ {
+		b, err := br.Peek(n)
+		if len(b) < n || err != nil {
+			return 0
+		}
+		switch b[n-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return b[n-1]
+	}
 }
 
 // Complete sends req with stream=false and returns the assistant message

@@ -388,3 +388,12 @@ func TestModels(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestEventStreamLabelledJSON(t *testing.T) {
+	sse := "data: {\"choices\":[{\"delta\":{\"content\":\"sse\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	srv := llmtest.New(t, llmtest.Reply{Raw: sse, ContentType: "application/json"})
+	resp, err := srv.Client("").Stream(context.Background(), llm.Request{Messages: userMsgs("q")}, nil)
+	if err != nil || resp.Message.Content != "sse" {
+		t.Errorf("content %q, err %v", resp.Message.Content, err)
+	}
+}

@@ -55,6 +55,7 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 	var pending []byte
 	havePending := false
 	event := ""
+	junk := "" // the first line that is not SSE, quoted if nothing else came
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -68,7 +69,7 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 				return malformed(pending, acc)
 			}
 			if err == io.EOF {
-				return endOfStream(acc)
+				return endOfStream(acc, junk)
 			}
 			return fmt.Errorf("%w: %v after %s (the partial reply was kept; try again)", ErrTruncated, err, chunks(acc.chunks))
 		}
@@ -97,9 +98,18 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 			event = string(value)
 			continue
 		case "data":
+		case "error":
+			// llama.cpp reports a failure mid-stream as an "error:" line.
+			if wellFormed(value) {
+				return providerError(value)
+			}
+			return &ProviderError{Message: truncate(string(value))}
 		default:
 			if havePending {
 				return malformed(pending, acc)
+			}
+			if junk == "" && !knownField(name) {
+				junk = truncate(string(line))
 			}
 			continue // id, retry, unknown fields
 		}
@@ -141,14 +151,24 @@ func malformed(data []byte, acc *accumulator) error {
 
 // endOfStream decides whether a body that ended without [DONE] was complete:
 // it was if a finish_reason arrived.
-func endOfStream(acc *accumulator) error {
+func endOfStream(acc *accumulator, junk string) error {
 	switch {
 	case acc.finish != "":
 		return nil
+	case acc.chunks == 0 && junk != "":
+		return fmt.Errorf("%w: the endpoint did not answer with an event stream; it sent: %s", ErrTruncated, junk)
 	case acc.chunks == 0:
 		return fmt.Errorf("%w: the endpoint closed the stream without sending anything", ErrTruncated)
 	}
 	return fmt.Errorf("%w: the connection closed after %s without a finish_reason (the partial reply was kept; try again)", ErrTruncated, chunks(acc.chunks))
+}
+
+func knownField(name []byte) bool {
+	switch string(name) {
+	case "id", "retry", "event", "data":
+		return true
+	}
+	return false
 }
 
 // whole applies a complete (non-streamed) JSON answer.
