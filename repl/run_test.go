@@ -55,6 +55,8 @@ func TestRun(t *testing.T) {
 		{name: "cwd outside refused", code: `run(["say", "x"], cwd = "out")`, asked: 1, want: []string{"refused"}, denied: true},
 		{name: "repository executable", code: `run(["./script.sh", "a"])`, approve: true, asked: 1, want: []string{`"stdout": "script a\n"`}},
 		{name: "repository executable from cwd", code: `run(["../script.sh"], cwd = "sub")`, want: []string{"absolute paths and '..' are not allowed"}, denied: true},
+		{name: "repository executable resolved against cwd", code: `run(["./blocked"], cwd = "sub")`, approve: true, asked: 1, want: []string{`"stdout": "not blocked\n"`}},
+		{name: "executable through an outside cwd", code: `run(["./x.sh"], cwd = "out")`, want: []string{"/repository/out/x.sh resolves outside the repository"}, denied: true},
 		{name: "repository path ignores deny list", code: `run(["sub/blocked"])`, approve: true, asked: 1, want: []string{`"stdout": "not blocked\n"`}},
 		{name: "not executable", code: `run(["./file.txt"])`, want: []string{"PermissionError: /repository/file.txt is not an executable file"}},
 		{name: "missing executable path", code: `run(["./nope.sh"])`, want: []string{"FileNotFoundError: /repository/nope.sh does not exist"}},
