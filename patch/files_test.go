@@ -244,3 +244,20 @@ func readFile(t *testing.T, dir, name string) string {
 	must(t, err)
 	return string(b)
 }
+
+// TestSpecialFileRefused checks that a named pipe is neither read nor replaced.
+func TestSpecialFileRefused(t *testing.T) {
+	r, dir := openRoot(t, jail.Repository, config.PermReadWrite)
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, p := range []string{"*** Update File: pipe\n@@\n-a\n+b\n", "*** Replace File: pipe\n+b\n"} {
+		_, err := Apply(context.Background(), r, "*** Begin Patch\n"+p+"*** End Patch", 0)
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("got %v, want a not-a-regular-file error", err)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "pipe")); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v %v", fi, err)
+	}
+}
