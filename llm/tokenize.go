@@ -31,6 +31,7 @@ type Tokenizer struct {
 
 	mu      sync.Mutex
 	dialect string // "", "content" (llama.cpp) or "prompt" (vLLM)
+	missing error  // set when the server has no /tokenize route at all
 }
 
 // NewTokenizer returns a tokenizer for the endpoint at baseURL: it posts to
@@ -66,8 +67,11 @@ func (t *Tokenizer) Dialect() string {
 // Count returns the number of tokens the server counts in text.
 func (t *Tokenizer) Count(ctx context.Context, text string) (int, error) {
 	t.mu.Lock()
-	d := t.dialect
+	d, missing := t.dialect, t.missing
 	t.mu.Unlock()
+	if missing != nil {
+		return 0, missing
+	}
 	if d != "" {
 		return t.count(ctx, d, text)
 	}
@@ -83,6 +87,11 @@ func (t *Tokenizer) Count(ctx context.Context, text string) (int, error) {
 	}
 	n, err2 := t.count(ctx, "prompt", text)
 	if err2 != nil {
+		if noRoute(err) && noRoute(err2) {
+			t.mu.Lock()
+			t.missing = err // remembered: the server has no tokenizer
+			t.mu.Unlock()
+		}
 		return 0, err // the llama.cpp failure is the more telling one
 	}
 	t.setDialect("prompt")
@@ -141,4 +150,11 @@ func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) 
 		return *out.Count, nil
 	}
 	return len(out.Tokens), nil
+}
+
+// noRoute reports whether err says the route does not exist (rather than a
+// failure that may pass).
+func noRoute(err error) bool {
+	se, ok := err.(*StatusError)
+	return ok && (se.Code == http.StatusNotFound || se.Code == http.StatusMethodNotAllowed || se.Code == http.StatusNotImplemented)
 }

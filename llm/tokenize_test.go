@@ -61,11 +61,23 @@ func TestTokenizerDialects(t *testing.T) {
 			}
 		})
 	}
-	for _, mode := range []llmtest.TokenizeMode{llmtest.TokenizeFail, llmtest.TokenizeMissing} {
+	for _, tc := range []struct {
+		mode     llmtest.TokenizeMode
+		requests int // for two counts
+	}{
+		{llmtest.TokenizeFail, 4},    // a failure may pass: asked again
+		{llmtest.TokenizeMissing, 2}, // no route: remembered
+	} {
 		srv := llmtest.New(t)
-		srv.SetTokenize(mode)
-		if _, err := srv.Tokenizer().Count(context.Background(), "x"); err == nil || !strings.Contains(err.Error(), "/tokenize") {
-			t.Errorf("mode %d: err = %v", mode, err)
+		srv.SetTokenize(tc.mode)
+		tok := srv.Tokenizer()
+		for range 2 {
+			if _, err := tok.Count(context.Background(), "x"); err == nil || !strings.Contains(err.Error(), "/tokenize") {
+				t.Errorf("mode %d: err = %v", tc.mode, err)
+			}
+		}
+		if n := len(srv.Tokenizes()); n != tc.requests {
+			t.Errorf("mode %d: %d requests, want %d", tc.mode, n, tc.requests)
 		}
 	}
 }
