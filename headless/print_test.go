@@ -1,0 +1,110 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"harness/llm"
+	"harness/rlm"
+)
+
+var (
+	root = rlm.Agent{Name: "20260102-030405"}
+	sub  = rlm.Agent{Name: "helper", Depth: 1, ID: "CALL1"}
+)
+
+func TestJSONLines(t *testing.T) {
+	for _, tc := range []struct {
+		event rlm.Event
+		want  string // "" when the event is not printed
+	}{
+		{rlm.SessionReady{Name: "s", Dir: "/h/sessions/s"}, `{"type":"session","schema_version":1,"name":"s","dir":"/h/sessions/s"}`},
+		{rlm.AgentStart{Agent: root, Task: "go <now> & then"}, `{"type":"agent_start","schema_version":1,"agent":"20260102-030405","depth":0,"task":"go <now> & then"}`},
+		{rlm.AgentStart{Agent: sub, Task: "t"}, `{"type":"agent_start","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","task":"t"}`},
+		{rlm.AgentEnd{Agent: sub, Status: rlm.Stopped, Result: "x\n[stopped by user]"}, `{"type":"agent_end","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","status":"stopped","result":"x\n[stopped by user]"}`},
+		{rlm.ReasoningDelta{Agent: sub, Text: "hm"}, `{"type":"reasoning_delta","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","text":"hm"}`},
+		{rlm.TextDelta{Agent: root, Text: "é"}, `{"type":"text_delta","schema_version":1,"agent":"20260102-030405","depth":0,"text":"é"}`},
+		{rlm.ToolCall{Agent: sub, ID: "C2", Name: "repl", Arguments: `{"code":"1"}`}, `{"type":"tool_call","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","id":"C2","name":"repl","arguments":"{\"code\":\"1\"}","synthetic":false}`},
+		{rlm.ToolOutput{Agent: sub, ID: "C2", Text: "out"}, `{"type":"tool_output","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","id":"C2","text":"out"}`},
+		{rlm.ToolResult{Agent: sub, ID: "C2", Name: "repl", Content: "1"}, `{"type":"tool_result","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","id":"C2","name":"repl","content":"1"}`},
+		{rlm.ApprovalAnswered{Agent: sub, ID: "C2", Operation: json.RawMessage(`{"operation":"run"}`), Reason: "no"}, `{"type":"approval","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","id":"C2","operation":{"operation":"run"},"decision":"denied","reason":"no"}`},
+		{rlm.Usage{Agent: root, Usage: llm.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}}, `{"type":"usage","schema_version":1,"agent":"20260102-030405","depth":0,"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`},
+		{rlm.Error{Agent: root, Message: "boom"}, `{"type":"error","schema_version":1,"agent":"20260102-030405","depth":0,"message":"boom"}`},
+		{rlm.TurnDone{Agent: root, Status: rlm.Done, Text: "ok"}, `{"type":"turn_done","schema_version":1,"agent":"20260102-030405","depth":0,"status":"done","text":"ok","usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}}`},
+		{rlm.MessageAdded{Agent: root}, ""},
+		{rlm.ToolArgsDelta{Agent: root}, ""},
+	} {
+		var b bytes.Buffer
+		p := NewPrinter(true, &b, nil)
+		p.Print(tc.event)
+		want := tc.want
+		if want != "" {
+			want += "\n"
+		}
+		if b.String() != want {
+			t.Errorf("%T:\n got %s\nwant %s", tc.event, b.String(), want)
+		}
+	}
+}
+
+func TestPlain(t *testing.T) {
+	var out, errOut bytes.Buffer
+	p := NewPrinter(false, &out, &errOut)
+	p.Print(rlm.SessionReady{Name: "s1"})
+	p.Print(rlm.TextDelta{Agent: root, Text: "streamed"})
+	p.Print(rlm.Error{Agent: sub, Message: "endpoint said no"})
+	p.Print(rlm.TurnDone{Agent: root, Text: "Final answer.\n"})
+	p.Finish()
+	if out.String() != "Final answer.\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	want := "harness: subagent \"helper\" (depth 1): endpoint said no\nharness: session s1 (continue with: harness --resume s1 -p PROMPT)\n"
+	if errOut.String() != want {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	out.Reset()
+	p.Print(rlm.TurnDone{Agent: root, Status: rlm.Failed, Text: "[branch failed: x]"})
+	if out.Len() != 0 {
+		t.Errorf("a failed turn printed %q on stdout", out.String())
+	}
+}
+
+type fakeTurner struct {
+	s   *rlm.Stream
+	res rlm.Result
+	err error
+}
+
+func (f fakeTurner) Turn(ctx context.Context, prompt string) (rlm.Result, error) {
+	f.s.Emit(rlm.TurnDone{Agent: root, Status: f.res.Status, Text: prompt})
+	return f.res, f.err
+}
+
+func TestRunExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		res  rlm.Result
+		err  error
+		want int
+	}{
+		{rlm.Result{Status: rlm.Done}, nil, ExitOK},
+		{rlm.Result{Status: rlm.Stopped}, nil, ExitInterrupted},
+		{rlm.Result{Status: rlm.Failed}, errors.New("x"), ExitError},
+	} {
+		s := rlm.NewStream()
+		var out bytes.Buffer
+		code := Run(context.Background(), fakeTurner{s, tc.res, tc.err}, s, "echo", NewPrinter(false, &out, &bytes.Buffer{}))
+		if code != tc.want {
+			t.Errorf("%v: exit %d, want %d", tc.res.Status, code, tc.want)
+		}
+		if tc.res.Status != rlm.Failed && out.String() != "echo\n" {
+			t.Errorf("stdout %q: the printer did not see every event before Run returned", out.String())
+		}
+	}
+	ok, err := Deny{}.Approve(context.Background(), nil)
+	if ok || !errors.Is(err, ErrHeadless) {
+		t.Error("Deny approved")
+	}
+}
