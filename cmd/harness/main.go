@@ -31,6 +31,8 @@ const usage = `harness: a terminal coding agent for OpenAI-compatible endpoints
 Usage:
   harness setup [--force] [--base-url URL] [--model NAME] [--api-key-env VAR]
                         write a starter ~/.harness/config.toml and create the store
+  harness doctor [--full]
+                        check the configuration, the endpoint and the helper files
   harness --version     print the version
   harness -h, --help    print this help
 
@@ -42,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "setup":
 			return cmdSetup(args[1:], stdout, stderr)
+		case "doctor":
+			return cmdDoctor(args[1:], stdout, stderr)
 		}
 	}
 	for _, a := range args {
