@@ -44,4 +44,3 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
-
