@@ -79,7 +79,7 @@ func helpStarlark(sb *strings.Builder) {
 		"Supported: def, lambda, if/elif/else, for, while, break/continue, comprehensions, int (arbitrary size), float, string, bytes, list, dict, set, tuple, " +
 		"% and .format() formatting, slicing, and the built-ins abs any all bool bytes chr dict dir enumerate fail float getattr hasattr hash int len list " +
 		"max min ord print range repr reversed set sorted str tuple type zip. Strings are UTF-8 byte sequences: s[i] and len(s) count bytes. " +
-		"Top-level names can be rebound; functions cannot assign globals. An error stops the call, but what ran before it stays done. " +
+		"Top-level names can be rebound; functions cannot assign globals; recursion is allowed up to 2000 nested calls. An error stops the call, but what ran before it stays done. " +
 		"Modules: json (encode, decode, indent), math, time (now, parse_time, time, …), struct, re (search, match, fullmatch, findall, sub, split, compile; " +
 		"flags re.I re.M re.S; Go RE2 syntax, no backreferences).\n")
 	sb.WriteString("Use instead:\n")

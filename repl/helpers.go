@@ -84,7 +84,7 @@ func (r *REPL) loadHelper(file string, src []byte) (err error) {
 	for _, name := range names {
 		fn, ok := globals[name].(*starlark.Function)
 		if ok && !strings.HasPrefix(name, "_") && fn.Position().Filename() == file {
-			found = append(found, helper{name: name, signature: signature(fn), doc: strings.TrimSpace(fn.Doc()), file: file})
+			found = append(found, helper{name: name, signature: signature(fn), doc: cleandoc(fn.Doc()), file: file})
 		}
 	}
 	sort.SliceStable(found, func(i, j int) bool {
@@ -95,6 +95,29 @@ func (r *REPL) loadHelper(file string, src []byte) (err error) {
 	}
 	r.helpers = append(r.helpers, found...)
 	return nil
+}
+
+// cleandoc trims a docstring like Python's inspect.cleandoc: the common
+// indentation of the lines after the first is removed, and leading and
+// trailing blank lines are dropped.
+func cleandoc(doc string) string {
+	lines := strings.Split(strings.ReplaceAll(doc, "\t", "    "), "\n")
+	indent := -1
+	for _, l := range lines[1:] {
+		if t := strings.TrimLeft(l, " "); t != "" {
+			if n := len(l) - len(t); indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	lines[0] = strings.TrimSpace(lines[0])
+	for i := 1; i < len(lines); i++ {
+		if indent > 0 && len(lines[i]) >= indent {
+			lines[i] = lines[i][indent:]
+		}
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }
 
 func lineOf(v starlark.Value) int32 {
