@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/config"
+	"harness/jail"
 )
 
 // helper is one public helper function.
@@ -203,4 +206,26 @@ func (r *REPL) Functions() map[string]string {
 // current interpreter (after New or a state reset).
 func (r *REPL) LoadErrors() []string {
 	return append([]string(nil), r.info.Load().errors...)
+}
+
+// CheckHelpers loads $home/replib/*.star in a throwaway REPL over an empty
+// temporary repository and returns one message per file that failed to
+// load (harness doctor uses it).
+func CheckHelpers(home string) ([]string, error) {
+	dir, err := os.MkdirTemp("", "harness-replib-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	root, err := jail.Open(jail.Repository, dir, func() config.Permission { return config.PermReadOnly })
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	r, err := New(Options{Repository: root, Home: home, RepoDir: dir})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.LoadErrors(), nil
 }

@@ -215,6 +215,9 @@ func TestHelperLoading(t *testing.T) {
 	if len(r.LoadErrors()) != 2 {
 		t.Errorf("LoadErrors() = %v", r.LoadErrors())
 	}
+	if errs, err := CheckHelpers(e.home); err != nil || len(errs) != 2 || !strings.Contains(errs[0], "b_broken.star") {
+		t.Errorf("CheckHelpers = %v, %v", errs, err)
+	}
 }
 
 func TestFYI(t *testing.T) {
