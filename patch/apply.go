@@ -210,13 +210,13 @@ func rewrite(r *jail.Root, op *Op) (*change, error) {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, fmt.Errorf("%s is a binary file (it contains a NUL byte); apply_patch edits text files only", op.Path)
 	}
-	t := splitText(string(data))
+	t := bytesText(data) // data is not modified after this
 	var out []byte
 	var next *text
 	var regions []span
 	if op.Kind == Replace {
 		out = t.replaceWith(op.Lines)
-		next = splitText(string(out))
+		next = bytesText(out)
 		regions = []span{diffRegion(t, op.Lines)}
 	} else {
 		ms, err := locate(op.Path, t, op.Hunks)

@@ -2,7 +2,10 @@
 
 package patch
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // text is a file's content split into lines. A line ends at "\n"; a "\r"
 // just before it belongs to the ending (CRLF), any other "\r" to the line.
@@ -21,40 +24,49 @@ const maxText = 1<<31 - 1
 // more frequent of LF and CRLF, a tie going to the first line's ending, LF
 // when the text has no line ending at all.
 func splitText(data string) *text {
-	t := &text{data: data, offs: make([]int32, 0, strings.Count(data, "\n")+2), final: true}
-	crlf, lf, first := 0, 0, ""
-	start := 0
-	for start < len(data) {
-		t.offs = append(t.offs, int32(start))
-		i := strings.IndexByte(data[start:], '\n')
-		if i < 0 {
-			t.final = false
-			break
+	t := &text{data: data, offs: make([]int32, 1, strings.Count(data, "\n")+2), final: true}
+	crlf, lf := 0, 0
+	var first byte // the first line's ending: '\n' (LF) or '\r' (CRLF)
+	for i := 0; i < len(data); i++ {
+		if data[i] != '\n' {
+			continue
 		}
-		end := start + i
-		if end > start && data[end-1] == '\r' {
+		if i > 0 && data[i-1] == '\r' {
 			crlf++
-			if first == "" {
-				first = "\r\n"
+			if first == 0 {
+				first = '\r'
 			}
 		} else {
 			lf++
-			if first == "" {
-				first = "\n"
+			if first == 0 {
+				first = '\n'
 			}
 		}
-		start = end + 1
+		t.offs = append(t.offs, int32(i+1))
 	}
-	t.offs = append(t.offs, int32(len(data)))
+	if n := len(t.offs); int(t.offs[n-1]) < len(data) {
+		t.final = false // the last line has no ending
+		t.offs = append(t.offs, int32(len(data)))
+	} else if len(data) == 0 {
+		t.offs = t.offs[:1] // no lines; offs[0] == len(data) == 0
+	}
 	switch {
-	case crlf > lf:
+	case crlf > lf, crlf == lf && first == '\r':
 		t.eol = "\r\n"
-	case crlf == lf && first != "":
-		t.eol = first
 	default:
 		t.eol = "\n"
 	}
 	return t
+}
+
+// bytesText is splitText for a byte slice that is never modified afterwards
+// (a file just read, or a text just built): it shares the bytes instead of
+// copying them.
+func bytesText(b []byte) *text {
+	if len(b) == 0 {
+		return splitText("")
+	}
+	return splitText(unsafe.String(&b[0], len(b)))
 }
 
 // textOf builds a text from lines ending in "\n" (used for added files and tests).
@@ -149,8 +161,10 @@ func splice(t *text, hunks []*Hunk, ms []match) ([]byte, *text, []span) {
 	// copy appends old lines [a, b), recording where each starts in out.
 	copyLines := func(a, b int) {
 		shift := int32(len(out)) - t.offs[a]
-		for _, o := range t.offs[a:b] {
-			offs = append(offs, o+shift)
+		n := len(offs)
+		offs = append(offs, t.offs[a:b]...)
+		for k := n; k < len(offs); k++ {
+			offs[k] += shift
 		}
 		out = t.appendLines(out, a, b)
 	}
@@ -191,7 +205,11 @@ func splice(t *text, hunks []*Hunk, ms []match) ([]byte, *text, []span) {
 		offs = offs[:n-1] // an empty last line whose ending finish removed: the text ends at its line ending
 	}
 	offs = append(offs, int32(len(out)))
-	return out, &text{data: string(out), offs: offs, final: t.final, eol: t.eol}, regions
+	data := ""
+	if len(out) > 0 {
+		data = unsafe.String(&out[0], len(out)) // out is only read from here on
+	}
+	return out, &text{data: data, offs: offs, final: t.final, eol: t.eol}, regions
 }
 
 // diffRegion returns the one region of new that differs from old, after
