@@ -74,6 +74,7 @@ func (r *REPL) builtins() starlark.StringDict {
 			g[f.name] = starlark.NewBuiltin(f.name, impl[f.name])
 		}
 	}
+	r.sizedBuiltins(g)
 	return g
 }
 

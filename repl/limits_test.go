@@ -245,3 +245,17 @@ func TestClose(t *testing.T) {
 		t.Fatalf("after Close: %q", out)
 	}
 }
+
+func TestHugeListIsRefusedBeforeAllocating(t *testing.T) {
+	e := newEnv(t, withMemory(64))
+	e.exec("kept = 1")
+	for _, code := range []string{"list(range(1000000000))", "tuple(range(1000000000))", "sorted(range(1000000000))"} {
+		out := e.exec(code)
+		if !strings.Contains(out, "1000000000 elements need about") || strings.Contains(out, "state lost") {
+			t.Errorf("%s: %q", code, out)
+		}
+	}
+	if got := e.exec("len(list(range(100000))) + kept"); got != "100001" {
+		t.Errorf("ordinary list: %q", got)
+	}
+}
