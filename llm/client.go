@@ -103,11 +103,18 @@ func (c *Client) Body(req Request, stream bool) ([]byte, error) {
 	}
 	b.WriteByte(']')
 	if len(req.Tools) > 0 {
-		raw, err := json.Marshal(req.Tools)
-		if err != nil {
-			return nil, fmt.Errorf("encode tools: %w", err)
+		b.WriteString(`,"tools":[`)
+		for i, t := range req.Tools {
+			raw, err := t.MarshalJSON()
+			if err != nil {
+				return nil, fmt.Errorf("encode tool %s: %w", t.Name, err)
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(raw)
 		}
-		writeMember(&b, "tools", raw, false)
+		b.WriteByte(']')
 	}
 	if stream {
 		b.WriteString(`,"stream":true,"stream_options":{"include_usage":true}`)

@@ -58,10 +58,14 @@ func (t Tool) MarshalJSON() ([]byte, error) {
 		Description string          `json:"description"`
 		Parameters  json.RawMessage `json:"parameters"`
 	}
-	return json.Marshal(struct {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
 		Type     string `json:"type"`
 		Function fn     `json:"function"`
-	}{"function", fn{t.Name, t.Description, t.Parameters}})
+	}{"function", fn(t)})
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), err
 }
 
 // Get returns the raw value of an Extra member.
