@@ -101,7 +101,10 @@
 // interpreter steps), attributing to the call the growth since the call
 // began plus an estimate of the REPL's retained globals; before stopping a
 // call it forces a collection and measures again. A call over the limit, a
-// retained state over the limit, or a Go panic discards the REPL's state:
+// retained state over the limit, or a Go panic discards the REPL's state
+// (list, tuple and sorted refuse, before allocating, lengths the remaining
+// budget cannot hold; file reads and run() output are checked the same way,
+// and those refusals are ordinary errors that keep the state):
 // the result says that every variable and function defined earlier is gone
 // and that the helpers were reloaded, and the next call starts fresh.
 // Cancelling Exec's context stops the interpreter at once (Thread.Cancel)

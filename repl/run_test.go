@@ -167,7 +167,7 @@ func TestRunEscKillsProcessGroup(t *testing.T) {
 		pids <- out
 		cancel()
 	}()
-	script := `sleep 100 & echo $! $$ > ` + fifo + `; sleep 100`
+	script := `sleep 100 & echo $! $$ > ` + fifo + `; exec sleep 100`
 	done := make(chan string, 1)
 	start := time.Now()
 	go func() { done <- e.repl.Exec(ctx, `x = 1`+"\n"+`run(["sh", "-c", "`+script+`"])`) }()
