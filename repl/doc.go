@@ -101,12 +101,15 @@
 // interpreter steps), attributing to the call the growth since the call
 // began plus an estimate of the REPL's retained globals; before stopping a
 // call it forces a collection and measures again. A call over the limit, a
-// retained state over the limit, or a Go panic discards the REPL's state
-// (list, tuple and sorted refuse, before allocating, lengths the remaining
-// budget cannot hold; file reads and run() output are checked the same way,
-// and those refusals are ordinary errors that keep the state):
+// retained state over the limit, or a Go panic discards the REPL's state:
 // the result says that every variable and function defined earlier is gone
 // and that the helpers were reloaded, and the next call starts fresh.
+// Builtins that would allocate a lot at once check first and fail with an
+// ordinary error that keeps the state: file reads larger than the remaining
+// budget, run() output past a third of it (the command is killed), and
+// list, tuple or sorted of more elements than it can hold. One Starlark
+// operation (such as "x" * n) can still allocate up to 1 GiB before the
+// watchdog sees it.
 // Cancelling Exec's context stops the interpreter at once (Thread.Cancel)
 // and kills run() process groups; state is kept.
 //
