@@ -183,9 +183,7 @@ func (p *parser) marker(i int, m string) bool {
 }
 
 func (p *parser) parse() (*Patch, error) {
-	for p.i < len(p.lines) && isBlank(p.lines[p.i]) {
-		p.i++
-	}
+	p.i = p.blankRun(0)
 	if p.i == len(p.lines) {
 		return nil, p.errf(0, "the patch is empty; it must start with %q and end with %q", beginMarker, endMarker)
 	}
@@ -195,9 +193,7 @@ func (p *parser) parse() (*Patch, error) {
 	p.i++
 	patch := &Patch{}
 	for {
-		for p.i < len(p.lines) && isBlank(p.lines[p.i]) {
-			p.i++
-		}
+		p.i = p.blankRun(p.i)
 		if p.i == len(p.lines) {
 			return nil, p.errf(p.i, "the patch ends without %q (was it cut short?)", endMarker)
 		}
@@ -249,9 +245,7 @@ func (p *parser) op() (*Op, error) {
 		op.Lines = lines
 	case Delete:
 		if p.sectionEnd(); !p.atSectionEnd(p.i) {
-			for isBlank(p.lines[p.i]) {
-				p.i++
-			}
+			p.i = p.blankRun(p.i)
 			return nil, p.errf(p.i, "*** Delete File takes no lines; found %q", clip(p.lines[p.i]))
 		}
 	case Update:
@@ -285,27 +279,27 @@ func (p *parser) atSectionEnd(i int) bool {
 	return strings.HasPrefix(l, "***") && !p.marker(i, eofMarker) && !strings.HasPrefix(l, strings.TrimSuffix(moveMarker, " "))
 }
 
-// sectionEnd skips blank lines from p.i and returns the index of the first
-// non-blank line if it ends the section, or p.i otherwise.
-func (p *parser) sectionEnd() int {
-	j := p.i
-	for j < len(p.lines) && isBlank(p.lines[j]) {
-		j++
-	}
-	if p.atSectionEnd(j) {
+// sectionEnd moves past blank lines when they lead to the end of the
+// section; otherwise it leaves p.i where it is.
+func (p *parser) sectionEnd() {
+	if j := p.blankRun(p.i); p.atSectionEnd(j) {
 		p.i = j
-		return j
 	}
-	return p.i
 }
 
 // trailingBlank reports whether lines i.. are blank up to the end of the
 // section (a header, the end marker, an "@@" line, or the patch's end).
 func (p *parser) trailingBlank(i int, orHunk bool) bool {
+	i = p.blankRun(i)
+	return p.atSectionEnd(i) || (orHunk && strings.HasPrefix(p.lines[i], "@@"))
+}
+
+// blankRun returns the index of the first non-blank line from i on.
+func (p *parser) blankRun(i int) int {
 	for i < len(p.lines) && isBlank(p.lines[i]) {
 		i++
 	}
-	return p.atSectionEnd(i) || (orHunk && strings.HasPrefix(p.lines[i], "@@"))
+	return i
 }
 
 // content reads the "+" lines of Add File and Replace File.
@@ -347,9 +341,7 @@ func (p *parser) update(op *Op) error {
 		if p.sectionEnd(); p.atSectionEnd(p.i) {
 			break
 		}
-		for isBlank(p.lines[p.i]) {
-			p.i++ // blank lines before a hunk header
-		}
+		p.i = p.blankRun(p.i) // blank lines before a hunk header
 		l := p.lines[p.i]
 		var h *Hunk
 		switch {
@@ -419,6 +411,7 @@ func unifiedHeader(s string) bool {
 
 // hunkBody reads hunk lines up to the next "@@", header or end of patch.
 func (p *parser) hunkBody(h *Hunk) error {
+	interior := 0 // blank lines before this index are known to be inside the hunk
 	for p.i < len(p.lines) {
 		l := p.lines[p.i]
 		if strings.HasPrefix(l, "@@") || p.atSectionEnd(p.i) {
@@ -427,20 +420,18 @@ func (p *parser) hunkBody(h *Hunk) error {
 		if p.marker(p.i, eofMarker) {
 			h.EOF = true
 			p.i++
-			j := p.i
-			for j < len(p.lines) && isBlank(p.lines[j]) {
-				j++
-			}
+			j := p.blankRun(p.i)
 			if !p.atSectionEnd(j) && !strings.HasPrefix(p.lines[j], "@@") {
 				return p.errf(j, "%q must be the last line of its hunk; found %q after it", eofMarker, clip(p.lines[j]))
 			}
 			break
 		}
-		if isBlank(l) && p.trailingBlank(p.i, true) {
-			for p.i < len(p.lines) && isBlank(p.lines[p.i]) {
-				p.i++ // blank lines at a hunk's end are spacing, not context
+		if isBlank(l) && p.i >= interior {
+			if p.trailingBlank(p.i, true) {
+				p.i = p.blankRun(p.i) // blank lines at a hunk's end are spacing, not context
+				break
 			}
-			break
+			interior = p.blankRun(p.i)
 		}
 		switch {
 		case l == "":
