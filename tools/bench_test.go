@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"harness/config"
 	"harness/jail"
@@ -70,6 +72,7 @@ func BenchmarkGrepGoSource(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run(c.name+"/harness", func(b *testing.B) {
 			lines := 0
+			defer cpuMetric(b, syscall.RUSAGE_SELF)()
 			for b.Loop() {
 				out, err := Grep(context.Background(), root, c.args, 0)
 				if err != nil {
@@ -88,6 +91,7 @@ func BenchmarkGrepGoSource(b *testing.B) {
 					b.Skipf("%s not installed", tool.name)
 				}
 				lines := 0
+				defer cpuMetric(b, syscall.RUSAGE_CHILDREN)()
 				for b.Loop() {
 					cmd := exec.Command(tool.name, tool.args...)
 					cmd.Dir = dir
@@ -99,5 +103,22 @@ func BenchmarkGrepGoSource(b *testing.B) {
 				b.ReportMetric(float64(lines), "lines")
 			})
 		}
+	}
+}
+
+// cpuMetric reports the CPU time (user+system) per operation of this
+// process or of its children: on a shared machine it varies less than the
+// wall time.
+func cpuMetric(b *testing.B, who int) func() {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(who, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	start := cpu()
+	return func() {
+		b.ReportMetric(float64((cpu()-start).Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }

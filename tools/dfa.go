@@ -76,7 +76,15 @@ func (d *dfa) scan(text []byte, emit func(start, end int)) bool {
 	lineStart := 0
 	s := d.start
 	for i := 0; i < len(text); {
+		// Fast path: ASCII other than '\n' through cached transitions.
 		c := text[i]
+		if c < utf8.RuneSelf && c != '\n' {
+			if n := s.ascii[c]; n != nil && n != d.matched {
+				s = n
+				i++
+				continue
+			}
+		}
 		if c == '\n' {
 			if d.eolMatch(s) {
 				hits = append(hits, hit{lineStart, i})

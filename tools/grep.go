@@ -212,7 +212,8 @@ func explainSkip(r fileSystem, j grepJob, err error) (string, error) {
 // grepOutput gathers results in path order, keeping at most limit bytes of
 // the match text (the rest is counted for the truncation notice).
 type grepOutput struct {
-	buf     strings.Builder
+	parts   [][]byte
+	kept    int
 	total   int
 	matches int
 	warns   []string
@@ -240,6 +241,8 @@ func collect(results <-chan grepResult, separate bool, limit int) (*grepOutput, 
 	return o, nil
 }
 
+var separator = []byte("--\n")
+
 func (o *grepOutput) add(r grepResult, separate bool, limit int) {
 	if r.warn != "" {
 		o.warns = append(o.warns, r.warn)
@@ -248,7 +251,7 @@ func (o *grepOutput) add(r grepResult, separate bool, limit int) {
 		return
 	}
 	if separate && o.matches > 0 {
-		o.write([]byte("--\n"), limit)
+		o.write(separator, limit)
 	}
 	o.matches++
 	o.write(r.out, limit)
@@ -256,10 +259,12 @@ func (o *grepOutput) add(r grepResult, separate bool, limit int) {
 
 func (o *grepOutput) write(b []byte, limit int) {
 	o.total += len(b)
-	if room := limit - o.buf.Len(); limit <= 0 || room >= len(b) {
-		o.buf.Write(b)
-	} else if room > 0 {
-		o.buf.Write(b[:room])
+	if room := limit - o.kept; limit > 0 && room < len(b) {
+		b = b[:max(room, 0)]
+	}
+	if len(b) > 0 {
+		o.parts = append(o.parts, b)
+		o.kept += len(b)
 	}
 }
 
@@ -273,8 +278,13 @@ func (o *grepOutput) warnings() string {
 
 func (o *grepOutput) text(limit int) string {
 	w := o.warnings()
-	s := o.buf.String() + w
-	return truncatePrefix(s, o.total+len(w), limit, func(string) string {
+	var b strings.Builder
+	b.Grow(o.kept + len(w))
+	for _, p := range o.parts {
+		b.Write(p)
+	}
+	b.WriteString(w)
+	return truncatePrefix(b.String(), o.total+len(w), limit, func(string) string {
 		return "Narrow the search with path or include, or a more specific pattern."
 	})
 }

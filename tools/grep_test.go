@@ -299,3 +299,29 @@ func TestGrepAgreesWithGNU(t *testing.T) {
 		}
 	}
 }
+
+func TestLowerASCIIAndFinder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 500 {
+		src := make([]byte, rng.IntN(40))
+		for i := range src {
+			src[i] = byte(rng.IntN(256))
+		}
+		want := make([]byte, len(src))
+		for i, c := range src {
+			if 'A' <= c && c <= 'Z' {
+				c += 32
+			}
+			want[i] = c
+		}
+		if got := lowerASCII(nil, src); !bytes.Equal(got, want) {
+			t.Fatalf("lowerASCII(%q) = %q, want %q", src, got, want)
+		}
+		hay := []byte(strings.Repeat("xab", rng.IntN(5)) + string(src[:len(src)/2]) + "needle" + string(src[len(src)/2:]))
+		for _, n := range []string{"needle", "ab", "x", "zz", "edle" + string(src[len(src)/2:])} {
+			if got, want := newFinder([]byte(n)).index(hay), bytes.Index(hay, []byte(n)); got != want {
+				t.Fatalf("finder(%q).index(%q) = %d, want %d", n, hay, got, want)
+			}
+		}
+	}
+}

@@ -9,14 +9,22 @@ import (
 // matcher finds the matching lines of buffers for one pattern. It holds
 // scratch space, so each worker has its own.
 type matcher struct {
-	p     *pattern
-	lower []byte // text lowercased, for folded needles
-	next  []int  // per needle: next occurrence (absolute), or -2 unknown
-	dfa   *dfa
+	p       *pattern
+	literal finder   // for p.literal
+	finders []finder // for p.needles
+	lower   []byte   // text lowercased, for folded needles
+	next    []int    // per needle: next occurrence (absolute), or -2 unknown
+	dfa     *dfa
 }
 
 func newMatcher(p *pattern) *matcher {
 	m := &matcher{p: p, next: make([]int, len(p.needles))}
+	if p.literal != nil {
+		m.literal = newFinder(p.literal)
+	}
+	for _, n := range p.needles {
+		m.finders = append(m.finders, newFinder(n))
+	}
 	if p.prog != nil {
 		m.dfa = newDFA(p.prog)
 	}
@@ -48,9 +56,8 @@ func lineBounds(text []byte, i int) (start, end int) {
 
 // literalLines: the pattern is one exact string, so an occurrence is a match.
 func (m *matcher) literalLines(text []byte, emit func(start, end int)) {
-	lit := m.p.literal
 	for pos := 0; pos < len(text); {
-		i := bytes.Index(text[pos:], lit)
+		i := m.literal.index(text[pos:])
 		if i < 0 {
 			return
 		}
@@ -73,12 +80,12 @@ func (m *matcher) needleLines(text []byte, emit func(start, end int)) {
 	}
 	for pos := 0; pos < len(text); {
 		first := -1
-		for i, n := range m.p.needles {
+		for i, f := range m.finders {
 			if m.next[i] == -1 {
 				continue
 			}
 			if m.next[i] < pos {
-				j := bytes.Index(hay[pos:], n)
+				j := f.index(hay[pos:])
 				if j < 0 {
 					m.next[i] = -1
 					continue

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp/syntax"
 	"unicode/utf8"
 )
@@ -137,12 +138,29 @@ func foldsOutside(c byte) bool {
 
 // lowerASCII writes src with ASCII letters lowercased into dst (grown as
 // needed) and returns it; other bytes are copied, so offsets are preserved.
+// Eight bytes are handled at a time: for each byte below 0x80, adding
+// 0x80-'A' sets its top bit when it is >= 'A', adding 0x80-'Z'-1 when it is
+// > 'Z'; the bytes with the first but not the second get 0x20 added.
 func lowerASCII(dst, src []byte) []byte {
 	if cap(dst) < len(src) {
 		dst = make([]byte, len(src), len(src)+len(src)/4)
 	}
 	dst = dst[:len(src)]
-	for i, c := range src {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		low7 := x &^ high
+		ge := low7 + ones*(0x80-'A')
+		gt := low7 + ones*(0x80-'Z'-1)
+		upper := ge &^ gt &^ x & high
+		binary.LittleEndian.PutUint64(dst[i:], x|upper>>2)
+	}
+	for ; i < len(src); i++ {
+		c := src[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
@@ -150,3 +168,61 @@ func lowerASCII(dst, src []byte) []byte {
 	}
 	return dst
 }
+
+// finder searches for one needle by its rarest byte: memchr for that byte
+// (bytes.IndexByte), then a comparison of the whole needle around it. Text
+// rarely holds the rarest byte of a needle, so candidates are few.
+type finder struct {
+	needle []byte
+	rare   int // offset of the rarest byte in needle
+}
+
+func newFinder(needle []byte) finder {
+	f := finder{needle: needle}
+	for i, c := range needle {
+		if byteRank[c] < byteRank[needle[f.rare]] {
+			f.rare = i
+		}
+	}
+	return f
+}
+
+// index returns the first occurrence of the needle in hay, or -1.
+func (f finder) index(hay []byte) int {
+	n, r, c := len(f.needle), f.rare, f.needle[f.rare]
+	for pos := r; pos < len(hay); {
+		i := bytes.IndexByte(hay[pos:], c)
+		if i < 0 {
+			return -1
+		}
+		start := pos + i - r
+		if start+n > len(hay) {
+			return -1
+		}
+		if bytes.Equal(hay[start:start+n], f.needle) {
+			return start
+		}
+		pos += i + 1
+	}
+	return -1
+}
+
+// byteRank orders bytes by how common they are in source code and prose:
+// lower is rarer. Letters and punctuation common in code rank high.
+var byteRank = func() (rank [256]uint8) {
+	for i := range rank {
+		rank[i] = 10 // control characters and non-ASCII bytes: rare
+	}
+	const common = "etaoinsrhldcumfpgwybvkxjqz" // most common first
+	for i, c := range common {
+		rank[c] = uint8(200 - i*4)
+		rank[c-'a'+'A'] = uint8(120 - i*3)
+	}
+	for _, c := range " \t\n" {
+		rank[c] = 255
+	}
+	for _, c := range "()[]{}.,;:=_\"'/*-+<>&|!0123456789#" {
+		rank[c] = 150
+	}
+	return rank
+}()
