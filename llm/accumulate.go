@@ -87,6 +87,9 @@ func (a *accumulator) chunk(data []byte) error {
 	err := eachMember(data, func(k, v []byte) error {
 		switch string(k) {
 		case "choices":
+			if isNull(v) {
+				return nil
+			}
 			return eachElement(v, a.choice)
 		case "usage":
 			a.setUsage(v)
@@ -121,6 +124,9 @@ func (a *accumulator) setUsage(v []byte) {
 }
 
 func (a *accumulator) choice(c []byte) error {
+	if isNull(c) {
+		return nil
+	}
 	var delta, finish []byte
 	index := 0
 	err := eachMember(c, func(k, v []byte) error {
@@ -200,6 +206,9 @@ func (a *accumulator) reason(key string, frag []byte) {
 // id; a fragment whose id differs from the call at its index starts a new
 // call (servers that send each parallel call whole with index 0).
 func (a *accumulator) toolCall(frag []byte) error {
+	if isNull(frag) {
+		return nil
+	}
 	index := -1
 	var id, name string
 	var args, fn []byte

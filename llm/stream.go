@@ -113,6 +113,9 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 			}
 			continue // id, retry, unknown fields
 		}
+		if !havePending && len(bytes.TrimSpace(value)) == 0 {
+			continue // an empty data line (a heartbeat)
+		}
 		if havePending {
 			pending = append(append(pending, '\n'), value...)
 			value = pending
