@@ -25,6 +25,8 @@ type agent struct {
 	rootNs []string              // their names, repository first
 	repl   REPL
 
+	fmu sync.Mutex // guards file (the UI may hide root turns during a turn)
+
 	mu        sync.Mutex
 	call      string // the tool call running now
 	prompt    int    // latest endpoint-reported prompt tokens
@@ -128,6 +130,8 @@ func (a *agent) failed(partial string, err error) outcome {
 
 // lastContent is the content of the agent's latest assistant message.
 func (a *agent) lastContent() string {
+	a.fmu.Lock()
+	defer a.fmu.Unlock()
 	for i := len(a.file.Items) - 1; i >= 0; i-- {
 		if m := a.file.Items[i].Message; !a.file.Items[i].Hidden && m.Role == "assistant" {
 			return m.Content
@@ -138,7 +142,10 @@ func (a *agent) lastContent() string {
 
 // request sends the visible conversation and streams the reply as events.
 func (a *agent) request(ctx context.Context) (llm.Response, error) {
-	req := llm.Request{System: a.system(), Messages: sessions.Visible(a.file.Items), Tools: a.llmTools()}
+	a.fmu.Lock()
+	msgs := sessions.Visible(a.file.Items)
+	a.fmu.Unlock()
+	req := llm.Request{System: a.system(), Messages: msgs, Tools: a.llmTools()}
 	ids := map[int]string{}
 	ref := a.ref()
 	resp, err := a.r.opts.Client.Stream(ctx, req, func(d llm.Delta) {
@@ -237,8 +244,11 @@ func (a *agent) unknownTool(name string) string {
 // add appends m to the conversation, saves the file and emits MessageAdded.
 func (a *agent) add(m llm.Message) error {
 	m = a.r.opts.Redactor.Message(m)
+	a.fmu.Lock()
 	a.file.Append(m)
-	if err := a.save(); err != nil {
+	err := a.save()
+	a.fmu.Unlock()
+	if err != nil {
 		a.emit(Error{Agent: a.ref(), Message: err.Error()})
 		return err
 	}
@@ -246,6 +256,7 @@ func (a *agent) add(m llm.Message) error {
 	return nil
 }
 
+// save writes the agent's file; the caller holds fmu.
 func (a *agent) save() error {
 	return a.r.opts.Session.Save(a.depth, a.id, a.file)
 }
@@ -287,11 +298,14 @@ func (a *agent) promptTokens() (int, bool) {
 		return n, false
 	}
 	cache := map[string]llm.TurnCount{}
+	a.fmu.Lock()
 	for _, c := range a.file.Local.TurnTokenCache {
 		cache[c.Key] = c
 	}
+	visible := sessions.Visible(a.file.Items)
+	a.fmu.Unlock()
 	total, est := 0, false
-	for _, turn := range llm.SplitTurns(sessions.Visible(a.file.Items)) {
+	for _, turn := range llm.SplitTurns(visible) {
 		key := llm.TurnKey(turn)
 		if c, ok := cache[key]; ok {
 			total += c.Tokens

@@ -76,6 +76,7 @@ type (
 	AgentStart struct {
 		Agent Agent
 		Task  string
+		Tools []llm.Tool // the tools the agent is offered (for /tools)
 	}
 	// AgentEnd says an agent finished; Result is what its caller gets.
 	AgentEnd struct {

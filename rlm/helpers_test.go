@@ -54,6 +54,7 @@ type rig struct {
 	events []Event
 	mu     sync.Mutex
 	codes  []string
+	runner *Runner // of the latest turn
 	// onEvent, when set, sees each event as the consumer receives it.
 	onEvent func(Event)
 }
@@ -117,6 +118,7 @@ func (r *rig) turn(ctx context.Context, prompt string, conv *sessions.File) (Res
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	r.runner = runner
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

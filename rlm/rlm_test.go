@@ -354,3 +354,63 @@ func TestSaveFailureFailsTurn(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+func TestHideTurns(t *testing.T) {
+	r := newRig(t, llmtest.Text("one"), llmtest.Text("two"), llmtest.Text("three"))
+	if err := (&Runner{}).Running(); err {
+		t.Fatal("zero Runner running")
+	}
+	if _, err := r.turn(context.Background(), "first", nil); err != nil {
+		t.Fatal(err)
+	}
+	// During the second turn's request, hide its turn (refused) and the
+	// first one (allowed).
+	var activeErr error
+	inner := r.opts.Client
+	r.opts.Client = hookClient{inner, func() {
+		turns := sessions.Turns(r.runner.Conversation())
+		activeErr = r.runner.SetHidden(len(turns)-1, true)
+		if err := r.runner.SetHidden(0, true); err != nil {
+			t.Errorf("hide a completed turn during a turn: %v", err)
+		}
+	}}
+	if _, err := r.turn(context.Background(), "second", r.file(0, "")); err != nil {
+		t.Fatal(err)
+	}
+	r.opts.Client = inner
+	if activeErr == nil || !strings.Contains(activeErr.Error(), "active turn") {
+		t.Errorf("hiding the active turn: %v", activeErr)
+	}
+	conv := r.file(0, "")
+	if ts := sessions.Turns(conv.Items); len(ts) != 2 || !ts[0].Hidden || ts[1].Hidden {
+		t.Fatalf("turns %+v", ts)
+	}
+	if _, err := r.turn(context.Background(), "third", conv); err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(r.chat(2).Messages); got != "system user assistant user assistant:FYI tool" {
+		t.Errorf("request after hiding turn 0: %s", got)
+	}
+	cache := []llm.TurnCount{{Key: "k", Tokens: 7, Messages: []int{7}}}
+	if err := r.runner.SetTurnTokenCache(cache); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.file(0, "").Local.TurnTokenCache; !reflect.DeepEqual(got, cache) {
+		t.Errorf("cache %+v", got)
+	}
+	starts := eventsOf[AgentStart](r)
+	if got := starts[len(starts)-1].Tools; len(got) != 2 || got[0].Name != "rlm" {
+		t.Errorf("root AgentStart tools %+v", got)
+	}
+}
+
+// hookClient calls before at the start of every request.
+type hookClient struct {
+	Streamer
+	before func()
+}
+
+func (h hookClient) Stream(ctx context.Context, req llm.Request, fn func(llm.Delta)) (llm.Response, error) {
+	h.before()
+	return h.Streamer.Stream(ctx, req, fn)
+}

@@ -5,6 +5,7 @@ package rlm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,6 +48,7 @@ type Runner struct {
 	opts      Options
 	root      *agent
 	subagents atomic.Int32
+	running   atomic.Bool // a turn is running
 
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn
@@ -82,13 +84,61 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 // SubagentRunning reports whether a subagent is running (/rename refuses then).
 func (r *Runner) SubagentRunning() bool { return r.subagents.Load() > 0 }
 
+// Running reports whether a turn is running (/new refuses then).
+func (r *Runner) Running() bool { return r.running.Load() }
+
 // Conversation returns a copy of the root's conversation items.
 func (r *Runner) Conversation() []sessions.Item {
+	r.root.fmu.Lock()
+	defer r.root.fmu.Unlock()
 	return append([]sessions.Item(nil), r.root.file.Items...)
+}
+
+// Local returns the root file's _harness_local object.
+func (r *Runner) Local() sessions.Local {
+	r.root.fmu.Lock()
+	defer r.root.fmu.Unlock()
+	l := r.root.file.Local
+	l.TurnTokenCache = append([]llm.TurnCount(nil), l.TurnTokenCache...)
+	return l
 }
 
 // RootTools returns the tools offered to the root.
 func (r *Runner) RootTools() []llm.Tool { return r.root.llmTools() }
+
+// SetHidden hides or restores root turn number turn (an index into
+// sessions.Turns) in model requests and saves the file. The turn a running
+// Turn is working on cannot be hidden until it ends.
+func (r *Runner) SetHidden(turn int, hidden bool) error {
+	a := r.root
+	a.fmu.Lock()
+	defer a.fmu.Unlock()
+	turns := sessions.Turns(a.file.Items)
+	if turn < 0 || turn >= len(turns) {
+		return fmt.Errorf("no turn %d (the conversation has %d)", turn, len(turns))
+	}
+	if r.Running() && turn == len(turns)-1 {
+		return errors.New("the active turn cannot be hidden until it ends")
+	}
+	a.file.Items = sessions.SetHidden(a.file.Items, turn, hidden)
+	if r.opts.Session.Name() == "" {
+		return nil // nothing saved yet
+	}
+	return a.save()
+}
+
+// SetTurnTokenCache replaces the root's cached per-turn token counts (kept
+// by the context editor) and saves the file.
+func (r *Runner) SetTurnTokenCache(cache []llm.TurnCount) error {
+	a := r.root
+	a.fmu.Lock()
+	defer a.fmu.Unlock()
+	a.file.Local.TurnTokenCache = append([]llm.TurnCount(nil), cache...)
+	if r.opts.Session.Name() == "" {
+		return nil
+	}
+	return a.save()
+}
 
 // Turn sends prompt to the root and runs until the root answers without a
 // tool call, the user stops it (ctx cancelled), or it fails. The returned
@@ -107,8 +157,12 @@ func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
 	}
 	r.announce()
 	prompt = r.opts.Redactor.String(prompt)
+	r.running.Store(true)
+	defer r.running.Store(false)
+	a.fmu.Lock()
 	a.file.Items = removeFYI(a.file.Items)
-	r.emit(AgentStart{Agent: a.ref(), Task: prompt})
+	a.fmu.Unlock()
+	r.emit(AgentStart{Agent: a.ref(), Task: prompt, Tools: a.llmTools()})
 	out := a.begin(ctx, prompt, FYITool, "{}")
 	if out.status == Done && out.err == nil {
 		out = a.loop(ctx)

@@ -25,9 +25,14 @@ func (a *agent) delegate(ctx context.Context, task, name string) (string, Status
 	c.file = &sessions.File{Local: sessions.Local{Repository: a.r.opts.RepoDir, Depth: c.depth, Parent: parent}}
 	a.r.subagents.Add(1)
 	defer a.r.subagents.Add(-1)
-	a.emit(AgentStart{Agent: c.ref(), Task: task})
-
-	out := c.start(ctx, task)
+	err := c.setup()
+	a.emit(AgentStart{Agent: c.ref(), Task: task, Tools: c.llmTools()})
+	var out outcome
+	if err != nil {
+		out = c.failed("", err)
+	} else {
+		out = c.start(ctx, task)
+	}
 	if c.repl != nil {
 		c.repl.Close()
 	}
@@ -45,9 +50,8 @@ func (a *agent) delegate(ctx context.Context, task, name string) (string, Status
 	return text, st
 }
 
-// start sets the subagent up (roots, tools, REPL), sends its task with the
-// synthetic REPL call, and runs its loop.
-func (c *agent) start(ctx context.Context, task string) outcome {
+// setup gives the subagent its roots and tools.
+func (c *agent) setup() error {
 	o := c.r.opts
 	c.roots = map[string]*jail.Root{jail.Repository: o.Repository}
 	c.rootNs = []string{jail.Repository}
@@ -55,12 +59,10 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 		c.roots[jail.Store] = o.Store
 		c.rootNs = append(c.rootNs, jail.Store)
 	}
-	var lib *jail.Root
 	if c.depth >= 2 {
-		var err error
-		lib, err = jail.Open(jail.Library, o.Session.LibraryDir(), nil)
+		lib, err := jail.Open(jail.Library, o.Session.LibraryDir(), nil)
 		if err != nil {
-			return c.failed("", fmt.Errorf("open /library: %w", err))
+			return fmt.Errorf("open /library: %w", err)
 		}
 		c.roots[jail.Library] = lib
 		c.rootNs = append(c.rootNs, jail.Library)
@@ -70,6 +72,14 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 	if c.depth < o.Config.RLM.MaxDepth {
 		c.tools = append(c.tools, rlmTool())
 	}
+	return nil
+}
+
+// start builds the subagent's REPL, sends its task with the synthetic REPL
+// call, and runs its loop.
+func (c *agent) start(ctx context.Context, task string) outcome {
+	o := c.r.opts
+	lib := c.roots[jail.Library]
 	repl, err := o.NewREPL(REPLEnv{
 		Depth:    c.depth,
 		Library:  lib,
