@@ -40,7 +40,12 @@ func list(ctx context.Context, r fileSystem, a ListArgs, limit int) (string, err
 		add(start, info)
 	} else {
 		visit := func(rel string, d fs.DirEntry) error {
-			info, err := r.Lstat(rel)
+			// Entries read from a directory opened in an os.Root carry
+			// their metadata, read relative to that directory (lstatat).
+			info, err := d.Info()
+			if err != nil {
+				info, err = r.Lstat(rel)
+			}
 			if err != nil {
 				if err := denied(r, "list"); err != nil {
 					return err
