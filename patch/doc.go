@@ -54,9 +54,9 @@
 //
 // Add File creates a file that must not exist yet (not even as a dangling
 // symlink), creating missing parent folders; its text is the "+" lines,
-// each ending in "\n" (no "+" lines: an empty file), mode 0644 before the
-// umask. Replace File gives an existing file the "+" lines as its whole new
-// text, keeping its dominant line ending, its final-newline state and its
+// each ending in "\n" (no "+" lines: an empty file), with mode 0644.
+// Replace File gives an existing file the "+" lines as its whole new text,
+// keeping its dominant line ending, its final-newline state and its
 // permission bits. Delete File removes a file or a symlink (the link, not
 // its target); deleting a directory or a missing file fails.
 //

@@ -68,8 +68,6 @@ func TestModesKept(t *testing.T) {
 
 func TestAddedFileMode(t *testing.T) {
 	r, dir := openRoot(t, jail.Repository, config.PermReadWrite)
-	old := syscall.Umask(0o022)
-	defer syscall.Umask(old)
 	if _, err := Apply(context.Background(), r, "*** Begin Patch\n*** Add File: a/b.txt\n+x\n*** End Patch", 0); err != nil {
 		t.Fatal(err)
 	}
