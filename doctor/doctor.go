@@ -215,7 +215,12 @@ func checkModels(ctx context.Context, p *printer, check string, client *llm.Clie
 	defer cancel()
 	ids, err := client.Models(ctx)
 	if err != nil {
-		p.fail(check, err.Error(), "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)")
+		msg := err.Error()
+		var ce *llm.ConnectError
+		if errors.As(err, &ce) {
+			msg = fmt.Sprintf("cannot connect to %s: %s", ce.URL, ce.Reason())
+		}
+		p.fail(check, msg, "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)")
 		return false
 	}
 	for _, id := range ids {

@@ -62,14 +62,18 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string {
-	reason := e.Err.Error()
+	return fmt.Sprintf("cannot connect to %s: %s; check [endpoint] base_url in config.toml and run `harness doctor`", e.URL, e.Reason())
+}
+
+// Reason says why the connection failed, without the advice.
+func (e *ConnectError) Reason() string {
 	switch {
 	case errors.Is(e.Err, syscall.ECONNREFUSED):
-		reason = "connection refused (is the server running?)"
+		return "connection refused (is the server running?)"
 	case isDNS(e.Err):
-		reason = "unknown host"
+		return "unknown host"
 	}
-	return fmt.Sprintf("cannot connect to %s: %s; check [endpoint] base_url in config.toml and run `harness doctor`", e.URL, reason)
+	return e.Err.Error()
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }
