@@ -124,15 +124,14 @@ func (c *callState) budget() int64 {
 
 // estimateState returns an estimate of the bytes held by the globals that
 // are not shared builtins.
-func (r *REPL) estimateState(c *callState) int64 {
+func (r *REPL) estimateState() int64 {
 	seen := map[any]bool{}
 	var stack []starlark.Value
-	for name, v := range r.globals {
+	for _, v := range r.globals {
 		switch v.(type) {
 		case *starlark.Builtin, *starlarkstruct.Module:
 			continue // predeclared, shared
 		}
-		_ = name
 		stack = append(stack, v)
 	}
 	limit := r.limitBytes()
@@ -204,7 +203,6 @@ func (r *REPL) estimateState(c *callState) int64 {
 			total += 32
 		}
 	}
-	_ = c
 	return total
 }
 

@@ -201,7 +201,7 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 	reason := c.reason()
 	lost := reason == stopMemory || reason == stopCrash
 	if !lost && r.opts.MaxMemoryMB > 0 {
-		if r.retained = r.estimateState(c); r.retained > r.limitBytes() {
+		if r.retained = r.estimateState(); r.retained > r.limitBytes() {
 			lost, reason = true, stopMemory
 		}
 	}
