@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,8 +15,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"harness/config"
 	"harness/jail"
@@ -323,5 +327,35 @@ func TestLowerASCIIAndFinder(t *testing.T) {
 				t.Fatalf("finder(%q).index(%q) = %d, want %d", n, hay, got, want)
 			}
 		}
+	}
+}
+
+// TestGrepSkipsSocketsAndDevices covers the special files a golden case
+// cannot create: a socket (bound in a short directory, since socket paths
+// are limited to about 100 bytes) and a device node (when mknod is allowed).
+func TestGrepSkipsSocketsAndDevices(t *testing.T) {
+	dir, err := os.MkdirTemp("", "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	writeFile(t, filepath.Join(dir, "f.txt"), []byte("x\n"))
+	l, err := net.Listen("unix", filepath.Join(dir, "sock"))
+	if err != nil {
+		t.Skipf("cannot create a socket: %v", err)
+	}
+	defer l.Close()
+	want := "f.txt:1:x\nwarning: sock: skipped socket\n"
+	if err := syscall.Mknod(filepath.Join(dir, "null"), syscall.S_IFCHR|0o666, int(unix.Mkdev(1, 3))); err == nil {
+		want = "f.txt:1:x\nwarning: null: skipped device\nwarning: sock: skipped socket\n"
+	}
+	root := openRoot(t, dir)
+	got, err := Grep(context.Background(), root, GrepArgs{Pattern: "x"}, 0)
+	if err != nil || got != want {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+	got, err = List(context.Background(), root, ListArgs{}, 0)
+	if err != nil || strings.Count(got, "[special]") != strings.Count(want, "warning") {
+		t.Errorf("list: got %q, %v", got, err)
 	}
 }
