@@ -53,17 +53,18 @@ type Delta struct {
 
 // accumulator builds the assistant message from chunks.
 type accumulator struct {
-	onDelta func(Delta)
-	role    string
-	content []byte
-	extra   fieldSet
-	calls   []*callAcc
-	callAt  map[int]int // provider index → position in calls
-	finish  string
-	usage   *Usage
-	view    reasoningView
-	chunks  int
-	done    bool // response was built and owed reasoning sent
+	onDelta   func(Delta)
+	role      string
+	content   []byte
+	extra     fieldSet
+	calls     []*callAcc
+	callAt    map[int]int // provider index → position in calls
+	finish    string
+	usage     *Usage
+	view      reasoningView
+	chunks    int
+	done      bool // response was built and owed reasoning sent
+	inMessage bool // reading a complete message, not a delta
 }
 
 type callAcc struct {
@@ -133,8 +134,10 @@ func (a *accumulator) choice(c []byte) error {
 		switch string(k) {
 		case "index":
 			index, _ = intValue(v)
-		case "delta", "message":
+		case "delta":
 			delta = v
+		case "message":
+			delta, a.inMessage = v, true // a complete message: each call is whole
 		case "finish_reason":
 			finish = v
 		}
@@ -242,6 +245,9 @@ func (a *accumulator) toolCall(frag []byte) error {
 			return nil
 		})
 	}
+	if a.inMessage {
+		index = -2 - len(a.calls) // never continues an earlier call
+	}
 	c, pos, created := a.findCall(index, id)
 	if created || (c.name == "" && name != "") {
 		if c.name == "" {
@@ -265,7 +271,7 @@ func (a *accumulator) toolCall(frag []byte) error {
 
 func (a *accumulator) findCall(index int, id string) (c *callAcc, pos int, created bool) {
 	pos, ok := a.callAt[index]
-	if index < 0 && len(a.calls) > 0 {
+	if index == -1 && len(a.calls) > 0 {
 		pos, ok = len(a.calls)-1, true
 	}
 	if ok && (id == "" || a.calls[pos].providerID == "" || a.calls[pos].providerID == id) {

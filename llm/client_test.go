@@ -397,3 +397,12 @@ func TestEventStreamLabelledJSON(t *testing.T) {
 		t.Errorf("content %q, err %v", resp.Message.Content, err)
 	}
 }
+
+func TestWholeMessageCallsWithoutIDs(t *testing.T) {
+	body := `{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"type":"function","function":{"name":"a","arguments":"{}"}},{"type":"function","function":{"name":"b","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`
+	srv := llmtest.New(t, llmtest.Reply{Raw: body, ContentType: "application/json"})
+	m, err := srv.Client("").Complete(context.Background(), llm.Request{Messages: userMsgs("q")})
+	if err != nil || len(m.ToolCalls) != 2 || m.ToolCalls[0].Name != "a" || m.ToolCalls[1].Name != "b" {
+		t.Errorf("calls %+v, err %v", m.ToolCalls, err)
+	}
+}
