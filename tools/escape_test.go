@@ -6,7 +6,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"harness/config"
@@ -135,5 +137,39 @@ func TestEscapeWalkSkipsLinks(t *testing.T) {
 	}
 	if !strings.Contains(out, "to_dir [symlink]") || strings.Contains(out, "to_dir/") {
 		t.Errorf("list followed or missed a symlink:\n%s", out)
+	}
+}
+
+// TestPermissionWithdrawnMidWalk: the level is read at every operation, so
+// a search or listing that is running when the level drops to none stops
+// with the jail's error instead of warning about every remaining file.
+func TestPermissionWithdrawnMidWalk(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 50 {
+		writeFile(t, filepath.Join(dir, "d", strconv.Itoa(i)), []byte("x\n"))
+	}
+	// list reads metadata with each directory, so it makes fewer calls.
+	for tool, allowed := range map[string]int64{"grep": 10, "list": 2} {
+		var calls atomic.Int64
+		level := func() config.Permission {
+			if calls.Add(1) > allowed {
+				return config.PermNone
+			}
+			return config.PermReadOnly
+		}
+		root, err := jail.Open(jail.Repository, dir, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out string
+		if tool == "grep" {
+			out, err = Grep(context.Background(), root, GrepArgs{Pattern: "x"}, 0)
+		} else {
+			out, err = List(context.Background(), root, ListArgs{Recursive: true}, 0)
+		}
+		root.Close()
+		if err == nil || !strings.Contains(err.Error(), "permission none") {
+			t.Errorf("%s: got %q, %v; want the permission error", tool, out, err)
+		}
 	}
 }
