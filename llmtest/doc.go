@@ -44,6 +44,10 @@
 //	Reply{…, Fail: FailStall, After: 1}              silence until the request is cancelled
 //	Reply{Fail: FailDrop}                            connection closed before any byte
 //
+// A request with "stream": false honours the same faults: FailCut and
+// FailStall send the headers and then cut or stall, FailMalformed sends half
+// the JSON object.
+//
 // FailModels makes /models fail; SetModels changes its list. SetTokenize
 // picks the /tokenize dialect (TokenizeLlama, TokenizeLlamaPieces,
 // TokenizeVLLM) or a failure (TokenizeFail, TokenizeMissing);

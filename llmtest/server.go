@@ -290,7 +290,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, reply Reply, stre
 	}
 	if !stream && reply.Chunks == nil {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, reply.completion())
+		body := reply.completion()
+		switch reply.Fail {
+		case FailCut, FailStall:
+			w.WriteHeader(http.StatusOK)
+			s.fail(w, r, reply.Fail, "", func() {
+				if f, ok := w.(http.Flusher); ok {
+					f.Flush()
+				}
+			})
+			return
+		case FailMalformed:
+			body = body[:len(body)/2]
+		}
+		io.WriteString(w, body)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")

@@ -112,3 +112,23 @@ func TestCloseEndsStall(t *testing.T) {
 		t.Fatal("Close did not end the stalled reply")
 	}
 }
+
+func TestCompleteFaults(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply{Content: "x", Fail: llmtest.FailMalformed},
+		llmtest.Reply{Content: "x", Fail: llmtest.FailCut},
+		llmtest.Reply{Content: "x", Fail: llmtest.FailStall},
+	)
+	c := srv.Client("")
+	if _, err := c.Complete(context.Background(), llm.Request{}); !errors.Is(err, llm.ErrMalformed) {
+		t.Errorf("malformed: %v", err)
+	}
+	if _, err := c.Complete(context.Background(), llm.Request{}); !errors.Is(err, llm.ErrTruncated) {
+		t.Errorf("cut: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.Complete(ctx, llm.Request{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("stall: %v", err)
+	}
+}
