@@ -4,9 +4,12 @@ package patch
 
 import (
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 func lineSlice(t *text) []string {
@@ -170,4 +173,61 @@ func TestLocateOnLines(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzLocate runs the matching engine on arbitrary file texts and patches:
+// it must not panic, a located update must splice into a text whose lines
+// split like its bytes, and a failure must explain itself.
+func FuzzLocate(f *testing.F) {
+	f.Add("a\nb\nc\n", "*** Begin Patch\n*** Update File: x\n@@ a\n-b\n+B\n*** End Patch")
+	f.Add("x\r\ny", "*** Begin Patch\n*** Update File: x\n@@ line 1: x\n-y\n+z\n*** End of File\n*** End Patch")
+	for _, c := range goldenCases(f) {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, file, patch string) {
+		p, err := Parse(patch)
+		if err != nil {
+			return
+		}
+		for _, op := range p.Ops {
+			if op.Kind != Update || len(op.Hunks) == 0 {
+				continue
+			}
+			tx := splitText(file)
+			ms, err := locate(op.Path, tx, op.Hunks)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "Hunk ") {
+					t.Fatalf("error %q does not name the hunk", err)
+				}
+				continue
+			}
+			out, next, _ := splice(tx, op.Hunks, ms)
+			if !reflect.DeepEqual(lineSlice(next), lineSlice(splitText(string(out)))) {
+				t.Fatalf("splice lines %q differ from its bytes %q", lineSlice(next), out)
+			}
+		}
+	})
+}
+
+// goldenCases returns (first in/ file, patch) pairs from the golden cases.
+func goldenCases(f *testing.F) [][2]string {
+	var out [][2]string
+	files, _ := filepath.Glob("testdata/*.txtar")
+	for _, name := range files {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var in, patch string
+		for _, s := range ar.Files {
+			switch {
+			case s.Name == "patch":
+				patch = decode(s.Data)
+			case strings.HasPrefix(s.Name, "in/") && in == "":
+				in = decode(s.Data)
+			}
+		}
+		out = append(out, [2]string{in, patch})
+	}
+	return out
 }

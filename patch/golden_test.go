@@ -82,6 +82,9 @@ func runGolden(t *testing.T, file string) {
 	res, aerr := Apply(context.Background(), root, sec["patch"], limit)
 	after := snapshot(t, dir)
 
+	if aerr != nil && strings.Contains(aerr.Error(), dir) || strings.Contains(res, dir) {
+		t.Errorf("the output names the host directory %s", dir)
+	}
 	got := map[string]string{}
 	if aerr != nil {
 		got["error"] = aerr.Error() + "\n"
