@@ -166,8 +166,12 @@ func (a *accumulator) member(k, v []byte) error {
 		}
 	case "content":
 		n := len(a.content)
-		var ok bool
-		if a.content, ok = appendStringValue(a.content, v); ok && len(a.content) > n {
+		if len(v) > 0 && v[0] == '[' {
+			a.contentParts(v)
+		} else {
+			a.content, _ = appendStringValue(a.content, v)
+		}
+		if len(a.content) > n {
 			a.onDelta(Delta{Kind: DeltaContent, Text: string(a.content[n:])})
 		}
 	case "tool_calls":
@@ -196,6 +200,27 @@ func (a *accumulator) member(k, v []byte) error {
 		}
 	}
 	return nil
+}
+
+// contentParts appends the text parts of a content array (other part types
+// have no place in a string content and are dropped).
+func (a *accumulator) contentParts(arr []byte) {
+	eachElement(arr, func(el []byte) error {
+		var typ, text []byte
+		eachMember(el, func(k, v []byte) error {
+			switch string(k) {
+			case "type":
+				typ = v
+			case "text":
+				text = v
+			}
+			return nil
+		})
+		if string(typ) == `"text"` {
+			a.content, _ = appendStringValue(a.content, text)
+		}
+		return nil
+	})
 }
 
 func (a *accumulator) reason(key string, frag []byte) {

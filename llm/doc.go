@@ -34,7 +34,7 @@
 //
 // # Accumulation rules
 //
-//   - content concatenates.
+//   - content concatenates; a content array contributes its text parts.
 //   - reasoning_content and reasoning concatenate, each kept under its own
 //     name. reasoning_details arrays merge: an entry with an "index" merges
 //     into the earlier entry of that index (text, summary, data and
