@@ -176,8 +176,9 @@ func TestLocateOnLines(t *testing.T) {
 }
 
 // FuzzLocate runs the matching engine on arbitrary file texts and patches:
-// it must not panic, a located update must splice into a text whose lines
-// split like its bytes, and a failure must explain itself.
+// it must not panic, every hunk it locates must sit on lines equal to its
+// old lines, in order, and splice into a text whose lines split like its
+// bytes, and a failure must explain itself.
 func FuzzLocate(f *testing.F) {
 	f.Add("a\nb\nc\n", "*** Begin Patch\n*** Update File: x\n@@ a\n-b\n+B\n*** End Patch")
 	f.Add("x\r\ny", "*** Begin Patch\n*** Update File: x\n@@ line 1: x\n-y\n+z\n*** End of File\n*** End Patch")
@@ -200,6 +201,15 @@ func FuzzLocate(f *testing.F) {
 					t.Fatalf("error %q does not name the hunk", err)
 				}
 				continue
+			}
+			for k, m := range ms {
+				old := op.Hunks[k].Old()
+				if m.end-m.start != len(old) || !reflect.DeepEqual(lineSlice(tx)[m.start:m.end], old) && len(old) > 0 {
+					t.Fatalf("hunk %d located at %v, where the file holds %q, not %q", k+1, m, lineSlice(tx)[m.start:m.end], old)
+				}
+				if k > 0 && m.start < ms[k-1].end {
+					t.Fatalf("hunks %d and %d overlap: %v %v", k, k+1, ms[k-1], m)
+				}
 			}
 			out, next, _ := splice(tx, op.Hunks, ms)
 			if !reflect.DeepEqual(lineSlice(next), lineSlice(splitText(string(out)))) {

@@ -118,9 +118,11 @@ func (x *index) find(seq []string, lo, max int) (starts []int, count int) {
 	return starts, count
 }
 
+// equalAt reports whether lines s, s+1, … have the ids (an id of -1, a line
+// that occurs nowhere, never matches).
 func (x *index) equalAt(s int, ids []int32) bool {
 	for k, id := range ids {
-		if x.ids[s+k] != id {
+		if id < 0 || x.ids[s+k] != id {
 			return false
 		}
 	}
