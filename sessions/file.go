@@ -83,11 +83,9 @@ func (f *File) Encode(w io.Writer) error {
 		if _, ok := it.Message.Get(localKey); ok {
 			return fmt.Errorf("message %d carries %s, which is never sent to a provider", i, localKey)
 		}
-		b, err := it.Message.MarshalJSON()
-		if err != nil {
+		if err := writeMessage(bw, it.Message); err != nil {
 			return fmt.Errorf("encode message %d: %w", i, err)
 		}
-		bw.Write(b)
 	}
 	bw.WriteString("\n],\"_harness_local\":")
 	l := f.Local
@@ -145,12 +143,11 @@ func Decode(data []byte) (*File, error) {
 			sawMessages = true
 			return s.array(func() error {
 				start := s.pos
-				raw, err := s.value()
+				it, err := s.item()
 				if err != nil {
-					return err
-				}
-				it, err := decodeItem(raw)
-				if err != nil {
+					if le, ok := err.(*lineErr); ok {
+						return le
+					}
 					return s.errAt(start, "message %d: %v", len(f.Items)+1, err)
 				}
 				f.Items = append(f.Items, it)
@@ -188,6 +185,30 @@ func Decode(data []byte) (*File, error) {
 	return f, nil
 }
 
+// item decodes the element at the scanner's position: a marker or a message.
+func (s *scanner) item() (Item, error) {
+	if s.peek() != '{' {
+		_, err := s.value()
+		if err == nil {
+			err = errors.New("expected a JSON object")
+		}
+		return Item{}, err
+	}
+	rest := bytes.TrimLeft(s.data[s.pos+1:], " \t\r\n")
+	if !bytes.HasPrefix(rest, []byte(`"`+localKey+`"`)) {
+		m, err := s.message()
+		if err != nil {
+			return Item{}, err
+		}
+		return checkMessage(m)
+	}
+	raw, err := s.value()
+	if err != nil {
+		return Item{}, err
+	}
+	return decodeItem(raw)
+}
+
 func decodeItem(raw []byte) (Item, error) {
 	if isMarker(raw) {
 		var m struct {
@@ -207,6 +228,11 @@ func decodeItem(raw []byte) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
+	return checkMessage(m)
+}
+
+// checkMessage refuses messages that are not conversation messages.
+func checkMessage(m llm.Message) (Item, error) {
 	if _, ok := m.Get(localKey); ok {
 		return Item{}, fmt.Errorf("field %q inside a message (a marker must have no other field)", localKey)
 	}

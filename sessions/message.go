@@ -19,8 +19,19 @@ import (
 // decodeMessage decodes one message object. Content that is not a JSON
 // string (null, or an array of parts) is left to llm.Message.UnmarshalJSON.
 func decodeMessage(raw []byte) (llm.Message, error) {
-	var m llm.Message
 	s := &scanner{data: raw}
+	m, err := s.message()
+	if err == nil {
+		err = s.end()
+	}
+	return m, err
+}
+
+// message decodes the message object at the scanner's position, in place.
+func (s *scanner) message() (llm.Message, error) {
+	var m llm.Message
+	s.ws()
+	start := s.pos
 	slow := false
 	err := s.object(func(key string) error {
 		v, err := s.value()
@@ -53,9 +64,6 @@ func decodeMessage(raw []byte) (llm.Message, error) {
 		}
 		return nil
 	})
-	if err == nil {
-		err = s.end()
-	}
 	if err != nil {
 		var le *lineErr
 		if errors.As(err, &le) {
@@ -65,7 +73,7 @@ func decodeMessage(raw []byte) (llm.Message, error) {
 	}
 	if slow {
 		m = llm.Message{}
-		err = m.UnmarshalJSON(raw)
+		err = m.UnmarshalJSON(s.data[start:s.pos])
 	}
 	return m, err
 }

@@ -1,8 +1,13 @@
 package sessions
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
+
+	"harness/llm"
 )
 
 func TestUnquoteMatchesEncodingJSON(t *testing.T) {
@@ -15,6 +20,38 @@ func TestUnquoteMatchesEncodingJSON(t *testing.T) {
 		got, err := unquote([]byte(in))
 		if (err != nil) != (werr != nil) || got != want {
 			t.Errorf("unquote(%s) = %q, %v; encoding/json gives %q, %v", in, got, err, want, werr)
+		}
+	}
+}
+
+func TestWriteMessageRoundTrip(t *testing.T) {
+	for _, content := range []string{
+		"", "plain", "quote \" backslash \\ slash / tab \t nl \n cr \r bell \a nul \x00",
+		"<html> & ünïcödé 😀", "line sep \u2028 para sep \u2029", "bad \xff\xfe utf8",
+	} {
+		m := llm.Message{Role: "tool", Content: content, ToolCallID: "id\"x",
+			ToolCalls: []llm.ToolCall{{ID: "c", Name: "repl", Arguments: `{"code":"<x>"}`}}}
+		m.Set("reasoning", json.RawMessage(`"r\u00e9"`))
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		if err := writeMessage(w, m); err != nil {
+			t.Fatal(err)
+		}
+		w.Flush()
+		if !json.Valid(b.Bytes()) {
+			t.Fatalf("invalid JSON %s", b.Bytes())
+		}
+		want, _ := m.MarshalJSON()
+		var fromLLM llm.Message
+		if err := fromLLM.UnmarshalJSON(want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeMessage(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, fromLLM) {
+			t.Errorf("content %q:\n got %+v\nwant %+v", content, got, fromLLM)
 		}
 	}
 }
