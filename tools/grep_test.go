@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -202,26 +203,50 @@ func TestGrepLongLine(t *testing.T) {
 	}
 }
 
-func TestGrepCancelStopsWalk(t *testing.T) {
+func TestCancelStopsWalk(t *testing.T) {
 	dir := t.TempDir()
-	for i := range 200 {
-		writeFile(t, filepath.Join(dir, "d"+strconv.Itoa(i%10), strconv.Itoa(i)), []byte("x\n"))
+	for i := range 400 {
+		writeFile(t, filepath.Join(dir, "d"+strconv.Itoa(i%20), strconv.Itoa(i)), []byte("x\n"))
 	}
-	root := openRoot(t, dir)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	cancel()
-	go func() {
-		_, err := Grep(ctx, root, GrepArgs{Pattern: "x"}, 0)
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err == nil || err.Error() != "grep: cancelled" {
-			t.Errorf("got %v, want grep: cancelled", err)
+	// The level getter runs at every jail operation: cancel at the given one
+	// and count the operations that still happen. (list makes one per
+	// directory, grep one per file too.)
+	for tool, at := range map[string]int64{"grep": 30, "list": 8} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var calls, after atomic.Int64
+		level := func() config.Permission {
+			if n := calls.Add(1); n == at {
+				cancel()
+			} else if n > at {
+				after.Add(1)
+			}
+			return config.PermReadOnly
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("grep did not stop after cancellation")
+		root, err := jail.Open(jail.Repository, dir, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			if tool == "grep" {
+				_, err = Grep(ctx, root, GrepArgs{Pattern: "x"}, 0)
+			} else {
+				_, err = List(ctx, root, ListArgs{Recursive: true}, 0)
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.HasSuffix(err.Error(), "cancelled") {
+				t.Errorf("%s: got %v, want cancelled", tool, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s did not stop after cancellation", tool)
+		}
+		if n := after.Load(); n > 8 {
+			t.Errorf("%s: %d jail operations after cancellation, want only those in flight", tool, n)
+		}
+		root.Close()
 	}
 }
 
