@@ -25,9 +25,11 @@
 //
 // The SSE parser accepts "data:" with or without a space, comment and
 // keep-alive lines, CRLF, blank lines, "event: error", lines of any length,
-// chunks whose choices are empty (usage only; Azure's prompt_filter_results),
-// an error object inside the stream, bare JSON lines, and an
-// application/json answer to a streaming request. The stream ends at
+// chunks whose choices are empty or null (usage only; Azure's
+// prompt_filter_results), empty data heartbeats, an error object inside the
+// stream, llama.cpp's "error:" lines, bare JSON lines, events split over
+// several data lines, and an application/json answer to a streaming request.
+// A body that is not an event stream at all is quoted in the error. The stream ends at
 // [DONE], or at the end of the body once a finish_reason was seen; an end
 // before that is ErrTruncated. Deltas reach the callback as soon as their
 // line is read.
