@@ -280,6 +280,9 @@ func (a *accumulator) toolCall(frag []byte) error {
 		}
 		a.onDelta(Delta{Kind: DeltaToolCall, Index: pos, ID: c.id, Name: c.name})
 	}
+	if !created && id != "" && string(args) == string(c.args) && json.Valid(args) {
+		args = nil // the whole call sent again by id at the end: not new text
+	}
 	if len(args) > 0 {
 		c.args = append(c.args, args...)
 		a.onDelta(Delta{Kind: DeltaToolArgs, Index: pos, Text: string(args)})

@@ -57,7 +57,8 @@
 //     fragment that has them, arguments concatenate (an arguments object is
 //     taken as its JSON text). A fragment without index continues the last
 //     call; a fragment whose id differs from the call at its index starts a
-//     new call. Other tool-call members keep their last value. Each call
+//     new call; a fragment repeating a call's id with exactly its complete
+//     arguments (a whole-call repeat on the finish chunk) adds nothing. Other tool-call members keep their last value. Each call
 //     gets a NewCallID when it starts; that ID is in the DeltaToolCall and
 //     in the saved message, and provider IDs are never stored.
 //   - role may repeat; finish_reason and usage take the last value
