@@ -174,6 +174,10 @@ func sortedKeys[V any](m map[string]V) []string {
 // checkStore applies the rules that involve the launch directory by loading
 // again with it.
 func checkStore(p *printer, home, launchDir string) {
+	if launchDir == "" {
+		p.skip("store", "no launch directory given")
+		return
+	}
 	cfg, err := config.Load(home, launchDir)
 	if err != nil {
 		var list config.Errors
