@@ -65,6 +65,24 @@ func grep(ctx context.Context, r fileSystem, a GrepArgs, limit int) (string, err
 			return "", pathError("grep", r, err)
 		}
 	}
+	out, err := search(ctx, r, start, info, filter, pat, a.Context, limit)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return "", fmt.Errorf("grep: cancelled")
+		}
+		return "", pathError("grep", r, err)
+	}
+	if out.matches == 0 {
+		return fmt.Sprintf("(no matches for %s in %s)\n", showPattern(a.Pattern), quotePath(start)) + out.warnings(), nil
+	}
+	return out.text(limit), nil
+}
+
+// search runs the pipeline: one goroutine walks and numbers the files in
+// path order, workers() goroutines search them, and the caller's goroutine
+// puts the results back in order.
+func search(ctx context.Context, r fileSystem, start string, info fs.FileInfo, filter includeFilter,
+	pat *pattern, lines, limit int) (*grepOutput, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan grepJob, 256)
@@ -79,27 +97,18 @@ func grep(ctx context.Context, r fileSystem, a GrepArgs, limit int) (string, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			searchJobs(ctx, r, pat, a.Context, jobs, results)
+			searchJobs(ctx, r, pat, lines, jobs, results)
 		}()
 	}
 	go func() { wg.Wait(); close(results) }()
-	out, err := collect(results, a.Context > 0, limit)
+	out, err := collect(results, lines > 0, limit)
 	cancel()
-	for range results { // drain, so the workers end
+	for range results { // drain, so that the workers end
 	}
 	if err == nil {
-		err = walkErr
+		err = walkErr // safe: the walker ended before the workers did
 	}
-	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return "", fmt.Errorf("grep: cancelled")
-		}
-		return "", pathError("grep", r, err)
-	}
-	if out.matches == 0 {
-		return fmt.Sprintf("(no matches for %s in %s)\n", showPattern(a.Pattern), quotePath(start)) + out.warnings(), nil
-	}
-	return out.text(limit), nil
+	return out, err
 }
 
 func workers() int { return max(2, runtime.GOMAXPROCS(0)) }
