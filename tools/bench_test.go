@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,8 +30,13 @@ var benchCases = []struct {
 	{"context-2", GrepArgs{Pattern: "ErrNotExist", Context: 2}},
 }
 
+// goSrc returns $(go env GOROOT)/src.
 func goSrc(b *testing.B) string {
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skipf("go env GOROOT: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "src")
 	if _, err := os.Stat(dir); err != nil {
 		b.Skipf("no Go source tree: %v", err)
 	}
@@ -46,7 +50,7 @@ func gnuArgs(a GrepArgs) []string {
 		args = append(args, "-i")
 	}
 	if a.Context > 0 {
-		args = append(args, "-C", strings.Repeat("2", 1))
+		args = append(args, "-C", "2")
 	}
 	return append(args, "--", a.Pattern, ".")
 }
