@@ -232,6 +232,9 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 			w.close()
 			return fail(exitError, "cannot resume session %s: %v", f.resume, err)
 		}
+		if conv.Local.Repository != dir {
+			fmt.Fprintf(stderr, "harness: note: session %s was started in %s; its agents now work in %s\n", f.resume, conv.Local.Repository, dir)
+		}
 	} else {
 		w.session = st.New(red)
 	}

@@ -282,3 +282,93 @@ func TestFYIRemovedFromFile(t *testing.T) {
 		t.Errorf("%d FYI calls in %d messages", fyi, len(root.Messages()))
 	}
 }
+
+// TestPromptFromStdinAndSecrets: -p - reads the prompt from stdin; the API
+// key never reaches the session file, the requests' messages, or the
+// environment of commands.
+func TestPromptFromStdinAndSecrets(t *testing.T) {
+	e := newEnv(t, llmtest.Text("noted"))
+	t.Setenv("HARNESS_TEST_KEY", "sk-live-4242")
+	p := filepath.Join(e.home, "config.toml")
+	data, _ := os.ReadFile(p)
+	data = []byte(strings.Replace(string(data), "[endpoint]\n", "[endpoint]\napi_key_env = \"HARNESS_TEST_KEY\"\n", 1))
+	os.WriteFile(p, data, 0o600)
+	e.cfg = e.load()
+	f, _ := parseAgentFlags([]string{"-p", "-"})
+	var stdout, stderr strings.Builder
+	code := runAgent(context.Background(), e.cfg, f, e.repo, strings.NewReader("remember sk-live-4242 please\n"), &stdout, &stderr)
+	if code != 0 || stdout.String() != "noted\n" {
+		t.Fatalf("exit %d %q %s", code, stdout.String(), stderr.String())
+	}
+	body := e.chat(0)
+	if got := body.Messages[0].Content; got != "remember [REDACTED] please\n" {
+		t.Errorf("user message sent as %q", got)
+	}
+	file, _ := os.ReadFile(filepath.Join(e.sessionDir(), "library", "root.json"))
+	if strings.Contains(string(file), "sk-live") {
+		t.Errorf("the key reached the session file:\n%s", file)
+	}
+	for _, kv := range environ(e.cfg)() {
+		if strings.Contains(kv, "sk-live") {
+			t.Errorf("command environment holds the key: %s", kv)
+		}
+	}
+}
+
+// TestResumeErrors: an unknown session is a usage error (2); a session file
+// with an unknown field fails with a message naming the file and the field (1).
+func TestResumeErrors(t *testing.T) {
+	e := newEnv(t, llmtest.Text("one"))
+	if code, _, stderr := e.run(context.Background(), nil, "--resume", "nope", "-p", "x"); code != 2 || !strings.Contains(stderr, `no session named "nope"`) {
+		t.Errorf("unknown session: exit %d, %s", code, stderr)
+	}
+	e.run(context.Background(), nil, "-p", "first")
+	path := filepath.Join(e.sessionDir(), "library", "root.json")
+	data, _ := os.ReadFile(path)
+	data = []byte(strings.Replace(string(data), `"depth":0`, `"depth":0,"model":"x"`, 1))
+	os.WriteFile(path, data, 0o600)
+	code, _, stderr := e.run(context.Background(), nil, "--resume", filepath.Base(e.sessionDir()), "-p", "x")
+	if code != 1 || !strings.Contains(stderr, path) || !strings.Contains(stderr, `"model"`) {
+		t.Errorf("bad file: exit %d, %s", code, stderr)
+	}
+}
+
+func TestParseAgentFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // error substring, "" for success
+	}{
+		{[]string{"-p", "hi", "--json"}, ""},
+		{[]string{"-p=hi", "--resume", "s1", "--system-prompt", ""}, ""},
+		{[]string{"--resume"}, ""},
+		{[]string{"--resume", "-p", "x"}, "needs a session NAME"},
+		{[]string{"--json"}, "--json needs -p"},
+		{[]string{"-p"}, "-p needs a value"},
+		{[]string{"--system-prompt"}, "needs a value"},
+		{[]string{"--frobnicate"}, "unknown argument"},
+	} {
+		_, err := parseAgentFlags(tc.args)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%q: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	f, _ := parseAgentFlags([]string{"--resume", "s1", "--system-prompt", "", "-p", "-"})
+	if f.resume != "s1" || f.system == nil || *f.system != "" || f.prompt != "-" {
+		t.Errorf("%+v", f)
+	}
+}
+
+func TestListSessions(t *testing.T) {
+	e := newEnv(t, llmtest.Text("a"), llmtest.Text("b"))
+	e.run(context.Background(), nil, "-p", "first prompt")
+	code, stdout, _ := e.run(context.Background(), nil, "--resume")
+	if code != 0 || !strings.Contains(stdout, filepath.Base(e.sessionDir())) || !strings.Contains(stdout, "first prompt") {
+		t.Errorf("exit %d, list %q", code, stdout)
+	}
+	if code, _, stderr := e.run(context.Background(), nil); code != 2 || !strings.Contains(stderr, "not available") {
+		t.Errorf("no -p: exit %d %s", code, stderr)
+	}
+	if code, _, stderr := e.run(context.Background(), nil, "-p", "  "); code != 2 || !strings.Contains(stderr, "empty") {
+		t.Errorf("empty prompt: exit %d %s", code, stderr)
+	}
+}
