@@ -30,7 +30,10 @@ type dfa struct {
 
 	look, pend sparseSet
 	key        []byte
+	hits       []hit // scan's matches, emitted once the scan succeeded
 }
+
+type hit struct{ s, e int }
 
 const maxStates = 2000
 
@@ -71,8 +74,8 @@ func (d *dfa) scan(text []byte, emit func(start, end int)) bool {
 	if d.failed {
 		return false
 	}
-	type hit struct{ s, e int }
-	var hits []hit
+	hits := d.hits[:0]
+	defer func() { d.hits = hits[:0] }()
 	lineStart := 0
 	s := d.start
 	for i := 0; i < len(text); {

@@ -37,7 +37,7 @@ func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string) ([]b
 	if fs.buf == nil {
 		fs.buf = make([]byte, chunkSize)
 	}
-	p := printer{prefix: quotePath(rel) + ":", context: fs.context}
+	p := printer{rel: rel, context: fs.context}
 	n, scanFrom := 0, 0 // bytes in buf; where the lines not yet matched start
 	line := 1           // line number at scanFrom
 	eof := false
@@ -101,7 +101,8 @@ func readFull(f io.Reader, buf []byte) (int, error) {
 // printer formats matching and context lines of one file.
 type printer struct {
 	out     []byte
-	prefix  string
+	rel     string
+	prefix  string // quotePath(rel) + ":", made at the first line printed
 	context int
 	last    int // number of the last printed line, 0 for none
 	after   int // context lines still due after the last match
@@ -159,6 +160,9 @@ func (p *printer) flushAfter(buf []byte, limit, stop int) {
 }
 
 func (p *printer) line(n int, text []byte) {
+	if p.prefix == "" {
+		p.prefix = quotePath(p.rel) + ":"
+	}
 	p.out = append(p.out, p.prefix...)
 	p.out = strconv.AppendInt(p.out, int64(n), 10)
 	p.out = append(p.out, ':')
