@@ -414,3 +414,42 @@ func (h hookClient) Stream(ctx context.Context, req llm.Request, fn func(llm.Del
 	h.before()
 	return h.Streamer.Stream(ctx, req, fn)
 }
+
+func TestSubagentPrompt(t *testing.T) {
+	r := newRig(t, llmtest.Call("rlm", `{"task":"t","name":"n"}`), llmtest.Text("sub"), llmtest.Text("root"))
+	sp := "you are a subagent"
+	r.cfg.RLM.SubagentPrompt = &sp
+	empty := ""
+	r.opts.System = &empty // --system-prompt ""
+	if _, err := r.turn(context.Background(), "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.chat(0).Messages[0]; got.Role != "system" || got.Content != "" {
+		t.Errorf("root system %+v", got)
+	}
+	if got := r.chat(1).Messages[0]; got.Role != "system" || got.Content != sp {
+		t.Errorf("subagent system %+v", got)
+	}
+	busy := &Runner{}
+	busy.running.Store(true)
+	if _, err := busy.Turn(context.Background(), "x"); err == nil {
+		t.Error("a second concurrent Turn was accepted")
+	}
+}
+
+func TestStreamBoundsMerging(t *testing.T) {
+	s := NewStream()
+	a := Agent{Name: "a"}
+	chunk := strings.Repeat("x", 1<<10)
+	for range 200 {
+		s.Emit(TextDelta{Agent: a, Text: chunk})
+	}
+	got := s.Drain()
+	total := 0
+	for _, e := range got {
+		total += len(e.(TextDelta).Text)
+	}
+	if total != 200<<10 || len(got) < 2 || len(got) > 5 {
+		t.Errorf("%d events, %d bytes", len(got), total)
+	}
+}

@@ -42,8 +42,9 @@ type Options struct {
 	Now func() time.Time // nil means time.Now (FYI's date)
 }
 
-// Runner runs the turns of one session's root agent. Turn must not be
-// called concurrently; the other methods are safe from any goroutine.
+// Runner runs the turns of one session's root agent. One Turn runs at a
+// time (a second concurrent call fails); the other methods are safe from
+// any goroutine.
 type Runner struct {
 	opts      Options
 	root      *agent
@@ -144,6 +145,10 @@ func (r *Runner) SetTurnTokenCache(cache []llm.TurnCount) error {
 // tool call, the user stops it (ctx cancelled), or it fails. The returned
 // error is non-nil only for a failed turn.
 func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
+	if !r.running.CompareAndSwap(false, true) {
+		return Result{Status: Failed}, errors.New("a turn is already running; wait for it or stop it first")
+	}
+	defer r.running.Store(false)
 	r.mu.Lock()
 	r.usage = llm.Usage{}
 	r.mu.Unlock()
@@ -157,8 +162,6 @@ func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
 	}
 	r.announce()
 	prompt = r.opts.Redactor.String(prompt)
-	r.running.Store(true)
-	defer r.running.Store(false)
 	a.fmu.Lock()
 	a.file.Items = removeFYI(a.file.Items)
 	a.fmu.Unlock()

@@ -20,10 +20,11 @@ import (
 // Nothing that must be saved depends on the stream: agents save their
 // conversations themselves before emitting. A nil *Stream drops everything.
 type Stream struct {
-	mu     sync.Mutex
-	queue  []Event
-	ready  chan struct{} // holds a token while queue is non-empty or closed
-	closed bool
+	mu      sync.Mutex
+	queue   []Event
+	ready   chan struct{} // holds a token while queue is non-empty or closed
+	closed  bool
+	pending int // bytes merged into the last queued delta
 }
 
 // NewStream returns an empty stream.
@@ -39,15 +40,21 @@ func (s *Stream) Emit(e Event) {
 	if s.closed {
 		return
 	}
-	if n := len(s.queue); n > 0 {
+	if n := len(s.queue); n > 0 && s.pending < maxMerge {
 		if merged, ok := coalesce(s.queue[n-1], e); ok {
 			s.queue[n-1] = merged
+			s.pending += deltaLen(e)
 			return
 		}
 	}
 	s.queue = append(s.queue, e)
+	s.pending = 0
 	s.signal()
 }
+
+// maxMerge bounds the text merged into one queued delta, so a stalled
+// consumer costs linear, not quadratic, copying.
+const maxMerge = 64 << 10
 
 func (s *Stream) signal() {
 	select {
@@ -139,4 +146,18 @@ func coalesce(last, e Event) (Event, bool) {
 		}
 	}
 	return nil, false
+}
+
+func deltaLen(e Event) int {
+	switch e := e.(type) {
+	case ReasoningDelta:
+		return len(e.Text)
+	case TextDelta:
+		return len(e.Text)
+	case ToolArgsDelta:
+		return len(e.Text)
+	case ToolOutput:
+		return len(e.Text)
+	}
+	return 0
 }
