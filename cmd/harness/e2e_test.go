@@ -372,3 +372,38 @@ func TestListSessions(t *testing.T) {
 		t.Errorf("empty prompt: exit %d %s", code, stderr)
 	}
 }
+
+// TestHeadlessApprovalDenied: a command that needs approval is refused with
+// a message the model can act on, shown as an approval line; REPL prints
+// appear as tool_output lines while the call runs.
+func TestHeadlessApprovalDenied(t *testing.T) {
+	e := newEnv(t,
+		llmtest.Call("rlm", `{"task":"list files","name":"lister"}`),
+		llmtest.Call("repl", args(map[string]string{"code": "print('about to run')\nr = run(['ls'])"})),
+		llmtest.Text("could not run ls"),
+		llmtest.Text("done"),
+	)
+	code, stdout, stderr := e.run(context.Background(), nil, "--json", "-p", "go")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	lines := jsonLines(t, stdout)
+	ap := ofType(lines, "approval")
+	if len(ap) != 1 || ap[0]["decision"] != "denied" || ap[0]["agent"] != "lister" || ap[0]["depth"] != float64(1) {
+		t.Fatalf("approval lines %v", ap)
+	}
+	if op, ok := ap[0]["operation"].(map[string]any); !ok || len(op) == 0 {
+		t.Errorf("operation %v", ap[0]["operation"])
+	}
+	var printed string
+	for _, o := range ofType(lines, "tool_output") {
+		printed += o["text"].(string)
+	}
+	if !strings.Contains(printed, "about to run") {
+		t.Errorf("tool_output %q", printed)
+	}
+	res := lastMessage(e.chat(2).Messages).Content
+	if !strings.Contains(res, "headless") || !strings.Contains(res, "[commands.allow]") {
+		t.Errorf("the model got %q", res)
+	}
+}
