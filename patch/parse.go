@@ -478,6 +478,12 @@ func diffHint(l string) string {
 			return "; unified diffs are not accepted, write *** Begin Patch / *** Update File: path / @@ hunks / *** End Patch"
 		}
 	}
+	switch {
+	case strings.HasPrefix(l, "```"):
+		return "; send the patch text itself, without a Markdown code fence"
+	case strings.Contains(l, "<<"), strings.HasPrefix(l, "apply_patch"):
+		return "; send the patch text itself, not a shell command"
+	}
 	return ""
 }
 
