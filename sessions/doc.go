@@ -59,8 +59,10 @@
 //
 // Save writes a temporary file in the same directory, fsyncs it, renames it
 // over the old file and fsyncs the directory, so a process killed at any
-// instant leaves either the old or the new file, never a torn one. Callers
-// save at every message boundary and when a turn stops.
+// instant leaves either the old or the new file, never a torn one (plus,
+// at worst, a temporary .<name>.json.*.tmp file, which Store.Open removes
+// once it is a minute old). Callers save at every message boundary and
+// when a turn stops.
 //
 // # Secrets
 //

@@ -47,7 +47,21 @@ func (st Store) Open(name string, r *Redactor) (*Session, error) {
 		}
 		return nil, fmt.Errorf("open session %q: %w", name, err)
 	}
+	s.removeStaleTemps()
 	return s, nil
+}
+
+// removeStaleTemps removes temporary files a killed process left behind
+// (older than a minute, so a save in progress elsewhere is never touched).
+func (s *Session) removeStaleTemps() {
+	for _, sub := range []string{"library", "deep"} {
+		tmps, _ := filepath.Glob(filepath.Join(s.Dir(), sub, ".*.json.*.tmp"))
+		for _, t := range tmps {
+			if fi, err := os.Lstat(t); err == nil && time.Since(fi.ModTime()) > time.Minute {
+				os.Remove(t)
+			}
+		}
+	}
 }
 
 // Name returns the session's name, "" before it is created.

@@ -190,3 +190,23 @@ func TestRedactor(t *testing.T) {
 		t.Error("nil Redactor changed text")
 	}
 }
+
+func TestOpenRemovesStaleTemps(t *testing.T) {
+	st := Store{Dir: t.TempDir(), Now: fixedNow}
+	s := st.New(nil)
+	s.Save(0, "", rootFile("x"))
+	stale := filepath.Join(s.LibraryDir(), ".root.json.123.tmp")
+	fresh := filepath.Join(s.LibraryDir(), ".root.json.456.tmp")
+	os.WriteFile(stale, nil, 0o600)
+	os.WriteFile(fresh, nil, 0o600)
+	os.Chtimes(stale, time.Now(), time.Now().Add(-time.Hour))
+	if _, err := st.Open(s.Name(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("stale temporary file kept")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("fresh temporary file removed")
+	}
+}
