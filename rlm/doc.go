@@ -65,4 +65,16 @@
 //
 // Agents emit typed events (events.go) on one Stream: deltas may be
 // coalesced, everything else is delivered exactly once, in order.
+//
+// # Front ends
+//
+// A front end builds Options (cmd/harness wires the endpoint client,
+// roots, REPLs and file tools), calls New with the loaded root file (nil
+// for a new session), consumes the Stream on its own goroutine and calls
+// Turn for each prompt, cancelling its context to stop. Besides Turn:
+// Running (a turn is running: /new refuses), SubagentRunning (/rename
+// refuses, see sessions.Session.Rename), Conversation and Local (the root
+// file's items and _harness_local, for the transcript and the context
+// editor), SetHidden and SetTurnTokenCache (the context editor's changes,
+// saved at once), RootTools and AgentStart.Tools (/tools).
 package rlm
