@@ -30,6 +30,7 @@ const maxContext = 1000
 type grepJob struct {
 	seq      int
 	rel      string
+	size     int64 // as listed, -1 unknown
 	warn     string
 	explicit bool // named by the path argument (binary files get a warning)
 }
@@ -131,7 +132,7 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		if w := skipReason(info.Mode()); w != "" {
 			return send(grepJob{rel: start, warn: w})
 		}
-		return send(grepJob{rel: start, explicit: true})
+		return send(grepJob{rel: start, size: info.Size(), explicit: true})
 	}
 	visit := func(rel string, d fs.DirEntry) error {
 		if d.IsDir() || !filter.match(d.Name()) {
@@ -140,7 +141,12 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		if w := skipReason(d.Type()); w != "" {
 			return send(grepJob{rel: rel, warn: w})
 		}
-		return send(grepJob{rel: rel})
+		// Entries listed in an os.Root carry their metadata already.
+		size := int64(-1)
+		if info, err := d.Info(); err == nil {
+			size = info.Size()
+		}
+		return send(grepJob{rel: rel, size: size})
 	}
 	dirErr := func(rel string, err error) error {
 		if err := denied(r, "grep"); err != nil {
@@ -187,7 +193,7 @@ func searchJobs(ctx context.Context, r fileSystem, pat *pattern, context int, jo
 			if err := ctx.Err(); err != nil {
 				res.err = err
 			} else {
-				res.out, res.err = fs.search(ctx, r, j.rel)
+				res.out, res.err = fs.search(ctx, r, j.rel, j.size)
 				res.warn, res.err = explainSkip(r, j, res.err)
 			}
 		}

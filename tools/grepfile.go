@@ -27,8 +27,11 @@ type fileSearch struct {
 // matching and context lines, "--\n" between non-adjacent groups. The file is
 // read in chunks; only whole lines are matched, a line longer than the
 // buffer grows it, and the last `context` lines of a chunk are carried into
-// the next one so that context before a match can be printed.
-func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string) ([]byte, error) {
+// the next one so that context before a match can be printed. size is the
+// file's size as listed: once that many bytes are read the file is taken as
+// complete, saving the read that would report the end (a file that grew
+// since it was listed is searched as it was then; size <= 0 reads to EOF).
+func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string, size int64) ([]byte, error) {
 	f, err := r.Open(rel)
 	if err != nil {
 		return nil, err
@@ -41,6 +44,7 @@ func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string) ([]b
 	n, scanFrom := 0, 0 // bytes in buf; where the lines not yet matched start
 	line := 1           // line number at scanFrom
 	eof := false
+	var read int64 // bytes read from the file
 	for !eof {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -48,11 +52,19 @@ func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string) ([]b
 		if n == len(fs.buf) {
 			fs.buf = append(fs.buf, make([]byte, len(fs.buf))...)
 		}
-		m, err := readFull(f, fs.buf[n:])
+		want := fs.buf[n:]
+		if size > 0 && int64(len(want)) > size-read {
+			want = want[:size-read]
+		}
+		m, err := readFull(f, want)
 		if bytes.IndexByte(fs.buf[n:n+m], 0) >= 0 {
 			return nil, errBinary
 		}
 		n += m
+		read += int64(m)
+		if err == nil && size > 0 && read == size {
+			err = io.EOF
+		}
 		if err == io.EOF {
 			eof = true
 		} else if err != nil {
