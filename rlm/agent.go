@@ -229,8 +229,7 @@ func (a *agent) unknownTool(name string) string {
 	s := "Unknown tool: " + name
 	if fl, ok := a.repl.(functionLister); ok {
 		if sig, ok := fl.Functions()[name]; ok {
-			s += fmt.Sprintf("\n%s is a function of the REPL, not a tool: call it inside REPL code with the %s tool, e.g. {\"code\": %q}. Signature: %s",
-				name, REPLTool, name+"(…)", sig)
+			s += fmt.Sprintf("\n%s is a REPL function, not a tool: call it in code sent to the %s tool. Signature: %s", name, REPLTool, sig)
 		}
 	}
 	var names []string

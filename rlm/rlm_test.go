@@ -243,7 +243,7 @@ func TestBadCalls(t *testing.T) {
 		`Invalid arguments for read_file: unknown argument "file"`,
 		`Invalid arguments for read_file: argument "start_line" must be a JSON integer, not "3"`,
 		`Invalid arguments for list: argument "root" is "library"; it must be one of repository, store`,
-		"Unknown tool: glob\nglob is a function of the REPL, not a tool: call it inside REPL code with the repl tool",
+		"Unknown tool: glob\nglob is a REPL function, not a tool: call it in code sent to the repl tool. Signature: glob(pattern, path=None, exclude=())\nYour tools are",
 		"Unknown tool: bash\nYour tools are [\"repl\",\"read_file\",\"apply_patch\",\"grep\",\"list\",\"rlm\"].",
 		"ran: print(1)",
 		"approved=false err=denied: no one can approve operations in this session",

@@ -380,6 +380,7 @@ func TestHeadlessApprovalDenied(t *testing.T) {
 	e := newEnv(t,
 		llmtest.Call("rlm", `{"task":"list files","name":"lister"}`),
 		llmtest.Call("repl", args(map[string]string{"code": "print('about to run')\nr = run(['ls'])"})),
+		llmtest.Call("store_summary", `{}`),
 		llmtest.Text("could not run ls"),
 		llmtest.Text("done"),
 	)
@@ -402,8 +403,12 @@ func TestHeadlessApprovalDenied(t *testing.T) {
 	if !strings.Contains(printed, "about to run") {
 		t.Errorf("tool_output %q", printed)
 	}
-	res := lastMessage(e.chat(2).Messages).Content
+	d1 := e.chat(3).Messages
+	res := d1[len(d1)-3].Content
 	if !strings.Contains(res, "headless") || !strings.Contains(res, "[commands.allow]") {
 		t.Errorf("the model got %q", res)
+	}
+	if got := lastMessage(d1).Content; !strings.HasPrefix(got, "Unknown tool: store_summary\nstore_summary is a REPL function, not a tool: call it in code sent to the repl tool. Signature: store_summary()") {
+		t.Errorf("unknown tool naming a REPL function: %q", got)
 	}
 }
