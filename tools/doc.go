@@ -79,6 +79,19 @@
 // worker pool; results are re-ordered by path) and stops promptly when ctx
 // is cancelled.
 //
+// How grep runs: one goroutine walks the tree in path order and numbers the
+// files; max(2, GOMAXPROCS) workers search them, each with its own read
+// buffer (256 KiB, grown only for longer lines) and matcher; the results
+// are put back in order as they arrive. A file is read in chunks of whole
+// lines (NUL checked in every chunk, the first one before anything else),
+// and each chunk is matched as one buffer: a pattern that is one literal is
+// found with memchr on its rarest byte; otherwise the literals every match
+// must contain (one of "foo|bar", "Error" in "[A-Z]\w+Error") find
+// candidate lines the same way, in ASCII-lowercased text under ignore_case;
+// the full expression then runs as a lazily built DFA over Go's compiled
+// program (falling back to the regexp when it needs too many states), and
+// matches are mapped to line numbers by counting newlines.
+//
 // # list
 //
 // Prints one entry per line as "path size mtime": the root-relative path,
