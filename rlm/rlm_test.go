@@ -230,6 +230,7 @@ func TestBadCalls(t *testing.T) {
 		}},
 		llmtest.Text("sub done"),
 		llmtest.Call("read_file", `{"path":"x"}`),
+		llmtest.Call("rlm", `{"task":" ","name":"n"}`),
 		llmtest.Text("root done"),
 	)
 	if _, err := r.turn(context.Background(), "go", nil); err != nil {
@@ -265,8 +266,11 @@ func TestBadCalls(t *testing.T) {
 		t.Errorf("approval events %+v", ans)
 	}
 	root := r.file(0, "").Messages()
-	if got := root[len(root)-2].Content; !strings.HasPrefix(got, "Unknown tool: read_file\nYour tools are [\"rlm\",\"FYI\"]") {
+	if got := root[len(root)-4].Content; !strings.HasPrefix(got, "Unknown tool: read_file\nYour tools are [\"rlm\",\"FYI\"]") {
 		t.Errorf("root read_file result %q", got)
+	}
+	if got := root[len(root)-2].Content; got != `Invalid arguments for rlm: argument "task" is empty; give the subagent a task and a short name.` {
+		t.Errorf("empty task result %q", got)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"fmt"
+	"strings"
 )
 
 // RLMTool is the name of the delegation tool.
@@ -23,7 +25,13 @@ func rlmTool() tool {
 			{name: "name", typ: "string", required: true, desc: "A short label for the subagent, shown to the user."},
 		},
 		run: func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status) {
-			return a.delegate(ctx, str(args, "task"), str(args, "name"))
+			task, name := str(args, "task"), str(args, "name")
+			for _, arg := range []struct{ name, value string }{{"task", task}, {"name", name}} {
+				if strings.TrimSpace(arg.value) == "" {
+					return fmt.Sprintf("Invalid arguments for %s: argument %q is empty; give the subagent a task and a short name.", RLMTool, arg.name), Done
+				}
+			}
+			return a.delegate(ctx, task, name)
 		},
 	}
 }
