@@ -31,11 +31,18 @@ type dfa struct {
 	look, pend sparseSet
 	key        []byte
 	hits       []hit // scan's matches, emitted once the scan succeeded
+	pcs        int   // instructions held by all states
 }
 
 type hit struct{ s, e int }
 
-const maxStates = 2000
+// Limits on the work a DFA may do before giving up: the number of states,
+// the instructions held across them, and (in newMatcher) the program size.
+const (
+	maxStates   = 2000
+	maxStatePCs = 1 << 18
+	maxDFAInsts = 1500
+)
 
 type dstate struct {
 	pcs   []uint32
@@ -303,10 +310,11 @@ func (d *dfa) intern(prev byte) *dstate {
 	if s, ok := d.states[string(d.key)]; ok {
 		return s
 	}
-	if len(d.states) >= maxStates {
+	if len(d.states) >= maxStates || d.pcs+len(pcs) > maxStatePCs {
 		d.failed = true
 		return nil
 	}
+	d.pcs += len(pcs)
 	s := &dstate{pcs: slices.Clone(pcs), prev: prev}
 	d.states[string(d.key)] = s
 	return s

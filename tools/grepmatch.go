@@ -25,7 +25,7 @@ func newMatcher(p *pattern) *matcher {
 	for _, n := range p.needles {
 		m.finders = append(m.finders, newFinder(n))
 	}
-	if p.prog != nil {
+	if p.prog != nil && len(p.prog.Inst) <= maxDFAInsts {
 		m.dfa = newDFA(p.prog)
 	}
 	return m
