@@ -78,10 +78,10 @@ func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string, size
 			}
 		}
 		p.chunk(fs.m, fs.buf[:end], scanFrom, line)
-		line += bytes.Count(fs.buf[scanFrom:end], []byte{'\n'})
 		if eof {
 			break
 		}
+		line += bytes.Count(fs.buf[scanFrom:end], []byte{'\n'})
 		// Carry the last `context` lines and the partial line.
 		carry := end
 		for i := 0; i < fs.context && carry > 0; i++ {
