@@ -36,9 +36,11 @@ type grepJob struct {
 }
 
 type grepResult struct {
-	seq  int
-	out  []byte
-	warn string
+	seq      int
+	out      []byte
+	searched bool // a text file was searched
+	binary   bool // a binary file was skipped
+	warn     string
 	err  error // stops the search (cancellation, permission withdrawn)
 }
 
@@ -74,9 +76,22 @@ func grep(ctx context.Context, r fileSystem, a GrepArgs, limit int) (string, err
 		return "", pathError("grep", r, err)
 	}
 	if out.matches == 0 {
-		return fmt.Sprintf("(no matches for %s in %s)\n", showPattern(a.Pattern), quotePath(start)) + out.warnings(), nil
+		return noMatches(a, start, out) + out.warnings(), nil
 	}
 	return out.text(limit), nil
+}
+
+// noMatches says what was searched, so that the model can tell an absent
+// text from a filter or path that selected nothing.
+func noMatches(a GrepArgs, start string, out *grepOutput) string {
+	what := plural(out.searched, "file") + " searched"
+	if out.binary > 0 {
+		what += fmt.Sprintf(", %s skipped", plural(out.binary, "binary file"))
+	}
+	if a.Include != "" {
+		what += fmt.Sprintf(", include %q", a.Include)
+	}
+	return fmt.Sprintf("(no matches for %s in %s: %s)\n", showPattern(a.Pattern), quotePath(start), what)
 }
 
 // search runs the pipeline: one goroutine walks and numbers the files in
@@ -194,6 +209,8 @@ func searchJobs(ctx context.Context, r fileSystem, pat *pattern, context int, jo
 				res.err = err
 			} else {
 				res.out, res.err = fs.search(ctx, r, j.rel, j.size)
+				res.searched = res.err == nil
+				res.binary = errors.Is(res.err, errBinary)
 				res.warn, res.err = explainSkip(r, j, res.err)
 			}
 		}
@@ -227,11 +244,13 @@ func explainSkip(r fileSystem, j grepJob, err error) (string, error) {
 // grepOutput gathers results in path order, keeping at most limit bytes of
 // the match text (the rest is counted for the truncation notice).
 type grepOutput struct {
-	parts   [][]byte
-	kept    int
-	total   int
-	matches int
-	warns   []string
+	parts    [][]byte
+	kept     int
+	total    int
+	matches  int // files with matches
+	searched int // text files searched
+	binary   int // binary files skipped
+	warns    []string
 }
 
 func collect(results <-chan grepResult, separate bool, limit int) (*grepOutput, error) {
@@ -259,6 +278,12 @@ func collect(results <-chan grepResult, separate bool, limit int) (*grepOutput, 
 var separator = []byte("--\n")
 
 func (o *grepOutput) add(r grepResult, separate bool, limit int) {
+	if r.searched {
+		o.searched++
+	}
+	if r.binary {
+		o.binary++
+	}
 	if r.warn != "" {
 		o.warns = append(o.warns, r.warn)
 	}

@@ -119,7 +119,7 @@ func TestGrepMatchesReference(t *testing.T) {
 				t.Fatalf("pattern %q: %v", pc.expr, err)
 			}
 			if want == "" {
-				want = fmt.Sprintf("(no matches for %s in .)\n", showPattern(pc.expr))
+				want = fmt.Sprintf("(no matches for %s in .: 1 file searched)\n", showPattern(pc.expr))
 			}
 			if got != want {
 				t.Fatalf("pattern %q fixed=%v icase=%v context=%d chunk=%d text %q\nwant:\n%s\ngot:\n%s",

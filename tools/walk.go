@@ -102,6 +102,9 @@ func newIncludeFilter(include string) (includeFilter, error) {
 	for strings.HasPrefix(p, "**/") {
 		p = p[3:]
 	}
+	if unescapedAny(p, ", ") && !strings.Contains(p, "{") {
+		return "", fmt.Errorf("include %q: include is one glob; for several patterns write {a,b}, e.g. \"*.{go,md}\" or \"{Makefile,*.mk}\" (write \\, or \\  for a literal comma or space)", include)
+	}
 	if strings.Contains(p, "/") {
 		return "", fmt.Errorf("include %q: include matches file names only, at every depth; "+
 			"put the directory in path instead (for example path=%q, include=%q)",
@@ -121,4 +124,18 @@ func (f includeFilter) match(name string) bool {
 		return true
 	}
 	return doublestar.MatchUnvalidated(string(f), name)
+}
+
+// unescapedAny reports whether glob holds one of chars not escaped by a
+// backslash.
+func unescapedAny(glob, chars string) bool {
+	for i := 0; i < len(glob); i++ {
+		switch {
+		case glob[i] == '\\':
+			i++
+		case strings.IndexByte(chars, glob[i]) >= 0:
+			return true
+		}
+	}
+	return false
 }
