@@ -41,7 +41,7 @@ type grepResult struct {
 	searched bool // a text file was searched
 	binary   bool // a binary file was skipped
 	warn     string
-	err  error // stops the search (cancellation, permission withdrawn)
+	err      error // stops the search (cancellation, permission withdrawn)
 }
 
 func grep(ctx context.Context, r fileSystem, a GrepArgs, limit int) (string, error) {
