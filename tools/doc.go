@@ -73,9 +73,12 @@
 // printed after the matches. A symlink named as path itself is followed when
 // it stays inside the root. Include is a case-sensitive glob on base names
 // (doublestar syntax: * ? [abc] {a,b}; "*.go" matches at every depth, a
-// leading "**/" is ignored, other slashes are an error); it selects the
-// files of a directory search but not a file named as path. No match gives
-// "(no matches for ...)". The search runs files in parallel (a bounded
+// leading "**/" is ignored, other slashes are an error, and so are an
+// unescaped comma or space outside {...}, since "*.go,*.md" means
+// "*.{go,md}"); it selects the files of a directory search but not a file
+// named as path. No match gives one line saying what was searched:
+// "(no matches for `x` in src: 12 files searched, 1 binary file skipped,
+// include "*.go")". The search runs files in parallel (a bounded
 // worker pool; results are re-ordered by path) and stops promptly when ctx
 // is cancelled.
 //
