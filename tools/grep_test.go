@@ -384,3 +384,38 @@ func TestGrepSkipsSocketsAndDevices(t *testing.T) {
 		t.Errorf("list: got %q, %v", got, err)
 	}
 }
+
+// TestRegexpFallbackAgrees checks the path taken when the DFA gives up:
+// the line-safe regexp over a whole buffer finds the same lines as the
+// original expression line by line.
+func TestRegexpFallbackAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, pc := range referencePatterns {
+		p, err := compilePattern(pc.expr, pc.fixed, pc.icase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expr := pc.expr
+		if pc.fixed {
+			expr = regexp.QuoteMeta(expr)
+		}
+		if pc.icase {
+			expr = "(?i)" + expr
+		}
+		re := regexp.MustCompile(expr)
+		m := newMatcher(p)
+		m.dfa = nil
+		for range 100 {
+			text := randomText(rng)
+			want := referenceGrep("f", text, re, 0)
+			var b strings.Builder
+			m.lines(text, func(s, e int) {
+				n := bytes.Count(text[:s], []byte{'\n'}) + 1
+				fmt.Fprintf(&b, "f:%d:%s\n", n, text[s:e])
+			})
+			if b.String() != want {
+				t.Fatalf("%q on %q:\nwant %s\ngot %s", pc.expr, text, want, b.String())
+			}
+		}
+	}
+}
