@@ -66,7 +66,8 @@
 // a newline.
 //
 // Directories are searched recursively, hidden and git-ignored files
-// included. Files containing a NUL byte are binary and skipped silently
+// included; a directory that is one of its own parents (a bind mount loop)
+// is skipped with a warning, here and in list. Files containing a NUL byte are binary and skipped silently
 // (with a warning when the file was named as path). Symlinks met while
 // walking are not followed, and named pipes, sockets and devices are not
 // read: each is skipped with a warning line "warning: path: skipped ...",

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"harness/config"
@@ -171,5 +172,35 @@ func TestPermissionWithdrawnMidWalk(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "permission none") {
 			t.Errorf("%s: got %q, %v; want the permission error", tool, out, err)
 		}
+	}
+}
+
+// TestDirectoryLoop: a bind mount of a parent inside itself would make a
+// walk endless; grep and list skip it with a warning. Needs permission to
+// mount (root in a container); skipped otherwise.
+func TestDirectoryLoop(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a", "f.txt"), []byte("x\n"))
+	loop := filepath.Join(dir, "a", "loop")
+	if err := os.Mkdir(loop, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount(dir, loop, "", syscall.MS_BIND, ""); err != nil {
+		t.Skipf("cannot bind-mount: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(loop, syscall.MNT_DETACH) })
+	root, err := jail.Open(jail.Repository, dir, func() config.Permission { return config.PermReadOnly })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	got, err := Grep(context.Background(), root, GrepArgs{Pattern: "x"}, 0)
+	want := "a/f.txt:1:x\nwarning: a/loop: skipped directory loop: it is the same directory as one of its parents (a bind mount?), so it is not entered\n"
+	if err != nil || got != want {
+		t.Errorf("grep: got %q, %v\nwant %q", got, err, want)
+	}
+	got, err = List(context.Background(), root, ListArgs{Recursive: true}, 0)
+	if err != nil || strings.Count(got, "\n") != 4 || !strings.Contains(got, "warning: a/loop/: directory loop") {
+		t.Errorf("list: got %q, %v", got, err)
 	}
 }

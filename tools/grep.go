@@ -164,12 +164,15 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		return send(grepJob{rel: rel, size: size})
 	}
 	dirErr := func(rel string, err error) error {
+		if err == errDirLoop {
+			return send(grepJob{rel: rel, warn: "skipped " + err.Error()})
+		}
 		if err := denied(r, "grep"); err != nil {
 			return err
 		}
 		return send(grepJob{rel: rel, warn: fmt.Sprintf("cannot read directory: %v", err)})
 	}
-	return walk(ctx, r, start, true, visit, dirErr)
+	return walk(ctx, r, start, info, true, visit, dirErr)
 }
 
 // skipReason says why a non-regular file is skipped ("" for a regular file).

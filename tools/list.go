@@ -57,13 +57,17 @@ func list(ctx context.Context, r fileSystem, a ListArgs, limit int) (string, err
 			return nil
 		}
 		dirErr := func(rel string, err error) error {
+			if err == errDirLoop {
+				fmt.Fprintf(&b, "warning: %s: %v\n", quotePath(rel+"/"), err)
+				return nil
+			}
 			if err := denied(r, "list"); err != nil {
 				return err
 			}
 			fmt.Fprintf(&b, "warning: cannot list %s: %v\n", quotePath(rel+"/"), err)
 			return nil
 		}
-		if err := walk(ctx, r, start, a.Recursive, visit, dirErr); err != nil {
+		if err := walk(ctx, r, start, info, a.Recursive, visit, dirErr); err != nil {
 			if ctx.Err() != nil {
 				return "", fmt.Errorf("list %s: cancelled", quotePath(start))
 			}

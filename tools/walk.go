@@ -4,10 +4,12 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"strings"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -22,46 +24,88 @@ type visitFunc func(rel string, d fs.DirEntry) error
 type dirErrFunc func(rel string, err error) error
 
 // walk visits the entries of dir (root-relative, already known to be a
-// directory) and, when recursive, of every directory below it. Symlinks are
-// never followed: a symlink to a directory is visited as a symlink entry.
-// The context is checked before each directory is read and every 256 entries.
-func walk(ctx context.Context, r fileSystem, dir string, recursive bool, visit visitFunc, dirErr dirErrFunc) error {
+// directory, described by info) and, when recursive, of every directory
+// below it. Symlinks are never followed: a symlink to a directory is visited
+// as a symlink entry. A directory that is one of its own ancestors (a bind
+// mount of a parent) is reported to dirErr as errDirLoop instead of entered.
+// The context is checked before each directory is read and every 256
+// entries.
+func walk(ctx context.Context, r fileSystem, dir string, info fs.FileInfo, recursive bool, visit visitFunc, dirErr dirErrFunc) error {
 	entries, err := r.ReadDir(dir)
 	if err != nil {
 		return err
 	}
-	return walkEntries(ctx, r, dir, entries, recursive, visit, dirErr)
+	w := walker{ctx: ctx, r: r, recursive: recursive, visit: visit, dirErr: dirErr, ancestors: map[dirID]bool{}}
+	if id, ok := idOf(info); ok {
+		w.ancestors[id] = true
+	}
+	return w.entries(dir, entries)
 }
 
-func walkEntries(ctx context.Context, r fileSystem, dir string, entries []fs.DirEntry, recursive bool, visit visitFunc, dirErr dirErrFunc) error {
+// errDirLoop is given to dirErr for a directory that is its own ancestor.
+var errDirLoop = errors.New("directory loop: it is the same directory as one of its parents (a bind mount?), so it is not entered")
+
+type walker struct {
+	ctx       context.Context
+	r         fileSystem
+	recursive bool
+	visit     visitFunc
+	dirErr    dirErrFunc
+	ancestors map[dirID]bool
+}
+
+func (w *walker) entries(dir string, entries []fs.DirEntry) error {
 	for i, d := range entries {
 		if i%256 == 0 {
-			if err := ctx.Err(); err != nil {
+			if err := w.ctx.Err(); err != nil {
 				return err
 			}
 		}
 		rel := join(dir, d.Name())
-		if err := visit(rel, d); err != nil {
+		if err := w.visit(rel, d); err != nil {
 			return err
 		}
-		if !recursive || !d.IsDir() {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		sub, err := r.ReadDir(rel)
-		if err != nil {
-			if err := dirErr(rel, err); err != nil {
+		if w.recursive && d.IsDir() {
+			if err := w.descend(rel, d); err != nil {
 				return err
 			}
-			continue
-		}
-		if err := walkEntries(ctx, r, rel, sub, recursive, visit, dirErr); err != nil {
-			return err
 		}
 	}
 	return nil
+}
+
+func (w *walker) descend(rel string, d fs.DirEntry) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	var id dirID
+	known := false
+	if info, err := d.Info(); err == nil {
+		id, known = idOf(info)
+	}
+	if known && w.ancestors[id] {
+		return w.dirErr(rel, errDirLoop)
+	}
+	sub, err := w.r.ReadDir(rel)
+	if err != nil {
+		return w.dirErr(rel, err)
+	}
+	if known {
+		w.ancestors[id] = true
+		defer delete(w.ancestors, id)
+	}
+	return w.entries(rel, sub)
+}
+
+// dirID identifies a directory on its file system.
+type dirID struct{ dev, ino uint64 }
+
+func idOf(info fs.FileInfo) (dirID, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return dirID{}, false
+	}
+	return dirID{uint64(st.Dev), st.Ino}, true
 }
 
 // join joins a root-relative directory and a name ("." is the root).
