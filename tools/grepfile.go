@@ -37,6 +37,7 @@ func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string, size
 		return nil, err
 	}
 	defer f.Close()
+	defer fs.release()
 	if fs.buf == nil {
 		fs.buf = make([]byte, chunkSize)
 	}
@@ -92,6 +93,14 @@ func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string, size
 		scanFrom, n = end-carry, n-carry
 	}
 	return p.out, nil
+}
+
+// release drops a buffer that grew for a very long line, so that one such
+// file does not keep its memory for the rest of the search.
+func (fs *fileSearch) release() {
+	if len(fs.buf) > 4*chunkSize {
+		fs.buf = nil
+	}
 }
 
 // readFull reads until buf is full or the file ends (io.EOF).
