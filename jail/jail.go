@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -246,8 +247,28 @@ func (r *Root) Open(p string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.root.Open(c)
-	return f, r.explain("read", c, err)
+	return r.openRead(c)
+}
+
+// openRead opens c without blocking on a named pipe and refuses anything
+// that is not a regular file or a directory: reading a FIFO, socket or
+// device would hang or never end.
+func (r *Root) openRead(c string) (*os.File, error) {
+	f, err := r.root.OpenFile(c, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, r.explain("read", c, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, r.wrap("read", c, err)
+	}
+	if m := fi.Mode(); !m.IsRegular() && !m.IsDir() {
+		f.Close()
+		return nil, &Error{Op: "read", Root: r.name, Path: c, Kind: KindInvalid,
+			Reason: "not a regular file (a named pipe, socket or device); only regular files can be read"}
+	}
+	return f, nil
 }
 
 // ReadFile reads a whole file, following in-root relative symlinks.
@@ -256,8 +277,13 @@ func (r *Root) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := r.root.ReadFile(c)
-	return b, r.explain("read", c, err)
+	f, err := r.openRead(c)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	return b, r.wrap("read", c, err)
 }
 
 // Stat returns the metadata of the entry p names, following symlinks.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"harness/config"
@@ -249,5 +250,19 @@ func TestResolve(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("Resolve(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
+	}
+}
+
+func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
+	dir := t.TempDir()
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	lv := config.PermReadOnly
+	r := openRoot(t, dir, &lv)
+	if _, err := r.ReadFile("fifo"); KindOf(err) != KindInvalid {
+		t.Fatalf("ReadFile(fifo) = %v, want a not-a-regular-file error", err)
+	}
+	if f, err := r.Open("fifo"); err == nil {
+		f.Close()
+		t.Fatal("Open(fifo) succeeded")
 	}
 }
