@@ -266,3 +266,32 @@ func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
 		t.Fatal("Open(fifo) succeeded")
 	}
 }
+
+func TestDir(t *testing.T) {
+	dir, _ := fixture(t)
+	lv := config.PermReadOnly
+	r := openRoot(t, dir, &lv)
+	d, err := r.OpenDir("dir")
+	must(t, err)
+	defer d.Close()
+	f, err := d.Open("b.txt")
+	must(t, err)
+	f.Close()
+	if f, err := d.Open("up"); err != nil { // ../a.txt stays inside the root
+		t.Fatalf("up: %v", err)
+	} else {
+		f.Close()
+	}
+	for _, name := range []string{"../a.txt", "x/y", "", ".."} {
+		if _, err := d.Open(name); err == nil {
+			t.Errorf("Open(%q) succeeded", name)
+		}
+	}
+	if _, err := r.OpenDir("dir-out"); KindOf(err) != KindEscape {
+		t.Fatalf("OpenDir(dir-out) = %v, want escape", err)
+	}
+	lv = config.PermNone
+	if _, err := d.Open("b.txt"); KindOf(err) != KindPermission {
+		t.Fatalf("permission not rechecked: %v", err)
+	}
+}

@@ -32,7 +32,8 @@ type grepJob struct {
 	rel      string
 	size     int64 // as listed, -1 unknown
 	warn     string
-	explicit bool // named by the path argument (binary files get a warning)
+	explicit bool       // named by the path argument (binary files get a warning)
+	dir      *sharedDir // the file's directory, when the walk has it open
 }
 
 type grepResult struct {
@@ -140,6 +141,7 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		case jobs <- j:
 			return nil
 		case <-ctx.Done():
+			j.dir.release()
 			return ctx.Err()
 		}
 	}
@@ -149,6 +151,11 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		}
 		return send(grepJob{rel: start, size: info.Size(), explicit: true})
 	}
+	dirs := &dirCache{}
+	if o, ok := r.(dirOpener); ok {
+		dirs.r = o
+	}
+	defer dirs.close()
 	visit := func(rel string, d fs.DirEntry) error {
 		if d.IsDir() || !filter.match(d.Name()) {
 			return nil
@@ -161,7 +168,7 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		if info, err := d.Info(); err == nil {
 			size = info.Size()
 		}
-		return send(grepJob{rel: rel, size: size})
+		return send(grepJob{rel: rel, size: size, dir: dirs.forFile(rel)})
 	}
 	dirErr := func(rel string, err error) error {
 		if err == errDirLoop {
@@ -211,12 +218,13 @@ func searchJobs(ctx context.Context, r fileSystem, pat *pattern, context int, jo
 			if err := ctx.Err(); err != nil {
 				res.err = err
 			} else {
-				res.out, res.err = fs.search(ctx, r, j.rel, j.size)
+				res.out, res.err = fs.search(ctx, r, j, j.size)
 				res.searched = res.err == nil
 				res.binary = errors.Is(res.err, errBinary)
 				res.warn, res.err = explainSkip(r, j, res.err)
 			}
 		}
+		j.dir.release()
 		if res.warn != "" {
 			res.warn = quotePath(j.rel) + ": " + res.warn
 		}

@@ -31,8 +31,9 @@ type fileSearch struct {
 // file's size as listed: once that many bytes are read the file is taken as
 // complete, saving the read that would report the end (a file that grew
 // since it was listed is searched as it was then; size <= 0 reads to EOF).
-func (fs *fileSearch) search(ctx context.Context, r fileSystem, rel string, size int64) ([]byte, error) {
-	f, err := r.Open(rel)
+func (fs *fileSearch) search(ctx context.Context, r fileSystem, j grepJob, size int64) ([]byte, error) {
+	rel := j.rel
+	f, err := openJob(r, j)
 	if err != nil {
 		return nil, err
 	}
