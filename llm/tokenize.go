@@ -80,10 +80,8 @@ func (t *Tokenizer) Count(ctx context.Context, text string) (int, error) {
 		t.setDialect("content")
 		return n, nil
 	}
-	if _, ok := err.(*StatusError); !ok {
-		if _, ok := err.(*dialectError); !ok {
-			return 0, err
-		}
+	if !refused(err) {
+		return 0, err // a failure that may pass: the dialect is still unknown
 	}
 	n, err2 := t.count(ctx, "prompt", text)
 	if err2 != nil {
@@ -149,7 +147,23 @@ func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) 
 	if out.Count != nil {
 		return *out.Count, nil
 	}
+	if field == "prompt" && len(out.Tokens) == 0 && text != "" {
+		// llama.cpp ignores "prompt" and answers an empty token list.
+		return 0, &dialectError{t.url, truncate(string(data))}
+	}
 	return len(out.Tokens), nil
+}
+
+// refused reports whether err says the server does not take the llama.cpp
+// request (a 4xx status, or a 200 answer without tokens), so that the vLLM
+// form is worth trying. A 5xx or a connection failure says nothing about the
+// dialect: llama.cpp answers 503 while it loads the model.
+func refused(err error) bool {
+	if _, ok := err.(*dialectError); ok {
+		return true
+	}
+	se, ok := err.(*StatusError)
+	return ok && se.Code/100 == 4
 }
 
 // noRoute reports whether err says the route does not exist (rather than a

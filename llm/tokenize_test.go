@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"harness/llm"
@@ -65,7 +66,7 @@ func TestTokenizerDialects(t *testing.T) {
 		mode     llmtest.TokenizeMode
 		requests int // for two counts
 	}{
-		{llmtest.TokenizeFail, 4},    // a failure may pass: asked again
+		{llmtest.TokenizeFail, 2},    // a 500 may pass: asked again, and says nothing about the dialect
 		{llmtest.TokenizeMissing, 2}, // no route: remembered
 	} {
 		srv := llmtest.New(t)
@@ -201,5 +202,28 @@ func TestCountTurns(t *testing.T) {
 	}
 	if e := llm.EstimateTurn(turns[0]); e.Tokens != llm.Estimate(texts[0]+","+texts[1]) || !e.Estimated {
 		t.Errorf("EstimateTurn = %+v", e)
+	}
+}
+
+// TestTokenizerTransientFailure: llama.cpp answers 503 while it loads the
+// model, and answers {"tokens": []} to a body without "content". A
+// transient failure must not make the tokenizer settle on the vLLM dialect
+// (every later count would be 0); only a refusal of the request's shape
+// (4xx) tries the other dialect.
+func TestTokenizerTransientFailure(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.SetTokenize(llmtest.TokenizeLlama)
+	var calls atomic.Int32
+	srv.FailTokenizeWhen(func(string) bool { return calls.Add(1) == 1 })
+	tok := srv.Tokenizer()
+	if n, err := tok.Count(context.Background(), "hello world"); err == nil {
+		t.Errorf("Count during a 500 = %d, nil error", n)
+	}
+	if tok.Dialect() != "" {
+		t.Errorf("dialect after a transient failure = %q", tok.Dialect())
+	}
+	n, err := tok.Count(context.Background(), "hello world")
+	if err != nil || n != llmtest.CountBytes4("hello world") || tok.Dialect() != "llama.cpp" {
+		t.Errorf("Count = %d, %v, dialect %q", n, err, tok.Dialect())
 	}
 }
