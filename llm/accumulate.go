@@ -105,6 +105,10 @@ func (a *accumulator) chunk(data []byte) error {
 			if !isNull(v) {
 				perr = providerError(v)
 			}
+		case "object":
+			if string(v) == `"error"` && perr == nil {
+				perr = providerError(data) // vLLM's error model as the whole chunk
+			}
 		}
 		return nil
 	})

@@ -102,19 +102,23 @@ func (e *ProviderError) Error() string {
 }
 
 // providerError decodes an "error" member: an object with message/code
-// (code may be a number or a string), or a plain string.
+// (code may be a number or a string), possibly wrapped in another "error"
+// member, or a plain string.
 func providerError(raw []byte) *ProviderError {
 	if s, ok := stringValue(raw); ok {
 		return &ProviderError{Message: truncate(s)}
 	}
 	var obj struct {
-		Message  string          `json:"message"`
-		Code     json.RawMessage `json:"code"`
-		Type     string          `json:"type"`
-		Metadata json.RawMessage `json:"metadata"`
+		Message string          `json:"message"`
+		Code    json.RawMessage `json:"code"`
+		Type    string          `json:"type"`
+		Error   json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(raw, &obj) != nil {
 		return &ProviderError{Message: truncate(string(raw))}
+	}
+	if obj.Message == "" && len(obj.Error) > 0 && !isNull(obj.Error) {
+		return providerError(obj.Error) // a wrapped upstream error
 	}
 	code := strings.Trim(string(obj.Code), `"`)
 	if code == "" || code == "null" {

@@ -136,7 +136,7 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 			if err := acc.chunk(value); errors.As(err, &pe) {
 				return pe
 			}
-			return &ProviderError{Message: truncate(string(value))}
+			return providerError(value)
 		}
 		if err := acc.chunk(value); err != nil {
 			var pe *ProviderError
