@@ -26,6 +26,13 @@ func (r *Root) OpenDir(p string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
+	// os.Root.OpenRoot opens without O_DIRECTORY, so a named pipe would
+	// block it and a file would give an error without an errno: check first.
+	f, err := r.openDir("list", c)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
 	rt, err := r.root.OpenRoot(c)
 	if err != nil {
 		return nil, r.explain("list", c, err)

@@ -317,9 +317,9 @@ func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.root.Open(c)
+	f, err := r.openDir("list", c)
 	if err != nil {
-		return nil, r.explain("list", c, err)
+		return nil, err
 	}
 	defer f.Close()
 	ents, err := f.ReadDir(-1)
@@ -328,6 +328,17 @@ func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
 	return ents, nil
+}
+
+// openDir opens the directory c, following in-root symlinks. O_DIRECTORY
+// makes anything else fail with ENOTDIR at once, and O_NONBLOCK keeps a
+// named pipe swapped in at the last moment from blocking the open.
+func (r *Root) openDir(op, c string) (*os.File, error) {
+	f, err := r.root.OpenFile(c, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, r.explain(op, c, err)
+	}
+	return f, nil
 }
 
 // Readlink returns the target of the symlink p.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"harness/config"
 )
@@ -293,5 +294,41 @@ func TestDir(t *testing.T) {
 	lv = config.PermNone
 	if _, err := d.Open("b.txt"); KindOf(err) != KindPermission {
 		t.Fatalf("permission not rechecked: %v", err)
+	}
+}
+
+// TestDirectoryCallsOnNonDirectories: ReadDir and OpenDir on a named pipe
+// must not block (opening a FIFO for reading waits for a writer), and on any
+// non-directory they report KindNotDir.
+func TestDirectoryCallsOnNonDirectories(t *testing.T) {
+	dir := t.TempDir()
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o644))
+	must(t, os.Symlink("file", filepath.Join(dir, "link")))
+	lv := config.PermReadOnly
+	r := openRoot(t, dir, &lv)
+	calls := map[string]func(string) error{
+		"ReadDir": func(p string) error { _, err := r.ReadDir(p); return err },
+		"OpenDir": func(p string) error {
+			d, err := r.OpenDir(p)
+			if err == nil {
+				d.Close()
+			}
+			return err
+		},
+	}
+	for name, call := range calls {
+		for _, p := range []string{"fifo", "file", "link"} {
+			done := make(chan error, 1)
+			go func() { done <- call(p) }()
+			select {
+			case err := <-done:
+				if KindOf(err) != KindNotDir {
+					t.Errorf("%s(%q) = %v, want a not-a-directory error", name, p, err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s(%q) blocked", name, p)
+			}
+		}
 	}
 }
