@@ -406,3 +406,32 @@ func TestWholeMessageCallsWithoutIDs(t *testing.T) {
 		t.Errorf("calls %+v, err %v", m.ToolCalls, err)
 	}
 }
+
+// TestCutAfterFinish: a connection cut once the finish_reason arrived (no
+// [DONE], a chunked body never terminated) loses nothing: the reply is
+// complete, so it is not an error.
+func TestCutAfterFinish(t *testing.T) {
+	u := &llm.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}
+	for _, tc := range []struct {
+		name  string
+		after int // chunks sent before the cut: role, 2 content, finish, usage
+		usage *llm.Usage
+	}{
+		{"after the usage chunk", 5, u},
+		{"between finish and usage", 4, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t, llmtest.Reply{Content: "abcd", Split: 2, Usage: u, Fail: llmtest.FailCut, After: tc.after})
+			resp, err := srv.Client("").Stream(context.Background(), llm.Request{Messages: userMsgs("q")}, nil)
+			if err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if resp.Message.Content != "abcd" || resp.FinishReason != "stop" {
+				t.Errorf("resp = %+v", resp)
+			}
+			if (resp.Usage == nil) != (tc.usage == nil) {
+				t.Errorf("usage = %v, want %v", resp.Usage, tc.usage)
+			}
+		})
+	}
+}

@@ -30,8 +30,9 @@
 // stream, llama.cpp's "error:" lines, bare JSON lines, events split over
 // several data lines, and an application/json answer to a streaming request.
 // A body that is not an event stream at all is quoted in the error. The stream ends at
-// [DONE], or at the end of the body once a finish_reason was seen; an end
-// before that is ErrTruncated. Deltas reach the callback as soon as their
+// [DONE], or at the end of the body once a finish_reason was seen (even a
+// cut connection then loses nothing but perhaps the usage); an end before
+// that is ErrTruncated. Deltas reach the callback as soon as their
 // line is read.
 //
 // # Accumulation rules

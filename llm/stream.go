@@ -68,7 +68,9 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 			if havePending {
 				return malformed(pending, acc)
 			}
-			if err == io.EOF {
+			if err == io.EOF || acc.finish != "" {
+				// A cut after the finish_reason loses nothing (at most the
+				// usage): the reply is complete.
 				return endOfStream(acc, junk)
 			}
 			return fmt.Errorf("%w: %v after %s (the partial reply was kept; try again)", ErrTruncated, err, chunks(acc.chunks))
