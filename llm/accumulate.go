@@ -235,8 +235,9 @@ func (a *accumulator) reason(key string, frag []byte) {
 
 // toolCall merges one tool-call fragment. Fragments are matched by index; a
 // fragment without index continues the last call unless it carries a new
-// id; a fragment whose id differs from the call at its index starts a new
-// call (servers that send each parallel call whole with index 0).
+// id or starts a call (see startsCall); a fragment whose id differs from the
+// call at its index starts a new call (servers that send each parallel call
+// whole with index 0).
 func (a *accumulator) toolCall(frag []byte) error {
 	if isNull(frag) {
 		return nil
@@ -274,7 +275,7 @@ func (a *accumulator) toolCall(frag []byte) error {
 			return nil
 		})
 	}
-	if a.inMessage {
+	if a.inMessage || (index == -1 && id == "" && a.startsCall(name, args)) {
 		index = -2 - len(a.calls) // never continues an earlier call
 	}
 	c, pos, created := a.findCall(index, id)
@@ -299,6 +300,18 @@ func (a *accumulator) toolCall(frag []byte) error {
 		}
 		return nil
 	})
+}
+
+// startsCall reports whether a fragment with neither index nor id, carrying
+// name and args, is the start of a new call rather than more of the last
+// one: it names a function while the last call is named and its arguments
+// are whole, and it is not a mere repeat of the name with no arguments.
+func (a *accumulator) startsCall(name string, args []byte) bool {
+	if name == "" || len(a.calls) == 0 {
+		return false
+	}
+	last := a.calls[len(a.calls)-1]
+	return last.name != "" && json.Valid(last.args) && (name != last.name || len(args) > 0)
 }
 
 func (a *accumulator) findCall(index int, id string) (c *callAcc, pos int, created bool) {

@@ -57,11 +57,14 @@
 //   - Tool calls merge by index: id and name are taken from the first
 //     fragment that has them, arguments concatenate (an arguments object is
 //     taken as its JSON text). A fragment without index continues the last
-//     call; a fragment whose id differs from the call at its index starts a
+//     call, unless it has no id either and names a function while the last
+//     call is named and its arguments are whole JSON: then it starts a
+//     call. A fragment whose id differs from the call at its index starts a
 //     new call; a fragment repeating a call's id with exactly its complete
-//     arguments (a whole-call repeat on the finish chunk) adds nothing. Other tool-call members keep their last value. Each call
-//     gets a NewCallID when it starts; that ID is in the DeltaToolCall and
-//     in the saved message, and provider IDs are never stored.
+//     arguments (a whole-call repeat on the finish chunk) adds nothing.
+//     Other tool-call members keep their last value. Each call gets a
+//     NewCallID when it starts; that ID is in the DeltaToolCall and in the
+//     saved message, and provider IDs are never stored.
 //   - role may repeat; finish_reason and usage take the last value
 //     received (usage from "usage" or Groq's "x_groq.usage"), never summed.
 //   - finish_reason "length" drops tool calls without a name or whose
