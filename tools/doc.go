@@ -50,8 +50,8 @@
 // Pattern syntax is POSIX extended regular expressions as read by Go's
 // regexp (RE2). Where the two read the same text differently, the pattern
 // is refused with an error saying what to write instead: back-references
-// (\1), \< and \> (write \b), \` and \' (write ^ or $), {,n} (write
-// {0,n}), [[:word:]] (write [[:alnum:]_]), [[=e=]] and [[.x.]], a backslash
+// (\1), \< and \> (write \b), \` and \' (write ^ or $), {,n} and {,} (write
+// {0,n} or *), [[:word:]] (write [[:alnum:]_]), [[=e=]] and [[.x.]], a backslash
 // inside brackets (POSIX reads it literally: write [[:digit:]] for [\d], put
 // ] first and - last, [\\] stays a backslash), and a newline (an actual
 // one, or \n: a line never contains one). Escapes that POSIX leaves

@@ -270,8 +270,8 @@ func bracketEscape(p string, c byte) error {
 	return refuse(p, what, instead)
 }
 
-// checkInterval refuses {,n}, which POSIX (GNU) reads as {0,n} and Go as
-// literal text.
+// checkInterval refuses {,n} and {,}, which POSIX (GNU) reads as {0,n} and
+// {0,} and Go as literal text.
 func checkInterval(p string, i int) error {
 	if i+1 >= len(p) || p[i+1] != ',' {
 		return nil
@@ -280,11 +280,14 @@ func checkInterval(p string, i int) error {
 	for j < len(p) && p[j] >= '0' && p[j] <= '9' {
 		j++
 	}
-	if j > i+2 && j < len(p) && p[j] == '}' {
-		return refuse(p, fmt.Sprintf("%s is read by Go as literal text", p[i:j+1]),
-			fmt.Sprintf("write {0,%s}", p[i+2:j]))
+	switch {
+	case j >= len(p) || p[j] != '}':
+		return nil
+	case j == i+2:
+		return refuse(p, "{,} is read by Go as literal text", "write * (or {0,})")
 	}
-	return nil
+	return refuse(p, fmt.Sprintf("%s is read by Go as literal text", p[i:j+1]),
+		fmt.Sprintf("write {0,%s}", p[i+2:j]))
 }
 
 // showPattern quotes a pattern for a message: between backquotes, so that
