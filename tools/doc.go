@@ -53,12 +53,14 @@
 // (\1), \< and \> (write \b), \` and \' (write ^ or $), {,n} and {,} (write
 // {0,n} or *), [[:word:]] (write [[:alnum:]_]), [[=e=]] and [[.x.]], a backslash
 // inside brackets (POSIX reads it literally: write [[:digit:]] for [\d], put
-// ] first and - last, [\\] stays a backslash), and a newline (an actual
-// one, or \n: a line never contains one). Escapes that POSIX leaves
-// undefined are Go's extensions and accepted: \d \s \w \b \pL \x41 \t, (?i),
-// non-greedy operators (which select the same lines). Go's \w, \b and POSIX
-// classes such as [[:alpha:]] are ASCII-only, as in the C locale. Fixed makes
-// the pattern a literal string; IgnoreCase uses Unicode simple case folding.
+// ] first and - last, [\\] stays a backslash), +? and {n,m}? with n >= 1
+// (POSIX reads x+? as (x+)?, Go as a non-greedy x+: write (x+)? or x+), and
+// a newline (an actual one, or \n: a line never contains one). Escapes that
+// POSIX leaves undefined are Go's extensions and accepted: \d \s \w \b \pL
+// \x41 \t, (?i), and *? ?? {0,n}? (which select the same lines in both
+// readings). Go's \w, \b and POSIX classes such as [[:alpha:]] are
+// ASCII-only, as in the C locale. Fixed makes the pattern a literal string;
+// IgnoreCase uses Unicode simple case folding.
 //
 // A line is the text between newlines, so a trailing "\r" is part of it:
 // "x$" does not match "x\r\n". Lines can be of any length. ^ and $ (and \A,

@@ -148,6 +148,14 @@ func checkERE(p string) error {
 			if err := checkInterval(p, i); err != nil {
 				return err
 			}
+			if end := minOneInterval(p, i); end > 0 && end+1 < len(p) && p[end+1] == '?' {
+				return optionalRepeat(p, p[i:end+1])
+			}
+			i++
+		case '+':
+			if i+1 < len(p) && p[i+1] == '?' {
+				return optionalRepeat(p, "+")
+			}
 			i++
 		default:
 			i++
@@ -288,6 +296,37 @@ func checkInterval(p string, i int) error {
 	}
 	return refuse(p, fmt.Sprintf("%s is read by Go as literal text", p[i:j+1]),
 		fmt.Sprintf("write {0,%s}", p[i+2:j]))
+}
+
+// minOneInterval returns the index of the '}' closing the interval {n},
+// {n,} or {n,m} with n >= 1 that starts at p[i] == '{', or -1.
+func minOneInterval(p string, i int) int {
+	j := i + 1
+	for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+		j++
+	}
+	if j == i+1 || strings.Trim(p[i+1:j], "0") == "" {
+		return -1 // no minimum, or a minimum of 0: both readings allow an empty match
+	}
+	if j < len(p) && p[j] == ',' {
+		j++
+		for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+			j++
+		}
+	}
+	if j < len(p) && p[j] == '}' {
+		return j
+	}
+	return -1
+}
+
+// optionalRepeat refuses op followed by '?' when op needs at least one
+// repetition: POSIX (GNU) reads "x+?" as "(x+)?", which also matches
+// nothing, and Go as a non-greedy "x+", which does not. ("*?" and "??"
+// allow an empty match in both readings, so they select the same lines.)
+func optionalRepeat(p, op string) error {
+	return refuse(p, fmt.Sprintf("%s? is read by POSIX as an optional repetition, (x%s)?, and by Go as a non-greedy %s, and they select different lines", op, op, op),
+		fmt.Sprintf("write (x%s)? for the POSIX meaning, or %s alone", op, op))
 }
 
 // showPattern quotes a pattern for a message: between backquotes, so that
