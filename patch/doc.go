@@ -49,8 +49,10 @@
 //
 // Paths are relative to the root (the repository, or the store): white
 // space around them is removed, they are cleaned ("a/./b" is "a/b"), and
-// absolute paths, ".." components, NUL bytes and the root itself are
-// syntax errors, so a patch naming one changes nothing.
+// absolute paths, ".." components, NUL bytes, the root itself, a path
+// ending in "/" (a directory) and one that cleaning leaves with white space
+// at an end ("a /" is "a ") are syntax errors, so a patch naming one
+// changes nothing.
 //
 // Add File creates a file that must not exist yet (not even as a dangling
 // symlink), creating missing parent folders; its text is the "+" lines,

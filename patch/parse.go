@@ -502,7 +502,10 @@ func clip(s string) string {
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// cleanPath validates a patch path with jail.Clean and refuses the root itself.
+// cleanPath validates a patch path with jail.Clean and refuses the root
+// itself, a path ending in "/" (a directory), and a path that cleaning
+// would leave with white space at an end, which the patch text cannot
+// express (it trims paths).
 func cleanPath(raw string) (string, error) {
 	c, err := jail.Clean(raw)
 	if err != nil {
@@ -512,8 +515,14 @@ func cleanPath(raw string) (string, error) {
 		}
 		return "", fmt.Errorf("path %q refused: %v", clip(raw), err)
 	}
-	if c == "." {
+	switch {
+	case c == ".":
 		return "", fmt.Errorf("path %q names the root directory; name a file", clip(raw))
+	case strings.HasSuffix(raw, "/"):
+		return "", fmt.Errorf("path %q ends in \"/\", which names a directory; name a file", clip(raw))
+	case strings.TrimSpace(c) != c:
+		return "", fmt.Errorf("path %q is %q once cleaned, a name that begins or ends with white space; "+
+			"apply_patch removes white space around paths, so rename such a file with the REPL", clip(raw), c)
 	}
 	return c, nil
 }
