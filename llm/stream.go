@@ -52,10 +52,7 @@ func (l *lineReader) next() ([]byte, error) {
 // taken as data (servers that send bare JSON lines).
 func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 	lr := newLineReader(r)
-	var pending []byte
-	havePending := false
-	event := ""
-	junk := "" // the first line that is not SSE, quoted if nothing else came
+	p := &sseParser{acc: acc}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -65,89 +62,112 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if havePending {
-				return malformed(pending, acc)
-			}
-			if err == io.EOF || acc.finish != "" {
-				// A cut after the finish_reason loses nothing (at most the
-				// usage): the reply is complete.
-				return endOfStream(acc, junk)
-			}
-			return fmt.Errorf("%w: %v after %s (the partial reply was kept; try again)", ErrTruncated, err, chunks(acc.chunks))
+			return p.end(err)
 		}
-		if len(line) == 0 {
-			if havePending {
-				return malformed(pending, acc)
-			}
-			event = ""
-			continue
-		}
-		if line[0] == ':' {
-			continue // comment or keep-alive
-		}
-		name, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			name, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
-		if line[0] == '{' {
-			name, value = []byte("data"), line
-		}
-		switch string(name) {
-		case "event":
-			event = string(value)
-			continue
-		case "data":
-		case "error":
-			// llama.cpp reports a failure mid-stream as an "error:" line.
-			if wellFormed(value) {
-				return providerError(value)
-			}
-			return &ProviderError{Message: truncate(string(value))}
-		default:
-			if havePending {
-				return malformed(pending, acc)
-			}
-			if junk == "" && !knownField(name) {
-				junk = truncate(string(line))
-			}
-			continue // id, retry, unknown fields
-		}
-		if !havePending && len(bytes.TrimSpace(value)) == 0 {
-			continue // an empty data line (a heartbeat)
-		}
-		if havePending {
-			pending = append(append(pending, '\n'), value...)
-			value = pending
-		}
-		if !havePending && string(bytes.TrimSpace(value)) == "[DONE]" {
-			return nil
-		}
-		if !wellFormed(value) {
-			if !havePending {
-				pending = append(pending[:0], value...)
-			}
-			havePending = true
-			continue
-		}
-		havePending, pending = false, pending[:0]
-		if event == "error" {
-			var pe *ProviderError
-			if err := acc.chunk(value); errors.As(err, &pe) {
-				return pe
-			}
-			return providerError(value)
-		}
-		if err := acc.chunk(value); err != nil {
-			var pe *ProviderError
-			if errors.As(err, &pe) {
-				return err
-			}
-			return malformed(value, acc)
+		if done, err := p.line(line); done || err != nil {
+			return err
 		}
 	}
+}
+
+// sseParser is the state of parseStream between lines.
+type sseParser struct {
+	acc     *accumulator
+	pending []byte // data lines of an event not yet valid JSON
+	partial bool   // pending holds a data line
+	event   string // the current event's type
+	junk    string // the first line that is not SSE, quoted if nothing else came
+}
+
+// end decides what the end of the body (err io.EOF) or a read error means.
+func (p *sseParser) end(err error) error {
+	switch {
+	case p.partial:
+		return malformed(p.pending, p.acc)
+	case err == io.EOF || p.acc.finish != "":
+		// A cut after the finish_reason loses nothing (at most the usage):
+		// the reply is complete.
+		return endOfStream(p.acc, p.junk)
+	}
+	return fmt.Errorf("%w: %v after %s (the partial reply was kept; try again)", ErrTruncated, err, chunks(p.acc.chunks))
+}
+
+// line handles one line; done is true at [DONE].
+func (p *sseParser) line(line []byte) (done bool, err error) {
+	if len(line) == 0 {
+		if p.partial {
+			return false, malformed(p.pending, p.acc)
+		}
+		p.event = ""
+		return false, nil
+	}
+	if line[0] == ':' {
+		return false, nil // comment or keep-alive
+	}
+	name, value := line, []byte(nil)
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		name, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	if line[0] == '{' {
+		name, value = []byte("data"), line
+	}
+	switch string(name) {
+	case "data":
+		return p.data(value)
+	case "event":
+		p.event = string(value)
+	case "error":
+		// llama.cpp reports a failure mid-stream as an "error:" line.
+		return false, providerError(value)
+	default:
+		if p.partial {
+			return false, malformed(p.pending, p.acc)
+		}
+		if p.junk == "" && !knownField(name) {
+			p.junk = truncate(string(line))
+		}
+		// id, retry, unknown fields: ignored
+	}
+	return false, nil
+}
+
+// data handles the value of a data line.
+func (p *sseParser) data(value []byte) (done bool, err error) {
+	if !p.partial {
+		trimmed := bytes.TrimSpace(value)
+		if len(trimmed) == 0 {
+			return false, nil // an empty data line (a heartbeat)
+		}
+		if string(trimmed) == "[DONE]" {
+			return true, nil
+		}
+	} else {
+		p.pending = append(append(p.pending, '\n'), value...)
+		value = p.pending
+	}
+	if !wellFormed(value) {
+		if !p.partial {
+			p.pending = append(p.pending[:0], value...)
+		}
+		p.partial = true
+		return false, nil
+	}
+	p.partial, p.pending = false, p.pending[:0]
+	err = p.acc.chunk(value)
+	if err == nil && p.event != "error" {
+		return false, nil
+	}
+	var pe *ProviderError
+	switch {
+	case errors.As(err, &pe):
+		return false, pe
+	case p.event == "error":
+		return false, providerError(value)
+	}
+	return false, malformed(value, p.acc)
 }
 
 func malformed(data []byte, acc *accumulator) error {
