@@ -1,0 +1,261 @@
+// The context overlay: a compact context editor drawn over the transcript.
+
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"harness/config"
+)
+
+// Overlay is the context overlay: the on-screen agent's turns, one header
+// line per turn and one line per row, in a bordered box at the upper right
+// of the transcript area. It is a tview.Primitive to draw over the
+// transcript; it never changes the transcript's layout.
+//
+// Placement: call Place with the transcript area before drawing (or SetRect
+// with Rect's result offset by the transcript's origin). Expanded, the box
+// is at most 9/16 of the transcript's width and height and as wide as its
+// widest line needs (a width it keeps, so it does not shrink while rows
+// come and go); collapsed, it is the one-row top border.
+//
+// Top border: a [Context][<root>]…[<name>] header centred in theme.assistant
+// and, at its right end, a [-] control that collapses the box ([+] expands
+// it again at the same width and scroll position). When the header does
+// not fit, the oldest names collapse into one […], then the on-screen name
+// is shortened with an ellipsis.
+//
+// Lines: a turn header "Turn N" (theme.context_turn) with its count
+// (theme.context_tokens) and "hidden" or "running" (theme.status); under it
+// the rows: role (theme.context_role), count (theme.context_message_tokens)
+// and preview (theme.status). Counts of 10,000 and more are written as
+// 12.3k or 1.2M; "~" marks an estimated count. Every part of a hidden
+// turn's lines is drawn at half brightness: each colour's red, green and
+// blue are averaged with the background's (SetBackground; black when the
+// background is the terminal's default), which is what dimming a light
+// source to half does against that background.
+//
+// Mouse: the wheel scrolls the lines one at a time; a click on a line of a
+// completed turn calls OnToggleHidden with the turn's Index (the overlay
+// does not change Hidden itself: the owner applies the change and calls
+// SetData); the active turn's lines do nothing. While the newest line is in
+// view the overlay follows new lines. Every mouse event inside the box is
+// consumed, so the transcript under it never sees it.
+//
+// Like every tview primitive it must be used from the application's
+// goroutine only.
+type Overlay struct {
+	*tview.Box
+
+	// OnToggleHidden is called with OverlayTurn.Index when a line of a
+	// completed turn is clicked.
+	OnToggleHidden func(turn int)
+
+	styles    overlayStyles
+	data      OverlayData
+	lines     []overlayLine
+	naturalW  int // widest line, borders included
+	keptW     int // widest natural width seen: the retained expanded width
+	collapsed bool
+	scroll    int  // first content line shown
+	follow    bool // keep the last line in view
+	area      overlayArea
+}
+
+// overlayLine is one content line: row -1 is the turn's header.
+type overlayLine struct {
+	turn, row int32
+}
+
+// overlayArea is the transcript area given to Place.
+type overlayArea struct {
+	x, y, w, h int
+	set        bool
+}
+
+// NewOverlay returns an expanded, empty overlay drawn with theme's colours.
+func NewOverlay(theme config.Theme) *Overlay {
+	o := &Overlay{Box: tview.NewBox(), follow: true}
+	o.Box.SetBackgroundColor(tcell.ColorDefault)
+	o.styles = newOverlayStyles(theme, tcell.ColorDefault)
+	o.naturalW = overlayNaturalWidth(nil, nil)
+	return o
+}
+
+// SetBackground sets the colour the box is filled with and that hidden
+// turns' colours are blended towards (tcell.ColorDefault, the default,
+// blends towards black).
+func (o *Overlay) SetBackground(c tcell.Color) *Overlay {
+	o.Box.SetBackgroundColor(c)
+	o.styles = newOverlayStyles(o.styles.theme, c)
+	return o
+}
+
+// SetData replaces what the overlay shows. The scroll position is kept
+// (clamped when drawn); while the last line was in view, it stays in view.
+func (o *Overlay) SetData(d OverlayData) {
+	o.data = d
+	o.lines = o.lines[:0]
+	for i, t := range d.Turns {
+		o.lines = append(o.lines, overlayLine{int32(i), -1})
+		for j := range t.Rows {
+			o.lines = append(o.lines, overlayLine{int32(i), int32(j)})
+		}
+	}
+	o.naturalW = overlayNaturalWidth(d.Agents, d.Turns)
+	o.keptW = max(o.keptW, o.naturalW)
+	o.replace()
+}
+
+// Data returns what SetData was last given.
+func (o *Overlay) Data() OverlayData { return o.data }
+
+// Collapsed reports whether the overlay is collapsed to its top border.
+func (o *Overlay) Collapsed() bool { return o.collapsed }
+
+// SetCollapsed collapses or expands the overlay, keeping its width and
+// scroll position for when it expands again.
+func (o *Overlay) SetCollapsed(c bool) {
+	o.collapsed = c
+	o.replace()
+}
+
+// Scroll returns the index of the first content line shown (turn headers
+// and rows counted in order).
+func (o *Overlay) Scroll() int { return o.scroll }
+
+// Rect returns where the overlay goes inside a transcript area of the given
+// size, relative to the area's top-left corner: at the upper right, at most
+// 9/16 of the width and height when expanded, one row when collapsed.
+func (o *Overlay) Rect(transcriptW, transcriptH int) (x, y, w, h int) {
+	if transcriptW <= 0 || transcriptH <= 0 {
+		return 0, 0, 0, 0
+	}
+	capW := max(transcriptW*9/16, min(transcriptW, overlayMinWidth))
+	headerW := overlayStringWidth(overlayHeaderText(o.data.Agents)) + overlayTopExtra
+	if o.collapsed {
+		w = min(headerW, capW)
+		return transcriptW - w, 0, w, 1
+	}
+	w = min(max(o.keptW, headerW), capW)
+	h = min(max(len(o.lines), 1)+2, transcriptH*9/16)
+	if h < 3 {
+		h = 1
+	}
+	return transcriptW - w, 0, w, h
+}
+
+// Place puts the overlay in the transcript area at (x, y) of size w×h, as
+// Rect says; the overlay re-places itself there when it collapses or
+// expands.
+func (o *Overlay) Place(x, y, w, h int) {
+	o.area = overlayArea{x, y, w, h, true}
+	o.replace()
+}
+
+func (o *Overlay) replace() {
+	if !o.area.set {
+		return
+	}
+	a := o.area
+	rx, ry, rw, rh := o.Rect(a.w, a.h)
+	o.SetRect(a.x+rx, a.y+ry, rw, rh)
+}
+
+// visible is how many content lines the current box shows.
+func (o *Overlay) visible() int {
+	_, _, _, h := o.GetRect()
+	if o.collapsed || h < 3 {
+		return 0
+	}
+	return h - 2
+}
+
+// clampScroll keeps scroll within the lines and applies follow.
+func (o *Overlay) clampScroll() {
+	last := max(len(o.lines)-o.visible(), 0)
+	if o.follow || o.scroll > last {
+		o.scroll = last
+	}
+	o.scroll = max(o.scroll, 0)
+}
+
+// ScrollBy moves the shown lines by n (positive: towards newer turns).
+func (o *Overlay) ScrollBy(n int) {
+	if o.collapsed {
+		return
+	}
+	last := max(len(o.lines)-o.visible(), 0)
+	o.scroll = min(max(o.scroll+n, 0), last)
+	o.follow = o.scroll == last
+}
+
+// MouseHandler scrolls, toggles collapse and hides or restores turns.
+func (o *Overlay) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return o.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := event.Position()
+		if !o.InRect(mx, my) {
+			return false, nil
+		}
+		switch action {
+		case tview.MouseScrollUp:
+			o.ScrollBy(-1)
+		case tview.MouseScrollDown:
+			o.ScrollBy(1)
+		case tview.MouseLeftClick, tview.MouseLeftDoubleClick:
+			o.click(mx, my)
+		}
+		return true, nil
+	})
+}
+
+// click handles a click at screen cell (mx, my) inside the box.
+func (o *Overlay) click(mx, my int) {
+	x, y, w, _ := o.GetRect()
+	if my == y {
+		if mx >= x+w-1-len(overlayControlOpen) && mx < x+w-1 {
+			o.SetCollapsed(!o.collapsed)
+		}
+		return
+	}
+	n := my - y - 1
+	if n < 0 || n >= o.visible() || mx <= x || mx >= x+w-1 {
+		return
+	}
+	o.clampScroll()
+	i := o.scroll + n
+	if i >= len(o.lines) {
+		return
+	}
+	t := o.data.Turns[o.lines[i].turn]
+	if !t.Active && o.OnToggleHidden != nil {
+		o.OnToggleHidden(t.Index)
+	}
+}
+
+// Draw draws the overlay in its rect.
+func (o *Overlay) Draw(screen tcell.Screen) {
+	o.replace()
+	o.Box.DrawForSubclass(screen, o)
+	x, y, w, h := o.GetRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	o.drawTop(screen, x, y, w)
+	if o.collapsed || h < 3 {
+		return
+	}
+	o.clampScroll()
+	o.drawFrame(screen, x, y, w, h)
+	for n := 0; n < h-2; n++ {
+		i := o.scroll + n
+		if i >= len(o.lines) {
+			if len(o.lines) == 0 && n == 0 {
+				overlayPrint(screen, x+2, y+1, w-3, "(no messages)", o.styles.preview)
+			}
+			break
+		}
+		o.drawLine(screen, x+1, y+1+n, w-2, o.lines[i])
+	}
+}
