@@ -233,66 +233,79 @@ func (a *accumulator) reason(key string, frag []byte) {
 	}
 }
 
-// toolCall merges one tool-call fragment. Fragments are matched by index; a
-// fragment without index continues the last call unless it carries a new
-// id or starts a call (see startsCall); a fragment whose id differs from the
-// call at its index starts a new call (servers that send each parallel call
-// whole with index 0).
-func (a *accumulator) toolCall(frag []byte) error {
-	if isNull(frag) {
-		return nil
-	}
-	index := -1
-	var id, name string
-	var args, fn []byte
-	err := eachMember(frag, func(k, v []byte) error {
+// fragment is one parsed tool-call fragment.
+type fragment struct {
+	index    int // -1 when absent
+	id, name string
+	args     []byte
+}
+
+func parseFragment(frag []byte) (f fragment, err error) {
+	f.index = -1
+	var fn []byte
+	err = eachMember(frag, func(k, v []byte) error {
 		switch string(k) {
 		case "index":
 			if n, ok := intValue(v); ok {
-				index = n
+				f.index = n
 			}
 		case "id":
-			id, _ = stringValue(v)
+			f.id, _ = stringValue(v)
 		case "function":
 			fn = v
 		}
 		return nil
 	})
+	if err != nil || len(fn) == 0 || isNull(fn) {
+		return f, err
+	}
+	eachMember(fn, func(k, v []byte) error {
+		switch string(k) {
+		case "name":
+			f.name, _ = stringValue(v)
+		case "arguments":
+			var ok bool
+			if f.args, ok = appendStringValue(nil, v); !ok && !isNull(v) && json.Valid(v) {
+				f.args = v // an object instead of its JSON text
+			}
+		}
+		return nil
+	})
+	return f, nil
+}
+
+// toolCall merges one tool-call fragment. Fragments are matched by index; a
+// fragment without index continues the last call unless it carries a new
+// id or starts a call (see startsCall); a fragment whose id differs from the
+// call at its index starts a new call (servers that send each parallel call
+// whole with index 0). A fragment whose arguments are exactly the call's
+// complete arguments is a repeat of the whole call and adds nothing.
+func (a *accumulator) toolCall(raw []byte) error {
+	if isNull(raw) {
+		return nil
+	}
+	f, err := parseFragment(raw)
 	if err != nil {
 		return err
 	}
-	if len(fn) > 0 && !isNull(fn) {
-		eachMember(fn, func(k, v []byte) error {
-			switch string(k) {
-			case "name":
-				name, _ = stringValue(v)
-			case "arguments":
-				var ok bool
-				if args, ok = appendStringValue(nil, v); !ok && !isNull(v) && json.Valid(v) {
-					args = v // an object instead of its JSON text
-				}
-			}
-			return nil
-		})
+	if a.inMessage || (f.index == -1 && f.id == "" && a.startsCall(f)) {
+		f.index = -2 - len(a.calls) // never continues an earlier call
 	}
-	if a.inMessage || (index == -1 && id == "" && a.startsCall(name, args)) {
-		index = -2 - len(a.calls) // never continues an earlier call
-	}
-	c, pos, created := a.findCall(index, id)
-	if created || (c.name == "" && name != "") {
+	c, pos, created := a.findCall(f.index, f.id)
+	if created || (c.name == "" && f.name != "") {
 		if c.name == "" {
-			c.name = name
+			c.name = f.name
 		}
 		a.onDelta(Delta{Kind: DeltaToolCall, Index: pos, ID: c.id, Name: c.name})
 	}
-	if !created && id != "" && string(args) == string(c.args) && json.Valid(args) {
-		args = nil // the whole call sent again by id at the end: not new text
+	if !created && repeats(c, f.args) {
+		f.args = nil // the whole call sent again at the end: not new text
 	}
-	if len(args) > 0 {
-		c.args = append(c.args, args...)
-		a.onDelta(Delta{Kind: DeltaToolArgs, Index: pos, Text: string(args)})
+	if len(f.args) > 0 {
+		c.args = append(c.args, f.args...)
+		a.onDelta(Delta{Kind: DeltaToolArgs, Index: pos, Text: string(f.args)})
 	}
-	return eachMember(frag, func(k, v []byte) error {
+	return eachMember(raw, func(k, v []byte) error {
 		switch string(k) {
 		case "index", "id", "type", "function":
 		default:
@@ -302,16 +315,29 @@ func (a *accumulator) toolCall(frag []byte) error {
 	})
 }
 
-// startsCall reports whether a fragment with neither index nor id, carrying
-// name and args, is the start of a new call rather than more of the last
-// one: it names a function while the last call is named and its arguments
-// are whole, and it is not a mere repeat of the name with no arguments.
-func (a *accumulator) startsCall(name string, args []byte) bool {
-	if name == "" || len(a.calls) == 0 {
+// repeats reports whether args are exactly the complete arguments of c:
+// appending them could only break the JSON.
+func repeats(c *callAcc, args []byte) bool {
+	return len(args) > 0 && string(args) == string(c.args) && json.Valid(args)
+}
+
+// startsCall reports whether a fragment with neither index nor id is the
+// start of a new call rather than more of the last one: it names a function
+// while the last call is named and its arguments are whole, and it is
+// neither a mere repeat of the name without arguments nor a repeat of the
+// whole last call.
+func (a *accumulator) startsCall(f fragment) bool {
+	if f.name == "" || len(a.calls) == 0 {
 		return false
 	}
 	last := a.calls[len(a.calls)-1]
-	return last.name != "" && json.Valid(last.args) && (name != last.name || len(args) > 0)
+	if last.name == "" || !json.Valid(last.args) {
+		return false
+	}
+	if f.name == last.name && (len(f.args) == 0 || repeats(last, f.args)) {
+		return false
+	}
+	return true
 }
 
 func (a *accumulator) findCall(index int, id string) (c *callAcc, pos int, created bool) {

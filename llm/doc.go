@@ -60,8 +60,9 @@
 //     call, unless it has no id either and names a function while the last
 //     call is named and its arguments are whole JSON: then it starts a
 //     call. A fragment whose id differs from the call at its index starts a
-//     new call; a fragment repeating a call's id with exactly its complete
-//     arguments (a whole-call repeat on the finish chunk) adds nothing.
+//     new call. A fragment carrying exactly a call's complete arguments (a
+//     whole-call repeat on the finish chunk, with or without the id) adds
+//     nothing.
 //     Other tool-call members keep their last value. Each call gets a
 //     NewCallID when it starts; that ID is in the DeltaToolCall and in the
 //     saved message, and provider IDs are never stored.
