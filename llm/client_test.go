@@ -186,6 +186,10 @@ func TestStatusErrors(t *testing.T) {
 		{"400 vllm", llmtest.Error(400, `{"object":"error","message":"maximum context length is 4096","type":"BadRequestError","code":400}`),
 			[]string{"400 Bad Request: maximum context length is 4096"}},
 		{"truncated", llmtest.Error(503, long), []string{"503", "… (truncated)"}},
+		{"html page", llmtest.Error(502, "<!DOCTYPE html>\n<html lang=\"en-US\"><head><meta charset=\"UTF-8\" /><style>body{margin:0}</style>\n<title>api.example.com | 502: Bad gateway</title></head><body><h1>Bad gateway</h1></body></html>\n"),
+			[]string{"502 Bad Gateway: api.example.com | 502: Bad gateway (the server failed"}},
+		{"html same as status", llmtest.Error(502, "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"),
+			[]string{"answered 502 Bad Gateway (the server failed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.New(t, tc.reply)

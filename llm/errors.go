@@ -34,8 +34,9 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
-	msg := fmt.Sprintf("%s answered %d %s", e.URL, e.Code, http.StatusText(e.Code))
-	if e.Message != "" {
+	status := fmt.Sprintf("%d %s", e.Code, http.StatusText(e.Code))
+	msg := e.URL + " answered " + status
+	if e.Message != "" && !strings.EqualFold(e.Message, status) {
 		msg += ": " + e.Message
 	}
 	return msg + statusHint(e.Code)
@@ -157,7 +158,41 @@ func bodyMessage(body []byte) string {
 			return truncate(string(obj.Detail))
 		}
 	}
+	if t, ok := htmlText(body); ok {
+		return truncate(t)
+	}
 	return truncate(strings.Join(strings.Fields(string(body)), " "))
+}
+
+// htmlText returns what an HTML error page (from a proxy or gateway) says:
+// its title, else its text without tags. ok is false when body is not HTML.
+func htmlText(body []byte) (string, bool) {
+	s := strings.TrimSpace(string(body))
+	lower := strings.ToLower(s)
+	if !strings.HasPrefix(lower, "<!doctype html") && !strings.HasPrefix(lower, "<html") {
+		return "", false
+	}
+	if i := strings.Index(lower, "<title>"); i >= 0 {
+		if j := strings.Index(lower[i:], "</title>"); j >= 0 {
+			if t := strings.Join(strings.Fields(s[i+len("<title>"):i+j]), " "); t != "" {
+				return t, true
+			}
+		}
+	}
+	var b strings.Builder
+	inTag := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			inTag = true
+			b.WriteByte(' ')
+		case r == '>':
+			inTag = false
+		case !inTag:
+			b.WriteRune(r)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " "), true
 }
 
 // truncate caps s at maxMessage bytes on a rune boundary.
