@@ -47,7 +47,7 @@ type Reply struct {
 	NoDone bool
 	// Raw, when non-empty, is written verbatim as the whole body (a stream
 	// recorded from a real server), with ContentType (default
-	// text/event-stream). It wins over everything but Status and Fail.
+	// text/event-stream). It wins over everything but Status and FailDrop.
 	Raw         string
 	ContentType string
 

@@ -264,7 +264,8 @@ func (s *Server) wait(r *http.Request, d time.Duration) bool {
 
 // serve writes reply as a stream or as a whole completion.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, reply Reply, stream bool) {
-	if reply.Fail == FailDrop {
+	switch {
+	case reply.Fail == FailDrop:
 		hj, ok := w.(http.Hijacker)
 		if !ok {
 			panic(http.ErrAbortHandler)
@@ -273,50 +274,53 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, reply Reply, stre
 		if err == nil {
 			conn.Close()
 		}
-		return
-	}
-	if reply.Status != 0 {
+	case reply.Status != 0:
 		writeStatus(w, reply.Status, reply.Body)
-		return
-	}
-	if reply.Raw != "" {
+	case reply.Raw != "":
 		ct := reply.ContentType
 		if ct == "" {
 			ct = "text/event-stream"
 		}
 		w.Header().Set("Content-Type", ct)
 		io.WriteString(w, reply.Raw)
-		return
+	case !stream && reply.Chunks == nil:
+		s.serveWhole(w, r, reply)
+	default:
+		s.serveStream(w, r, reply)
 	}
-	if !stream && reply.Chunks == nil {
-		w.Header().Set("Content-Type", "application/json")
-		body := reply.completion()
-		switch reply.Fail {
-		case FailCut, FailStall:
-			w.WriteHeader(http.StatusOK)
-			s.fail(w, r, reply.Fail, "", func() {
-				if f, ok := w.(http.Flusher); ok {
-					f.Flush()
-				}
-			})
-			return
-		case FailMalformed:
-			body = body[:len(body)/2]
-		}
-		io.WriteString(w, body)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	flush := func() {
+}
+
+func flusher(w http.ResponseWriter) func() {
+	return func() {
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
 		}
 	}
+}
+
+// serveWhole answers a request with "stream": false.
+func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, reply Reply) {
+	w.Header().Set("Content-Type", "application/json")
+	body := reply.completion()
+	switch reply.Fail {
+	case FailCut, FailStall:
+		w.WriteHeader(http.StatusOK)
+		s.fail(w, r, reply.Fail, "", flusher(w))
+		return
+	case FailMalformed:
+		body = body[:len(body)/2]
+	}
+	io.WriteString(w, body)
+}
+
+// serveStream sends the reply's chunks as server-sent events.
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flush := flusher(w)
 	flush()
-	chunks := reply.chunks()
-	for i, c := range chunks {
+	for i, c := range reply.chunks() {
 		if reply.Fail != FailNone && i == reply.After {
 			s.fail(w, r, reply.Fail, c, flush)
 			return
