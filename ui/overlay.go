@@ -186,6 +186,7 @@ func (o *Overlay) ScrollBy(n int) {
 	if o.collapsed {
 		return
 	}
+	o.clampScroll()
 	last := max(len(o.lines)-o.visible(), 0)
 	o.scroll = min(max(o.scroll+n, 0), last)
 	o.follow = o.scroll == last
