@@ -1,0 +1,476 @@
+// The application: options, the event loop, and what each command does.
+
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"harness/config"
+	"harness/llm"
+	"harness/rlm"
+	"harness/sessions"
+)
+
+// Backend is the session's root agent: *rlm.Runner with its session's
+// name and rename.
+type Backend interface {
+	Turn(ctx context.Context, prompt string) (rlm.Result, error)
+	Conversation() []sessions.Item
+	SetHidden(turn int, hidden bool) error
+	Running() bool
+	SubagentRunning() bool
+	RootTools() []llm.Tool
+	// SessionName is "" before the first message creates the session.
+	SessionName() string
+	// Rename applies the /rename rules (sessions.Session.Rename).
+	Rename(name string) error
+}
+
+// Options are what Run needs. Backend, Events, Approvals and Level are
+// required.
+type Options struct {
+	Theme config.Theme
+	Model string
+	// System and SubagentSystem head the root's and the subagents'
+	// transcripts; nil or empty shows none.
+	System, SubagentSystem *string
+
+	Backend Backend
+	// NewSession returns the backend of a new, empty session (/new,
+	// /clear) sending its events to Events.
+	NewSession func() (Backend, error)
+	Events     *rlm.Stream
+	Approvals  *Approvals
+
+	// Level is the repository permission level; Shift+Tab changes it and
+	// calls SavePermission with the new level.
+	Level          *Level
+	SavePermission func(config.Permission) error
+
+	// Describe, when set, explains a pending approval's operation
+	// ([approval_description]); it must return when ctx ends.
+	Describe func(ctx context.Context, operation json.RawMessage) (string, error)
+
+	// Screen is the terminal; nil opens the real one.
+	Screen tcell.Screen
+}
+
+// Level is the repository permission level, shared by the UI (which
+// changes it) and the jail (which reads it at every operation).
+type Level struct{ v atomic.Int32 }
+
+// NewLevel returns a Level holding p.
+func NewLevel(p config.Permission) *Level {
+	l := &Level{}
+	l.Set(p)
+	return l
+}
+
+// Get returns the current level.
+func (l *Level) Get() config.Permission { return config.Permission(l.v.Load()) }
+
+// Set changes the level.
+func (l *Level) Set(p config.Permission) { l.v.Store(int32(p)) }
+
+// App is the running UI. Its fields belong to tview's event goroutine.
+type App struct {
+	opts Options
+	tv   *tview.Application
+	st   styles
+
+	backend Backend
+	root    *view
+	stack   []*view // subagent views, deepest last
+	session string  // the root's name, from SessionReady or /rename
+
+	in        input
+	cmdSel    int
+	cmdClosed bool // Esc closed the command list for the current text
+
+	running  bool
+	cancel   context.CancelFunc
+	turnDone chan struct{}
+
+	pending []*approvalReq
+
+	main      *mainView
+	mouseHeld bool
+	quitting  bool
+
+	postMu sync.Mutex
+	posted []func()
+	wake   chan struct{}
+}
+
+// Run shows the UI until the user exits. It restores the terminal before
+// returning and waits (a few seconds at most) for a running turn to stop,
+// so its partial reply is saved.
+func Run(opts Options) error {
+	if opts.Backend == nil || opts.Events == nil || opts.Approvals == nil || opts.Level == nil {
+		return errors.New("ui.Run: Backend, Events, Approvals and Level are required")
+	}
+	return newApp(opts).run()
+}
+
+// run runs the event loop until the user exits.
+func (a *App) run() error {
+	if s := a.opts.Screen; s != nil {
+		a.tv.SetScreen(s)
+		s.EnableMouse()
+		s.EnablePaste()
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	a.opts.Approvals.attach(func(f func(*App)) { a.post(func() { f(a) }) })
+	go a.pump(ctx)
+	err := a.tv.Run()
+	a.opts.Approvals.attach(nil)
+	stop()
+	if a.cancel != nil {
+		a.cancel()
+		select {
+		case <-a.turnDone:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	return err
+}
+
+func newApp(opts Options) *App {
+	a := &App{opts: opts, tv: tview.NewApplication(), st: newStyles(opts.Theme), backend: opts.Backend,
+		wake: make(chan struct{}, 1)}
+	a.root = newView(rlm.Agent{}, opts.System)
+	a.root.reset(opts.Backend.Conversation())
+	a.root.tools = opts.Backend.RootTools()
+	a.session = opts.Backend.SessionName()
+	a.main = newMainView(a)
+	pages := tview.NewPages().AddPage("main", a.main, true, true)
+	a.tv.SetRoot(pages, true).EnableMouse(true).EnablePaste(true)
+	a.tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
+		a.do(KeyAction(ev, len(a.pending) > 0))
+		return nil
+	})
+	a.tv.SetMouseCapture(func(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+		if ev == nil {
+			return ev, act
+		}
+		if a.main.overlayMouse(ev, act) {
+			a.mouseHeld = ev.Buttons()&tcell.Button1 != 0
+			return nil, 0
+		}
+		held := a.mouseHeld
+		a.mouseHeld = ev.Buttons()&tcell.Button1 != 0
+		a.do(MouseAction(ev, held))
+		return nil, 0
+	})
+	return a
+}
+
+// post runs f on the event goroutine soon. It never blocks, so agent
+// goroutines can call it even while the UI is stopping.
+func (a *App) post(f func()) {
+	a.postMu.Lock()
+	a.posted = append(a.posted, f)
+	a.postMu.Unlock()
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pump hands the stream's events and posted functions to the event
+// goroutine, one batch per draw: QueueUpdateDraw returns once the batch
+// ran, so a fast agent coalesces deltas instead of flooding the screen.
+// (When the UI stops, this goroutine may stay blocked in QueueUpdateDraw;
+// tview offers no way out, and nothing else waits for it.)
+func (a *App) pump(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-a.opts.Events.Ready():
+		case <-a.wake:
+		}
+		a.tv.QueueUpdateDraw(func() {
+			a.postMu.Lock()
+			fs := a.posted
+			a.posted = nil
+			a.postMu.Unlock()
+			for _, f := range fs {
+				f()
+			}
+			for _, ev := range a.opts.Events.Drain() {
+				a.handle(ev)
+			}
+		})
+	}
+}
+
+// top is the view on screen: the deepest running subagent, else the root.
+func (a *App) top() *view {
+	if n := len(a.stack); n > 0 {
+		return a.stack[n-1]
+	}
+	return a.root
+}
+
+// viewOf returns the view of agent ag, or nil when it is not running.
+func (a *App) viewOf(ag rlm.Agent) *view {
+	if ag.Depth == 0 {
+		return a.root
+	}
+	for i := len(a.stack) - 1; i >= 0; i-- {
+		if a.stack[i].agent.ID == ag.ID {
+			return a.stack[i]
+		}
+	}
+	return nil
+}
+
+// agentName names the view on screen as the status line shows it.
+func (a *App) agentName(v *view) string {
+	if v != a.root {
+		return v.agent.Name
+	}
+	if a.session == "" {
+		return "new session"
+	}
+	return a.session
+}
+
+// do runs one command.
+func (a *App) do(act Action) {
+	switch act.Cmd {
+	case CmdInsert:
+		a.edit(func() { a.in.insert(string(act.Rune)) })
+	case CmdNewline:
+		a.edit(func() { a.in.insert("\n") })
+	case CmdBackspace:
+		a.edit(a.in.backspace)
+	case CmdDelete:
+		a.edit(a.in.del)
+	case CmdKillEnd:
+		a.edit(a.in.killEnd)
+	case CmdKillStart:
+		a.edit(a.in.killStart)
+	case CmdLeft:
+		a.in.left()
+	case CmdRight:
+		a.in.right()
+	case CmdHome:
+		a.in.home()
+	case CmdEnd:
+		a.in.end()
+	case CmdUp, CmdDown:
+		a.upDown(act.Cmd)
+	case CmdTab:
+		a.complete()
+	case CmdSend:
+		a.enter()
+	case CmdEscape:
+		a.escape()
+	case CmdInterrupt:
+		if a.running {
+			a.cancel()
+		} else {
+			a.quit()
+		}
+	case CmdPermission:
+		a.cyclePermission()
+	case CmdAllow, CmdDeny:
+		a.answer(act.Cmd == CmdAllow)
+	case CmdPageUp:
+		a.main.tr.scrollBy(-max(1, a.main.tr.h-1))
+	case CmdPageDown:
+		a.main.tr.scrollBy(max(1, a.main.tr.h-1))
+	case CmdWheelUp:
+		a.main.tr.scrollBy(-1)
+	case CmdWheelDown:
+		a.main.tr.scrollBy(1)
+	case CmdPress:
+		if a.main.inTranscript(act.X, act.Y) {
+			a.main.tr.press(act.X, act.Y)
+		} else {
+			a.main.tr.sel = selection{}
+		}
+	case CmdDrag:
+		a.main.tr.drag(act.X, act.Y)
+	case CmdRelease:
+		if text := a.main.tr.release(act.X, act.Y); text != "" {
+			a.copy(text)
+		}
+	}
+}
+
+// edit changes the input and reopens the command list for the new text.
+func (a *App) edit(f func()) {
+	before := a.in.text
+	f()
+	if a.in.text != before {
+		a.cmdClosed = false
+		a.cmdSel = 0
+	}
+}
+
+func (a *App) upDown(c Cmd) {
+	if m := a.matches(); len(m) > 0 {
+		if c == CmdUp {
+			a.cmdSel = (a.cmdSel + len(m) - 1) % len(m)
+		} else {
+			a.cmdSel = (a.cmdSel + 1) % len(m)
+		}
+		return
+	}
+	d := 1
+	if c == CmdUp {
+		d = -1
+	}
+	a.in.upDown(a.main.inputWidth(), d)
+}
+
+func (a *App) escape() {
+	if len(a.matches()) > 0 {
+		a.cmdClosed = true
+		return
+	}
+	if a.running {
+		a.cancel()
+	}
+}
+
+// enter runs the chosen command, or sends the input once no turn runs.
+func (a *App) enter() {
+	if m := a.matches(); len(m) > 0 {
+		c := m[min(a.cmdSel, len(m)-1)]
+		if c.args != "" {
+			a.edit(func() { a.in.set(c.name + " ") })
+			return
+		}
+		a.edit(func() { a.in.set("") })
+		a.command(c.name, "")
+		return
+	}
+	text := a.in.text
+	if len(text) > 0 && text[0] == '/' {
+		name, arg := splitCommand(text)
+		a.edit(func() { a.in.set("") })
+		a.command(name, arg)
+		return
+	}
+	if isBlank(text) || a.running {
+		return
+	}
+	if len(text) > 1 && text[0] == ' ' && text[1] == '/' {
+		text = text[1:]
+	}
+	a.edit(func() { a.in.set("") })
+	a.send(text)
+}
+
+// send starts a turn with prompt.
+func (a *App) send(prompt string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	a.running, a.cancel, a.turnDone = true, cancel, done
+	a.top().scroll = scroll{follow: true}
+	be := a.backend
+	go func() {
+		be.Turn(ctx, prompt) // failures arrive as Error events
+		cancel()
+		close(done)
+		a.post(func() { a.turnEnded(done) })
+	}()
+}
+
+// turnEnded runs on the event goroutine after Turn returned.
+func (a *App) turnEnded(done chan struct{}) {
+	if a.turnDone != done {
+		return
+	}
+	a.running, a.cancel = false, nil
+	a.stack = nil
+	a.root.live = nil
+	if a.quitting {
+		a.tv.Stop()
+	}
+}
+
+func (a *App) quit() {
+	a.quitting = true
+	if a.running {
+		a.cancel()
+		return
+	}
+	a.tv.Stop()
+}
+
+func (a *App) cyclePermission() {
+	p := a.opts.Level.Get().Next()
+	a.opts.Level.Set(p)
+	if a.opts.SavePermission == nil {
+		return
+	}
+	if err := a.opts.SavePermission(p); err != nil {
+		a.top().add(kError, "", "Permission is "+p.String()+" for this run, but saving it failed: "+err.Error())
+	}
+}
+
+// copy puts text on the system clipboard with OSC 52.
+func (a *App) copy(text string) {
+	if s := a.main.screen; s != nil {
+		s.SetClipboard([]byte(text))
+	}
+}
+
+// Approvals is the UI's rlm.Approver: Approve shows the operation and
+// blocks until the user presses y or n, or ctx ends. Build it before the
+// Runner and give the same value to Run.
+type Approvals struct {
+	mu    sync.Mutex
+	queue func(func(*App)) // runs a function on the UI's goroutine; nil when no UI runs
+}
+
+// NewApprovals returns an Approvals that refuses until Run attaches it.
+func NewApprovals() *Approvals { return &Approvals{} }
+
+func (p *Approvals) attach(q func(func(*App))) {
+	p.mu.Lock()
+	p.queue = q
+	p.mu.Unlock()
+}
+
+// approvalReq is one pending approval.
+type approvalReq struct {
+	op         json.RawMessage
+	answer     chan bool
+	desc       *block // the description line, nil without one
+	cancelDesc context.CancelFunc
+}
+
+// Approve implements rlm.Approver. A refusal is (false, nil): the REPL
+// then tells the model the user refused.
+func (p *Approvals) Approve(ctx context.Context, op json.RawMessage) (bool, error) {
+	p.mu.Lock()
+	q := p.queue
+	p.mu.Unlock()
+	if q == nil {
+		return false, errors.New("no one is at the terminal to approve it")
+	}
+	req := &approvalReq{op: op, answer: make(chan bool, 1)}
+	q(func(a *App) { a.addApproval(req) })
+	select {
+	case ok := <-req.answer:
+		return ok, nil
+	case <-ctx.Done():
+		q(func(a *App) { a.dropApproval(req) })
+		return false, ctx.Err()
+	}
+}

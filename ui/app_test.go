@@ -1,0 +1,533 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"harness/config"
+	"harness/llm"
+	"harness/rlm"
+	"harness/sessions"
+)
+
+func fg(s tcell.Style) tcell.Color { c, _, _ := s.Decompose(); return c }
+
+func wantColour(t *testing.T, u *uiTest, text, hex string) {
+	t.Helper()
+	st, ok := u.style(text)
+	if !ok {
+		t.Fatalf("%q not on screen:\n%s", text, u.text())
+	}
+	if got, want := fg(st), tcell.GetColor(hex); got != want {
+		t.Errorf("colour of %q = %v, want %v (%s)", text, got, want, hex)
+	}
+}
+
+func reply(f *fakeBackend, a rlm.Agent, reasoning, text string) {
+	if reasoning != "" {
+		f.events.Emit(rlm.ReasoningDelta{Agent: a, Text: reasoning})
+	}
+	f.events.Emit(rlm.TextDelta{Agent: a, Text: text})
+	m := llm.Message{Role: "assistant", Content: text}
+	if reasoning != "" {
+		raw, _ := json.Marshal(reasoning)
+		m.Set("reasoning_content", raw)
+	}
+	f.events.Emit(rlm.Usage{Agent: a, Usage: llm.Usage{TotalTokens: 1234}})
+	f.add(a, m)
+}
+
+func TestSendStreamsReply(t *testing.T) {
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		reply(f, rlm.Agent{Name: f.SessionName()}, "thinking it over", "Hello back")
+	}}
+	sys := "You are a test."
+	u := startUI(t, 60, 16, be, func(o *Options) { o.System = &sys })
+	wantColour(t, u, "You are a test.", testTheme.System)
+	u.typeText("hi there")
+	u.waitText("> hi there")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Hello back")
+	wantColour(t, u, "hi there", testTheme.User)
+	wantColour(t, u, "thinking it over", testTheme.Reasoning)
+	wantColour(t, u, "Hello back", testTheme.Assistant)
+	u.waitText("20260101-120000 │ test-model │ 1234 tokens │ read-only")
+	if got := be.prompts; len(got) != 1 || got[0] != "hi there" {
+		t.Errorf("prompts = %q", got)
+	}
+}
+
+func TestEscStopsTurn(t *testing.T) {
+	stopped := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		f.events.Emit(rlm.TextDelta{Agent: root, Text: "partial"})
+		<-ctx.Done()
+		close(stopped)
+		f.add(root, llm.Message{Role: "assistant", Content: "partial\n\n" + rlm.StoppedMarker})
+	}}
+	u := startUI(t, 100, 12, be, nil)
+	u.typeText("go")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("working · Esc stops")
+	u.waitText("partial")
+	u.key(tcell.KeyEscape, 0, 0)
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Esc did not cancel the turn")
+	}
+	u.waitText(rlm.StoppedMarker)
+	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+}
+
+func TestTypingWhileTurnRuns(t *testing.T) {
+	release := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		if prompt == "first" {
+			<-release
+		}
+		reply(f, rlm.Agent{Name: f.SessionName()}, "", "answer to "+prompt)
+	}}
+	u := startUI(t, 100, 12, be, nil)
+	u.typeText("first")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("working")
+	u.typeText("second")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("> second")
+	close(release)
+	u.waitText("answer to first")
+	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+	if n := len(be.prompts); n != 1 {
+		t.Fatalf("%d prompts sent while the turn ran, want 1", n)
+	}
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("answer to second")
+}
+
+func TestShiftTabCyclesPermission(t *testing.T) {
+	u := startUI(t, 60, 8, nil, nil)
+	u.waitText("│ read-only")
+	for _, want := range []config.Permission{config.PermReadWrite, config.PermNone, config.PermReadOnly} {
+		u.key(tcell.KeyBacktab, 0, 0)
+		u.waitText("│ " + want.String())
+		select {
+		case got := <-u.saved:
+			if got != want {
+				t.Errorf("saved %v, want %v", got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the level was not saved")
+		}
+		if got := u.app.opts.Level.Get(); got != want {
+			t.Errorf("level = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestShiftTabSaveFailureIsShown(t *testing.T) {
+	u := startUI(t, 120, 8, nil, func(o *Options) {
+		o.SavePermission = func(config.Permission) error { return errors.New("read-only file system") }
+	})
+	u.key(tcell.KeyBacktab, 0, 0)
+	u.waitText("saving it failed: read-only file system")
+	u.waitText("│ read-write")
+}
+
+// approvalScript asks for one approval and shows the answer.
+func approvalScript(got chan<- bool) func(context.Context, *fakeBackend, string) {
+	return func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		op := json.RawMessage(`{"argv":["ls"],"working_directory":"/repository"}`)
+		f.events.Emit(rlm.ApprovalRequested{Agent: root, ID: "c1", Operation: op})
+		ok, err := f.ap.Approve(ctx, op)
+		f.events.Emit(rlm.ApprovalAnswered{Agent: root, ID: "c1", Operation: op, Allowed: ok && err == nil})
+		got <- ok
+	}
+}
+
+func TestApprovalYesNo(t *testing.T) {
+	for _, c := range []struct {
+		key  rune
+		want bool
+		text string
+	}{{'y', true, "Allowed:"}, {'n', false, "Denied:"}} {
+		t.Run(string(c.key), func(t *testing.T) {
+			got := make(chan bool, 1)
+			u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
+			u.typeText("list")
+			u.key(tcell.KeyEnter, 0, 0)
+			u.waitText("Press y to allow, n to deny")
+			u.waitText("y allow · n deny")
+			wantColour(t, u, "Approve ", testTheme.Approval)
+			u.key(tcell.KeyRune, c.key, 0)
+			select {
+			case ok := <-got:
+				if ok != c.want {
+					t.Errorf("Approve = %v, want %v", ok, c.want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("no answer")
+			}
+			s := u.waitText(c.text)
+			if strings.Contains(s, "Press y") {
+				t.Errorf("the prompt stayed after the answer:\n%s", s)
+			}
+			if strings.Contains(s, "> "+string(c.key)) {
+				t.Errorf("the answer was typed into the input:\n%s", s)
+			}
+		})
+	}
+}
+
+func TestApprovalDescription(t *testing.T) {
+	cases := []struct {
+		name   string
+		result func(ctx context.Context) (string, error)
+		want   string
+	}{
+		{"text", func(context.Context) (string, error) { return "Lists the files.", nil }, "Lists the files."},
+		{"error", func(context.Context) (string, error) { return "", errors.New("connection refused") }, "Description unavailable: connection refused"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := make(chan bool, 1)
+			release := make(chan struct{})
+			cancelled := make(chan struct{}, 1)
+			u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, func(o *Options) {
+				o.Describe = func(ctx context.Context, op json.RawMessage) (string, error) {
+					select {
+					case <-release:
+						return c.result(ctx)
+					case <-ctx.Done():
+						cancelled <- struct{}{}
+						return "", ctx.Err()
+					}
+				}
+			})
+			u.typeText("list")
+			u.key(tcell.KeyEnter, 0, 0)
+			u.waitText("Generating description…")
+			close(release)
+			u.waitText(c.want)
+			u.key(tcell.KeyRune, 'y', 0)
+			<-got
+			s := u.waitText("Allowed:")
+			if strings.Contains(s, c.want) {
+				t.Errorf("the description stayed after the answer:\n%s", s)
+			}
+		})
+	}
+	t.Run("answer cancels", func(t *testing.T) {
+		got := make(chan bool, 1)
+		cancelled := make(chan struct{})
+		u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, func(o *Options) {
+			o.Describe = func(ctx context.Context, op json.RawMessage) (string, error) {
+				<-ctx.Done()
+				close(cancelled)
+				return "", ctx.Err()
+			}
+		})
+		u.typeText("list")
+		u.key(tcell.KeyEnter, 0, 0)
+		u.waitText("Generating description…")
+		u.key(tcell.KeyRune, 'n', 0)
+		if <-got {
+			t.Error("n allowed the operation")
+		}
+		select {
+		case <-cancelled:
+		case <-time.After(5 * time.Second):
+			t.Fatal("answering did not cancel the description")
+		}
+		s := u.waitText("Denied:")
+		if strings.Contains(s, "Generating") {
+			t.Errorf("the description stayed:\n%s", s)
+		}
+	})
+}
+
+func TestEscWithPendingApproval(t *testing.T) {
+	got := make(chan bool, 1)
+	u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
+	u.typeText("list")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Press y to allow")
+	u.key(tcell.KeyEscape, 0, 0)
+	if <-got {
+		t.Error("Esc allowed the operation")
+	}
+	u.waitFor("the prompt to go", func(s string) bool { return !strings.Contains(s, "Press y") })
+}
+
+func TestRename(t *testing.T) {
+	be := &fakeBackend{}
+	u := startUI(t, 100, 14, be, nil)
+	u.typeText("/rename later")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Cannot rename the session: the session does not exist yet")
+
+	u.typeText("hello")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("20260101-120000 │")
+	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+
+	be.sub.Store(true)
+	u.typeText("/rename busy")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("while a subagent is running")
+	be.sub.Store(false)
+
+	u.typeText("/rename .hidden")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Cannot rename the session:")
+
+	u.typeText("/rename")
+	u.key(tcell.KeyEnter, 0, 0) // the list completes it
+	u.waitText("> /rename\n")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("/rename needs a name")
+
+	u.typeText("/rename my-work")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText(" my-work │ test-model")
+	if len(be.renames) != 1 || be.renames[0] != "my-work" {
+		t.Errorf("renames = %q", be.renames)
+	}
+}
+
+func TestCommandList(t *testing.T) {
+	u := startUI(t, 80, 16, nil, nil)
+	u.typeText("/")
+	s := u.waitText("/tools")
+	for _, c := range commands {
+		if !strings.Contains(s, c.name) {
+			t.Errorf("list lacks %s:\n%s", c.name, s)
+		}
+	}
+	u.typeText("re")
+	s = u.waitFor("a shorter list", func(s string) bool { return !strings.Contains(s, "/tools") })
+	if !strings.Contains(s, "/rename <name>") {
+		t.Errorf("list lacks /rename:\n%s", s)
+	}
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitFor("the completed command", func(s string) bool {
+		return strings.Contains(s, "> /rename\n") && !strings.Contains(s, "rename this session")
+	})
+	u.key(tcell.KeyCtrlU, 0, 0)
+	u.typeText("/t")
+	u.waitText("/tools")
+	u.key(tcell.KeyEscape, 0, 0)
+	u.waitFor("the list to close", func(s string) bool { return !strings.Contains(s, "show the tools") })
+	u.key(tcell.KeyBackspace2, 0, 0)
+	u.waitText("show the tools")
+	u.key(tcell.KeyDown, 0, 0) // /tools
+	u.key(tcell.KeyTab, 0, 0)
+	u.waitText("> /tools")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Delegate a task.")
+	wantColour(t, u, "Delegate a task.", testTheme.ToolResult)
+}
+
+func TestLeadingSpaceSendsSlash(t *testing.T) {
+	be := &fakeBackend{}
+	u := startUI(t, 80, 10, be, nil)
+	u.typeText(" /tools please")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("/tools please")
+	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+	if len(be.prompts) != 1 || be.prompts[0] != "/tools please" {
+		t.Errorf("prompts = %q", be.prompts)
+	}
+}
+
+func TestNewRefusedWhileRunning(t *testing.T) {
+	release := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) { <-release }}
+	u := startUI(t, 100, 12, be, nil)
+	u.typeText("work")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("working")
+	u.typeText("/new")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("A turn is running")
+	close(release)
+	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+	u.typeText("/clear")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitFor("an empty session", func(s string) bool {
+		return strings.Contains(s, "new session │") && !strings.Contains(s, "work\n")
+	})
+}
+
+func TestPasteNeverSends(t *testing.T) {
+	be := &fakeBackend{}
+	u := startUI(t, 60, 10, be, nil)
+	u.scr.PostEvent(tcell.NewEventPaste(true))
+	u.typeText("line one")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.typeText("line two")
+	u.scr.PostEvent(tcell.NewEventPaste(false))
+	s := u.waitText("> line one\n  line two")
+	if len(be.prompts) != 0 {
+		t.Fatalf("the paste sent %q", be.prompts)
+	}
+	_ = s
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitFor("the turn to end", func(s string) bool { return strings.Contains(s, "20260101") && !strings.Contains(s, "working") })
+	if len(be.prompts) != 1 || be.prompts[0] != "line one\nline two" {
+		t.Errorf("prompts = %q", be.prompts)
+	}
+}
+
+func TestEditingKeys(t *testing.T) {
+	u := startUI(t, 60, 10, nil, nil)
+	u.typeText("abc")
+	u.key(tcell.KeyCtrlJ, 0, 0)
+	u.typeText("def")
+	u.waitText("> abc\n  def")
+	u.key(tcell.KeyLeft, 0, 0)
+	u.key(tcell.KeyCtrlK, 0, 0)
+	u.waitText("  de\n")
+	u.key(tcell.KeyCtrlU, 0, 0)
+	u.waitFor("the line killed", func(s string) bool { return strings.Contains(s, "> abc\n\n") })
+}
+
+func rootItems(n int, text func(i int) string) []sessions.Item {
+	var items []sessions.Item
+	for i := 0; i < n; i++ {
+		items = append(items, sessions.Item{Message: llm.Message{Role: "user", Content: text(i)}})
+	}
+	return items
+}
+
+func TestScrollHoldsView(t *testing.T) {
+	be := &fakeBackend{items: rootItems(60, func(i int) string { return fmt.Sprintf("message %d", i) })}
+	u := startUI(t, 40, 12, be, nil)
+	u.waitText("message 59")
+	u.key(tcell.KeyPgUp, 0, 0)
+	u.waitFor("the view to scroll", func(s string) bool { return !strings.Contains(s, "message 59") })
+	be.events.Emit(rlm.MessageAdded{Agent: rlm.Agent{}, Message: llm.Message{Role: "user", Content: "arrived later"}})
+	done := make(chan struct{})
+	u.onUI(func() {
+		if n := len(u.app.root.blocks); n != 61 {
+			return
+		}
+		close(done)
+	})
+	u.waitFor("the new message", func(string) bool {
+		var n int
+		u.app.tv.QueueUpdate(func() { n = len(u.app.root.blocks) })
+		return n == 61
+	})
+	if s := u.text(); strings.Contains(s, "arrived later") {
+		t.Fatalf("the held view moved:\n%s", s)
+	}
+	for i := 0; i < 5; i++ {
+		u.scr.InjectMouse(5, 3, tcell.WheelDown, 0)
+	}
+	u.key(tcell.KeyPgDn, 0, 0)
+	u.waitText("arrived later")
+	be.events.Emit(rlm.MessageAdded{Agent: rlm.Agent{}, Message: llm.Message{Role: "user", Content: "and more"}})
+	u.waitText("and more")
+	u.scr.InjectMouse(5, 3, tcell.WheelUp, 0)
+	u.waitFor("a line up", func(s string) bool { return !strings.Contains(s, "and more") })
+}
+
+func TestWordWrapNarrow(t *testing.T) {
+	be := &fakeBackend{items: rootItems(1, func(int) string { return "the quick brown fox jumps over the lazy dog" })}
+	u := startUI(t, 12, 12, be, nil)
+	s := u.waitText("the quick")
+	for _, want := range []string{"\nthe quick\n", "\nbrown fox\n", "\njumps over\n", "\nthe lazy dog\n"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestMouseDragCopies(t *testing.T) {
+	be := &fakeBackend{items: rootItems(1, func(int) string { return "copy this text please" })}
+	u := startUI(t, 40, 10, be, nil)
+	s := u.waitText("copy this")
+	row := strings.Split(s, "\n")
+	y := -1
+	for i, r := range row {
+		if strings.HasPrefix(r, "copy this") {
+			y = i
+		}
+	}
+	u.scr.InjectMouse(5, y, tcell.Button1, 0)
+	u.scr.InjectMouse(9, y, tcell.Button1, 0)
+	u.scr.InjectMouse(9, y, tcell.ButtonNone, 0)
+	u.waitFor("the copy", func(string) bool {
+		var got []byte
+		u.app.tv.QueueUpdate(func() { got = u.scr.GetClipboardData() })
+		return string(got) == "this "
+	})
+	st, _ := u.style("this")
+	if _, _, attr := st.Decompose(); attr&tcell.AttrReverse == 0 {
+		t.Error("the selection is not highlighted")
+	}
+}
+
+func TestSubagentShownWhileItRuns(t *testing.T) {
+	inSub := make(chan struct{})
+	release := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		call := llm.ToolCall{ID: "call1", Name: "rlm", Arguments: `{"task":"find it","name":"finder"}`}
+		f.add(root, llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call}})
+		f.events.Emit(rlm.ToolCall{Agent: root, ID: "call1", Name: "rlm", Arguments: call.Arguments})
+		sub := rlm.Agent{Name: "finder", Depth: 1, ID: "call1"}
+		f.events.Emit(rlm.AgentStart{Agent: sub, Task: "find it", Tools: []llm.Tool{{Name: "repl", Description: "Run Starlark."}}})
+		f.add(sub, llm.Message{Role: "user", Content: "find it"})
+		f.events.Emit(rlm.ToolCallStarted{Agent: sub, ID: "s1", Name: "apply_patch"})
+		f.events.Emit(rlm.ToolArgsDelta{Agent: sub, ID: "s1", Text: `{"root":"store",`})
+		pc := llm.ToolCall{ID: "s1", Name: "apply_patch", Arguments: `{"root":"store","patch":"*** Begin Patch\n*** End Patch"}`}
+		f.add(sub, llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{pc}})
+		f.events.Emit(rlm.ToolOutput{Agent: sub, ID: "s1", Text: "printing..."})
+		f.events.Emit(FailureNote{Message: "denied: writing /etc\nmore detail", Count: 3})
+		close(inSub)
+		<-release
+		f.add(sub, llm.Message{Role: "tool", ToolCallID: "s1", Content: "patched"})
+		f.events.Emit(rlm.AgentEnd{Agent: sub, Result: "found"})
+		f.add(root, llm.Message{Role: "tool", ToolCallID: "call1", Content: "found"})
+		reply(f, root, "", "all done")
+	}}
+	u := startUI(t, 80, 20, be, nil)
+	u.typeText("go")
+	u.key(tcell.KeyEnter, 0, 0)
+	<-inSub
+	s := u.waitText("printing...")
+	for _, want := range []string{" finder │ test-model", "● apply_patch\nroot: store\n*** Begin Patch", "⚠ denied: writing /etc (seen 3 times)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "more detail") {
+		t.Errorf("the note shows more than its first line:\n%s", s)
+	}
+	wantColour(t, u, "⚠ denied", testTheme.Warning)
+	wantColour(t, u, "● apply_patch", testTheme.ToolCall)
+	u.typeText("/tools")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Run Starlark.")
+	close(release)
+	s = u.waitText("all done")
+	for _, want := range []string{"20260101-120000 │", "● rlm\ntask: find it\nname: finder", "found"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "printing") {
+		t.Errorf("the subagent's transcript stayed:\n%s", s)
+	}
+}

@@ -1,0 +1,126 @@
+// Slash commands: the list under the input and what each command does.
+
+package ui
+
+import (
+	"strings"
+
+	"harness/rlm"
+)
+
+// command is one slash command; args is shown after its name in the list.
+type command struct{ name, args, help string }
+
+var commands = []command{
+	{"/rename", " <name>", "rename this session"},
+	{"/tools", "", "show the tools of the agent on screen"},
+	{"/new", "", "start a new, empty session"},
+	{"/clear", "", "start a new, empty session"},
+	{"/exit", "", "exit"},
+	{"/quit", "", "exit"},
+}
+
+// matches returns the commands the list offers for the input: the input
+// is "/" and part of a command name, and Esc has not closed the list.
+func (a *App) matches() []command {
+	t := a.in.text
+	if a.cmdClosed || !strings.HasPrefix(t, "/") || strings.ContainsAny(t, " \n") {
+		return nil
+	}
+	var out []command
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, t) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// complete puts the chosen command in the input.
+func (a *App) complete() {
+	m := a.matches()
+	if len(m) == 0 {
+		return
+	}
+	c := m[min(a.cmdSel, len(m)-1)]
+	text := c.name
+	if c.args != "" {
+		text += " "
+	}
+	a.edit(func() { a.in.set(text) })
+	if c.args == "" {
+		a.cmdClosed = false
+	}
+}
+
+// splitCommand splits "/name arg" into its name and its trimmed argument.
+func splitCommand(text string) (string, string) {
+	name, arg, _ := strings.Cut(text, " ")
+	name, rest, _ := strings.Cut(name, "\n")
+	if rest != "" {
+		arg = rest + " " + arg
+	}
+	return name, strings.TrimSpace(arg)
+}
+
+func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// command runs a slash command. Its output and refusals are shown in the
+// transcript of the agent on screen, never saved or sent.
+func (a *App) command(name, arg string) {
+	v := a.top()
+	v.scroll = scroll{follow: true}
+	switch name {
+	case "/rename":
+		a.rename(arg)
+	case "/tools":
+		v.add(kInfo, "", toolsText(v.tools))
+	case "/new", "/clear":
+		a.newSession()
+	case "/exit", "/quit":
+		a.quit()
+	default:
+		v.add(kError, "", "Unknown command "+name+". Commands: /rename <name>, /tools, /new, /clear, /exit, /quit. To send a message that starts with /, begin it with a space.")
+	}
+}
+
+func (a *App) rename(name string) {
+	v := a.top()
+	if name == "" {
+		v.add(kError, "", "/rename needs a name: /rename <name>")
+		return
+	}
+	if a.backend.SubagentRunning() {
+		v.add(kError, "", "Cannot rename the session while a subagent is running; try again when it has finished.")
+		return
+	}
+	if err := a.backend.Rename(name); err != nil {
+		v.add(kError, "", "Cannot rename the session: "+err.Error())
+		return
+	}
+	a.session = a.backend.SessionName()
+	v.add(kInfo, "", "Session renamed to "+a.session+".")
+}
+
+func (a *App) newSession() {
+	v := a.top()
+	if a.running || a.backend.Running() {
+		v.add(kError, "", "A turn is running; press Esc to stop it or wait for it to finish, then /new.")
+		return
+	}
+	if a.opts.NewSession == nil {
+		v.add(kError, "", "Starting a new session is not available here.")
+		return
+	}
+	be, err := a.opts.NewSession()
+	if err != nil {
+		v.add(kError, "", "Cannot start a new session: "+err.Error())
+		return
+	}
+	a.backend = be
+	a.session = be.SessionName()
+	a.stack = nil
+	a.root = newView(rlm.Agent{}, a.opts.System)
+	a.root.reset(be.Conversation())
+	a.root.tools = be.RootTools()
+}

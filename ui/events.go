@@ -1,0 +1,122 @@
+// Applying the agents' events to the views.
+
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"harness/rlm"
+)
+
+// FailureNote is a failure recorded during a tool call (repl's
+// OnFailure): the wiring emits it on the same Stream as the agents'
+// events, so it lands under the call that caused it. It is shown, never
+// saved.
+type FailureNote struct {
+	Agent   rlm.Agent // may be zero: the note goes to the agent on screen
+	Message string
+	Count   int // occurrences across sessions; 0 when unknown
+}
+
+// Of implements rlm.Event.
+func (e FailureNote) Of() rlm.Agent { return e.Agent }
+
+// handle applies one event.
+func (a *App) handle(ev rlm.Event) {
+	switch e := ev.(type) {
+	case rlm.SessionReady:
+		a.session = e.Name
+	case rlm.AgentStart:
+		if e.Agent.Depth == 0 {
+			a.root.agent = e.Agent
+			a.root.tools = e.Tools
+			return
+		}
+		v := newView(e.Agent, a.opts.SubagentSystem)
+		if a.opts.SubagentSystem == nil {
+			v = newView(e.Agent, a.opts.System)
+		}
+		v.tools = e.Tools
+		a.stack = append(a.stack, v)
+	case rlm.AgentEnd:
+		if e.Agent.Depth == 0 {
+			return
+		}
+		for i := len(a.stack) - 1; i >= 0; i-- {
+			if a.stack[i].agent.ID == e.Agent.ID {
+				a.stack = a.stack[:i]
+				break
+			}
+		}
+	case rlm.Conversation:
+		a.root.reset(e.Items)
+	case rlm.MessageAdded:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.dropLive()
+			if e.Message.Role == "tool" {
+				v.endOutput(e.Message.ToolCallID)
+			}
+			v.addMessage(e.Message)
+		}
+	case rlm.ReasoningDelta:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.liveBlock(kReasoning, "", "").add(e.Text)
+		}
+	case rlm.TextDelta:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.liveBlock(kAssistant, "", "").add(e.Text)
+		}
+	case rlm.ToolCallStarted:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.liveBlock(kCall, e.ID, "● "+e.Name+"\n")
+		}
+	case rlm.ToolArgsDelta:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.liveBlock(kCall, e.ID, "● …\n").add(e.Text)
+		}
+	case rlm.ToolOutput:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.output(e.ID, e.Text)
+		}
+	case rlm.ToolResult:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.endOutput(e.ID)
+		}
+	case rlm.ApprovalAnswered:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.add(kApproval, e.ID, answeredText(e.Operation, e.Allowed, e.Reason))
+		}
+	case rlm.Error:
+		v := a.viewOf(e.Agent)
+		if v == nil {
+			v = a.top()
+		}
+		v.add(kError, "", "Error: "+e.Message)
+	case rlm.Usage:
+		if v := a.viewOf(e.Agent); v != nil && e.Usage.TotalTokens > 0 {
+			v.usage, v.hasUsage = e.Usage.TotalTokens, true
+		}
+	case FailureNote:
+		v := a.top()
+		if e.Agent.Name != "" || e.Agent.Depth > 0 {
+			if w := a.viewOf(e.Agent); w != nil {
+				v = w
+			}
+		}
+		v.add(kNote, "", noteText(e))
+	}
+}
+
+// noteText is a failure note's line: the failure's first line and how
+// often it has occurred.
+func noteText(e FailureNote) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(e.Message), "\n")
+	switch {
+	case e.Count == 1:
+		return fmt.Sprintf("⚠ %s (first occurrence)", first)
+	case e.Count > 1:
+		return fmt.Sprintf("⚠ %s (seen %d times)", first, e.Count)
+	}
+	return "⚠ " + first
+}

@@ -1,0 +1,124 @@
+// The screen layout: transcript, input, command list and status line.
+
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// listMax is the most commands the list shows.
+const listMax = 8
+
+// mainView lays out and draws the whole screen. The transcript fills the
+// top; under it a rule, the input, the command list (while typing a
+// command) and the status line.
+type mainView struct {
+	*tview.Box
+	a        *App
+	tr       *transcript
+	screen   tcell.Screen
+	approval *block // the pending approval's line, reused between frames
+	inW      int
+}
+
+func newMainView(a *App) *mainView {
+	m := &mainView{Box: tview.NewBox(), a: a}
+	m.tr = newTranscript(&a.st,
+		func() doc { return doc{blocks: a.top().blocks, tail: a.tail()} },
+		func() *scroll { return &a.top().scroll })
+	return m
+}
+
+// approvalBlock returns the approval line showing text.
+func (m *mainView) approvalBlock(text string) *block {
+	if m.approval == nil {
+		m.approval = newBlock(kApproval, "", text, true)
+	} else if m.approval.String() != text {
+		m.approval.set(text)
+	}
+	return m.approval
+}
+
+func (m *mainView) inputWidth() int { return m.inW }
+
+// inTranscript reports whether x, y is on the transcript.
+func (m *mainView) inTranscript(x, y int) bool { return m.tr.InRect(x, y) }
+
+// overlayMouse gives a mouse event to the context overlay; it reports
+// whether the overlay took it.
+func (m *mainView) overlayMouse(ev *tcell.EventMouse, act tview.MouseAction) bool {
+	return false
+}
+
+// PasteHandler inserts pasted text into the input: a paste never sends.
+func (m *mainView) PasteHandler() func(string, func(tview.Primitive)) {
+	return m.WrapPasteHandler(func(text string, _ func(tview.Primitive)) {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+		text = strings.ReplaceAll(text, "\r", "\n")
+		m.a.edit(func() { m.a.in.insert(text) })
+	})
+}
+
+// Draw lays the screen out and draws every part.
+func (m *mainView) Draw(s tcell.Screen) {
+	m.screen = s
+	m.DrawForSubclass(s, m)
+	x, y, w, h := m.GetInnerRect()
+	if w <= 0 || h <= 0 {
+		return
+	}
+	a := m.a
+	m.inW = w
+	list := a.matches()
+	listH := min(len(list), listMax)
+	inH := a.in.height(w, max(1, (h-2)/3))
+	trH := h - 2 - listH - inH
+	if trH < 0 {
+		listH = max(0, listH+trH)
+		trH = 0
+	}
+	m.tr.SetRect(x, y, w, trH)
+	m.tr.Draw(s)
+	row := y + trH
+	if trH > 0 || h > 2 {
+		drawText(s, x, row, w, strings.Repeat("─", w), a.st.status, -1, -1)
+		row++
+	}
+	a.in.draw(s, x, row, w, inH, a.st.input, true)
+	row += inH
+	sel := min(a.cmdSel, len(list)-1)
+	first := max(0, sel-listH+1)
+	for i := 0; i < listH; i++ {
+		c := list[first+i]
+		st := a.st.status
+		if first+i == sel {
+			st = st.Reverse(true)
+		}
+		line := fmt.Sprintf("  %-16s %s", c.name+c.args, c.help)
+		drawText(s, x, row, w, line, st, -1, -1)
+		row++
+	}
+	drawText(s, x, y+h-1, w, a.statusText(), a.st.status, -1, -1)
+}
+
+// statusText is the status line: the agent on screen, the model, the
+// tokens in use, the permission level, and what keys do now.
+func (a *App) statusText() string {
+	v := a.top()
+	tokens := fmt.Sprintf("~%d", v.estimate)
+	if v.hasUsage {
+		tokens = fmt.Sprint(v.usage)
+	}
+	parts := []string{a.agentName(v), a.opts.Model, tokens + " tokens", a.opts.Level.Get().String()}
+	switch {
+	case len(a.pending) > 0:
+		parts = append(parts, "y allow · n deny")
+	case a.running:
+		parts = append(parts, "working · Esc stops")
+	}
+	return " " + strings.Join(parts, " │ ")
+}

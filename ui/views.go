@@ -1,0 +1,253 @@
+// Agent views: each agent's transcript, built from its messages and events.
+
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"harness/llm"
+	"harness/rlm"
+	"harness/sessions"
+)
+
+// view is the transcript of one agent: the root, or a running subagent.
+type view struct {
+	agent  rlm.Agent
+	system *string
+	blocks []*block
+	live   []*block // blocks of the reply being streamed, replaced by its message
+	tools  []llm.Tool
+	scroll scroll
+
+	usage    int  // latest endpoint-reported total tokens
+	hasUsage bool //
+	estimate int  // heuristic token count of the messages shown
+}
+
+func newView(a rlm.Agent, system *string) *view {
+	v := &view{agent: a, system: system, scroll: scroll{follow: true}}
+	v.reset(nil)
+	return v
+}
+
+// reset replaces the view's blocks with the system message and items.
+func (v *view) reset(items []sessions.Item) {
+	v.blocks, v.live, v.estimate = v.blocks[:0], nil, 0
+	if v.system != nil && *v.system != "" {
+		v.blocks = append(v.blocks, newBlock(kSystem, "", *v.system, false))
+	}
+	for _, it := range items {
+		if !it.Hidden {
+			v.addMessage(it.Message)
+		}
+	}
+	v.scroll = scroll{follow: true}
+}
+
+// addMessage appends the blocks of a saved message.
+func (v *view) addMessage(m llm.Message) {
+	v.estimate += estimate(m)
+	switch m.Role {
+	case "user":
+		v.blocks = append(v.blocks, newBlock(kUser, "", m.Content, true))
+	case "assistant":
+		gap := true
+		if r := m.Reasoning(); r != "" {
+			v.blocks = append(v.blocks, newBlock(kReasoning, "", r, gap))
+			gap = false
+		}
+		if m.Content != "" {
+			v.blocks = append(v.blocks, newBlock(kAssistant, "", m.Content, gap))
+			gap = false
+		}
+		for _, c := range m.ToolCalls {
+			v.blocks = append(v.blocks, newBlock(kCall, c.ID, formatCall(c.Name, c.Arguments), gap))
+			gap = false
+		}
+	case "tool":
+		v.blocks = append(v.blocks, newBlock(kResult, m.ToolCallID, m.Content, false))
+	default:
+		v.blocks = append(v.blocks, newBlock(kAssistant, "", m.Content, true))
+	}
+}
+
+// estimate is a message's heuristic token count: its text bytes (content,
+// reasoning, call arguments) plus a little for the JSON around them, at
+// 3.25 bytes a token. It is cheap enough to run over a huge session.
+func estimate(m llm.Message) int {
+	n := 16 + len(m.Content)
+	for _, f := range m.Extra {
+		n += len(f.Value)
+	}
+	for _, c := range m.ToolCalls {
+		n += 48 + len(c.Name) + len(c.Arguments)
+	}
+	return (n*4 + 12) / 13
+}
+
+// liveBlock returns the streamed block of kind k (and call id), creating it.
+func (v *view) liveBlock(k kind, id, header string) *block {
+	for _, b := range v.live {
+		if b.kind == k && b.id == id {
+			return b
+		}
+	}
+	b := newBlock(k, id, header, len(v.live) == 0)
+	v.live = append(v.live, b)
+	v.blocks = append(v.blocks, b)
+	return b
+}
+
+// dropLive removes the streamed blocks, which a message replaces.
+func (v *view) dropLive() {
+	if len(v.live) == 0 {
+		return
+	}
+	drop := make(map[*block]bool, len(v.live))
+	for _, b := range v.live {
+		drop[b] = true
+	}
+	v.removeIf(func(b *block) bool { return drop[b] })
+	v.live = nil
+}
+
+// removeIf removes blocks matching f, searching from the end and stopping
+// at the first non-transient block that does not match once past the
+// recent tail (blocks removed are always near the end).
+func (v *view) removeIf(f func(*block) bool) {
+	out := v.blocks[:0]
+	for _, b := range v.blocks {
+		if !f(b) {
+			out = append(out, b)
+		}
+	}
+	clear(v.blocks[len(out):])
+	v.blocks = out
+}
+
+// output appends printed text to call id's output block.
+func (v *view) output(id, text string) {
+	for i := len(v.blocks) - 1; i >= 0 && i >= len(v.blocks)-8; i-- {
+		if b := v.blocks[i]; b.kind == kOutput && b.id == id {
+			b.add(text)
+			return
+		}
+	}
+	v.blocks = append(v.blocks, newBlock(kOutput, id, text, false))
+}
+
+// endOutput removes call id's output block: its result follows.
+func (v *view) endOutput(id string) {
+	for i := len(v.blocks) - 1; i >= 0 && i >= len(v.blocks)-8; i-- {
+		if b := v.blocks[i]; b.kind == kOutput && b.id == id {
+			v.blocks = append(v.blocks[:i], v.blocks[i+1:]...)
+			return
+		}
+	}
+}
+
+// add appends a block that is not part of any message.
+func (v *view) add(k kind, id, text string) {
+	v.blocks = append(v.blocks, newBlock(k, id, text, false))
+}
+
+// formatCall shows a tool call: its name, then its arguments. A repl call
+// shows its code; apply_patch shows "root: <value>" above its patch; other
+// arguments are "key: value" lines. Arguments that are not a JSON object
+// are shown as sent.
+func formatCall(name, args string) string {
+	head := "● " + name
+	fields, ok := objectFields(args)
+	if !ok {
+		if strings.TrimSpace(args) == "" {
+			return head
+		}
+		return head + "\n" + args
+	}
+	var sb strings.Builder
+	sb.WriteString(head)
+	get := func(k string) (string, bool) {
+		for _, f := range fields {
+			if f.key == k {
+				return f.val, true
+			}
+		}
+		return "", false
+	}
+	switch name {
+	case rlm.REPLTool:
+		if code, ok := get("code"); ok && len(fields) == 1 {
+			return head + "\n" + code
+		}
+	case rlm.ApplyPatchTool:
+		if p, ok := get("patch"); ok {
+			if r, ok := get("root"); ok {
+				sb.WriteString("\nroot: " + r)
+			}
+			sb.WriteString("\n" + p)
+			for _, f := range fields {
+				if f.key != "patch" && f.key != "root" {
+					sb.WriteString("\n" + f.key + ": " + f.val)
+				}
+			}
+			return sb.String()
+		}
+	}
+	for _, f := range fields {
+		sb.WriteString("\n" + f.key + ": " + f.val)
+	}
+	return sb.String()
+}
+
+type field struct{ key, val string }
+
+// objectFields decodes a JSON object keeping its key order; string values
+// are unquoted, others kept as JSON.
+func objectFields(s string) ([]field, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var out []field
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		k, _ := kt.(string)
+		var str string
+		if json.Unmarshal(raw, &str) == nil {
+			out = append(out, field{k, str})
+			continue
+		}
+		var buf bytes.Buffer
+		if json.Compact(&buf, raw) == nil {
+			raw = buf.Bytes()
+		}
+		out = append(out, field{k, string(raw)})
+	}
+	return out, true
+}
+
+// toolsText is what /tools shows: every tool's name and full description.
+func toolsText(tools []llm.Tool) string {
+	if len(tools) == 0 {
+		return "No tools."
+	}
+	var sb strings.Builder
+	for i, t := range tools {
+		if i > 0 {
+			sb.WriteString("\n\n")
+		}
+		fmt.Fprintf(&sb, "%s\n%s", t.Name, t.Description)
+	}
+	return sb.String()
+}

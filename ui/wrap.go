@@ -1,0 +1,110 @@
+// Word wrapping by terminal cells.
+
+package ui
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// seg is one wrapped line: the bytes text[start:end].
+type seg struct{ start, end int }
+
+// tabWidth is how many cells a tab takes.
+const tabWidth = 4
+
+// cellWidth returns how many terminal cells r takes: 0 for combining marks
+// and carriage returns, 2 for wide East Asian characters and emoji, 1 for
+// everything else (other control characters are drawn as one replacement
+// character).
+func cellWidth(r rune) int {
+	switch {
+	case r == '\t':
+		return tabWidth
+	case r == '\r':
+		return 0
+	case r < 0x300:
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF && r != 0x303F,
+		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
+		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6,
+		r >= 0x1F300 && r <= 0x1F64F, r >= 0x1F900 && r <= 0x1F9FF,
+		r >= 0x20000 && r <= 0x3FFFD:
+		return 2
+	}
+	return 1
+}
+
+// wrap splits text into lines of at most width cells. Lines break at
+// newlines and, within a paragraph, after the last space that fits; a
+// word longer than the width is cut. The space a line breaks at is dropped.
+// An empty text is one empty line.
+func wrap(text string, width int, out []seg) []seg {
+	if width < 1 {
+		width = 1
+	}
+	start := 0
+	for {
+		nl := indexByte(text, start, '\n')
+		out = wrapPara(text, start, nl, width, out)
+		if nl == len(text) {
+			return out
+		}
+		start = nl + 1
+	}
+}
+
+func indexByte(s string, from int, c byte) int {
+	for i := from; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// wrapPara wraps text[start:end], which holds no newline.
+func wrapPara(text string, start, end, width int, out []seg) []seg {
+	lineStart, col := start, 0
+	brk, brkCol := -1, 0 // after the last space on this line, and the column there
+	for i := start; i < end; {
+		r, n := utf8.DecodeRuneInString(text[i:end])
+		w := cellWidth(r)
+		if col+w > width && col > 0 {
+			switch {
+			case r == ' ':
+				out = append(out, seg{lineStart, i})
+				i += n
+				lineStart, col, brk = i, 0, -1
+				continue
+			case brk > lineStart:
+				out = append(out, seg{lineStart, brk - 1})
+				lineStart, col = brk, col-brkCol
+				brk = -1
+			default:
+				out = append(out, seg{lineStart, i})
+				lineStart, col, brk = i, 0, -1
+			}
+			if col+w > width && col > 0 {
+				continue
+			}
+		}
+		col += w
+		i += n
+		if r == ' ' {
+			brk, brkCol = i, col
+		}
+	}
+	return append(out, seg{lineStart, end})
+}
+
+// width returns the cells s takes.
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		n += cellWidth(r)
+	}
+	return n
+}
