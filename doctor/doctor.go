@@ -251,10 +251,24 @@ func checkTokenize(ctx context.Context, p *printer, ep config.Endpoint, key stri
 	tok := llm.NewTokenizer(ep.BaseURL, key)
 	n, err := tok.Count(ctx, "harness doctor")
 	if err != nil {
-		p.ok("tokenize", "%s unavailable (%v); context counts use estimates (ceil(bytes/3.25)), shown with ~", tok.URL(), err)
+		p.ok("tokenize", "%s unavailable (%s); context counts use estimates (ceil(bytes/3.25)), shown with ~", tok.URL(), reason(err))
 		return
 	}
 	p.ok("tokenize", "%s answers (%s dialect, %d tokens for a test text)", tok.URL(), tok.Dialect(), n)
+}
+
+// reason says why a request failed without repeating the URL or advice
+// meant for the chat endpoint.
+func reason(err error) string {
+	var se *llm.StatusError
+	var ce *llm.ConnectError
+	switch {
+	case errors.As(err, &se):
+		return se.Reason()
+	case errors.As(err, &ce):
+		return ce.Reason()
+	}
+	return err.Error()
 }
 
 // checkCompletion streams one request offering an echo tool and asking for

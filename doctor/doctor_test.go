@@ -194,3 +194,25 @@ func TestUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenizeLine: the tokenize line names the URL once and says why it
+// is unavailable, without advice meant for the chat endpoint.
+func TestTokenizeLine(t *testing.T) {
+	os.Unsetenv(keyVar)
+	for _, tc := range []struct {
+		mode llmtest.TokenizeMode
+		why  string
+	}{
+		{llmtest.TokenizeMissing, "unavailable (answered 404 Not Found: 404 page not found); context counts use estimates"},
+		{llmtest.TokenizeFail, "unavailable (answered 500 Internal Server Error: 500: llmtest: tokenize failed); context counts use estimates"},
+	} {
+		srv := llmtest.New(t)
+		srv.SetTokenize(tc.mode)
+		home, launch := setup(t, srv, true)
+		out, _ := run(t, home, launch, false)
+		want := "ok    tokenize    " + srv.Root + "/tokenize " + tc.why
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -34,12 +34,17 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
+	return e.URL + " " + e.Reason() + statusHint(e.Code)
+}
+
+// Reason says what the server answered, without the URL and the advice.
+func (e *StatusError) Reason() string {
 	status := fmt.Sprintf("%d %s", e.Code, http.StatusText(e.Code))
-	msg := e.URL + " answered " + status
+	msg := "answered " + status
 	if e.Message != "" && !strings.EqualFold(e.Message, status) {
 		msg += ": " + e.Message
 	}
-	return msg + statusHint(e.Code)
+	return msg
 }
 
 func statusHint(code int) string {
