@@ -59,7 +59,7 @@ func TestSendStreamsReply(t *testing.T) {
 	wantColour(t, u, "thinking it over", testTheme.Reasoning)
 	wantColour(t, u, "Hello back", testTheme.Assistant)
 	u.waitText("20260101-120000 │ test-model │ 1234 tokens │ read-only")
-	if got := be.prompts; len(got) != 1 || got[0] != "hi there" {
+	if got := be.sent(); len(got) != 1 || got[0] != "hi there" {
 		t.Errorf("prompts = %q", got)
 	}
 }
@@ -106,7 +106,7 @@ func TestTypingWhileTurnRuns(t *testing.T) {
 	close(release)
 	u.waitText("answer to first")
 	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
-	if n := len(be.prompts); n != 1 {
+	if n := len(be.sent()); n != 1 {
 		t.Fatalf("%d prompts sent while the turn ran, want 1", n)
 	}
 	u.key(tcell.KeyEnter, 0, 0)
@@ -299,8 +299,8 @@ func TestRename(t *testing.T) {
 	u.typeText("/rename my-work")
 	u.key(tcell.KeyEnter, 0, 0)
 	u.waitText(" my-work │ test-model")
-	if len(be.renames) != 1 || be.renames[0] != "my-work" {
-		t.Errorf("renames = %q", be.renames)
+	if len(be.renamed()) != 1 || be.renamed()[0] != "my-work" {
+		t.Errorf("renames = %q", be.renamed())
 	}
 }
 
@@ -344,8 +344,8 @@ func TestLeadingSpaceSendsSlash(t *testing.T) {
 	u.key(tcell.KeyEnter, 0, 0)
 	u.waitText("/tools please")
 	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
-	if len(be.prompts) != 1 || be.prompts[0] != "/tools please" {
-		t.Errorf("prompts = %q", be.prompts)
+	if len(be.sent()) != 1 || be.sent()[0] != "/tools please" {
+		t.Errorf("prompts = %q", be.sent())
 	}
 }
 
@@ -377,14 +377,14 @@ func TestPasteNeverSends(t *testing.T) {
 	u.typeText("line two")
 	u.scr.PostEvent(tcell.NewEventPaste(false))
 	s := u.waitText("> line one\n  line two")
-	if len(be.prompts) != 0 {
-		t.Fatalf("the paste sent %q", be.prompts)
+	if len(be.sent()) != 0 {
+		t.Fatalf("the paste sent %q", be.sent())
 	}
 	_ = s
 	u.key(tcell.KeyEnter, 0, 0)
 	u.waitFor("the turn to end", func(s string) bool { return strings.Contains(s, "20260101") && !strings.Contains(s, "working") })
-	if len(be.prompts) != 1 || be.prompts[0] != "line one\nline two" {
-		t.Errorf("prompts = %q", be.prompts)
+	if len(be.sent()) != 1 || be.sent()[0] != "line one\nline two" {
+		t.Errorf("prompts = %q", be.sent())
 	}
 }
 

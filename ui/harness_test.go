@@ -145,7 +145,7 @@ func startUI(t *testing.T, w, h int, be *fakeBackend, edit func(*Options)) *uiTe
 		Theme: testTheme, Model: "test-model", Backend: be, Events: be.events,
 		Approvals: NewApprovals(), Level: NewLevel(config.PermReadOnly),
 		SavePermission: func(p config.Permission) error { u.saved <- p; return nil },
-		NewSession: func() (Backend, error) { return &fakeBackend{events: be.events}, nil },
+		NewSession:     func() (Backend, error) { return &fakeBackend{events: be.events}, nil },
 	}
 	if edit != nil {
 		edit(&opts)
@@ -252,3 +252,17 @@ func (u *uiTest) typeText(s string) {
 
 // onUI runs f on the UI's goroutine and waits for it.
 func (u *uiTest) onUI(f func()) { u.app.tv.QueueUpdateDraw(f) }
+
+// sent returns the prompts sent so far.
+func (f *fakeBackend) sent() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.prompts...)
+}
+
+// renamed returns the names given by /rename.
+func (f *fakeBackend) renamed() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.renames...)
+}
