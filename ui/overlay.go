@@ -3,6 +3,8 @@
 package ui
 
 import (
+	"slices"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
@@ -93,8 +95,13 @@ func (o *Overlay) SetBackground(c tcell.Color) *Overlay {
 }
 
 // SetData replaces what the overlay shows. The scroll position is kept
-// (clamped when drawn); while the last line was in view, it stays in view.
+// (clamped when drawn) while the same agent is on screen; while the last
+// line was in view, or when another agent comes on screen, the last lines
+// are shown.
 func (o *Overlay) SetData(d OverlayData) {
+	if !slices.Equal(o.data.Agents, d.Agents) {
+		o.follow = true
+	}
 	o.data = d
 	o.lines = o.lines[:0]
 	for i, t := range d.Turns {
@@ -132,7 +139,7 @@ func (o *Overlay) Rect(transcriptW, transcriptH int) (x, y, w, h int) {
 	if transcriptW <= 0 || transcriptH <= 0 {
 		return 0, 0, 0, 0
 	}
-	capW := max(transcriptW*9/16, min(transcriptW, overlayMinWidth))
+	capW := transcriptW * 9 / 16
 	headerW := overlayStringWidth(overlayHeaderText(o.data.Agents)) + overlayTopExtra
 	if o.collapsed {
 		w = min(headerW, capW)

@@ -19,7 +19,6 @@ const (
 	overlayControlOpen   = "[-]" // drawn while expanded: collapses
 	overlayControlClosed = "[+]" // drawn while collapsed: expands
 	overlayTopExtra      = 7     // corners, control and one border cell each side of the header
-	overlayMinWidth      = 16    // the narrowest expanded box on a narrow transcript
 	overlayLabelW        = 10    // "Turn N", or a row's indent and role
 	overlayCountW        = 7     // "~999.9k"
 	overlayFixedW        = overlayLabelW + 1 + overlayCountW + 1

@@ -9,8 +9,8 @@ import (
 	"github.com/rivo/tview"
 )
 
-// overlayMouse sends one mouse action at (x, y) to o's handler.
-func overlayMouse(o *Overlay, action tview.MouseAction, x, y int) bool {
+// overlaySendMouse sends one mouse action at (x, y) to o's handler.
+func overlaySendMouse(o *Overlay, action tview.MouseAction, x, y int) bool {
 	ev := tcell.NewEventMouse(x, y, tcell.ButtonNone, 0)
 	consumed, _ := o.MouseHandler()(action, ev, func(tview.Primitive) {
 		panic("the overlay must not take the focus")
@@ -54,7 +54,7 @@ func TestOverlayClick(t *testing.T) {
 				tc.x, tc.y = at(p)
 			}
 			toggled = nil
-			if !overlayMouse(o, tc.action, tc.x, tc.y) {
+			if !overlaySendMouse(o, tc.action, tc.x, tc.y) {
 				t.Errorf("a mouse event inside the overlay was not consumed")
 			}
 			if !equalInts(toggled, tc.want) {
@@ -62,7 +62,7 @@ func TestOverlayClick(t *testing.T) {
 			}
 		})
 	}
-	if overlayMouse(o, tview.MouseLeftClick, x0-1, 3) || overlayMouse(o, tview.MouseLeftClick, x0+3, 12) {
+	if overlaySendMouse(o, tview.MouseLeftClick, x0-1, 3) || overlaySendMouse(o, tview.MouseLeftClick, x0+3, 12) {
 		t.Errorf("a click outside the overlay was consumed")
 	}
 	if len(toggled) != 0 || o.Collapsed() {
@@ -103,7 +103,7 @@ func TestOverlayWheel(t *testing.T) {
 	}
 	for _, st := range steps {
 		for range st.times {
-			overlayMouse(o, st.action, x, y)
+			overlaySendMouse(o, st.action, x, y)
 		}
 		if o.Scroll() != st.want {
 			t.Errorf("after %d× action %d: scroll %d, want %d", st.times, st.action, o.Scroll(), st.want)
@@ -121,7 +121,7 @@ func TestOverlayWheel(t *testing.T) {
 	if o.Scroll() != 7 {
 		t.Errorf("following: scroll %d after a line was added, want 7", o.Scroll())
 	}
-	overlayMouse(o, tview.MouseScrollUp, x, y)
+	overlaySendMouse(o, tview.MouseScrollUp, x, y)
 	d.Turns[2].Rows = append(d.Turns[2].Rows, OverlayRow{Role: "assistant", Preview: "newer"})
 	o.SetData(d)
 	overlayScreen(t, o, 80, 12)
@@ -136,11 +136,11 @@ func TestOverlayCollapseKeepsScroll(t *testing.T) {
 	s := overlayScreen(t, o, 80, 16)
 	_, _, w0, _ := o.GetRect()
 	for range 2 {
-		overlayMouse(o, tview.MouseScrollUp, 50, 3)
+		overlaySendMouse(o, tview.MouseScrollUp, 50, 3)
 	}
 	scroll := o.Scroll()
 	cx, cy := overlayFind(t, s, "[-]")
-	overlayMouse(o, tview.MouseLeftClick, cx+1, cy)
+	overlaySendMouse(o, tview.MouseLeftClick, cx+1, cy)
 	if !o.Collapsed() {
 		t.Fatalf("[-] did not collapse the overlay")
 	}
@@ -152,12 +152,12 @@ func TestOverlayCollapseKeepsScroll(t *testing.T) {
 	if _, _, _, h := o.GetRect(); h != 1 {
 		t.Errorf("collapsed height %d, want 1", h)
 	}
-	overlayMouse(o, tview.MouseScrollDown, 60, 0) // ignored while collapsed
+	overlaySendMouse(o, tview.MouseScrollDown, 60, 0) // ignored while collapsed
 	d := overlayTestData()
 	d.Turns[2].Rows = append(d.Turns[2].Rows, OverlayRow{Role: "assistant", Preview: "more"})
 	o.SetData(d)
 	cx, cy = overlayFind(t, s, "[+]")
-	overlayMouse(o, tview.MouseLeftClick, cx, cy)
+	overlaySendMouse(o, tview.MouseLeftClick, cx, cy)
 	if o.Collapsed() {
 		t.Fatalf("[+] did not expand the overlay")
 	}
@@ -258,4 +258,47 @@ func overlayAppScroll(app *tview.Application, o *Overlay) int {
 	c := make(chan int, 1)
 	app.QueueUpdate(func() { c <- o.Scroll() })
 	return <-c
+}
+
+func TestOverlayFollowsNewAgent(t *testing.T) {
+	o := NewOverlay(overlayTestTheme)
+	o.SetData(overlayTestData())
+	overlayScreen(t, o, 80, 12)
+	for range 10 {
+		overlaySendMouse(o, tview.MouseScrollUp, 60, 2)
+	}
+	if o.Scroll() != 0 {
+		t.Fatalf("scroll %d, want 0", o.Scroll())
+	}
+	d := overlayTestData()
+	o.SetData(d) // same agent: stays put
+	overlayScreen(t, o, 80, 12)
+	if o.Scroll() != 0 {
+		t.Errorf("same agent: scroll %d, want 0", o.Scroll())
+	}
+	d.Agents = append(d.Agents, "grep-it")
+	o.SetData(d) // a subagent comes on screen: its last lines
+	overlayScreen(t, o, 80, 12)
+	if o.Scroll() != 6 {
+		t.Errorf("new agent: scroll %d, want 6", o.Scroll())
+	}
+}
+
+// BenchmarkOverlaySetDataDraw gives the overlay 10,000 turns and draws it.
+func BenchmarkOverlaySetDataDraw(b *testing.B) {
+	items, counts := ctxBenchConversation()
+	d := OverlayData{Agents: []string{"20261129-183012"}, Turns: BuildOverlayTurns(items, counts, 9999)}
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		b.Fatal(err)
+	}
+	defer s.Fini()
+	s.SetSize(200, 60)
+	o := NewOverlay(overlayTestTheme)
+	o.Place(0, 0, 200, 60)
+	b.ReportAllocs()
+	for b.Loop() {
+		o.SetData(d)
+		o.Draw(s)
+	}
 }
