@@ -1,0 +1,183 @@
+// The interactive terminal UI: the real packages wired into ui.Run.
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"harness/config"
+	"harness/failures"
+	"harness/jail"
+	"harness/llm"
+	"harness/repl"
+	"harness/rlm"
+	"harness/sessions"
+	"harness/ui"
+)
+
+// uiBackend is one session's root agent as the UI sees it.
+type uiBackend struct {
+	*rlm.Runner
+	session *sessions.Session
+}
+
+func (b uiBackend) SessionName() string { return b.session.Name() }
+
+func (b uiBackend) Rename(name string) error {
+	return b.session.Rename(name, b.Runner.SubagentRunning())
+}
+
+// uiWiring holds what every session of one interactive run shares: the
+// roots, the permission level, the event stream and the approver.
+type uiWiring struct {
+	cfg     *config.Config
+	dir     string // canonical launch directory
+	repo    *jail.Root
+	store   *jail.Root
+	level   *ui.Level
+	stream  *rlm.Stream
+	ap      *ui.Approvals
+	system  *string
+	st  sessions.Store
+	red     *sessions.Redactor
+	closers []func() error
+}
+
+// runInteractive runs the full-screen UI in launchDir: a new session, or
+// the one f.resume names. It returns the exit code.
+func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, stderr io.Writer) int {
+	w, code := openUIWiring(cfg, f, launchDir, stderr)
+	if code != exitOK {
+		return code
+	}
+	defer w.close()
+	var conv *sessions.File
+	var sess *sessions.Session
+	if f.resume != "" {
+		var err error
+		if sess, err = w.st.Open(f.resume, w.red); err != nil {
+			fmt.Fprintf(stderr, "harness: %v\n", err)
+			return exitUsage
+		}
+		if conv, err = sess.LoadRoot(); err != nil {
+			fmt.Fprintf(stderr, "harness: cannot resume session %s: %v\n", f.resume, err)
+			return exitError
+		}
+	}
+	be, err := w.backend(sess, conv)
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+		return exitError
+	}
+	opts := ui.Options{
+		Theme: cfg.Theme, Model: cfg.Endpoint.Model,
+		System: w.system, SubagentSystem: cfg.RLM.SubagentPrompt,
+		Backend:    be,
+		NewSession: func() (ui.Backend, error) { return w.backend(nil, nil) },
+		Events:     w.stream, Approvals: w.ap, Level: w.level,
+		SavePermission: func(p config.Permission) error { return config.SavePermission(cfg.Path, p) },
+		Describe:       describer(cfg),
+	}
+	if err := ui.Run(opts); err != nil {
+		fmt.Fprintf(stderr, "harness: the terminal UI failed: %v\n", err)
+		return exitError
+	}
+	if name := be.SessionName(); name != "" {
+		fmt.Fprintf(stdout, "harness: session saved; continue it with: harness --resume %s\n", name)
+	}
+	return exitOK
+}
+
+// openUIWiring opens the repository and store roots. The repository reads
+// its permission level from the UI's Level at every operation, so Shift+Tab
+// applies at once, even during a call.
+func openUIWiring(cfg *config.Config, f agentFlags, launchDir string, stderr io.Writer) (*uiWiring, int) {
+	dir, err := filepath.EvalSymlinks(launchDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: current directory: %v\n", err)
+		return nil, exitError
+	}
+	w := &uiWiring{cfg: cfg, dir: dir, level: ui.NewLevel(cfg.REPL.Permission),
+		stream: rlm.NewStream(), ap: ui.NewApprovals(), system: cfg.Chat.Prompt,
+		st: sessions.Store{Dir: cfg.SessionsDir()}, red: sessions.NewRedactor(cfg.Secrets())}
+	if f.system != nil {
+		w.system = f.system
+	}
+	if w.repo, err = jail.Open(jail.Repository, dir, w.level.Get); err != nil {
+		fmt.Fprintf(stderr, "harness: open the repository: %v\n", err)
+		return nil, exitError
+	}
+	w.closers = append(w.closers, w.repo.Close)
+	if cfg.RLM.StorePath != "" {
+		if w.store, err = jail.Open(jail.Store, cfg.RLM.StorePath, nil); err != nil {
+			w.close()
+			fmt.Fprintf(stderr, "harness: open the store [rlm.store] path %s: %v\n", cfg.RLM.StorePath, err)
+			return nil, exitUsage
+		}
+		w.closers = append(w.closers, w.store.Close)
+	}
+	return w, exitOK
+}
+
+func (w *uiWiring) close() {
+	for _, c := range w.closers {
+		c()
+	}
+}
+
+// backend builds a root agent continuing conv in sess; a nil sess is a
+// new session, created when its first message is sent.
+func (w *uiWiring) backend(sess *sessions.Session, conv *sessions.File) (ui.Backend, error) {
+	if sess == nil {
+		sess = w.st.New(w.red)
+	}
+	cfg := w.cfg
+	stream := w.stream
+	r, err := rlm.New(rlm.Options{
+		Config: cfg, Client: llm.New(cfg.Endpoint, cfg.APIKey(cfg.Endpoint)), System: w.system,
+		Session: sess, RepoDir: w.dir, Repository: w.repo, Store: w.store,
+		NewREPL: rlm.REPLs(repl.Options{
+			Repository: w.repo, Store: w.store, Home: cfg.Home,
+			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
+			Commands: cfg.Commands, RepoDir: w.dir, Environ: environ(cfg),
+			Failures: failures.Open(cfg.Home),
+			OnFailure: func(n failures.Note, count int) {
+				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
+			},
+		}),
+		Files: rlm.DefaultFileTools(), Approver: w.ap, Events: stream, Redactor: w.red,
+	}, conv)
+	if err != nil {
+		return nil, err
+	}
+	return uiBackend{Runner: r, session: sess}, nil
+}
+
+// describer returns the approval-description function of an enabled
+// [approval_description], or nil: it sends the prompt, with ${command}
+// replaced by the operation's JSON, to the description endpoint and
+// returns the reply's text.
+func describer(cfg *config.Config) func(context.Context, json.RawMessage) (string, error) {
+	ad := cfg.ApprovalDescription
+	if ad == nil {
+		return nil
+	}
+	client := llm.New(ad.Endpoint, cfg.APIKey(ad.Endpoint))
+	return func(ctx context.Context, op json.RawMessage) (string, error) {
+		prompt := strings.ReplaceAll(ad.Prompt, "${command}", string(op))
+		m, err := client.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}}})
+		if err != nil {
+			return "", err
+		}
+		if strings.TrimSpace(m.Content) == "" {
+			return "", errors.New("the description endpoint sent an empty reply")
+		}
+		return m.Content, nil
+	}
+}
