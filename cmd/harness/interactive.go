@@ -44,7 +44,7 @@ type uiWiring struct {
 	stream  *rlm.Stream
 	ap      *ui.Approvals
 	system  *string
-	st  sessions.Store
+	st      sessions.Store
 	red     *sessions.Redactor
 	closers []func() error
 }
