@@ -74,7 +74,7 @@ const (
 	UsageSeparate UsageMode = iota // a final chunk with "choices": []
 	UsageOnFinish                  // on the finish_reason chunk
 	UsageEvery                     // on every chunk, completion_tokens growing; the last is Usage
-	UsageTwice                     // on the finish chunk and again on a separate chunk
+	UsageTwice                     // on the finish chunk (one completion token fewer) and again, as Usage, on a separate chunk
 	UsageNone                      // never
 )
 
@@ -206,6 +206,13 @@ func (r Reply) chunks() []string {
 	var fu *llm.Usage
 	if r.Usage != nil && r.UsageMode != UsageSeparate && r.UsageMode != UsageNone {
 		fu = r.Usage
+		if r.UsageMode == UsageTwice {
+			// A first report that differs, so that tests see which one is kept.
+			early := *r.Usage
+			early.CompletionTokens = max(early.CompletionTokens-1, 0)
+			early.TotalTokens = early.PromptTokens + early.CompletionTokens
+			fu = &early
+		}
 	}
 	out = append(out, chunk("", r.finish(), fu))
 	if r.Usage != nil && (r.UsageMode == UsageSeparate || r.UsageMode == UsageTwice) {
