@@ -5,6 +5,7 @@ package ui
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -169,16 +170,17 @@ func contextStartupCode(code string) bool {
 	return rest == ""
 }
 
-// contextCallPreview is a tool call's row text: its name, then its
-// arguments' values in order, with "root: " and "name: " before those keys.
+// contextCallPreview is a tool call's row text: its name, the root when
+// given ("root: store", as the transcript shows it above a patch), then the
+// other arguments' values in order, with "name: " before an rlm name.
 func contextCallPreview(c llm.ToolCall) string {
-	var b strings.Builder
-	b.WriteString(c.Name)
 	dec := json.NewDecoder(strings.NewReader(c.Arguments))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return contextPreview(c.Name + " " + c.Arguments)
 	}
-	for dec.More() && b.Len() < 4*contextPreviewRunes {
+	parts := []string{c.Name}
+	size := 0
+	for dec.More() && size < 4*contextPreviewRunes {
 		key, err := dec.Token()
 		if err != nil {
 			break
@@ -187,18 +189,23 @@ func contextCallPreview(c llm.ToolCall) string {
 		if dec.Decode(&raw) != nil {
 			break
 		}
-		b.WriteByte(' ')
-		if k, _ := key.(string); k == "root" || k == "name" {
-			b.WriteString(k + ": ")
-		}
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			b.WriteString(contextPreview(s))
+		var val string
+		if json.Unmarshal(raw, &val) == nil {
+			val = contextPreview(val)
 		} else {
-			b.Write(raw)
+			val = string(raw)
 		}
+		switch k, _ := key.(string); k {
+		case "root":
+			parts = slices.Insert(parts, 1, "root: "+val)
+		case "name":
+			parts = append(parts, "name: "+val)
+		default:
+			parts = append(parts, val)
+		}
+		size += len(val)
 	}
-	return contextPreview(b.String())
+	return contextPreview(strings.Join(parts, " "))
 }
 
 // contextPreview collapses runs of white space and control characters in s

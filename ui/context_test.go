@@ -304,6 +304,7 @@ func TestContextCallPreview(t *testing.T) {
 	tests := []struct{ name, args, want string }{
 		{"rlm", `{"task":"find  x","name":"explore"}`, "rlm find x name: explore"},
 		{"apply_patch", `{"root":"store","patch":"*** Begin Patch\n"}`, "apply_patch root: store *** Begin Patch"},
+		{"apply_patch", `{"patch":"*** Begin Patch\n","root":"store"}`, "apply_patch root: store *** Begin Patch"},
 		{"grep", `{"pattern":"a","context":2,"fixed":true}`, "grep a 2 true"},
 		{"FYI", ``, "FYI"},
 		{"repl", `not json`, "repl not json"},
