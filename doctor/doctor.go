@@ -8,6 +8,7 @@
 //	.env       the file's permissions, and the api_key_env variables are set
 //	store      the [rlm.store] rules against the launch directory and the sessions folder
 //	endpoint   GET {base_url}/models answers and lists the configured model
+//	           (a warning for llama.cpp with one model: it ignores the name)
 //	tokenize   /tokenize answers (llama.cpp or vLLM dialect), or estimates are in use
 //	completion with --full: one streamed request that must come back with a tool call
 //	approval   the [approval_description] endpoint, when enabled, as for endpoint
@@ -217,7 +218,7 @@ func checkEndpoint(ctx context.Context, p *printer, cfg *config.Config, full boo
 func checkModels(ctx context.Context, p *printer, check string, client *llm.Client, ep config.Endpoint) bool {
 	ctx, cancel := context.WithTimeout(ctx, quickTimeout)
 	defer cancel()
-	ids, err := client.Models(ctx)
+	list, err := client.ListModels(ctx)
 	if err != nil {
 		msg := err.Error()
 		var ce *llm.ConnectError
@@ -227,11 +228,18 @@ func checkModels(ctx context.Context, p *printer, check string, client *llm.Clie
 		p.fail(check, msg, "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)")
 		return false
 	}
-	for _, id := range ids {
-		if id == ep.Model {
+	ids := make([]string, len(list))
+	for i, m := range list {
+		if m.ID == ep.Model {
 			p.ok(check, "%s/models lists %q", strings.TrimRight(ep.BaseURL, "/"), ep.Model)
 			return true
 		}
+		ids[i] = m.ID
+	}
+	if len(list) == 1 && list[0].OwnedBy == "llamacpp" {
+		// llama-server with one model ignores the requested name.
+		p.warn(check, "llama.cpp serves only %q and answers requests for %q with it; set model = %q in config.toml to say so", ids[0], ep.Model, ids[0])
+		return true
 	}
 	served := strings.Join(ids, ", ")
 	if served == "" {

@@ -216,3 +216,28 @@ func TestTokenizeLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLlamaCppModelName: llama.cpp lists its one model by path and answers
+// requests for any model name with it, so another name is a warning with
+// the fix, not a failure.
+func TestLlamaCppModelName(t *testing.T) {
+	os.Unsetenv(keyVar)
+	srv := llmtest.New(t)
+	home, launch := setup(t, srv, true)
+	list := llmtest.Reply{ContentType: "application/json", Raw: `{"models":[{"name":"/m/qwen3-8b.gguf","model":"/m/qwen3-8b.gguf","type":"model"}],"object":"list","data":[{"id":"/m/qwen3-8b.gguf","object":"model","created":1,"owned_by":"llamacpp","meta":{"n_ctx_train":40960}}]}`}
+	srv.FailModels(&list)
+	out, ok := run(t, home, launch, false)
+	if !ok {
+		t.Errorf("a llama.cpp model name mismatch failed the doctor:\n%s", out)
+	}
+	want := `warn  endpoint    llama.cpp serves only "/m/qwen3-8b.gguf" and answers requests for "llmtest-model" with it`
+	if !strings.Contains(out, want) || !strings.Contains(out, "ok    tokenize") {
+		t.Errorf("output lacks %q and the tokenize check:\n%s", want, out)
+	}
+	// Any other server with one model: the name must match.
+	list.Raw = strings.ReplaceAll(list.Raw, "llamacpp", "vllm")
+	srv.FailModels(&list)
+	if out, ok := run(t, home, launch, false); ok || !strings.Contains(out, "FAIL  endpoint") {
+		t.Errorf("a mismatch on another server passed:\n%s", out)
+	}
+}

@@ -274,8 +274,25 @@ func (c *Client) Complete(ctx context.Context, req Request) (Message, error) {
 	return acc.response().Message, err
 }
 
+// Model is one entry of an endpoint's model list.
+type Model struct {
+	ID      string
+	OwnedBy string // "llamacpp" for llama.cpp's server, "" when not given
+}
+
 // Models returns the IDs the endpoint lists at {base_url}/models.
 func (c *Client) Models(ctx context.Context) ([]string, error) {
+	list, err := c.ListModels(ctx)
+	ids := make([]string, len(list))
+	for i, m := range list {
+		ids[i] = m.ID
+	}
+	return ids, err
+}
+
+// ListModels returns the models the endpoint lists at {base_url}/models, in
+// the OpenAI form ("data") or, failing that, Ollama's ("models").
+func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
 	resp, err := c.do(ctx, http.MethodGet, "/models", nil)
 	if err != nil {
 		return nil, err
@@ -287,7 +304,8 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	}
 	var list struct {
 		Data []struct {
-			ID string `json:"id"`
+			ID      string `json:"id"`
+			OwnedBy string `json:"owned_by"`
 		} `json:"data"`
 		Models []struct {
 			Name  string `json:"name"`
@@ -297,18 +315,18 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	if err := json.Unmarshal(data, &list); err != nil {
 		return nil, fmt.Errorf("%s did not answer with a model list: %s", c.url("/models"), truncate(string(data)))
 	}
-	var ids []string
+	var out []Model
 	for _, d := range list.Data {
-		ids = append(ids, d.ID)
+		out = append(out, Model{ID: d.ID, OwnedBy: d.OwnedBy})
 	}
-	if len(ids) == 0 {
+	if len(out) == 0 {
 		for _, m := range list.Models {
 			if m.Model != "" {
-				ids = append(ids, m.Model)
+				out = append(out, Model{ID: m.Model})
 			} else if m.Name != "" {
-				ids = append(ids, m.Name)
+				out = append(out, Model{ID: m.Name})
 			}
 		}
 	}
-	return ids, nil
+	return out, nil
 }

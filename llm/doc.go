@@ -8,6 +8,7 @@
 //	(*Client).Stream(ctx, Request, onDelta) (Response, error)   streamed reply, deltas live
 //	(*Client).Complete(ctx, Request) (Message, error)           one whole reply (approval descriptions)
 //	(*Client).Models(ctx) ([]string, error)                     GET {base_url}/models
+//	(*Client).ListModels(ctx) ([]Model, error)                  the same, with owned_by
 //	NewTokenizer(baseURL, apiKey).Count(ctx, text)              POST {base_url minus /v1}/tokenize
 //	SplitTurns, CountTurns, EstimateTurn, Estimate              context display counts
 //
