@@ -27,14 +27,15 @@
 // The SSE parser accepts "data:" with or without a space, comment and
 // keep-alive lines, CRLF, blank lines, "event: error", lines of any length,
 // chunks whose choices are empty or null (usage only; Azure's
-// prompt_filter_results), empty data heartbeats, an error object inside the
-// stream, llama.cpp's "error:" lines, bare JSON lines, events split over
-// several data lines, and an application/json answer to a streaming request.
-// A body that is not an event stream at all is quoted in the error. The stream ends at
-// [DONE], or at the end of the body once a finish_reason was seen (even a
-// cut connection then loses nothing but perhaps the usage); an end before
-// that is ErrTruncated. Deltas reach the callback as soon as their
-// line is read.
+// prompt_filter_results), empty data heartbeats, an error inside the stream
+// (an "error" member, possibly wrapping another, or vLLM's chunk whose
+// "object" is "error"), llama.cpp's "error:" lines, bare JSON lines, events
+// split over several data lines, and an application/json answer to a
+// streaming request. A body that is not an event stream at all is quoted in
+// the error. The stream ends at [DONE], or at the end of the body once a
+// finish_reason was seen (even a cut connection then loses nothing but
+// perhaps the usage); an end before that is ErrTruncated. Deltas reach the
+// callback as soon as their line is read.
 //
 // # Accumulation rules
 //
