@@ -3,8 +3,10 @@
 package jail
 
 import (
+	"io/fs"
 	"os"
 	"path"
+	"sort"
 	"strings"
 	"syscall"
 )
@@ -44,8 +46,8 @@ func (r *Root) OpenDir(p string) (*Dir, error) {
 // refusing anything but regular files and directories as Root.Open does.
 func (d *Dir) Open(name string) (*os.File, error) {
 	p := path.Join(d.rel, name)
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
-		return nil, &Error{Op: "read", Root: d.r.name, Path: p, Kind: KindInvalid, Reason: "not a single path component"}
+	if err := checkComponent(d.r, p, name); err != nil {
+		return nil, err
 	}
 	if err := d.r.CheckRead("read", p); err != nil {
 		return nil, err
@@ -68,6 +70,62 @@ func (d *Dir) Open(name string) (*os.File, error) {
 			Reason: "not a regular file (a named pipe, socket or device); only regular files can be read"}
 	}
 	return f, nil
+}
+
+// ReadDir lists d's entries, sorted by name, as Root.ReadDir does. Entries
+// are not followed.
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
+	if err := d.r.CheckRead("list", d.rel); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK spares the fcntl calls os makes to switch a descriptor to
+	// non-blocking mode and back.
+	f, err := d.root.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, d.r.wrap("list", d.rel, err)
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, d.r.wrap("list", d.rel, err)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	return ents, nil
+}
+
+// OpenDir opens the subdirectory name of d (a single path component) with
+// one openat, where Root.OpenDir walks the whole path again. A symlink or
+// any other non-directory is refused as KindNotDir: a walk that descends
+// through it must not follow links. (The entry is checked with lstat just
+// before it is opened; swapping it in between is a race this does not
+// guard against.)
+func (d *Dir) OpenDir(name string) (*Dir, error) {
+	p := path.Join(d.rel, name)
+	if err := checkComponent(d.r, p, name); err != nil {
+		return nil, err
+	}
+	if err := d.r.CheckRead("list", p); err != nil {
+		return nil, err
+	}
+	fi, err := d.root.Lstat(name)
+	if err != nil {
+		return nil, d.r.wrap("list", p, err)
+	}
+	if !fi.IsDir() {
+		return nil, &Error{Op: "list", Root: d.r.name, Path: p, Kind: KindNotDir}
+	}
+	rt, err := d.root.OpenRoot(name)
+	if err != nil {
+		return nil, d.r.wrap("list", p, err)
+	}
+	return &Dir{r: d.r, rel: p, root: rt}, nil
+}
+
+func checkComponent(r *Root, p, name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
+		return &Error{Op: "read", Root: r.name, Path: p, Kind: KindInvalid, Reason: "not a single path component"}
+	}
+	return nil
 }
 
 // Close releases the directory handle.

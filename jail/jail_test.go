@@ -291,9 +291,43 @@ func TestDir(t *testing.T) {
 	if _, err := r.OpenDir("dir-out"); KindOf(err) != KindEscape {
 		t.Fatalf("OpenDir(dir-out) = %v, want escape", err)
 	}
+	top, err := r.OpenDir(".")
+	must(t, err)
+	defer top.Close()
+	ents, err := top.ReadDir()
+	must(t, err)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "a.txt abs-in dir dir-out link-in link-out loop1 loop2 parent" {
+		t.Errorf("ReadDir() = %s", got)
+	}
+	sub, err := top.OpenDir("dir")
+	must(t, err)
+	defer sub.Close()
+	if ents, err := sub.ReadDir(); err != nil || len(ents) != 2 {
+		t.Errorf("dir: ReadDir() = %v, %v", ents, err)
+	}
+	for _, name := range []string{"dir-out", "parent", "link-in", "a.txt", "loop1"} {
+		if _, err := top.OpenDir(name); KindOf(err) != KindNotDir {
+			t.Errorf("OpenDir(%q) = %v, want not a directory (links are not followed)", name, err)
+		}
+	}
+	for _, name := range []string{"..", "dir/up", "", "missing"} {
+		if _, err := top.OpenDir(name); err == nil || strings.Contains(err.Error(), dir) {
+			t.Errorf("OpenDir(%q) = %v", name, err)
+		}
+	}
 	lv = config.PermNone
 	if _, err := d.Open("b.txt"); KindOf(err) != KindPermission {
 		t.Fatalf("permission not rechecked: %v", err)
+	}
+	if _, err := top.ReadDir(); KindOf(err) != KindPermission {
+		t.Fatalf("ReadDir: permission not rechecked: %v", err)
+	}
+	if _, err := top.OpenDir("dir"); KindOf(err) != KindPermission {
+		t.Fatalf("OpenDir: permission not rechecked: %v", err)
 	}
 }
 

@@ -151,12 +151,7 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		}
 		return send(grepJob{rel: start, size: info.Size(), explicit: true})
 	}
-	dirs := &dirCache{}
-	if o, ok := r.(dirOpener); ok {
-		dirs.r = o
-	}
-	defer dirs.close()
-	visit := func(rel string, d fs.DirEntry) error {
+	visit := func(rel string, d fs.DirEntry, dir *sharedDir) error {
 		if d.IsDir() || !filter.match(d.Name()) {
 			return nil
 		}
@@ -168,7 +163,7 @@ func feed(ctx context.Context, r fileSystem, start string, info fs.FileInfo, fil
 		if info, err := d.Info(); err == nil {
 			size = info.Size()
 		}
-		return send(grepJob{rel: rel, size: size, dir: dirs.forFile(rel)})
+		return send(grepJob{rel: rel, size: size, dir: dir.acquire()})
 	}
 	dirErr := func(rel string, err error) error {
 		if err == errDirLoop {

@@ -436,3 +436,37 @@ func TestRegexpFallbackAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkBeyondHandleDepth: below maxHandleDepth levels the walk opens
+// directories by their whole path; the results must not change.
+func TestWalkBeyondHandleDepth(t *testing.T) {
+	defer func(n int) { maxHandleDepth = n }(maxHandleDepth)
+	dir := t.TempDir()
+	p := dir
+	for i := range 6 {
+		p = filepath.Join(p, "d"+strconv.Itoa(i))
+		writeFile(t, filepath.Join(p, "f.txt"), []byte("x "+strconv.Itoa(i)+"\n"))
+	}
+	root := openRoot(t, dir)
+	run := func() string {
+		g, err := Grep(context.Background(), root, GrepArgs{Pattern: "x"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := List(context.Background(), root, ListArgs{Recursive: true, Include: "*.txt"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g + l
+	}
+	want := run()
+	if strings.Count(want, "\n") != 12 {
+		t.Fatalf("unexpected results:\n%s", want)
+	}
+	for _, depth := range []int{0, 1, 3} {
+		maxHandleDepth = depth
+		if got := run(); got != want {
+			t.Errorf("maxHandleDepth %d:\n%s\nwant:\n%s", depth, got, want)
+		}
+	}
+}

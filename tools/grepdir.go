@@ -1,5 +1,6 @@
-// Shared directory handles: grep's workers open a walked file with one
-// openat through its directory instead of walking the whole path again.
+// Shared directory handles: the walk opens each directory once through its
+// parent, and grep's workers open a walked file with one openat through its
+// directory instead of walking the whole path again.
 
 package tools
 
@@ -24,45 +25,25 @@ type sharedDir struct {
 	refs atomic.Int32
 }
 
-func (s *sharedDir) acquire() *sharedDir { s.refs.Add(1); return s }
+// newSharedDir wraps d with one reference, the walker's.
+func newSharedDir(d *jail.Dir) *sharedDir {
+	s := &sharedDir{d: d}
+	s.refs.Store(1)
+	return s
+}
+
+// acquire adds a reference (nil stays nil).
+func (s *sharedDir) acquire() *sharedDir {
+	if s != nil {
+		s.refs.Add(1)
+	}
+	return s
+}
 
 func (s *sharedDir) release() {
 	if s != nil && s.refs.Add(-1) == 0 {
 		s.d.Close()
 	}
-}
-
-// dirCache keeps the walker's handle for the directory it is listing. The
-// walk visits a directory's entries in order, with subdirectories in
-// between, so one current handle (reopened after a subdirectory) is enough.
-type dirCache struct {
-	r   dirOpener
-	rel string
-	cur *sharedDir
-}
-
-// forFile returns a handle on rel's directory with a reference for the job,
-// or nil when none can be had (the job then opens by full path).
-func (c *dirCache) forFile(rel string) *sharedDir {
-	if c.r == nil {
-		return nil
-	}
-	dir := path.Dir(rel)
-	if c.cur == nil || c.rel != dir {
-		c.close()
-		d, err := c.r.OpenDir(dir)
-		if err != nil {
-			return nil
-		}
-		c.rel, c.cur = dir, &sharedDir{d: d}
-		c.cur.refs.Store(1) // the cache's own reference
-	}
-	return c.cur.acquire()
-}
-
-func (c *dirCache) close() {
-	c.cur.release()
-	c.cur = nil
 }
 
 // openJob opens a job's file through its directory handle when it has one.

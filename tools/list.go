@@ -39,7 +39,7 @@ func list(ctx context.Context, r fileSystem, a ListArgs, limit int) (string, err
 	if !info.IsDir() {
 		add(start, info)
 	} else {
-		visit := func(rel string, d fs.DirEntry) error {
+		visit := func(rel string, d fs.DirEntry, _ *sharedDir) error {
 			// Entries read from a directory opened in an os.Root carry
 			// their metadata, read relative to that directory (lstatat).
 			info, err := d.Info()

@@ -16,12 +16,18 @@ import (
 
 // visitFunc is called for every entry below the walked directory, in path
 // order (component by component, so a directory's entries directly follow
-// it). rel is root-relative. Returning an error stops the walk.
-type visitFunc func(rel string, d fs.DirEntry) error
+// it). rel is root-relative; dir is an open handle on the entry's directory
+// (nil when the file system gives none), valid during the call: acquire it
+// to keep it. Returning an error stops the walk.
+type visitFunc func(rel string, d fs.DirEntry, dir *sharedDir) error
 
 // dirErrFunc is called when a directory below the start cannot be read; a nil
 // return skips the directory and continues.
 type dirErrFunc func(rel string, err error) error
+
+// maxHandleDepth bounds the directory handles a walk holds open (one per
+// level); deeper directories are opened by their whole path.
+var maxHandleDepth = 64 // a variable so tests can exercise the fallback
 
 // walk visits the entries of dir (root-relative, already known to be a
 // directory, described by info) and, when recursive, of every directory
@@ -29,17 +35,27 @@ type dirErrFunc func(rel string, err error) error
 // as a symlink entry. A directory that is one of its own ancestors (a bind
 // mount of a parent) is reported to dirErr as errDirLoop instead of entered.
 // The context is checked before each directory is read and every 256
-// entries.
+// entries. With a *jail.Root, each directory is opened once, through its
+// parent's handle, instead of by walking its whole path again.
 func walk(ctx context.Context, r fileSystem, dir string, info fs.FileInfo, recursive bool, visit visitFunc, dirErr dirErrFunc) error {
-	entries, err := r.ReadDir(dir)
+	w := walker{ctx: ctx, r: r, recursive: recursive, visit: visit, dirErr: dirErr, ancestors: map[dirID]bool{}}
+	var h *sharedDir
+	if o, ok := r.(dirOpener); ok {
+		d, err := o.OpenDir(dir)
+		if err != nil {
+			return err
+		}
+		h = newSharedDir(d)
+		defer h.release()
+	}
+	entries, err := w.readDir(dir, h)
 	if err != nil {
 		return err
 	}
-	w := walker{ctx: ctx, r: r, recursive: recursive, visit: visit, dirErr: dirErr, ancestors: map[dirID]bool{}}
 	if id, ok := idOf(info); ok {
 		w.ancestors[id] = true
 	}
-	return w.entries(dir, entries)
+	return w.entries(dir, h, entries, 1)
 }
 
 // errDirLoop is given to dirErr for a directory that is its own ancestor.
@@ -54,7 +70,15 @@ type walker struct {
 	ancestors map[dirID]bool
 }
 
-func (w *walker) entries(dir string, entries []fs.DirEntry) error {
+// readDir lists rel through its handle h, or by path when h is nil.
+func (w *walker) readDir(rel string, h *sharedDir) ([]fs.DirEntry, error) {
+	if h != nil {
+		return h.d.ReadDir()
+	}
+	return w.r.ReadDir(rel)
+}
+
+func (w *walker) entries(dir string, h *sharedDir, entries []fs.DirEntry, depth int) error {
 	for i, d := range entries {
 		if i%256 == 0 {
 			if err := w.ctx.Err(); err != nil {
@@ -62,11 +86,11 @@ func (w *walker) entries(dir string, entries []fs.DirEntry) error {
 			}
 		}
 		rel := join(dir, d.Name())
-		if err := w.visit(rel, d); err != nil {
+		if err := w.visit(rel, d, h); err != nil {
 			return err
 		}
 		if w.recursive && d.IsDir() {
-			if err := w.descend(rel, d); err != nil {
+			if err := w.descend(rel, h, d, depth); err != nil {
 				return err
 			}
 		}
@@ -74,7 +98,8 @@ func (w *walker) entries(dir string, entries []fs.DirEntry) error {
 	return nil
 }
 
-func (w *walker) descend(rel string, d fs.DirEntry) error {
+// descend walks the subdirectory d (at rel) of the directory parent.
+func (w *walker) descend(rel string, parent *sharedDir, d fs.DirEntry, depth int) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
@@ -86,7 +111,16 @@ func (w *walker) descend(rel string, d fs.DirEntry) error {
 	if known && w.ancestors[id] {
 		return w.dirErr(rel, errDirLoop)
 	}
-	sub, err := w.r.ReadDir(rel)
+	var h *sharedDir
+	if parent != nil && depth < maxHandleDepth {
+		sub, err := parent.d.OpenDir(d.Name())
+		if err != nil {
+			return w.dirErr(rel, err)
+		}
+		h = newSharedDir(sub)
+		defer h.release()
+	}
+	sub, err := w.readDir(rel, h)
 	if err != nil {
 		return w.dirErr(rel, err)
 	}
@@ -94,7 +128,7 @@ func (w *walker) descend(rel string, d fs.DirEntry) error {
 		w.ancestors[id] = true
 		defer delete(w.ancestors, id)
 	}
-	return w.entries(rel, sub)
+	return w.entries(rel, h, sub, depth+1)
 }
 
 // dirID identifies a directory on its file system.
