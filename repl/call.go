@@ -172,42 +172,52 @@ func (o *outBuf) write(s string) {
 
 func (o *outBuf) String() string { return o.b.String() }
 
-// assemble joins the load report, the printed output and the tail (value
-// and error) and caps the result at limit bytes on a UTF-8 boundary. When
+// tail is what follows the printed output: the trailing value, or an error
+// (possibly after a value). When a tail must be cut, a value keeps its
+// start and an error keeps its end, where the message and the "Use
+// instead" hint are.
+type tail struct {
+	text    string
+	isError bool
+}
+
+// assemble joins the load report, the printed output and the tail and caps
+// the result at limit bytes on a UTF-8 boundary. Invalid UTF-8 is replaced
+// first, so the replacement characters count against the limit. When
 // something must go, printed output is cut first and the tail keeps at most
 // half the limit, so the error stays visible; a notice says how many bytes
 // were omitted.
-func assemble(report, prints string, omitted int, tail string, limit int) string {
-	head := report + prints
+func assemble(report, prints string, omitted int, t tail, limit int) string {
+	head := strings.ToValidUTF8(report+prints, "\uFFFD")
+	end := strings.ToValidUTF8(t.text, "\uFFFD")
 	sep := ""
-	if tail != "" && head != "" && !strings.HasSuffix(head, "\n") {
+	if end != "" && head != "" && !strings.HasSuffix(head, "\n") {
 		sep = "\n"
 	}
-	full := len(head) + omitted + len(sep) + len(tail)
+	full := len(head) + omitted + len(sep) + len(end)
 	if limit <= 0 || (omitted == 0 && full <= limit) {
-		return finish(head + sep + tail)
+		return finish(head + sep + end)
 	}
-	if len(tail) > limit/2 {
-		tail = cut(tail, limit/2)
-	}
-	if tail != "" {
+	if end != "" {
 		sep = "\n"
 	}
 	guess := notice(full) // at least as long as the final notice
-	if room := limit - len(guess) - len(sep); len(tail) > room {
-		tail = cut(tail, max(room, 0))
+	room := min(limit/2, limit-len(guess)-len(sep))
+	if len(end) > room {
+		if t.isError {
+			end = cutFront(end, max(room, 0))
+		} else {
+			end = cut(end, max(room, 0))
+		}
 	}
-	keep := limit - len(guess) - len(sep) - len(tail)
-	if keep < 0 {
-		keep = 0
-	}
+	keep := max(limit-len(guess)-len(sep)-len(end), 0)
 	h := cut(head, keep)
-	dropped := full - len(h) - len(tail) - len(sep)
+	dropped := full - len(h) - len(end) - len(sep)
 	n := notice(dropped)
 	if h == "" {
 		n = strings.TrimPrefix(n, "\n")
 	}
-	return finish(h + n + sep + tail)
+	return finish(h + n + sep + end)
 }
 
 func notice(omitted int) string {
@@ -227,6 +237,19 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// cutFront returns the longest suffix of s of at most n bytes starting on a
+// UTF-8 boundary.
+func cutFront(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
 }
 
 // finish makes the text valid UTF-8 and never empty.

@@ -19,9 +19,10 @@
 // A result is what print wrote, then the repr of a trailing expression
 // statement when it is not None, then the error with its Starlark
 // backtrace (runs of identical frames collapsed). Empty output is
-// "(no output)". The whole is capped at Options.OutputLimit bytes on a
-// UTF-8 boundary: printed output is cut first and the tail (value and
-// error) keeps at most half the limit, with a notice
+// "(no output)". Invalid UTF-8 is replaced by U+FFFD, then the whole is
+// capped at Options.OutputLimit bytes on a UTF-8 boundary: printed output
+// is cut first and the tail keeps at most half the limit (a value keeps its
+// start, an error its end, where the message and hint are), with a notice
 // "[output truncated: N bytes omitted (output_limit)]". After an error, the
 // effects of completed statements and the globals bound so far remain.
 // When an error matches a row of the "Use instead" table (Python forms

@@ -194,9 +194,9 @@ func (r *REPL) evaluate(c *callState, code string) (value starlark.Value, err er
 // result turns the outcome of a call into the model's text, resetting the
 // interpreter when the call was stopped for memory or crashed.
 func (r *REPL) result(c *callState, value starlark.Value, err error) string {
-	var tail strings.Builder
+	var sb strings.Builder
 	if err == nil && value != nil && value != starlark.None {
-		tail.WriteString(value.String())
+		sb.WriteString(value.String())
 	}
 	reason := c.reason()
 	lost := reason == stopMemory || reason == stopCrash
@@ -207,25 +207,26 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 	}
 	switch {
 	case lost:
-		if tail.Len() > 0 {
-			tail.WriteString("\n")
+		if sb.Len() > 0 {
+			sb.WriteString("\n")
 		}
-		tail.WriteString(r.stateLostText(reason, c))
+		sb.WriteString(r.stateLostText(reason, c))
 		r.setCall(nil) // helper files load outside any call
 		r.reset()
 	case err != nil:
-		if tail.Len() > 0 {
-			tail.WriteString("\n")
+		if sb.Len() > 0 {
+			sb.WriteString("\n")
 		}
 		text := errorText(err, reason)
-		tail.WriteString(text)
+		sb.WriteString(text)
 		if row, ok := matchUseInstead(c.code, err); ok {
 			hint := row.hint()
-			tail.WriteString("\n" + hint)
+			sb.WriteString("\n" + hint)
 			c.note(failures.KindUnsupported, firstLine(text)+"\n"+hint)
 		}
 	}
-	out := assemble(r.takeLoadReport(), c.out.String(), c.out.omitted, tail.String(), r.opts.OutputLimit)
+	t := tail{text: sb.String(), isError: err != nil || lost}
+	out := assemble(r.takeLoadReport(), c.out.String(), c.out.omitted, t, r.opts.OutputLimit)
 	c.flushNotes()
 	return out
 }

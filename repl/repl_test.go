@@ -1,11 +1,13 @@
 package repl
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"harness/config"
 )
@@ -93,7 +95,7 @@ func TestOutputLimit(t *testing.T) {
 }
 
 func TestOmittedCountIsExact(t *testing.T) {
-	out := assemble("", strings.Repeat("a", 100), 50, "", 80)
+	out := assemble("", strings.Repeat("a", 100), 50, tail{}, 80)
 	if len(out) > 80 {
 		t.Fatalf("len %d > 80", len(out))
 	}
@@ -310,5 +312,42 @@ func TestGlobDoesNotEnterDirectorySymlinks(t *testing.T) {
 	// A literal path through the link is followed, as the path names it.
 	if got := e.exec(`glob("link/*.go")`); got != `["link/a.go"]` {
 		t.Errorf("glob link/*.go: %s", got)
+	}
+}
+
+// TestOutputLimitInvalidUTF8 prints a binary file's text: each invalid byte
+// becomes U+FFFD (three bytes), and the result must still fit the limit.
+func TestOutputLimitInvalidUTF8(t *testing.T) {
+	e := newEnv(t, withLimit(100))
+	e.write(t, "bin", strings.Repeat("\xffa", 150))
+	for _, code := range []string{
+		"s = Path('bin').read_text()\nfor i in range(len(s)):\n    print(s[i])",
+		"Path('bin').read_text()",
+		"fail(Path('bin').read_text())",
+	} {
+		out := e.exec(code)
+		if len(out) > 100 || !utf8.ValidString(out) || !strings.Contains(out, "bytes omitted") {
+			t.Errorf("%q: %d bytes, valid %v:\n%s", code, len(out), utf8.ValidString(out), out)
+		}
+	}
+}
+
+// TestTruncatedErrorKeepsItsMessage checks that when the error must be cut,
+// its last lines (the message and the "Use instead" hint) survive.
+func TestTruncatedErrorKeepsItsMessage(t *testing.T) {
+	e := newEnv(t, withLimit(500))
+	var code strings.Builder
+	for i := 0; i < 8; i++ { // a chain of eight calls: a long backtrace
+		fmt.Fprintf(&code, "def f%d():\n    return f%d()\n", i, i+1)
+	}
+	code.WriteString("def f8():\n    for c in 'abc':\n        pass\nprint('x' * 1000)\nf0()")
+	out := e.exec(code.String())
+	if len(out) > 500 {
+		t.Fatalf("%d bytes", len(out))
+	}
+	for _, want := range []string{"string value is not iterable", "iterating a string is not available in this REPL", "bytes omitted"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
 	}
 }
