@@ -60,7 +60,15 @@ func failure(p *Patch, i int, done []*change, msg string) string {
 		b.WriteString("Nothing was changed.\n" + msg)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "The %s before it stayed applied; it and the %d after it were not applied.\n%s\n", plural(len(done), "operation"), len(p.Ops)-i-1, msg)
+	before := "The operation before it"
+	if len(done) > 1 {
+		before = fmt.Sprintf("The %d operations before it", len(done))
+	}
+	after := "this one was not applied"
+	if rest := len(p.Ops) - i - 1; rest > 0 {
+		after = fmt.Sprintf("it and the %s after it were not applied", plural(rest, "operation"))
+	}
+	fmt.Fprintf(&b, "%s stayed applied; %s.\n%s\n", before, after, msg)
 	b.WriteString("Applied:\n")
 	for _, c := range done {
 		b.WriteString("  " + c.summary() + "\n")
