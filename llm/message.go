@@ -5,7 +5,6 @@ package llm
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -321,13 +320,28 @@ func decodeObject(data []byte, fn func(key string, raw json.RawMessage) error) e
 	return err
 }
 
-// NewCallID returns a new tool-call ID: 32 base64url characters (24 random bytes).
+// NewCallID returns a new tool-call ID: 32 base64url characters (about 190
+// random bits). Only the alphanumeric characters of the alphabet are used:
+// vLLM serving Mistral models keeps the last 9 characters of an ID, and
+// mistral_common refuses "-" and "_".
 func NewCallID() string {
-	var b [24]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	var id [32]byte
+	var buf [48]byte
+	for n := 0; n < len(id); {
+		if _, err := rand.Read(buf[:]); err != nil {
+			panic(err) // crypto/rand never fails on supported platforms
+		}
+		for _, b := range buf {
+			// 248 = 4*62: rejecting larger bytes keeps every character
+			// equally likely.
+			if b < 248 && n < len(id) {
+				id[n] = alnum[b%62]
+				n++
+			}
+		}
 	}
-	return base64.RawURLEncoding.EncodeToString(b[:])
+	return string(id[:])
 }
 
 // TurnCount is the cached token count of one completed turn: a user message

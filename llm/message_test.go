@@ -4,6 +4,7 @@ package llm_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"testing"
 
 	"harness/llm"
@@ -47,5 +48,23 @@ func TestMarshalKeepsHTMLCharacters(t *testing.T) {
 	var back llm.Message
 	if err := json.Unmarshal(raw, &back); err != nil || back.Content != m.Content || back.ToolCalls[0].Arguments != m.ToolCalls[0].Arguments {
 		t.Errorf("round trip: %+v %v", back, err)
+	}
+}
+
+// TestNewCallID: IDs are 32 base64url characters, drawn from the
+// alphanumeric part of the alphabet only: vLLM serving Mistral models keeps
+// the last 9 characters of an ID and mistral_common refuses "-" and "_".
+func TestNewCallID(t *testing.T) {
+	alnum := regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
+	seen := map[string]bool{}
+	for range 2000 {
+		id := llm.NewCallID()
+		if !alnum.MatchString(id) {
+			t.Fatalf("NewCallID() = %q, want 32 alphanumeric characters", id)
+		}
+		if seen[id] {
+			t.Fatalf("NewCallID() repeated %q", id)
+		}
+		seen[id] = true
 	}
 }
