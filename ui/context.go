@@ -98,11 +98,11 @@ type contextMemo struct {
 // Build returns the overlay's turns for a conversation; see
 // BuildOverlayTurns.
 func (b *OverlayBuilder) Build(items []sessions.Item, counts []llm.TurnCount, activeFrom int) []OverlayTurn {
-	var byKey map[string]llm.TurnCount
+	var byKey map[string]int // Key → index in counts
 	if len(counts) > 0 {
-		byKey = make(map[string]llm.TurnCount, len(counts))
-		for _, c := range counts {
-			byKey[c.Key] = c
+		byKey = make(map[string]int, len(counts))
+		for i, c := range counts {
+			byKey[c.Key] = i
 		}
 	}
 	turns := sessions.Turns(items)
@@ -125,8 +125,11 @@ func (b *OverlayBuilder) Build(items []sessions.Item, counts []llm.TurnCount, ac
 			if m.key == "" {
 				m.key = llm.TurnKey(m.msgs)
 			}
-			count, ok = byKey[m.key]
-			ok = ok && len(count.Messages) == len(m.msgs)
+			var k int
+			if k, ok = byKey[m.key]; ok {
+				count = counts[k]
+				ok = len(count.Messages) == len(m.msgs)
+			}
 		}
 		if !ok {
 			if m.estimate == nil {
