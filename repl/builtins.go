@@ -3,7 +3,6 @@
 package repl
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -102,13 +101,8 @@ func (r *REPL) tryCall(thread *starlark.Thread, b *starlark.Builtin, args starla
 		if c := callOf(r); c.stopped() {
 			return nil, err // a stop (Esc, memory) is never caught
 		}
-		msg := err.Error()
-		var ee *starlark.EvalError
-		if errors.As(err, &ee) {
-			msg = ee.Msg
-		}
 		return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
-			"value": starlark.None, "error": starlark.String(msg),
+			"value": starlark.None, "error": starlark.String(errorMessage(err)),
 		}), nil
 	}
 	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{

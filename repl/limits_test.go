@@ -236,6 +236,12 @@ func TestFailureNotes(t *testing.T) {
 	if n != 1 {
 		t.Errorf("count %d", n)
 	}
+	// A runtime error's note starts with its message, not "Traceback".
+	e.notes = nil
+	e.exec("def f():\n    for c in 'abc':\n        pass\nf()")
+	if len(e.notes) != 1 || !strings.HasPrefix(e.notes[0].Message, "string value is not iterable\niterating a string is not available") {
+		t.Errorf("runtime error note: %q", e.notes)
+	}
 }
 
 func TestClose(t *testing.T) {

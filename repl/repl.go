@@ -222,7 +222,7 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 		if row, ok := matchUseInstead(c.code, err); ok {
 			hint := row.hint()
 			sb.WriteString("\n" + hint)
-			c.note(failures.KindUnsupported, firstLine(text)+"\n"+hint)
+			c.note(failures.KindUnsupported, firstLine(errorMessage(err))+"\n"+hint)
 		}
 	}
 	t := tail{text: sb.String(), isError: err != nil || lost}
@@ -259,6 +259,15 @@ func errorText(err error, reason stopKind) string {
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
 		return backtrace(ee)
+	}
+	return err.Error()
+}
+
+// errorMessage returns an error's message without its backtrace.
+func errorMessage(err error) string {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return ee.Msg
 	}
 	return err.Error()
 }

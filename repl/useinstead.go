@@ -2,12 +2,7 @@
 
 package repl
 
-import (
-	"errors"
-	"regexp"
-
-	"go.starlark.net/starlark"
-)
+import "regexp"
 
 // useInstead is one row. A failed call matches the row when its error
 // message matches errRE and, when codeRE is set, its code matches codeRE.
@@ -68,11 +63,7 @@ var useInsteadTable = []useInstead{
 
 // matchUseInstead finds the row explaining a failed call, if any.
 func matchUseInstead(code string, err error) (useInstead, bool) {
-	msg := err.Error()
-	var ee *starlark.EvalError
-	if errors.As(err, &ee) {
-		msg = ee.Msg
-	}
+	msg := errorMessage(err)
 	for _, u := range useInsteadTable {
 		if u.errRE == nil || !u.errRE.MatchString(msg) {
 			continue
