@@ -128,15 +128,19 @@ func replay(t *testing.T, sse string) []byte {
 	if merr != nil {
 		t.Fatal(merr)
 	}
+	// The system message goes first and is not part of the conversation.
 	srv.Push(llmtest.Text("next"))
-	if _, err := srv.Client("").Stream(context.Background(), llm.Request{
-		Messages: []llm.Message{{Role: "user", Content: "hi"}, m},
-	}, nil); err != nil {
+	sys := "be brief"
+	conv := []llm.Message{{Role: "user", Content: "hi"}, m}
+	if _, err := srv.Client("").Stream(context.Background(), llm.Request{System: &sys, Messages: conv}, nil); err != nil {
 		t.Fatalf("second request: %v", err)
 	}
 	sent := srv.Chats()[1].MustChat(t).RawMessages()
-	if len(sent) != 2 || !bytes.Equal(sent[1], raw) {
-		t.Errorf("message sent back differs:\n got %s\nwant %s", sent[1], raw)
+	if len(sent) != 3 || string(sent[0]) != `{"role":"system","content":"be brief"}` || !bytes.Equal(sent[2], raw) {
+		t.Fatalf("messages sent back differ:\n got %s\nwant the system message, the user message and\n     %s", sent, raw)
+	}
+	if len(conv) != 2 {
+		t.Errorf("the system message was stored in the conversation")
 	}
 
 	var b bytes.Buffer
