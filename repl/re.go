@@ -58,12 +58,14 @@ func (c *regexpCache) compile(fn, pattern string, flags int) (*regexp.Regexp, er
 	return re, nil
 }
 
-// pattern is a compiled regular expression (re.compile's result).
+// pattern is a compiled regular expression. fixed marks re.compile's
+// results, whose flags cannot change afterwards.
 type pattern struct {
 	r     *REPL
 	src   string
 	flags int
 	re    *regexp.Regexp
+	fixed bool
 }
 
 func (p *pattern) String() string        { return fmt.Sprintf("re.compile(%q)", p.src) }
@@ -119,7 +121,11 @@ func (r *REPL) reModule() *starlarkstruct.Module {
 		if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &src, "flags?", &flags); err != nil {
 			return nil, err
 		}
-		return r.compilePattern(b.Name(), src, flags)
+		p, err := r.compilePattern(b.Name(), src, flags)
+		if p != nil {
+			p.fixed = true
+		}
+		return p, err
 	})
 	for name, op := range reOps {
 		m.Members[name] = starlark.NewBuiltin("re."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -175,6 +181,18 @@ func (r *REPL) compilePattern(fn, src string, flags int) (*pattern, error) {
 	return &pattern{r: r, src: src, flags: flags, re: re}, nil
 }
 
+// withFlags applies flags given to a module function after the string
+// (re.search(p, s, re.I)), as Python allows.
+func (p *pattern) withFlags(fn string, flags int) (*pattern, error) {
+	if flags == 0 || flags == p.flags {
+		return p, nil
+	}
+	if p.fixed {
+		return nil, fmt.Errorf("%s: a compiled pattern keeps its flags; give flags to re.compile(pattern, flags)", fn)
+	}
+	return p.r.compilePattern(fn, p.src, p.flags|flags)
+}
+
 // find implements search (mode 0), match (1, anchored at the start) and
 // fullmatch (2, anchored at both ends).
 func (p *pattern) find(fn string, args starlark.Tuple, kw []starlark.Tuple, mode int) (starlark.Value, error) {
@@ -183,13 +201,16 @@ func (p *pattern) find(fn string, args starlark.Tuple, kw []starlark.Tuple, mode
 	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "flags?", &flags); err != nil {
 		return nil, err
 	}
+	p, err := p.withFlags(fn, flags)
+	if err != nil {
+		return nil, err
+	}
 	re := p.re
 	if mode > 0 {
 		src := `\A(?:` + p.src + `)`
 		if mode == 2 {
 			src += `\z`
 		}
-		var err error
 		if re, err = p.r.reCache.compile(fn, src, p.flags); err != nil {
 			return nil, err
 		}
@@ -205,6 +226,10 @@ func (p *pattern) findall(fn string, args starlark.Tuple, kw []starlark.Tuple) (
 	var s string
 	var flags int
 	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "flags?", &flags); err != nil {
+		return nil, err
+	}
+	p, err := p.withFlags(fn, flags)
+	if err != nil {
 		return nil, err
 	}
 	var out []starlark.Value
@@ -233,6 +258,10 @@ func (p *pattern) split(fn string, args starlark.Tuple, kw []starlark.Tuple) (st
 	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "maxsplit?", &maxsplit, "flags?", &flags); err != nil {
 		return nil, err
 	}
+	p, err := p.withFlags(fn, flags)
+	if err != nil {
+		return nil, err
+	}
 	n := -1
 	if maxsplit > 0 {
 		n = maxsplit
@@ -256,6 +285,10 @@ func (p *pattern) sub(fn string, args starlark.Tuple, kw []starlark.Tuple) (star
 	var s string
 	var count, flags int
 	if err := starlark.UnpackArgs(fn, args, kw, "repl", &repl, "string", &s, "count?", &count, "flags?", &flags); err != nil {
+		return nil, err
+	}
+	p, err := p.withFlags(fn, flags)
+	if err != nil {
 		return nil, err
 	}
 	n := -1
