@@ -32,6 +32,10 @@ type Backend interface {
 	SessionName() string
 	// Rename applies the /rename rules (sessions.Session.Rename).
 	Rename(name string) error
+	// Local and SetTurnTokenCache read and save the context overlay's
+	// per-turn token counts.
+	Local() sessions.Local
+	SetTurnTokenCache(cache []llm.TurnCount) error
 }
 
 // Options are what Run needs. Backend, Events, Approvals and Level are
@@ -58,6 +62,11 @@ type Options struct {
 	// Describe, when set, explains a pending approval's operation
 	// ([approval_description]); it must return when ctx ends.
 	Describe func(ctx context.Context, operation json.RawMessage) (string, error)
+
+	// CountTurns, when set, counts completed turns' tokens (llm.CountTurns
+	// with the provider's tokenizer) for the context overlay; turns whose
+	// key is in cache cost nothing. Without it every count is estimated.
+	CountTurns func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount
 
 	// Screen is the terminal; nil opens the real one.
 	Screen tcell.Screen
@@ -96,10 +105,14 @@ type App struct {
 	cmdClosed bool // Esc closed the command list for the current text
 
 	running  bool
+	waiting  bool // Enter was pressed during the turn: the text waits
 	cancel   context.CancelFunc
 	turnDone chan struct{}
 
 	pending []*approvalReq
+
+	counts  []llm.TurnCount // the root's turn_token_cache
+	ovDirty bool            // the overlay's data must be rebuilt
 
 	main      *mainView
 	mouseHeld bool
@@ -131,6 +144,7 @@ func (a *App) run() error {
 	defer stop()
 	a.opts.Approvals.attach(func(f func(*App)) { a.post(func() { f(a) }) })
 	go a.pump(ctx)
+	a.post(a.recount)
 	err := a.tv.Run()
 	a.opts.Approvals.attach(nil)
 	stop()
@@ -151,6 +165,8 @@ func newApp(opts Options) *App {
 	a.root.reset(opts.Backend.Conversation())
 	a.root.tools = opts.Backend.RootTools()
 	a.session = opts.Backend.SessionName()
+	a.counts = opts.Backend.Local().TurnTokenCache
+	a.ovDirty = true
 	a.main = newMainView(a)
 	pages := tview.NewPages().AddPage("main", a.main, true, true)
 	a.tv.SetRoot(pages, true).EnableMouse(true).EnablePaste(true)
@@ -161,6 +177,14 @@ func newApp(opts Options) *App {
 	a.tv.SetMouseCapture(func(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
 		if ev == nil {
 			return ev, act
+		}
+		switch act {
+		case tview.MouseLeftClick, tview.MouseLeftDoubleClick, tview.MouseMiddleClick, tview.MouseRightClick,
+			tview.MouseMiddleDown, tview.MouseMiddleUp, tview.MouseRightDown, tview.MouseRightUp:
+			// Derived from events handled as they came; the overlay
+			// takes clicks on itself.
+			a.main.overlayMouse(ev, act)
+			return nil, 0
 		}
 		if a.main.overlayMouse(ev, act) {
 			a.mouseHeld = ev.Buttons()&tcell.Button1 != 0
@@ -365,7 +389,11 @@ func (a *App) enter() {
 		a.command(name, arg)
 		return
 	}
-	if isBlank(text) || a.running {
+	if isBlank(text) {
+		return
+	}
+	if a.running {
+		a.waiting = true
 		return
 	}
 	if len(text) > 1 && text[0] == ' ' && text[1] == '/' {
@@ -395,9 +423,11 @@ func (a *App) turnEnded(done chan struct{}) {
 	if a.turnDone != done {
 		return
 	}
-	a.running, a.cancel = false, nil
+	a.running, a.cancel, a.waiting = false, nil, false
 	a.stack = nil
 	a.root.live = nil
+	a.ovDirty = true
+	a.recount()
 	if a.quitting {
 		a.tv.Stop()
 	}

@@ -102,6 +102,7 @@ func TestTypingWhileTurnRuns(t *testing.T) {
 	u.waitText("working")
 	u.typeText("second")
 	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("your message waits")
 	u.waitText("> second")
 	close(release)
 	u.waitText("answer to first")

@@ -99,6 +99,7 @@ func (a *App) rename(name string) {
 		return
 	}
 	a.session = a.backend.SessionName()
+	a.ovDirty = true
 	v.add(kInfo, "", "Session renamed to "+a.session+".")
 }
 
@@ -123,4 +124,6 @@ func (a *App) newSession() {
 	a.root = newView(rlm.Agent{}, a.opts.System)
 	a.root.reset(be.Conversation())
 	a.root.tools = be.RootTools()
+	a.counts = be.Local().TurnTokenCache
+	a.ovDirty = true
 }

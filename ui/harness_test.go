@@ -40,6 +40,7 @@ type fakeBackend struct {
 	prompts []string
 	renames []string
 	hidden  map[int]bool
+	cache   []llm.TurnCount
 }
 
 func (f *fakeBackend) Turn(ctx context.Context, prompt string) (rlm.Result, error) {
@@ -84,10 +85,20 @@ func (f *fakeBackend) Conversation() []sessions.Item {
 func (f *fakeBackend) SetHidden(turn int, hidden bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.hidden == nil {
-		f.hidden = map[int]bool{}
-	}
-	f.hidden[turn] = hidden
+	f.items = sessions.SetHidden(f.items, turn, hidden)
+	return nil
+}
+
+func (f *fakeBackend) Local() sessions.Local {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return sessions.Local{TurnTokenCache: f.cache}
+}
+
+func (f *fakeBackend) SetTurnTokenCache(c []llm.TurnCount) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cache = c
 	return nil
 }
 
@@ -152,7 +163,8 @@ func startUI(t *testing.T, w, h int, be *fakeBackend, edit func(*Options)) *uiTe
 	}
 	be.ap = opts.Approvals
 	u.app = newApp(opts)
-	u.app.tv.SetScreen(scr) // Inits the screen, which resets its size
+	u.app.main.ov.SetCollapsed(true) // most tests look under it
+	u.app.tv.SetScreen(scr)          // Inits the screen, which resets its size
 	scr.SetSize(w, h)
 	u.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
 		select {

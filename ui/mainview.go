@@ -23,10 +23,12 @@ type mainView struct {
 	screen   tcell.Screen
 	approval *block // the pending approval's line, reused between frames
 	inW      int
+	ov       *Overlay
 }
 
 func newMainView(a *App) *mainView {
-	m := &mainView{Box: tview.NewBox(), a: a}
+	m := &mainView{Box: tview.NewBox(), a: a, ov: NewOverlay(a.opts.Theme)}
+	m.ov.OnToggleHidden = a.toggleHidden
 	m.tr = newTranscript(&a.st,
 		func() doc { return doc{blocks: a.top().blocks, tail: a.tail()} },
 		func() *scroll { return &a.top().scroll })
@@ -47,12 +49,6 @@ func (m *mainView) inputWidth() int { return m.inW }
 
 // inTranscript reports whether x, y is on the transcript.
 func (m *mainView) inTranscript(x, y int) bool { return m.tr.InRect(x, y) }
-
-// overlayMouse gives a mouse event to the context overlay; it reports
-// whether the overlay took it.
-func (m *mainView) overlayMouse(ev *tcell.EventMouse, act tview.MouseAction) bool {
-	return false
-}
 
 // PasteHandler inserts pasted text into the input: a paste never sends.
 func (m *mainView) PasteHandler() func(string, func(tview.Primitive)) {
@@ -83,6 +79,9 @@ func (m *mainView) Draw(s tcell.Screen) {
 	}
 	m.tr.SetRect(x, y, w, trH)
 	m.tr.Draw(s)
+	a.refreshOverlay()
+	m.ov.Place(x, y, w, trH)
+	m.ov.Draw(s)
 	row := y + trH
 	if trH > 0 || h > 2 {
 		drawText(s, x, row, w, strings.Repeat("─", w), a.st.status, -1, -1)
@@ -109,7 +108,10 @@ func (m *mainView) Draw(s tcell.Screen) {
 // tokens in use, the permission level, and what keys do now.
 func (a *App) statusText() string {
 	v := a.top()
-	tokens := fmt.Sprintf("~%d", v.estimate)
+	tokens := fmt.Sprint(v.total)
+	if v.totalEst {
+		tokens = "~" + tokens
+	}
 	if v.hasUsage {
 		tokens = fmt.Sprint(v.usage)
 	}
@@ -117,6 +119,8 @@ func (a *App) statusText() string {
 	switch {
 	case len(a.pending) > 0:
 		parts = append(parts, "y allow · n deny")
+	case a.waiting:
+		parts = append(parts, "working · your message waits: Enter sends it after the turn")
 	case a.running:
 		parts = append(parts, "working · Esc stops")
 	}

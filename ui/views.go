@@ -22,9 +22,13 @@ type view struct {
 	tools  []llm.Tool
 	scroll scroll
 
-	usage    int  // latest endpoint-reported total tokens
-	hasUsage bool //
-	estimate int  // heuristic token count of the messages shown
+	usage    int // latest endpoint-reported total tokens
+	hasUsage bool
+
+	items    []sessions.Item // the conversation, for the context overlay
+	builder  OverlayBuilder
+	total    int  // the overlay's aggregate of the visible turns
+	totalEst bool // the aggregate holds a heuristic count
 }
 
 func newView(a rlm.Agent, system *string) *view {
@@ -35,21 +39,26 @@ func newView(a rlm.Agent, system *string) *view {
 
 // reset replaces the view's blocks with the system message and items.
 func (v *view) reset(items []sessions.Item) {
-	v.blocks, v.live, v.estimate = v.blocks[:0], nil, 0
+	v.blocks, v.live, v.items = v.blocks[:0], nil, items
 	if v.system != nil && *v.system != "" {
 		v.blocks = append(v.blocks, newBlock(kSystem, "", *v.system, false))
 	}
 	for _, it := range items {
 		if !it.Hidden {
-			v.addMessage(it.Message)
+			v.addBlocks(it.Message)
 		}
 	}
 	v.scroll = scroll{follow: true}
 }
 
-// addMessage appends the blocks of a saved message.
+// addMessage appends a saved message.
 func (v *view) addMessage(m llm.Message) {
-	v.estimate += estimate(m)
+	v.items = append(v.items, sessions.Item{Message: m})
+	v.addBlocks(m)
+}
+
+// addBlocks appends the blocks showing m.
+func (v *view) addBlocks(m llm.Message) {
 	switch m.Role {
 	case "user":
 		v.blocks = append(v.blocks, newBlock(kUser, "", m.Content, true))
@@ -72,20 +81,6 @@ func (v *view) addMessage(m llm.Message) {
 	default:
 		v.blocks = append(v.blocks, newBlock(kAssistant, "", m.Content, true))
 	}
-}
-
-// estimate is a message's heuristic token count: its text bytes (content,
-// reasoning, call arguments) plus a little for the JSON around them, at
-// 3.25 bytes a token. It is cheap enough to run over a huge session.
-func estimate(m llm.Message) int {
-	n := 16 + len(m.Content)
-	for _, f := range m.Extra {
-		n += len(f.Value)
-	}
-	for _, c := range m.ToolCalls {
-		n += 48 + len(c.Name) + len(c.Arguments)
-	}
-	return (n*4 + 12) / 13
 }
 
 // liveBlock returns the streamed block of kind k (and call id), creating it.

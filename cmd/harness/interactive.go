@@ -83,6 +83,7 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		Events:     w.stream, Approvals: w.ap, Level: w.level,
 		SavePermission: func(p config.Permission) error { return config.SavePermission(cfg.Path, p) },
 		Describe:       describer(cfg),
+		CountTurns:     turnCounter(cfg),
 	}
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "harness: the terminal UI failed: %v\n", err)
@@ -179,5 +180,13 @@ func describer(cfg *config.Config) func(context.Context, json.RawMessage) (strin
 			return "", errors.New("the description endpoint sent an empty reply")
 		}
 		return m.Content, nil
+	}
+}
+
+// turnCounter counts turns with the chat endpoint's /tokenize.
+func turnCounter(cfg *config.Config) func(context.Context, [][]llm.Message, []llm.TurnCount) []llm.TurnCount {
+	tok := llm.NewTokenizer(cfg.Endpoint.BaseURL, cfg.APIKey(cfg.Endpoint))
+	return func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount {
+		return llm.CountTurns(ctx, tok, turns, cache)
 	}
 }
