@@ -132,3 +132,34 @@ func TestCompleteFaults(t *testing.T) {
 		t.Errorf("stall: %v", err)
 	}
 }
+
+func TestDelay(t *testing.T) {
+	const d = 10 * time.Millisecond
+	srv := llmtest.New(t,
+		llmtest.Reply{Content: "abc", Split: 1, Delay: d}, // role, a, b, c, finish, usage-less: 5 chunks
+		llmtest.Reply{Content: "never", Delay: time.Hour},
+	)
+	start := time.Now()
+	resp, err := srv.Client("").Stream(context.Background(), llm.Request{}, nil)
+	if err != nil || resp.Message.Content != "abc" {
+		t.Fatalf("resp %+v, err %v", resp, err)
+	}
+	if took := time.Since(start); took < 5*d {
+		t.Errorf("5 delayed chunks took %v, less than 5×%v", took, d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := srv.Client("").Stream(ctx, llm.Request{}, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want the deadline", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a cancelled request still waits for the delay")
+	}
+}
