@@ -1,0 +1,111 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+func wrapped(text string, w int) []string {
+	var out []string
+	for _, s := range wrap(text, w, nil) {
+		out = append(out, text[s.start:s.end])
+	}
+	return out
+}
+
+func TestWrap(t *testing.T) {
+	cases := []struct {
+		name, text string
+		w          int
+		want       []string
+	}{
+		{"empty", "", 10, []string{""}},
+		{"fits", "hello", 10, []string{"hello"}},
+		{"exact", "hello", 5, []string{"hello"}},
+		{"at space", "hello world", 8, []string{"hello", "world"}},
+		{"space at edge", "hello world", 5, []string{"hello", "world"}},
+		{"several words", "the quick brown fox", 10, []string{"the quick", "brown fox"}},
+		{"long word cut", "abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
+		{"long word after short", "a bcdefghij", 4, []string{"a", "bcde", "fghi", "j"}},
+		{"newlines", "a\n\nb", 10, []string{"a", "", "b"}},
+		{"trailing newline", "a\n", 10, []string{"a", ""}},
+		{"wide runes", "日本語です", 4, []string{"日本", "語で", "す"}},
+		{"tab counts four", "a\tb", 6, []string{"a\tb"}},
+		{"tab wraps", "ab\tc", 5, []string{"ab", "\tc"}},
+		{"width one", "ab", 1, []string{"a", "b"}},
+		{"width zero acts as one", "ab", 0, []string{"a", "b"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := wrapped(c.text, c.w)
+			if strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("wrap(%q, %d) = %q, want %q", c.text, c.w, got, c.want)
+			}
+			for _, l := range got {
+				if width(l) > max(c.w, 1) {
+					t.Errorf("line %q is wider than %d", l, c.w)
+				}
+			}
+		})
+	}
+}
+
+func TestFormatCall(t *testing.T) {
+	cases := []struct {
+		name, tool, args, want string
+	}{
+		{"repl shows code", "repl", `{"code":"print(1)\nx = 2"}`, "● repl\nprint(1)\nx = 2"},
+		{"apply_patch root above patch", "apply_patch", `{"patch":"*** Begin Patch\n*** End Patch","root":"store"}`, "● apply_patch\nroot: store\n*** Begin Patch\n*** End Patch"},
+		{"apply_patch without root", "apply_patch", `{"patch":"P"}`, "● apply_patch\nP"},
+		{"rlm keeps key order", "rlm", `{"task":"do it","name":"worker"}`, "● rlm\ntask: do it\nname: worker"},
+		{"non-strings as JSON", "grep", `{"pattern":"x","context": 2,"fixed":true}`, "● grep\npattern: x\ncontext: 2\nfixed: true"},
+		{"no arguments", "FYI", `{}`, "● FYI"},
+		{"empty arguments", "FYI", ``, "● FYI"},
+		{"invalid JSON as sent", "repl", `{"code":`, "● repl\n{\"code\":"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := formatCall(c.tool, c.args); got != c.want {
+				t.Errorf("formatCall = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestInputEditing(t *testing.T) {
+	var in input
+	in.insert("hello\nworld")
+	in.home()
+	in.killEnd()
+	if in.text != "hello\n" || in.cur != 6 {
+		t.Fatalf("killEnd: %q at %d", in.text, in.cur)
+	}
+	in.killEnd() // at the end of the text: nothing
+	in.left()
+	in.killEnd() // at the end of a line: joins the next
+	if in.text != "hello" {
+		t.Fatalf("killEnd at line end: %q", in.text)
+	}
+	in.left()
+	in.left()
+	in.killStart()
+	if in.text != "lo" || in.cur != 0 {
+		t.Fatalf("killStart: %q at %d", in.text, in.cur)
+	}
+	in.set("héllo")
+	in.backspace()
+	in.left()
+	in.left()
+	in.backspace()
+	if in.text != "hll" {
+		t.Fatalf("backspace over a multi-byte rune: %q", in.text)
+	}
+	in.set("one two three four")
+	lines, cl, cc := in.layout(12) // 10 cells after the prompt
+	if len(lines) != 2 || cl != 1 || cc != 10 {
+		t.Fatalf("layout: %d lines, cursor %d:%d", len(lines), cl, cc)
+	}
+	if !in.upDown(12, -1) || in.cur != 7 {
+		t.Fatalf("up: cursor at %d", in.cur)
+	}
+}
