@@ -282,8 +282,32 @@ func (r *Root) ReadFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := readAll(f)
 	return b, r.wrap("read", c, err)
+}
+
+// readAll reads f to its end into a buffer sized from its metadata, as
+// os.ReadFile does, rather than growing one from 512 bytes (for a 10 MB
+// file that is some 20 MB of copying and clearing saved).
+func readAll(f *os.File) ([]byte, error) {
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<40 {
+		size = int(fi.Size())
+	}
+	b := make([]byte, 0, size+1) // +1: the read that finds the end needs room
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew: let append pick a larger size
+		}
+	}
 }
 
 // Stat returns the metadata of the entry p names, following symlinks.
