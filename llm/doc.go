@@ -52,9 +52,9 @@
 //     the pathological case of two fields that disagree mid-way, the later
 //     one is sent once at the end, after a newline).
 //   - Every other delta member is kept in Message.Extra in the order first
-//     received: string values concatenate across chunks, null never
-//     overwrites a string, any other value (number, bool, object, array)
-//     keeps the last one received. A reasoning field that stays empty is
+//     received: string values concatenate across chunks, and once a field
+//     holds text no other value (null, number, object, …) replaces it; a
+//     field that never held text keeps the last value received. A reasoning field that stays empty is
 //     still kept, after the others.
 //   - Tool calls merge by index: id and name are taken from the first
 //     fragment that has them, arguments concatenate (an arguments object is

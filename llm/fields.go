@@ -14,8 +14,10 @@ import (
 //   - a string value is appended to the text received so far when the field
 //     concatenates, and replaces it otherwise;
 //   - null never overwrites a string already received (servers send null to
-//     mean "no fragment in this chunk");
-//   - any other value (number, bool, object, array) replaces the field.
+//     mean "no fragment in this chunk"), nor does any other value once a
+//     concatenating field holds text;
+//   - otherwise any other value (number, bool, object, array) replaces the
+//     field.
 type mergeField struct {
 	key     string
 	isStr   bool
@@ -77,6 +79,9 @@ func (s *fieldSet) merge(key string, val []byte, concat, deferEmpty bool) (*merg
 		f.str, f.isStr = out, true
 		frag = f.str[n:]
 	case isNull(val) && f.isStr:
+	case concat && f.isStr && len(f.str) > 0:
+		// Text already received (and shown, for reasoning) stays: a later
+		// value of another type is a provider glitch, not a replacement.
 	case !json.Valid(val):
 		// Not JSON after all: never store it, so requests stay valid.
 	default:

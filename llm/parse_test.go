@@ -57,20 +57,35 @@ func TestLineReader(t *testing.T) {
 }
 
 // FuzzParseStream feeds arbitrary bodies to the parser: it must never panic,
-// and the message it returns must always encode to valid JSON.
+// the message it returns must always encode to valid JSON, and the deltas
+// must add up to it (reasoning shown once, content whole).
 func FuzzParseStream(f *testing.F) {
 	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\",\"reasoning_details\":[{\"index\":0,\"text\":\"t\"}]}}]}\n\ndata: [DONE]\n"))
 	f.Add([]byte("data:{\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":{\"a\":1}}}]},\"finish_reason\":\"length\"}]}\n"))
 	f.Add([]byte(": c\r\nevent: error\r\ndata: {\"error\":\"x\"}\r\n\r\n"))
+	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"reasoning\":\"ab\",\"reasoning_content\":\"a\"}}]}\ndata: {\"choices\":[{\"delta\":{\"reasoning_content\":\"bc\",\"reasoning_details\":[{\"index\":0,\"text\":\"abc\"}]}}]}\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		acc := newAccumulator(nil)
+		var shown, content strings.Builder
+		acc := newAccumulator(func(d Delta) {
+			switch d.Kind {
+			case DeltaReasoning:
+				shown.WriteString(d.Text)
+			case DeltaContent:
+				content.WriteString(d.Text)
+			}
+		})
 		parseStream(context.Background(), bytes.NewReader(body), acc)
 		m := acc.response().Message
 		raw, err := m.MarshalJSON()
 		if err != nil || !json.Valid(raw) {
 			t.Fatalf("message encodes to invalid JSON: %s (%v)", raw, err)
 		}
-		m.Reasoning()
+		if r := m.Reasoning(); shown.String() != r {
+			t.Fatalf("shown reasoning %q != Reasoning() %q", shown.String(), r)
+		}
+		if content.String() != m.Content {
+			t.Fatalf("content deltas %q != Content %q", content.String(), m.Content)
+		}
 	})
 }
 
