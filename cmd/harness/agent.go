@@ -88,9 +88,9 @@ func parseAgentFlags(args []string) (agentFlags, error) {
 	return f, nil
 }
 
-// mainAgent runs harness with agent arguments (-p, --json, --resume,
-// --system-prompt, or none) in the current directory: it parses them,
-// loads the configuration and calls runAgent.
+// mainAgent runs harness with conversation arguments (-p, --json,
+// --resume, --system-prompt, or none for the UI) in the current directory:
+// it parses them, loads the configuration and calls runAgent.
 func mainAgent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, err := parseAgentFlags(args)
 	if err != nil {
@@ -109,15 +109,15 @@ func mainAgent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runAgent(context.Background(), cfg, f, wd, stdin, stdout, stderr)
 }
 
-// runAgent runs what f asks for after the configuration loaded.
+// runAgent runs what f asks for after the configuration loaded: the
+// session list (--resume alone), a headless turn (-p), or the UI.
 func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir string, stdin io.Reader, stdout, stderr io.Writer) int {
 	st := sessions.Store{Dir: cfg.SessionsDir()}
 	switch {
 	case f.hasResume && f.resume == "" && !f.hasPrompt:
 		return listSessions(st, stdout, stderr)
 	case !f.hasPrompt:
-		fmt.Fprintln(stderr, "harness: the interactive terminal UI is not available in this build yet; run one turn headless with: harness [--resume NAME] -p PROMPT")
-		return exitUsage
+		return runInteractive(cfg, f, launchDir, stdout, stderr)
 	}
 	prompt := f.prompt
 	if prompt == "-" {

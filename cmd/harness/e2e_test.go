@@ -365,9 +365,6 @@ func TestListSessions(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, filepath.Base(e.sessionDir())) || !strings.Contains(stdout, "first prompt") {
 		t.Errorf("exit %d, list %q", code, stdout)
 	}
-	if code, _, stderr := e.run(context.Background(), nil); code != 2 || !strings.Contains(stderr, "not available") {
-		t.Errorf("no -p: exit %d %s", code, stderr)
-	}
 	if code, _, stderr := e.run(context.Background(), nil, "-p", "  "); code != 2 || !strings.Contains(stderr, "empty") {
 		t.Errorf("empty prompt: exit %d %s", code, stderr)
 	}

@@ -29,12 +29,24 @@ func main() {
 const usage = `harness: a terminal coding agent for OpenAI-compatible endpoints
 
 Usage:
+  harness [--resume NAME] [--system-prompt TEXT]
+                        start the full-screen UI in the current directory (a new
+                        session, or continue session NAME)
+  harness -p PROMPT [--json] [--resume NAME] [--system-prompt TEXT]
+                        run one turn headless and print the final answer; -p -
+                        reads the prompt from stdin; --json prints every event as
+                        one JSON object per line instead; approvals are denied
+  harness --resume      list saved sessions, least recently updated first
   harness setup [--force] [--base-url URL] [--model NAME] [--api-key-env VAR]
                         write a starter ~/.harness/config.toml and create the store
   harness doctor [--full]
                         check the configuration, the endpoint and the helper files
   harness --version     print the version
   harness -h, --help    print this help
+
+--system-prompt replaces [chat] prompt for this run (an empty TEXT sends an
+empty system message); it is never saved. Exit codes: 0 done, 1 error, 2 bad
+usage or configuration, 130 interrupted (SIGINT stops the turn like Esc).
 
 Files live in ~/.harness (or $HARNESS_HOME): config.toml, .env, sessions/, replib/.
 `
@@ -48,25 +60,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdDoctor(args[1:], stdout, stderr)
 		}
 	}
-	for _, a := range args {
-		switch a {
+	switch infoFlag(args) {
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "version":
+		fmt.Fprintln(stdout, "harness", version())
+		return exitOK
+	}
+	return mainAgent(args, stdin, stdout, stderr)
+}
+
+// infoFlag returns "help" or "version" when args ask for them, skipping
+// the values of -p and --system-prompt (a prompt may read "--help").
+func infoFlag(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-p", "--system-prompt", "-system-prompt":
+			i++
 		case "-h", "-help", "--help":
-			fmt.Fprint(stdout, usage)
-			return exitOK
+			return "help"
 		case "--version", "-version":
-			fmt.Fprintln(stdout, "harness", version())
-			return exitOK
+			return "version"
 		}
 	}
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "harness: unknown argument %q\n\n%s", args[0], usage)
-		return exitUsage
-	}
-	if _, code := loadConfig(stderr); code != exitOK {
-		return code
-	}
-	fmt.Fprintln(stderr, "harness: the interactive terminal UI is not available in this build yet; see harness --help for what is")
-	return exitUsage
+	return ""
 }
 
 // loadConfig loads the configuration for the current directory, printing

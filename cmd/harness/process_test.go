@@ -22,7 +22,7 @@ import (
 // the tests below can run, interrupt and kill real processes.
 func TestMain(m *testing.M) {
 	if os.Getenv("HARNESS_TEST_MAIN") == "1" {
-		os.Exit(mainAgent(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
