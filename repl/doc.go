@@ -105,12 +105,14 @@
 // retained state over the limit, or a Go panic discards the REPL's state:
 // the result says that every variable and function defined earlier is gone
 // and that the helpers were reloaded, and the next call starts fresh.
-// Builtins that would allocate a lot at once check first and fail with an
-// ordinary error that keeps the state: file reads larger than the remaining
-// budget, run() output past a third of it (the command is killed), and
-// list, tuple or sorted of more elements than it can hold. One Starlark
-// operation (such as "x" * n) can still allocate up to 1 GiB before the
-// watchdog sees it.
+// Operations that would allocate a lot in one step, which the watchdog
+// cannot interrupt, check first and fail with an ordinary error that keeps
+// the state: file reads larger than the remaining budget, run() output past
+// a third of it (the command is killed), sequence repetition (x * n: every
+// "*" in REPL code and helpers runs through a hidden builtin that checks
+// the size), and list, tuple, sorted, reversed, enumerate and zip of more
+// elements than the budget holds. Other single operations allocate in
+// proportion to values that already exist (str.replace, "".join, str()).
 // Cancelling Exec's context stops the interpreter at once (Thread.Cancel)
 // and kills run() process groups; state is kept.
 //

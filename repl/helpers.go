@@ -78,10 +78,20 @@ func (r *REPL) loadHelper(file string, src []byte) (err error) {
 		}
 	}()
 	r.thread.Uncancel()
-	globals, err := starlark.ExecFileOptions(r.fileOpts, r.thread, file, src, r.globals)
+	f, err := r.fileOpts.Parse(file, src, 0)
 	if err != nil {
 		return err
 	}
+	guardRepeats(f)
+	prog, err := starlark.FileProgram(f, r.globals.Has)
+	if err != nil {
+		return err
+	}
+	globals, err := prog.Init(r.thread, r.globals)
+	if err != nil {
+		return err
+	}
+	globals.Freeze()
 	names := globals.Keys() // sorted
 	var found []helper
 	for _, name := range names {

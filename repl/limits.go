@@ -3,7 +3,6 @@
 package repl
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 	"runtime/metrics"
@@ -204,25 +203,4 @@ func (r *REPL) estimateState() int64 {
 		}
 	}
 	return total
-}
-
-// sizedBuiltins wraps the universal builtins that allocate in proportion to
-// the length of their argument, so that list(range(10**9)) is refused before
-// it allocates instead of exhausting the process's memory.
-func (r *REPL) sizedBuiltins(g starlark.StringDict) {
-	for _, name := range []string{"list", "tuple", "sorted"} {
-		orig := starlark.Universe[name].(*starlark.Builtin)
-		g[name] = starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			if len(args) > 0 {
-				if n := starlark.Len(args[0]); n > 1<<16 {
-					need := int64(n) * 24
-					if left := callOf(r).budget(); need > left {
-						return nil, fmt.Errorf("%s: %d elements need about %d MiB, more than this REPL's memory limit leaves (max_memory_mb = %d); work on smaller pieces",
-							name, n, need>>20, r.opts.MaxMemoryMB)
-					}
-				}
-			}
-			return starlark.Call(thread, orig, args, kw)
-		})
-	}
 }

@@ -257,11 +257,46 @@ func TestHugeListIsRefusedBeforeAllocating(t *testing.T) {
 	e.exec("kept = 1")
 	for _, code := range []string{"list(range(1000000000))", "tuple(range(1000000000))", "sorted(range(1000000000))"} {
 		out := e.exec(code)
-		if !strings.Contains(out, "1000000000 elements need about") || strings.Contains(out, "state lost") {
+		if !strings.Contains(out, "of 1000000000 elements needs about") || strings.Contains(out, "state lost") {
 			t.Errorf("%s: %q", code, out)
 		}
 	}
 	if got := e.exec("len(list(range(100000))) + kept"); got != "100001" {
 		t.Errorf("ordinary list: %q", got)
+	}
+}
+
+// TestOneStepAllocationsAreRefused covers the operations that allocate in
+// one interpreter step, which the watchdog cannot interrupt: each must fail
+// with an ordinary error that keeps the state, before allocating.
+func TestOneStepAllocationsAreRefused(t *testing.T) {
+	e := newEnv(t, withMemory(16))
+	e.exec("kept = 1\nrow = [0]")
+	for _, code := range []string{
+		"[0] * 20000000", "20000000 * [0]", "row * 20000000", "(1, 2) * 10000000",
+		`"ab" * 20000000`, `b"ab" * 20000000`, "x = [0]\nx *= 20000000",
+		"enumerate(range(10000000))", "zip(range(10000000), range(10000000))", "reversed(range(10000000))",
+	} {
+		out := e.exec(code)
+		if !strings.Contains(out, "needs about") || !strings.Contains(out, "max_memory_mb = 16") || strings.Contains(out, "state lost") {
+			t.Errorf("%s: %.300q", code, out)
+		}
+	}
+	for code, want := range map[string]string{
+		"kept":                           "1",
+		"6 * 7":                          "42",
+		`"ab" * 3`:                       `"ababab"`,
+		"2 * [1]":                        "[1, 1]",
+		"n = 3\nn *= 5\nn":               "15",
+		"d = {'k': [1]}\nd['k'] *= 2\nd": `{"k": [1, 1]}`,
+		"len([0] * 100000)":              "100000",
+		"2.5 * 2":                        "5.0",
+	} {
+		if got := e.exec(code); got != want {
+			t.Errorf("%s = %q, want %q", code, got, want)
+		}
+	}
+	if got := e.exec(`"a" * "b"`); !strings.HasSuffix(got, "\nError: unknown binary op: string * string") {
+		t.Errorf("error of a bad *: %q", got)
 	}
 }

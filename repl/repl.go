@@ -173,6 +173,7 @@ func (r *REPL) evaluate(c *callState, code string) (value starlark.Value, err er
 	if err != nil {
 		return nil, err
 	}
+	guardRepeats(f)
 	var last syntax.Expr
 	if n := len(f.Stmts); n > 0 {
 		if es, ok := f.Stmts[n-1].(*syntax.ExprStmt); ok {
@@ -297,7 +298,9 @@ func backtrace(e *starlark.EvalError) string {
 	stack := e.CallStack
 	suffix := ""
 	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
-		suffix = " in " + stack[last].Name
+		if stack[last].Name != repeatName { // x * y reads as Starlark's own error
+			suffix = " in " + stack[last].Name
+		}
 		stack = stack[:last]
 	}
 	var sb strings.Builder

@@ -1,0 +1,190 @@
+// Size checks for operations that allocate a lot in one step: sequence
+// repetition and the universal builtins that preallocate their result.
+
+package repl
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// The memory watchdog samples the heap between interpreter steps, so it
+// cannot stop one step that allocates gigabytes at once: [0] * 10**9 asks
+// Go for 16 GB, and a failed allocation kills the whole process. Such
+// steps are checked against the budget before they allocate, and fail
+// with an ordinary error that keeps the REPL's state.
+
+// bigAlloc is the size below which no check is made.
+const bigAlloc = 1 << 20
+
+// repeatName is the global through which "x * y" runs once guardRepeats has
+// rewritten it. It is not an identifier, so REPL code can neither name nor
+// rebind it.
+const repeatName = "*"
+
+// guardRepeats rewrites, in place, every x * y in the tree below node into
+// a call of the repeatName builtin, and every "name *= y" into
+// "name = name * y" (which it then rewrites), so that sequence repetition
+// is checked before it allocates. Evaluation order is unchanged.
+func guardRepeats(node any) {
+	rewrite(reflect.ValueOf(node))
+}
+
+var (
+	exprType = reflect.TypeOf((*syntax.Expr)(nil)).Elem()
+	stmtType = reflect.TypeOf((*syntax.Stmt)(nil)).Elem()
+)
+
+// rewrite walks v (a syntax node, a slice of nodes, or an interface
+// holding one) and replaces multiplications in the settable places it
+// finds.
+func rewrite(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Interface:
+		if !v.IsNil() && (v.Type() == exprType || v.Type() == stmtType) {
+			rewrite(v.Elem())
+			if v.CanSet() && v.Type() == exprType {
+				if call := repeatCall(v.Interface().(syntax.Expr)); call != nil {
+					v.Set(reflect.ValueOf(call))
+				}
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			rewrite(v.Index(i))
+		}
+	case reflect.Pointer:
+		if v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != "go.starlark.net/syntax" {
+			return
+		}
+		if a, ok := v.Interface().(*syntax.AssignStmt); ok && a.Op == syntax.STAR_EQ {
+			if id, ok := a.LHS.(*syntax.Ident); ok {
+				a.Op = syntax.EQ
+				a.RHS = &syntax.BinaryExpr{X: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, OpPos: a.OpPos, Op: syntax.STAR, Y: a.RHS}
+			}
+		}
+		s := v.Elem()
+		for i := 0; i < s.NumField(); i++ {
+			if f := s.Field(i); f.CanSet() {
+				rewrite(f)
+			}
+		}
+	}
+}
+
+// repeatCall returns the call replacing e when e is a multiplication.
+func repeatCall(e syntax.Expr) *syntax.CallExpr {
+	b, ok := e.(*syntax.BinaryExpr)
+	if !ok || b.Op != syntax.STAR {
+		return nil
+	}
+	fn := &syntax.Ident{NamePos: b.OpPos, Name: repeatName}
+	return &syntax.CallExpr{Fn: fn, Lparen: b.OpPos, Args: []syntax.Expr{b.X, b.Y}, Rparen: b.OpPos}
+}
+
+// repeat is x * y with the size checked first.
+func (r *REPL) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	x, y := args[0], args[1]
+	if need, what := repeatSize(x, y); need > bigAlloc && r.opts.MaxMemoryMB > 0 {
+		if err := r.checkAlloc(what, need); err != nil {
+			return nil, err
+		}
+	}
+	return starlark.Binary(syntax.STAR, x, y)
+}
+
+// repeatSize estimates the bytes x * y allocates when it repeats a
+// sequence, and describes the operation.
+func repeatSize(x, y starlark.Value) (int64, string) {
+	seq, count := x, y
+	if _, ok := x.(starlark.Int); ok {
+		seq, count = y, x
+	}
+	n, ok := count.(starlark.Int)
+	if !ok {
+		return 0, ""
+	}
+	c, ok := n.Int64()
+	if !ok || c <= 0 {
+		return 0, "" // Starlark refuses a count this large itself
+	}
+	var per int64
+	switch s := seq.(type) {
+	case starlark.String:
+		per = int64(len(s))
+	case starlark.Bytes:
+		per = int64(len(s))
+	case *starlark.List:
+		per = 16 * int64(s.Len())
+	case starlark.Tuple:
+		per = 16 * int64(len(s))
+	default:
+		return 0, ""
+	}
+	what := fmt.Sprintf("%s * %d", seq.Type(), c)
+	if per > 0 && c > math.MaxInt64/per {
+		return math.MaxInt64, what
+	}
+	return per * c, what
+}
+
+// checkAlloc refuses an allocation of need bytes that the call's budget
+// cannot hold.
+func (r *REPL) checkAlloc(what string, need int64) error {
+	if left := callOf(r).budget(); need > left {
+		return fmt.Errorf("%s needs about %d MiB at once, more than this REPL's memory limit leaves (max_memory_mb = %d); work on smaller pieces",
+			what, need>>20, r.opts.MaxMemoryMB)
+	}
+	return nil
+}
+
+// perElement is the bytes a preallocating builtin spends per element.
+var perElement = map[string]int64{
+	"list": 24, "tuple": 24, "sorted": 24, "reversed": 24,
+	"enumerate": 72, // the pair list, the pairs' backing array, one tuple header per pair
+}
+
+// sizedBuiltins wraps the universal builtins that allocate in proportion to
+// the length of their arguments, so that list(range(10**9)) is refused
+// before it allocates.
+func (r *REPL) sizedBuiltins(g starlark.StringDict) {
+	g[repeatName] = starlark.NewBuiltin(repeatName, r.repeat)
+	for _, name := range []string{"list", "tuple", "sorted", "reversed", "enumerate", "zip"} {
+		orig := starlark.Universe[name].(*starlark.Builtin)
+		g[name] = starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if n, need := preallocation(name, args); need > bigAlloc && r.opts.MaxMemoryMB > 0 {
+				if err := r.checkAlloc(fmt.Sprintf("%s of %d elements", name, n), need); err != nil {
+					return nil, fmt.Errorf("%s: %v", name, err)
+				}
+			}
+			return starlark.Call(thread, orig, args, kw)
+		})
+	}
+}
+
+// preallocation returns the element count a builtin preallocates for and
+// its size in bytes.
+func preallocation(name string, args starlark.Tuple) (int64, int64) {
+	if len(args) == 0 {
+		return 0, 0
+	}
+	if name != "zip" {
+		n := int64(starlark.Len(args[0]))
+		return n, n * perElement[name]
+	}
+	rows := int64(-1)
+	for _, a := range args {
+		n := int64(starlark.Len(a))
+		if n < 0 {
+			return 0, 0 // zip does not preallocate when a length is unknown
+		}
+		if rows < 0 || n < rows {
+			rows = n
+		}
+	}
+	return rows, rows * (40 + 16*int64(len(args)))
+}
