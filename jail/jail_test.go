@@ -102,6 +102,14 @@ func TestEscapeCorpus(t *testing.T) {
 		"WriteIn":  func(p string) error { return r.WriteFile(p+"/new", []byte("x"), 0o644) },
 		"Mkdir":    func(p string) error { return r.MkdirAll(p+"/sub", 0o755) },
 		"Rename":   func(p string) error { return r.Rename("a.txt", p+"/moved") },
+		"RenameIn": func(p string) error { return r.Rename(p+"/secret", "stolen") },
+		"Chmod":    func(p string) error { return r.Chmod(p, 0o777) },
+		"Mkdir1":   func(p string) error { return r.Mkdir(p+"/sub", 0o755) },
+		"Remove":   func(p string) error { return r.Remove(p + "/secret") },
+		"Lstat":    func(p string) error { _, err := r.Lstat(p + "/secret"); return err },
+		"Readlink": func(p string) error { _, err := r.Readlink(p + "/secret"); return err },
+		"OpenDir":  func(p string) error { d, err := r.OpenDir(p); closeIf2(d); return err },
+		"Resolve":  func(p string) error { _, err := r.Resolve(p + "/secret"); return err },
 	}
 	for name, op := range ops {
 		for _, p := range paths {
@@ -120,12 +128,21 @@ func TestEscapeCorpus(t *testing.T) {
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(outside, "secret"))
+	if fi, err := os.Stat(filepath.Join(outside, "secret")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("outside file's mode changed: %v %v", fi.Mode(), err)
+	}
 	if err != nil || string(b) != "SECRET" {
 		t.Fatalf("outside file changed: %q %v", b, err)
 	}
 	ents, _ := os.ReadDir(outside)
 	if len(ents) != 1 {
 		t.Fatalf("something was created outside: %v", ents)
+	}
+}
+
+func closeIf2(d *Dir) {
+	if d != nil {
+		d.Close()
 	}
 }
 
