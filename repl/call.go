@@ -126,9 +126,9 @@ func callOf(r *REPL) *callState {
 	if c := r.call.Load(); c != nil {
 		return c
 	}
-	// Helper files run at load time, outside any call.
-	c := &callState{r: r, ctx: context.Background(), done: make(chan struct{})}
-	return c
+	// Not reached from REPL code (Exec and helper loading each install a
+	// call); a detached state keeps a builtin called otherwise working.
+	return &callState{r: r, ctx: context.Background(), done: make(chan struct{})}
 }
 
 // onSteps runs every stepInterval interpreter steps.

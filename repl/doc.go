@@ -123,8 +123,10 @@
 // defined; all of its top-level names become globals. help() lists the
 // public functions (not starting with "_") with their signatures and
 // docstrings; Functions() returns them with the REPL functions, so the app
-// can point a mistaken tool call at the REPL. A file that fails to load is
-// reported and contributes nothing.
+// can point a mistaken tool call at the REPL. Each file loads like a call,
+// under the memory limit and with five seconds to finish. A file that
+// fails to load (an error, a stop at either limit) is reported and
+// contributes nothing.
 //
 // # Approval exemptions
 //

@@ -3,12 +3,14 @@
 package repl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"go.starlark.net/starlark"
 
@@ -71,13 +73,39 @@ func describeLoadError(err error) string {
 	return err.Error()
 }
 
+// helperLoadTimeout bounds the time one helper file may take to load, so
+// that an endless loop at a file's top level cannot hang every new REPL.
+var helperLoadTimeout = 5 * time.Second
+
+// loadHelper runs one helper file as a call of its own, with the memory
+// watchdog and a time limit, and adds its names to the globals. Its
+// printed output and failure notes are dropped.
 func (r *REPL) loadHelper(file string, src []byte) (err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), helperLoadTimeout)
+	defer cancel()
+	r.thread.Uncancel()
+	c := newCall(r, ctx, "")
+	c.out.emit = nil
+	r.setCall(c)
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error while loading: %v", p)
 		}
+		c.finish()
+		r.setCall(nil)
+		switch reason := c.reason(); {
+		case err != nil && reason == stopCancel:
+			err = fmt.Errorf("did not finish loading within %v; is there an endless loop at the top level?", helperLoadTimeout)
+		case err != nil && reason == stopMemory:
+			err = fmt.Errorf("passed this REPL's memory limit (max_memory_mb = %d) while loading", r.opts.MaxMemoryMB)
+		}
 	}()
-	r.thread.Uncancel()
+	return r.execHelper(file, src)
+}
+
+// execHelper parses, guards and runs a helper file, then merges its
+// top-level names into the globals and records its public functions.
+func (r *REPL) execHelper(file string, src []byte) error {
 	f, err := r.fileOpts.Parse(file, src, 0)
 	if err != nil {
 		return err

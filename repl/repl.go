@@ -212,7 +212,7 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 			sb.WriteString("\n")
 		}
 		sb.WriteString(r.stateLostText(reason, c))
-		r.setCall(nil) // helper files load outside any call
+		r.setCall(nil) // each helper file loads as a call of its own
 		r.reset()
 	case err != nil:
 		if sb.Len() > 0 {
