@@ -305,47 +305,53 @@ func TestOneStepAllocationsAreRefused(t *testing.T) {
 // memory limit at their top level: each is reported and left out, the
 // others load, and New returns.
 func TestHelperLoadIsBounded(t *testing.T) {
-	old := helperLoadTimeout
-	helperLoadTimeout = 200 * time.Millisecond
-	t.Cleanup(func() { helperLoadTimeout = old })
-	e := newEnv(t, withoutHelpers(), withMemory(16))
-	dir := filepath.Join(e.home, "replib")
-	os.MkdirAll(dir, 0o755)
-	for name, src := range map[string]string{
-		"a_loop.star":   "def looping():\n    pass\nwhile True:\n    pass\n",
-		"b_grow.star":   "big = []\nfor i in range(100000):\n    big.append('x' * 100000 + str(i))\n",
-		"c_repeat.star": "huge = [0] * 100000000\n",
-		"d_good.star":   "def good():\n    return 'good'\n",
-	} {
-		os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644)
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		file    string
+		want    []string
+	}{
+		{"endless loop", 100 * time.Millisecond, "def looping():\n    pass\nwhile True:\n    pass\n",
+			[]string{"replib/a.star: did not finish loading within 100ms"}},
+		{"growing", helperLoadTimeout, "def looping():\n    pass\nbig = []\nfor i in range(100000):\n    big.append('x' * 100000 + str(i))\n",
+			[]string{"replib/a.star: passed this REPL's memory limit (max_memory_mb = 16) while loading"}},
+		{"one step", helperLoadTimeout, "def looping():\n    pass\nhuge = [0] * 100000000\n",
+			[]string{"replib/a.star: ", "list * 100000000 needs about"}},
 	}
-	done := make(chan *REPL, 1)
-	go func() {
-		r, err := New(e.repl.opts)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- r
-	}()
-	var r *REPL
-	select {
-	case r = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("New did not return: a helper file's top level runs unbounded")
-	}
-	defer r.Close()
-	out := r.Exec(context.Background(), "good()")
-	for _, want := range []string{
-		"replib/a_loop.star: did not finish loading within 200ms",
-		"replib/b_grow.star: passed this REPL's memory limit (max_memory_mb = 16) while loading",
-		"replib/c_repeat.star: ", "list * 100000000 needs about",
-		`"good"`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("first result lacks %q:\n%s", want, out)
-		}
-	}
-	if got := r.Exec(context.Background(), "looping"); !strings.Contains(got, "undefined: looping") {
-		t.Errorf("a file that failed to load contributed names: %q", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old := helperLoadTimeout
+			helperLoadTimeout = tt.timeout
+			t.Cleanup(func() { helperLoadTimeout = old })
+			e := newEnv(t, withoutHelpers(), withMemory(16))
+			dir := filepath.Join(e.home, "replib")
+			os.MkdirAll(dir, 0o755)
+			os.WriteFile(filepath.Join(dir, "a.star"), []byte(tt.file), 0o644)
+			os.WriteFile(filepath.Join(dir, "b.star"), []byte("def good():\n    return 'good'\n"), 0o644)
+			done := make(chan *REPL, 1)
+			go func() {
+				r, err := New(e.repl.opts)
+				if err != nil {
+					t.Error(err)
+				}
+				done <- r
+			}()
+			var r *REPL
+			select {
+			case r = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("New did not return: a helper file's top level runs unbounded")
+			}
+			defer r.Close()
+			out := r.Exec(context.Background(), "good()")
+			for _, want := range append(tt.want, `"good"`) {
+				if !strings.Contains(out, want) {
+					t.Errorf("first result lacks %q:\n%s", want, out)
+				}
+			}
+			if got := r.Exec(context.Background(), "looping"); !strings.Contains(got, "undefined: looping") {
+				t.Errorf("a file that failed to load contributed names: %q", got)
+			}
+		})
 	}
 }
