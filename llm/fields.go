@@ -95,7 +95,8 @@ func (s *fieldSet) merge(key string, val []byte, concat, deferEmpty bool) (*merg
 }
 
 // fields returns the accumulated members in placement order; fields never
-// placed (reasoning fields that stayed empty) come last.
+// placed (reasoning fields that stayed empty) come last, and fields that
+// never received a valid value are left out.
 func (s *fieldSet) fields() []Field {
 	if len(s.list) == 0 {
 		return nil
@@ -110,6 +111,9 @@ func (s *fieldSet) fields() []Field {
 	})
 	out := make([]Field, 0, len(list))
 	for _, f := range list {
+		if !f.isStr && len(f.raw) == 0 && f.details == nil {
+			continue // it never received a valid value
+		}
 		out = append(out, Field{f.key, f.value()})
 	}
 	return out

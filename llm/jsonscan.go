@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -172,16 +173,15 @@ func eachElement(arr []byte, fn func(val []byte) error) error {
 	return errScan
 }
 
-// memberKey returns the decoded form of a raw key; keys without escapes
-// (all keys real servers send) are returned without copying.
+// memberKey returns the decoded form of a raw key, as valid UTF-8.
 func memberKey(raw []byte) string {
 	for _, c := range raw {
-		if c == '\\' {
+		if c == '\\' || c >= utf8.RuneSelf {
 			var s string
 			if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s) == nil {
 				return s
 			}
-			return string(raw)
+			return strings.ToValidUTF8(string(raw), "\uFFFD")
 		}
 	}
 	return string(raw)

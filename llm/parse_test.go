@@ -66,12 +66,18 @@ func FuzzParseStream(f *testing.F) {
 	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"reasoning\":\"ab\",\"reasoning_content\":\"a\"}}]}\ndata: {\"choices\":[{\"delta\":{\"reasoning_content\":\"bc\",\"reasoning_details\":[{\"index\":0,\"text\":\"abc\"}]}}]}\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var shown, content strings.Builder
+		args := map[string]string{} // by call ID
+		ids := map[int]string{}
 		acc := newAccumulator(func(d Delta) {
 			switch d.Kind {
 			case DeltaReasoning:
 				shown.WriteString(d.Text)
 			case DeltaContent:
 				content.WriteString(d.Text)
+			case DeltaToolCall:
+				ids[d.Index] = d.ID
+			case DeltaToolArgs:
+				args[ids[d.Index]] += d.Text
 			}
 		})
 		parseStream(context.Background(), bytes.NewReader(body), acc)
@@ -85,6 +91,18 @@ func FuzzParseStream(f *testing.F) {
 		}
 		if content.String() != m.Content {
 			t.Fatalf("content deltas %q != Content %q", content.String(), m.Content)
+		}
+		for _, c := range m.ToolCalls {
+			if args[c.ID] != c.Arguments {
+				t.Fatalf("argument deltas %q != Arguments %q", args[c.ID], c.Arguments)
+			}
+		}
+		var back Message
+		if err := json.Unmarshal(raw, &back); err != nil {
+			t.Fatalf("saved message does not load: %v\n%s", err, raw)
+		}
+		if again, _ := back.MarshalJSON(); !bytes.Equal(again, raw) {
+			t.Fatalf("saved message changes when loaded:\n%s\n%s", raw, again)
 		}
 	})
 }
