@@ -114,9 +114,11 @@ type App struct {
 	counts  []llm.TurnCount // the root's turn_token_cache
 	ovDirty bool            // the overlay's data must be rebuilt
 
-	main      *mainView
-	mouseHeld bool
-	quitting  bool
+	main           *mainView
+	mouseEv        *tcell.EventMouse // the terminal event being handled
+	mouseHeld      bool              // the left button was down
+	mouseOnOverlay bool              // mouseEv is the overlay's
+	quitting       bool
 
 	postMu sync.Mutex
 	posted []func()
@@ -174,27 +176,7 @@ func newApp(opts Options) *App {
 		a.do(KeyAction(ev, len(a.pending) > 0))
 		return nil
 	})
-	a.tv.SetMouseCapture(func(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
-		if ev == nil {
-			return ev, act
-		}
-		switch act {
-		case tview.MouseLeftClick, tview.MouseLeftDoubleClick, tview.MouseMiddleClick, tview.MouseRightClick,
-			tview.MouseMiddleDown, tview.MouseMiddleUp, tview.MouseRightDown, tview.MouseRightUp:
-			// Derived from events handled as they came; the overlay
-			// takes clicks on itself.
-			a.main.overlayMouse(ev, act)
-			return nil, 0
-		}
-		if a.main.overlayMouse(ev, act) {
-			a.mouseHeld = ev.Buttons()&tcell.Button1 != 0
-			return nil, 0
-		}
-		held := a.mouseHeld
-		a.mouseHeld = ev.Buttons()&tcell.Button1 != 0
-		a.do(MouseAction(ev, held))
-		return nil, 0
-	})
+	a.tv.SetMouseCapture(a.mouse)
 	return a
 }
 
@@ -208,6 +190,32 @@ func (a *App) post(f func()) {
 	case a.wake <- struct{}{}:
 	default:
 	}
+}
+
+// mouse handles the mouse. tview calls it once per action it derives
+// from a terminal event (a move, then a press or release, then a click):
+// the terminal event itself is mapped once, with MouseAction, while the
+// context overlay gets every derived action of the events on it, clicks
+// included. It always returns the event with a plain move, so tview keeps
+// deriving clicks but the widgets under it never act on them.
+func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+	if ev == nil {
+		return ev, act
+	}
+	if ev != a.mouseEv {
+		a.mouseEv = ev
+		held := a.mouseHeld
+		a.mouseHeld = ev.Buttons()&tcell.Button1 != 0
+		x, y := ev.Position()
+		a.mouseOnOverlay = !a.main.tr.sel.dragging && a.main.ov.InRect(x, y)
+		if !a.mouseOnOverlay {
+			a.do(MouseAction(ev, held))
+		}
+	}
+	if a.mouseOnOverlay {
+		a.main.overlayMouse(ev, act)
+	}
+	return ev, tview.MouseMove
 }
 
 // pump hands the stream's events and posted functions to the event

@@ -71,7 +71,8 @@ func TestEscStopsTurn(t *testing.T) {
 		f.events.Emit(rlm.TextDelta{Agent: root, Text: "partial"})
 		<-ctx.Done()
 		close(stopped)
-		f.add(root, llm.Message{Role: "assistant", Content: "partial\n\n" + rlm.StoppedMarker})
+		f.add(root, llm.Message{Role: "assistant", Content: "partial"})
+		f.events.Emit(rlm.TurnDone{Agent: root, Status: rlm.Stopped, Text: "partial\n\n" + rlm.StoppedMarker})
 	}}
 	u := startUI(t, 100, 12, be, nil)
 	u.typeText("go")
@@ -531,4 +532,58 @@ func TestSubagentShownWhileItRuns(t *testing.T) {
 	if strings.Contains(s, "printing") {
 		t.Errorf("the subagent's transcript stayed:\n%s", s)
 	}
+}
+
+// cellOf returns the screen position of the first occurrence of s.
+func cellOf(t *testing.T, screen, s string) (int, int) {
+	t.Helper()
+	for y, row := range strings.Split(screen, "\n") {
+		if i := strings.Index(row, s); i >= 0 {
+			return len([]rune(row[:i])), y
+		}
+	}
+	t.Fatalf("%q not on screen:\n%s", s, screen)
+	return 0, 0
+}
+
+func hiddenTurns(items []sessions.Item) []int {
+	var out []int
+	for i, t := range sessions.Turns(items) {
+		if t.Hidden {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func TestOverlayClickHidesTurn(t *testing.T) {
+	var items []sessions.Item
+	for i := 0; i < 2; i++ {
+		items = append(items,
+			sessions.Item{Message: llm.Message{Role: "user", Content: fmt.Sprintf("question %d", i)}},
+			sessions.Item{Message: llm.Message{Role: "assistant", Content: fmt.Sprintf("answer %d", i)}})
+	}
+	be := &fakeBackend{items: items, name: "s1"}
+	u := startUI(t, 120, 20, be, nil)
+	u.onUI(func() { u.app.main.ov.SetCollapsed(false) })
+	s := u.waitText("[Context][s1]")
+	u.waitText("Turn 2")
+	x, y := cellOf(t, s, "Turn 1")
+	click := func() {
+		u.scr.InjectMouse(x+2, y, tcell.Button1, 0)
+		u.scr.InjectMouse(x+2, y, tcell.ButtonNone, 0)
+	}
+	click()
+	u.waitFor("turn 1 hidden", func(string) bool { return fmt.Sprint(hiddenTurns(be.Conversation())) == "[0]" })
+	click()
+	u.waitFor("turn 1 restored", func(string) bool { return len(hiddenTurns(be.Conversation())) == 0 })
+	if got := u.text(); !strings.Contains(got, "question 0") {
+		t.Errorf("the transcript lost a turn:\n%s", got)
+	}
+	// Collapsing with [-] keeps the header.
+	s = u.text()
+	cx, cy := cellOf(t, s, "[-]")
+	u.scr.InjectMouse(cx+1, cy, tcell.Button1, 0)
+	u.scr.InjectMouse(cx+1, cy, tcell.ButtonNone, 0)
+	u.waitFor("the overlay collapsed", func(s string) bool { return strings.Contains(s, "[+]") && !strings.Contains(s, "Turn 1") })
 }

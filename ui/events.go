@@ -101,6 +101,10 @@ func (a *App) handle(ev rlm.Event) {
 		if v := a.viewOf(e.Agent); v != nil && e.Usage.TotalTokens > 0 {
 			v.usage, v.hasUsage = e.Usage.TotalTokens, true
 		}
+	case rlm.TurnDone:
+		if e.Status == rlm.Stopped {
+			a.root.add(kNote, "", rlm.StoppedMarker)
+		}
 	case FailureNote:
 		v := a.top()
 		if e.Agent.Name != "" || e.Agent.Depth > 0 {

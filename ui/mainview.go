@@ -50,6 +50,14 @@ func (m *mainView) inputWidth() int { return m.inW }
 // inTranscript reports whether x, y is on the transcript.
 func (m *mainView) inTranscript(x, y int) bool { return m.tr.InRect(x, y) }
 
+// MouseHandler reports every mouse action as handled, so tview redraws:
+// App.mouse has already acted on it.
+func (m *mainView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return m.WrapMouseHandler(func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+		return true, nil
+	})
+}
+
 // PasteHandler inserts pasted text into the input: a paste never sends.
 func (m *mainView) PasteHandler() func(string, func(tview.Primitive)) {
 	return m.WrapPasteHandler(func(text string, _ func(tview.Primitive)) {

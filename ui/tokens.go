@@ -98,13 +98,7 @@ func (a *App) toggleHidden(turn int) {
 	a.ovDirty = true
 }
 
-// overlayMouse gives a mouse event to the context overlay; it reports
-// whether the overlay took it. A drag selecting transcript text keeps the
-// mouse until it is released.
-func (m *mainView) overlayMouse(ev *tcell.EventMouse, act tview.MouseAction) bool {
-	if m.tr.sel.dragging {
-		return false
-	}
-	ok, _ := m.ov.MouseHandler()(act, ev, func(tview.Primitive) {})
-	return ok
+// overlayMouse gives a mouse action to the context overlay.
+func (m *mainView) overlayMouse(ev *tcell.EventMouse, act tview.MouseAction) {
+	m.ov.MouseHandler()(act, ev, func(tview.Primitive) {})
 }
