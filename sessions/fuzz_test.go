@@ -50,7 +50,6 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-
 // FuzzDecodeMessage checks the fast message decoder against
 // llm.Message.UnmarshalJSON: both accept the same objects and give the same
 // message. Run with: go test ./sessions -fuzz FuzzDecodeMessage
