@@ -185,7 +185,7 @@ func TestCountTurns(t *testing.T) {
 	if got3[0].Estimated || !got3[1].Estimated {
 		t.Errorf("estimated flags = %v %v", got3[0].Estimated, got3[1].Estimated)
 	}
-	turnText := strings.Join(texts[2:6], ",")
+	turnText := "[" + strings.Join(texts[2:6], ",") + "]" // the turn's messages as a compact JSON array
 	if got3[1].Tokens != llm.Estimate(turnText) || got3[1].Messages[3] != llm.Estimate(texts[5]) {
 		t.Errorf("estimated turn = %+v", got3[1])
 	}
@@ -200,7 +200,7 @@ func TestCountTurns(t *testing.T) {
 			t.Errorf("nil tokenizer gave a counted turn")
 		}
 	}
-	if e := llm.EstimateTurn(turns[0]); e.Tokens != llm.Estimate(texts[0]+","+texts[1]) || !e.Estimated {
+	if e := llm.EstimateTurn(turns[0]); e.Tokens != llm.Estimate("["+texts[0]+","+texts[1]+"]") || !e.Estimated {
 		t.Errorf("EstimateTurn = %+v", e)
 	}
 }

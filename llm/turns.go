@@ -64,9 +64,10 @@ func keyOf(texts [][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// EstimateTurn counts turn by the heuristic: the turn is ceil(bytes/3.25) of
-// its messages' compact JSON joined by commas, and each message the same of
-// its own JSON. The result is marked Estimated. Use it for the active turn.
+// EstimateTurn counts turn by the heuristic ceil(bytes/3.25): the turn's
+// bytes are those of its messages as a compact JSON array, each message's
+// those of its own compact JSON. The result is marked Estimated. Use it for
+// the active turn.
 func EstimateTurn(turn []Message) TurnCount {
 	return estimateTexts(turnText(turn))
 }
@@ -78,7 +79,7 @@ func estimateTexts(texts [][]byte) TurnCount {
 		strs[i] = string(t)
 		tc.Messages[i] = Estimate(strs[i])
 	}
-	tc.Tokens = Estimate(strings.Join(strs, ","))
+	tc.Tokens = Estimate("[" + strings.Join(strs, ",") + "]")
 	return tc
 }
 
