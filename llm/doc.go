@@ -83,4 +83,22 @@
 // A connection failure before any byte arrived is retried once after a
 // short pause; nothing else is retried. Cancelling the context stops
 // reading at once and returns the context's error with the partial message.
+//
+// # Token counting
+//
+// The Tokenizer posts to base_url with a final /v1 removed, plus /tokenize.
+// It tries llama.cpp's form ({"content": s} → {"tokens": [...]}, tokens
+// may be objects with pieces) and, when the server refuses that form (a 4xx
+// answer, or a 200 without tokens), vLLM's ({"prompt": s} → {"count": n}).
+// The form that works is kept. A 5xx or a connection failure decides
+// nothing (llama.cpp answers 503 while it loads a model); a server with no
+// route for either form (404, 405, 501) is remembered and not asked again.
+//
+// CountTurns counts the turns of a conversation (SplitTurns: a user message
+// and what follows it) by progressive prefixes of the compact JSON array of
+// the messages, "[m0,m1,…,mi": a message counts the tokens through it minus
+// those through the message before, a turn the sum of its messages. Turns
+// found in the cache by Key (a hash of their content) make no request. When
+// any request for a turn fails, the whole turn is estimated (EstimateTurn:
+// ceil(bytes/3.25) of its compact JSON) and marked Estimated.
 package llm
