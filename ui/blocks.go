@@ -32,6 +32,9 @@ type block struct {
 	gap  bool   // a blank line above (the first block of a message)
 	text strings.Builder
 
+	name string          // a streamed call's tool name
+	args strings.Builder // a streamed call's arguments so far
+
 	ver        int // bumped by every change of text
 	cacheW     int
 	cacheVer   int

@@ -73,11 +73,11 @@ func (a *App) handle(ev rlm.Event) {
 		}
 	case rlm.ToolCallStarted:
 		if v := a.viewOf(e.Agent); v != nil {
-			v.liveBlock(kCall, e.ID, "● "+e.Name+"\n")
+			v.liveCall(e.ID, e.Name).addArgs("")
 		}
 	case rlm.ToolArgsDelta:
 		if v := a.viewOf(e.Agent); v != nil {
-			v.liveBlock(kCall, e.ID, "● …\n").add(e.Text)
+			v.liveCall(e.ID, "").addArgs(e.Text)
 		}
 	case rlm.ToolOutput:
 		if v := a.viewOf(e.Agent); v != nil {

@@ -83,6 +83,26 @@ func (v *view) addBlocks(m llm.Message) {
 	}
 }
 
+// liveCall returns the streamed call block id, creating it; name is ""
+// when unknown.
+func (v *view) liveCall(id, name string) *block {
+	b := v.liveBlock(kCall, id, "")
+	if name != "" {
+		b.name = name
+	}
+	return b
+}
+
+// addArgs appends streamed arguments to a call block and shows them.
+func (b *block) addArgs(s string) {
+	b.args.WriteString(s)
+	name := b.name
+	if name == "" {
+		name = "…"
+	}
+	b.set(formatCall(name, b.args.String()))
+}
+
 // liveBlock returns the streamed block of kind k (and call id), creating it.
 func (v *view) liveBlock(k kind, id, header string) *block {
 	for _, b := range v.live {
@@ -156,6 +176,9 @@ func (v *view) add(k kind, id, text string) {
 func formatCall(name, args string) string {
 	head := "● " + name
 	fields, ok := objectFields(args)
+	if !ok {
+		fields, ok = partialFields(args)
+	}
 	if !ok {
 		if strings.TrimSpace(args) == "" {
 			return head
@@ -245,4 +268,96 @@ func toolsText(tools []llm.Tool) string {
 		fmt.Fprintf(&sb, "%s\n%s", t.Name, t.Description)
 	}
 	return sb.String()
+}
+
+// partialFields reads the fields of a JSON object still being streamed:
+// complete members, then the member being written, its string value
+// unescaped as far as it goes. It reports false for text that does not
+// start an object.
+func partialFields(s string) ([]field, bool) {
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return nil, false
+	}
+	var out []field
+	i++
+	for {
+		i = skipSpace(s, i)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+		}
+		if i >= len(s) || s[i] != '"' {
+			return out, true
+		}
+		key, n, done := partialString(s[i:])
+		if !done {
+			return out, true
+		}
+		i = skipSpace(s, i+n)
+		if i >= len(s) || s[i] != ':' {
+			return out, true
+		}
+		i = skipSpace(s, i+1)
+		if i >= len(s) {
+			return append(out, field{key, ""}), true
+		}
+		if s[i] == '"' {
+			val, n, _ := partialString(s[i:])
+			out = append(out, field{key, val})
+			i += n
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != ',' && s[j] != '}' {
+			j++
+		}
+		out = append(out, field{key, strings.TrimSpace(s[i:j])})
+		i = j
+	}
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// partialString decodes the JSON string at the start of s (which begins
+// with a quote) as far as it goes: its value, the bytes read, and whether
+// the closing quote was reached. An escape cut off at the end is left out.
+func partialString(s string) (string, int, bool) {
+	var sb strings.Builder
+	i := 1
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '"':
+			return sb.String(), i + 1, true
+		case c != '\\':
+			sb.WriteByte(c)
+			i++
+			continue
+		}
+		if i+1 >= len(s) {
+			return sb.String(), len(s), false
+		}
+		if s[i+1] == 'u' {
+			if i+6 > len(s) {
+				return sb.String(), len(s), false
+			}
+			var r string
+			if json.Unmarshal([]byte(`"`+s[i:i+6]+`"`), &r) == nil {
+				sb.WriteString(r)
+			}
+			i += 6
+			continue
+		}
+		var r string
+		if json.Unmarshal([]byte(`"`+s[i:i+2]+`"`), &r) == nil {
+			sb.WriteString(r)
+		}
+		i += 2
+	}
+	return sb.String(), len(s), false
 }

@@ -61,7 +61,13 @@ func TestFormatCall(t *testing.T) {
 		{"non-strings as JSON", "grep", `{"pattern":"x","context": 2,"fixed":true}`, "● grep\npattern: x\ncontext: 2\nfixed: true"},
 		{"no arguments", "FYI", `{}`, "● FYI"},
 		{"empty arguments", "FYI", ``, "● FYI"},
-		{"invalid JSON as sent", "repl", `{"code":`, "● repl\n{\"code\":"},
+		{"streaming: key only", "repl", `{"code":`, "● repl\n"},
+		{"streaming: code so far", "repl", `{"code":"print(1)\nx = \"a`, "● repl\nprint(1)\nx = \"a"},
+		{"streaming: cut escape left out", "repl", `{"code":"a\`, "● repl\na"},
+		{"streaming: cut unicode escape", "repl", `{"code":"a\u00`, "● repl\na"},
+		{"streaming: patch root first", "apply_patch", `{"root":"store","patch":"*** Begin`, "● apply_patch\nroot: store\n*** Begin"},
+		{"streaming: numbers", "grep", `{"pattern":"x","context":3`, "● grep\npattern: x\ncontext: 3"},
+		{"not an object", "repl", `[1,2]`, "● repl\n[1,2]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
