@@ -237,9 +237,11 @@ func (r *REPL) approve(c *callState, cmd *command) error {
 	return nil
 }
 
-// environ returns the child environment without the env_filter names.
+// environ returns the child environment without the env_filter names. It
+// is never nil: os/exec gives a child with a nil Env the app's own
+// environment, filtered names included.
 func (r *REPL) environ() []string {
-	var out []string
+	out := []string{}
 	for _, kv := range r.opts.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if !slices.Contains(r.opts.Commands.EnvFilter, name) {

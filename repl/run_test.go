@@ -220,3 +220,15 @@ func alive(pid int) bool {
 		time.Sleep(10 * time.Millisecond) // SIGKILL delivery is asynchronous
 	}
 }
+
+// TestRunEnvironmentNeverFallsBackToTheApps checks that a child whose
+// environment is empty after env_filter gets an empty environment, not the
+// app's (os/exec inherits the parent's environment when Env is nil).
+func TestRunEnvironmentNeverFallsBackToTheApps(t *testing.T) {
+	t.Setenv("SECRET_TOKEN", "s3cret")
+	e := newEnv(t, withEnviron(func() []string { return []string{"SECRET_TOKEN=s3cret"} }),
+		withCommands(config.Commands{EnvFilter: []string{"SECRET_TOKEN"}, Allow: map[string]string{"env": "/usr/bin/env"}}))
+	if out := e.exec(`run(["env"])["stdout"]`); out != `""` {
+		t.Fatalf("child environment: %s", out)
+	}
+}
