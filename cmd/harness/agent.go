@@ -156,7 +156,7 @@ func listSessions(st sessions.Store, stdout, stderr io.Writer) int {
 	for _, s := range list {
 		fmt.Fprintf(stdout, "%s  %s  %s\n", s.Name, s.Updated.Local().Format("2006-01-02 15:04"), s.Preview)
 	}
-	fmt.Fprintln(stderr, "harness: continue one with: harness --resume NAME -p PROMPT")
+	fmt.Fprintln(stderr, "harness: continue one with: harness --resume NAME (add -p PROMPT to run one turn headless)")
 	return exitOK
 }
 
