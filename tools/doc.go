@@ -86,7 +86,10 @@
 // is cancelled.
 //
 // How grep runs: one goroutine walks the tree in path order and numbers the
-// files; max(2, GOMAXPROCS) workers search them, each with its own read
+// files, opening each directory once through its parent's handle (a
+// jail.Dir) and handing that handle to the jobs of its files, so that a
+// file costs one openat rather than one per path component;
+// max(2, GOMAXPROCS) workers search the files, each with its own read
 // buffer (256 KiB, grown only for longer lines) and matcher; the results
 // are put back in order as they arrive. A file is read in chunks of whole
 // lines (NUL checked in every chunk, the first one before anything else),
