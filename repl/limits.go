@@ -122,7 +122,7 @@ func (c *callState) budget() int64 {
 }
 
 // estimateState returns an estimate of the bytes held by the globals that
-// are not shared builtins.
+// are not shared builtins. It stops counting once past the limit.
 func (r *REPL) estimateState() int64 {
 	seen := map[any]bool{}
 	var stack []starlark.Value
@@ -138,69 +138,70 @@ func (r *REPL) estimateState() int64 {
 	for len(stack) > 0 && total <= limit {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		switch v := v.(type) {
-		case starlark.String:
-			total += 16 + int64(len(v))
-		case starlark.Bytes:
-			total += 16 + int64(len(v))
-		case starlark.Int:
-			total += 16
-			if _, ok := v.Int64(); !ok {
-				total += int64(v.BigInt().BitLen() / 8)
-			}
-		case *starlark.List:
-			if seen[v] {
-				continue
-			}
-			seen[v] = true
-			total += 32 + 16*int64(v.Len())
-			for i := 0; i < v.Len(); i++ {
-				stack = append(stack, v.Index(i))
-			}
-		case starlark.Tuple:
-			total += 24 + 16*int64(len(v))
-			stack = append(stack, v...)
-		case *starlark.Dict:
-			if seen[v] {
-				continue
-			}
-			seen[v] = true
-			total += 64 + 64*int64(v.Len())
-			iter := v.Iterate()
-			var k starlark.Value
-			for iter.Next(&k) {
-				x, _, _ := v.Get(k)
-				stack = append(stack, k, x)
-			}
-			iter.Done()
-		case *starlark.Set:
-			if seen[v] {
-				continue
-			}
-			seen[v] = true
-			total += 64 + 48*int64(v.Len())
-			iter := v.Iterate()
-			var x starlark.Value
-			for iter.Next(&x) {
-				stack = append(stack, x)
-			}
-			iter.Done()
-		case *starlarkstruct.Struct:
-			if seen[v] {
-				continue
-			}
-			seen[v] = true
-			for _, name := range v.AttrNames() {
-				if x, err := v.Attr(name); err == nil && x != nil {
-					total += 32
-					stack = append(stack, x)
-				}
-			}
-		case *Path:
-			total += 48 + int64(len(v.p))
-		default:
-			total += 32
-		}
+		size, children := footprint(v, seen)
+		total += size
+		stack = append(stack, children...)
 	}
 	return total
+}
+
+// footprint returns the bytes v holds itself and the values it refers to.
+// Mutable containers are counted once (seen), however often they are
+// referred to.
+func footprint(v starlark.Value, seen map[any]bool) (int64, []starlark.Value) {
+	switch v := v.(type) {
+	case starlark.String:
+		return 16 + int64(len(v)), nil
+	case starlark.Bytes:
+		return 16 + int64(len(v)), nil
+	case starlark.Int:
+		if _, ok := v.Int64(); !ok {
+			return 16 + int64(v.BigInt().BitLen()/8), nil
+		}
+		return 16, nil
+	case starlark.Tuple:
+		return 24 + 16*int64(len(v)), v
+	case *Path:
+		return 48 + int64(len(v.p)), nil
+	case *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
+		if seen[v] {
+			return 0, nil
+		}
+		seen[v] = true
+		return containerFootprint(v)
+	}
+	return 32, nil
+}
+
+// containerFootprint is footprint for lists, dicts, sets and structs.
+func containerFootprint(v starlark.Value) (int64, []starlark.Value) {
+	var children []starlark.Value
+	switch v := v.(type) {
+	case *starlark.List:
+		for i := 0; i < v.Len(); i++ {
+			children = append(children, v.Index(i))
+		}
+		return 32 + 16*int64(v.Len()), children
+	case *starlark.Dict:
+		for _, item := range v.Items() {
+			children = append(children, item[0], item[1])
+		}
+		return 64 + 64*int64(v.Len()), children
+	case *starlark.Set:
+		iter := v.Iterate()
+		defer iter.Done()
+		var x starlark.Value
+		for iter.Next(&x) {
+			children = append(children, x)
+		}
+		return 64 + 48*int64(v.Len()), children
+	case *starlarkstruct.Struct:
+		for _, name := range v.AttrNames() {
+			if x, err := v.Attr(name); err == nil && x != nil {
+				children = append(children, x)
+			}
+		}
+		return 32 * int64(len(children)), children
+	}
+	return 32, nil
 }

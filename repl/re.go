@@ -386,24 +386,7 @@ func (m *match) Attr(name string) (starlark.Value, error) {
 func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	switch name {
 	case "groups", "groupdict":
-		var def starlark.Value = starlark.None
-		if err := starlark.UnpackArgs(fn, args, kw, "default?", &def); err != nil {
-			return nil, err
-		}
-		if name == "groupdict" {
-			d := starlark.NewDict(len(m.names))
-			for i, n := range m.names {
-				if n != "" {
-					_ = d.SetKey(starlark.String(n), m.group(i, def))
-				}
-			}
-			return d, nil
-		}
-		t := starlark.Tuple{}
-		for g := 1; 2*g < len(m.loc); g++ {
-			t = append(t, m.group(g, def))
-		}
-		return t, nil
+		return m.allGroups(name, fn, args, kw)
 	case "group":
 		if len(kw) > 0 {
 			return nil, fmt.Errorf("%s: unexpected keyword arguments", fn)
@@ -445,6 +428,28 @@ func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) 
 		return end, nil
 	}
 	return starlark.Tuple{start, end}, nil
+}
+
+// allGroups implements groups(default=None) and groupdict(default=None).
+func (m *match) allGroups(name, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var def starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(fn, args, kw, "default?", &def); err != nil {
+		return nil, err
+	}
+	if name == "groupdict" {
+		d := starlark.NewDict(len(m.names))
+		for i, n := range m.names {
+			if n != "" {
+				_ = d.SetKey(starlark.String(n), m.group(i, def))
+			}
+		}
+		return d, nil
+	}
+	t := starlark.Tuple{}
+	for g := 1; 2*g < len(m.loc); g++ {
+		t = append(t, m.group(g, def))
+	}
+	return t, nil
 }
 
 // expand writes a Python replacement template: \1, \g<1>, \g<name>, \\, and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -100,24 +101,10 @@ func TestOmittedCountIsExact(t *testing.T) {
 		t.Fatalf("len %d > 80", len(out))
 	}
 	kept := len(out) - len(strings.TrimLeft(out, "a"))
-	want := "[output truncated: " + itoa(150-kept) + " bytes omitted (output_limit)]"
+	want := "[output truncated: " + strconv.Itoa(150-kept) + " bytes omitted (output_limit)]"
 	if !strings.HasSuffix(out, want) {
 		t.Fatalf("got %q, want suffix %q", out, want)
 	}
-}
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
-
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
 }
 
 func TestHelp(t *testing.T) {
