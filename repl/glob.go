@@ -132,10 +132,14 @@ func (w *globber) literal(dir, prefix, comp string, rest []string) error {
 		}
 		return nil
 	}
-	if !w.isDirFollowing(p) {
-		return nil
+	fi, err := w.root.Stat(p)
+	switch {
+	case err == nil && fi.IsDir():
+		return w.walk(p, joinRel(prefix, comp), rest)
+	case err == nil, jail.KindOf(err) == jail.KindNotFound, jail.KindOf(err) == jail.KindNotDir:
+		return nil // nothing below a missing entry or a file
 	}
-	return w.walk(p, joinRel(prefix, comp), rest)
+	return w.r.fsErr(w.op, virtual(w.root, p), err) // a named directory that cannot be entered
 }
 
 func (w *globber) isDirFollowing(p string) bool {

@@ -300,6 +300,11 @@ func TestGlobDoesNotEnterDirectorySymlinks(t *testing.T) {
 	if got := e.exec(`glob("link/*.go")`); got != `["link/a.go"]` {
 		t.Errorf("glob link/*.go: %s", got)
 	}
+	// A directory the pattern names but the REPL may not enter is an error.
+	os.Symlink(t.TempDir(), filepath.Join(e.repo, "abs"))
+	if got := e.exec(`glob("abs/*")`); !strings.Contains(got, "glob /repository/abs: outside the root") {
+		t.Errorf("glob abs/*: %s", got)
+	}
 }
 
 // TestOutputLimitInvalidUTF8 prints a binary file's text: each invalid byte
