@@ -204,7 +204,7 @@ func TestTokenizeLine(t *testing.T) {
 		why  string
 	}{
 		{llmtest.TokenizeMissing, "unavailable (answered 404 Not Found: 404 page not found); context counts use estimates"},
-		{llmtest.TokenizeFail, "unavailable (answered 500 Internal Server Error: 500: llmtest: tokenize failed); context counts use estimates"},
+		{llmtest.TokenizeFail, "unavailable (answered 500 Internal Server Error: server_error: llmtest: tokenize failed); context counts use estimates"},
 	} {
 		srv := llmtest.New(t)
 		srv.SetTokenize(tc.mode)

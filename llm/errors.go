@@ -127,7 +127,8 @@ func providerError(raw []byte) *ProviderError {
 		return providerError(obj.Error) // a wrapped upstream error
 	}
 	code := strings.Trim(string(obj.Code), `"`)
-	if code == "" || code == "null" {
+	if code == "" || code == "null" || (isDigits(code) && obj.Type != "") {
+		// A numeric code mostly repeats the HTTP status; the type says more.
 		code = obj.Type
 	}
 	msg := obj.Message
@@ -135,6 +136,15 @@ func providerError(raw []byte) *ProviderError {
 		msg = string(raw)
 	}
 	return &ProviderError{Code: code, Message: truncate(msg)}
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // bodyMessage extracts the provider's message from an error body: the usual
@@ -150,7 +160,7 @@ func bodyMessage(body []byte) string {
 		switch {
 		case len(obj.Error) > 0 && !isNull(obj.Error):
 			pe := providerError(obj.Error)
-			if pe.Code != "" && !strings.Contains(pe.Message, pe.Code) {
+			if pe.Code != "" && !isDigits(pe.Code) && !strings.Contains(pe.Message, pe.Code) {
 				return pe.Code + ": " + pe.Message
 			}
 			return pe.Message
