@@ -69,8 +69,9 @@ func (p *Path) read(op string) ([]byte, error) {
 	if fi.IsDir() {
 		return nil, p.r.fsErr(op, v, &fsError{op, v, jail.KindIsDir, ""})
 	}
-	c := callOf(p.r)
-	if size := fi.Size(); size > c.budget() {
+	// Small files are left to the watchdog: asking for the budget can force
+	// a collection, too slow to do for every file a search reads.
+	if size := fi.Size(); size > bigAlloc && size > callOf(p.r).budget() {
 		return nil, fmt.Errorf("%s %s: the file is %d bytes, more than this REPL's memory limit leaves room for (max_memory_mb = %d); read it in parts with the read_file tool or search it with grep",
 			op, v, size, p.r.opts.MaxMemoryMB)
 	}
