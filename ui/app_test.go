@@ -344,8 +344,9 @@ func TestLeadingSpaceSendsSlash(t *testing.T) {
 	u := startUI(t, 80, 10, be, nil)
 	u.typeText(" /tools please")
 	u.key(tcell.KeyEnter, 0, 0)
-	u.waitText("/tools please")
-	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+	u.waitFor("the turn to end", func(s string) bool {
+		return strings.Contains(s, "\n/tools please\n") && strings.Contains(s, "20260101") && !strings.Contains(s, "working")
+	})
 	if len(be.sent()) != 1 || be.sent()[0] != "/tools please" {
 		t.Errorf("prompts = %q", be.sent())
 	}
