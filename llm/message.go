@@ -347,7 +347,8 @@ func NewCallID() string {
 // TurnCount is the cached token count of one completed turn: a user message
 // and everything after it up to the next user message. Key identifies the
 // turn's content (a hash of its compact JSON), so an unchanged turn is never
-// counted again. Messages holds each message's contribution, in order.
+// counted again; it is empty for a turn whose counting was cancelled.
+// Messages holds each message's contribution, in order.
 type TurnCount struct {
 	Key       string `json:"key"`
 	Tokens    int    `json:"tokens"`

@@ -227,3 +227,27 @@ func TestTokenizerTransientFailure(t *testing.T) {
 		t.Errorf("Count = %d, %v, dialect %q", n, err, tok.Dialect())
 	}
 }
+
+// TestCountTurnsCancelled: turns estimated only because the context ended
+// carry no Key, so a cache built from the result counts them next time
+// instead of keeping the estimate for good.
+func TestCountTurnsCancelled(t *testing.T) {
+	conv := []llm.Message{msg("user", "one"), msg("assistant", "a"), msg("user", "two"), msg("assistant", "b")}
+	turns := llm.SplitTurns(conv)
+	srv := llmtest.New(t)
+	tok := srv.Tokenizer()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got := llm.CountTurns(ctx, tok, turns, nil)
+	for k, tc := range got {
+		if !tc.Estimated || tc.Key != "" || tc.Tokens != llm.EstimateTurn(turns[k]).Tokens {
+			t.Errorf("turn %d after cancellation = %+v, want an estimate without Key", k, tc)
+		}
+	}
+	again := llm.CountTurns(context.Background(), tok, turns, got)
+	for k, tc := range again {
+		if tc.Estimated || tc.Key != llm.TurnKey(turns[k]) {
+			t.Errorf("turn %d not counted again: %+v", k, tc)
+		}
+	}
+}

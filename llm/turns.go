@@ -89,10 +89,10 @@ func estimateTexts(texts [][]byte) TurnCount {
 // the text through message i is "[m0,m1,…,mi"; a message's count is the
 // tokens through it minus the tokens through the message before, and a
 // turn's count the sum of its messages'. When t is nil, or any prefix
-// request of a turn fails (including because ctx ended), that turn is
-// estimated (see EstimateTurn) and marked Estimated; an estimated turn is
-// reused from the cache like any other, so a caller that wants a retry
-// drops it from the cache.
+// request of a turn fails, that turn is estimated (see EstimateTurn) and
+// marked Estimated; an estimated turn is reused from the cache like any
+// other. A turn estimated only because ctx ended has an empty Key, so it
+// never matches the cache and is counted next time.
 func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []TurnCount) []TurnCount {
 	cached := make(map[string]TurnCount, len(cache))
 	for _, c := range cache {
@@ -124,6 +124,9 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 		tc, last, ok := countTurn(ctx, t, prefix.Bytes(), start, texts, base, baseKnown)
 		if !ok {
 			out[k], baseKnown = estimateTexts(texts), false
+			if ctx.Err() != nil {
+				out[k].Key = "" // cut short, not failed: count it next time
+			}
 			continue
 		}
 		tc.Key = key
