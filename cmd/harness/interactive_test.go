@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"harness/config"
+	"harness/jail"
+	"harness/llmtest"
+)
+
+func TestDescriber(t *testing.T) {
+	e := newEnv(t, llmtest.Text("It lists the files."), llmtest.Text("  "))
+	if describer(e.cfg) != nil {
+		t.Fatal("a describer without [approval_description]")
+	}
+	e.cfg.ApprovalDescription = &config.ApprovalDescription{Prompt: "Explain ${command} briefly", Endpoint: e.srv.Endpoint()}
+	d := describer(e.cfg)
+	op := json.RawMessage(`{"executable":"/usr/bin/ls"}`)
+	got, err := d(context.Background(), op)
+	if err != nil || got != "It lists the files." {
+		t.Fatalf("describe = %q, %v", got, err)
+	}
+	body := e.srv.Chats()[0].MustChat(t)
+	if len(body.Messages) != 1 || body.Messages[0].Content != `Explain {"executable":"/usr/bin/ls"} briefly` {
+		t.Errorf("sent %+v", body.Messages)
+	}
+	if len(body.Tools) != 0 {
+		t.Errorf("sent tools %v", body.ToolNames())
+	}
+	if _, err := d(context.Background(), op); err == nil {
+		t.Error("an empty reply is not an error")
+	}
+}
+
+func TestUIWiringLevelAndBackend(t *testing.T) {
+	e := newEnv(t, llmtest.Text("hello"))
+	if err := os.WriteFile(filepath.Join(e.repo, "f.txt"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	w, code := openUIWiring(e.cfg, agentFlags{}, e.repo, &stderr)
+	if code != exitOK {
+		t.Fatalf("openUIWiring: %d %s", code, stderr.String())
+	}
+	defer w.close()
+	// The repository reads the level the UI changes, at each operation.
+	w.level.Set(config.PermNone)
+	if _, err := w.repo.ReadFile("f.txt"); jail.KindOf(err) != jail.KindPermission {
+		t.Errorf("read at none: %v", err)
+	}
+	w.level.Set(config.PermReadOnly)
+	if _, err := w.repo.ReadFile("f.txt"); err != nil {
+		t.Errorf("read at read-only: %v", err)
+	}
+
+	be, err := w.backend(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if be.SessionName() != "" {
+		t.Errorf("a new session has a name before its first message: %q", be.SessionName())
+	}
+	if err := be.Rename("early"); err == nil {
+		t.Error("renamed a session that does not exist yet")
+	}
+	if _, err := be.Turn(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := be.Rename("named"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.cfg.SessionsDir(), "named", "library", "root.json")); err != nil {
+		t.Error(err)
+	}
+	if be.SessionName() != "named" {
+		t.Errorf("name = %q", be.SessionName())
+	}
+}
