@@ -2,6 +2,7 @@ package repl
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -340,6 +341,46 @@ func TestTruncatedErrorKeepsItsMessage(t *testing.T) {
 	for _, want := range []string{"string value is not iterable", "iterating a string is not available in this REPL", "bytes omitted"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestAssembleProperties checks the output cap on random inputs: the result
+// fits the limit, is valid UTF-8, says when something was omitted, and is
+// the whole text when nothing was.
+func TestAssembleProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "é", "€", "𝄞", "\xff", "\n", "xyz "}
+	text := func(n int) string {
+		var sb strings.Builder
+		for i := 0; i < n; i++ {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return sb.String()
+	}
+	for i := 0; i < 2000; i++ {
+		prints, value := text(rng.IntN(200)), text(rng.IntN(200))
+		limit := 100 + rng.IntN(300)
+		omitted := 0
+		if rng.IntN(4) == 0 {
+			omitted = rng.IntN(1000)
+		}
+		out := assemble("", prints, omitted, tail{text: value, isError: rng.IntN(2) == 0}, limit)
+		h, v := strings.ToValidUTF8(prints, "\uFFFD"), strings.ToValidUTF8(value, "\uFFFD")
+		sep := ""
+		if h != "" && v != "" && !strings.HasSuffix(h, "\n") {
+			sep = "\n"
+		}
+		cut := omitted > 0 || len(h)+len(sep)+len(v) > limit
+		switch {
+		case len(out) > limit:
+			t.Fatalf("%d bytes over limit %d: %q", len(out), limit, out)
+		case !utf8.ValidString(out):
+			t.Fatalf("invalid UTF-8: %q", out)
+		case strings.Contains(out, "bytes omitted") != cut:
+			t.Fatalf("notice mismatch (omitted %d, limit %d): %q", omitted, limit, out)
+		case !cut && out != finish(h+sep+v):
+			t.Fatalf("nothing omitted but text changed:\n%q\n%q", out, finish(h+sep+v))
 		}
 	}
 }
