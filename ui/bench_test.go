@@ -105,3 +105,18 @@ func BenchmarkResizeHugeSession(b *testing.B) {
 		a.main.Draw(scr)
 	}
 }
+
+// BenchmarkTurnStartHugeSession: the Conversation event a root turn starts
+// with (the whole conversation again, earlier FYI calls removed), then a
+// frame.
+func BenchmarkTurnStartHugeSession(b *testing.B) {
+	items := hugeSession()
+	a, scr := benchApp(b, items)
+	a.main.Draw(scr)
+	next := append(items[:len(items):len(items)], sessions.Item{Message: llm.Message{Role: "user", Content: "one more"}})
+	b.ResetTimer()
+	for b.Loop() {
+		a.handle(rlm.Conversation{Items: next})
+		a.main.Draw(scr)
+	}
+}

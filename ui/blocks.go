@@ -32,8 +32,14 @@ type block struct {
 	gap  bool   // a blank line above (the first block of a message)
 	text strings.Builder
 
-	name string          // a streamed call's tool name
+	name string          // a call's tool name
 	args strings.Builder // a streamed call's arguments so far
+
+	// callArgs, when lazy, are a saved call's arguments, formatted into
+	// text when first needed: opening a huge session decodes only the
+	// calls that are drawn.
+	callArgs string
+	lazy     bool
 
 	ver        int // bumped by every change of text
 	cacheW     int
@@ -47,16 +53,35 @@ func newBlock(k kind, id, text string, gap bool) *block {
 	return b
 }
 
-func (b *block) String() string { return b.text.String() }
+// newCallBlock returns the block of a saved tool call.
+func newCallBlock(id, name, args string, gap bool) *block {
+	return &block{kind: kCall, id: id, gap: gap, name: name, callArgs: args, lazy: true}
+}
+
+// ensure formats a lazy call block's text.
+func (b *block) ensure() {
+	if b.lazy {
+		b.lazy = false
+		b.text.WriteString(formatCall(b.name, b.callArgs))
+		b.callArgs = ""
+	}
+}
+
+func (b *block) String() string {
+	b.ensure()
+	return b.text.String()
+}
 
 // add appends streamed text.
 func (b *block) add(s string) {
+	b.ensure()
 	b.text.WriteString(s)
 	b.ver++
 }
 
 // set replaces the text.
 func (b *block) set(s string) {
+	b.lazy = false
 	b.text.Reset()
 	b.text.WriteString(s)
 	b.ver++
@@ -72,7 +97,7 @@ func (b *block) lines(w int) []seg {
 	if b.gap {
 		out = append(out, seg{-1, -1})
 	}
-	out = wrap(b.text.String(), w, out)
+	out = wrap(b.String(), w, out)
 	b.cacheLines, b.cacheW, b.cacheVer = out, w, b.ver
 	return out
 }
@@ -83,7 +108,7 @@ func (b *block) lineText(w, i int) string {
 	if s.start < 0 {
 		return ""
 	}
-	return b.text.String()[s.start:s.end]
+	return b.String()[s.start:s.end]
 }
 
 // doc is what the transcript widget shows: a view's blocks followed by

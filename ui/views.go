@@ -73,7 +73,7 @@ func (v *view) addBlocks(m llm.Message) {
 			gap = false
 		}
 		for _, c := range m.ToolCalls {
-			v.blocks = append(v.blocks, newBlock(kCall, c.ID, formatCall(c.Name, c.Arguments), gap))
+			v.blocks = append(v.blocks, newCallBlock(c.ID, c.Name, c.Arguments, gap))
 			gap = false
 		}
 	case "tool":
