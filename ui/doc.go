@@ -1,0 +1,79 @@
+// Package ui is harness's full-screen terminal interface, built on tview
+// and tcell. It only consumes rlm's events and calls the Backend: it holds
+// no agent logic, does no HTTP (token counts and approval descriptions come
+// in through Options functions) and saves nothing but what the Backend
+// saves.
+//
+// # The screen
+//
+//	┌──────────────────────────────────────────┬──────────────┐
+//	│ transcript of the agent on screen        │ context      │
+//	│ (system message, messages, tool calls,   │ overlay      │
+//	│  results, notes), word-wrapped           └──────────────┤
+//	├─────────────────────────────────────────────────────────┤
+//	│ > input, multi-line, word-wrapped                       │
+//	│   /command list while typing a command                  │
+//	│ agent │ model │ tokens │ permission │ what keys do now  │
+//	└─────────────────────────────────────────────────────────┘
+//
+// The root primitive is a tview.Pages holding mainView, which lays out the
+// transcript widget, the Overlay (context.go, overlay.go), the input, the
+// command list and the status line. The transcript shows the root, or while
+// a subagent runs, the deepest running subagent; it returns to the caller
+// when the subagent ends.
+//
+// # The flow of events
+//
+//	rlm agents  --Emit-->  rlm.Stream  --pump: Ready, QueueUpdateDraw(Drain)-->  App.handle  -->  views
+//	terminal  --tcell event-->  KeyAction / MouseAction (keys.go)  --Action-->  App.do
+//	REPL goroutine  --Approvals.Approve-->  App.post  -->  pending approval (y / n / Esc)
+//
+// Everything the widgets hold belongs to tview's event goroutine. Other
+// goroutines (the turn, the REPL asking for approval, description and
+// token-count requests) never touch it: they call App.post, which queues a
+// function the pump runs with QueueUpdateDraw. post never blocks, so an
+// agent is never stalled by the screen, and the pump queues one batch per
+// frame, so a fast stream coalesces instead of flooding the screen.
+//
+// # The transcript
+//
+// Each agent's view is a list of blocks (blocks.go): a message part, a tool
+// call, its printed output while it runs, its result, an approval, a note.
+// Saved messages become blocks when they arrive (MessageAdded, or the whole
+// conversation with rlm.Conversation when a root turn starts); streamed
+// reasoning, text and tool arguments go into live blocks that the saved
+// message replaces. A block wraps its text lazily and caches the lines for
+// one width, so a frame wraps only the blocks it draws and re-wraps only the
+// one being streamed into; saved tool calls are even formatted only when
+// first drawn. Scrolling is anchored on a block and line, never on an
+// absolute line number, so nothing needs the whole session wrapped: a 20 MB,
+// 10,000-message session draws a frame in about 2 ms.
+//
+// Following, the last line sits at the bottom. PageUp/PageDown and the wheel
+// hold the view at a line until it is scrolled back to the bottom. A mouse
+// drag selects text (reverse video) and copies it on release with OSC 52
+// (tcell's Screen.SetClipboard).
+//
+// Never saved or sent: /tools output, command refusals, errors, failure
+// notes (FailureNote, emitted by the wiring on the same Stream so it lands
+// under its call), approval descriptions and "[stopped by user]".
+//
+// # Keys
+//
+// KeyAction and MouseAction are the only functions that look at tcell
+// events; the rest of the package works on Actions. Enter sends (during a
+// turn the text waits until Enter is pressed after it), Ctrl+J or Alt+Enter
+// inserts a newline, Ctrl+K and Ctrl+U kill to the end and start of the
+// line, Esc closes the command list or stops the turn and every subagent,
+// Shift+Tab cycles the permission level (Level, read by the repository jail
+// at each operation, and saved with Options.SavePermission), y and n answer
+// the pending approval, PageUp/PageDown and the wheel scroll, Ctrl+C stops
+// the turn or, idle, exits. A bracketed paste only inserts text.
+//
+// # Commands
+//
+// Typing "/" opens the list of matching commands: Up/Down choose, Tab
+// completes, Enter runs (completes /rename so a name can follow), Esc
+// closes. /rename NAME, /tools, /new and /clear, /exit and /quit. A message
+// starting with a space and "/" is sent without the space.
+package ui
