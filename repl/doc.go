@@ -101,7 +101,10 @@
 // while a call runs (every few milliseconds and every few thousand
 // interpreter steps), attributing to the call the growth since the call
 // began plus an estimate of the REPL's retained globals; before stopping a
-// call it forces a collection and measures again. A call over the limit, a
+// call it forces a collection and measures again. The retained estimate
+// walks the globals only after a call that allocated an eighth of the
+// limit since the last walk; otherwise it grows by what the call allocated
+// (an upper bound), so small calls stay fast however large the state. A call over the limit, a
 // retained state over the limit, or a Go panic discards the REPL's state:
 // the result says that every variable and function defined earlier is gone
 // and that the helpers were reloaded, and the next call starts fresh.

@@ -24,9 +24,10 @@ import (
 // before allocating.
 
 const (
-	metricHeap = "/memory/classes/heap/objects:bytes"
-	metricLive = "/gc/heap/live:bytes"
-	watchEvery = 5 * time.Millisecond
+	metricHeap   = "/memory/classes/heap/objects:bytes"
+	metricLive   = "/gc/heap/live:bytes"
+	metricAllocs = "/gc/heap/allocs:bytes"
+	watchEvery   = 5 * time.Millisecond
 )
 
 // limitBytes returns max_memory_mb in bytes, or MaxInt64 when unlimited.
@@ -43,12 +44,24 @@ func readMetrics() (heap, live int64) {
 	return int64(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
 }
 
+// readAllocs returns the bytes the process has allocated since it started.
+func readAllocs() int64 {
+	s := []metrics.Sample{{Name: metricAllocs}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// allocated returns the bytes allocated since the call started (by any
+// goroutine: an upper bound of what the call allocated).
+func (m *memWatch) allocated() int64 { return readAllocs() - m.allocs }
+
 // memWatch samples the heap while a call runs.
 type memWatch struct {
 	mu        sync.Mutex
 	on        bool
 	liveBase  int64 // live heap at the last collection before the call
 	retained  int64 // the REPL's retained state when the call started
+	allocs    int64 // bytes allocated by the process when the call started
 	limit     int64
 	nextForce int64 // do not force another collection below this heap size
 	wg        sync.WaitGroup
@@ -56,6 +69,7 @@ type memWatch struct {
 
 func (m *memWatch) start(c *callState) {
 	_, m.liveBase = readMetrics()
+	m.allocs = readAllocs()
 	m.retained = c.r.retained
 	m.limit = c.r.limitBytes()
 	m.on = true
@@ -121,87 +135,115 @@ func (c *callState) budget() int64 {
 	return left
 }
 
+// updateRetained refreshes r.retained after a call that allocated alloc
+// bytes. The state cannot have grown by more than the call allocated, so
+// the old figure plus alloc is an upper bound; the globals are walked again
+// only when that bound has drifted by an eighth of the limit since the last
+// walk, or passes the limit. A call that allocates little (most calls)
+// costs no walk, however large the state.
+func (r *REPL) updateRetained(alloc int64) {
+	limit := r.limitBytes()
+	if bound := r.retained + alloc; bound <= limit && bound-r.walked <= limit/8 {
+		r.retained = bound
+		return
+	}
+	r.retained = r.estimateState()
+	r.walked = r.retained
+	r.walks++
+}
+
 // estimateState returns an estimate of the bytes held by the globals that
 // are not shared builtins. It stops counting once past the limit.
 func (r *REPL) estimateState() int64 {
-	seen := map[any]bool{}
-	var stack []starlark.Value
+	w := sizer{seen: map[any]bool{}}
 	for _, v := range r.globals {
 		switch v.(type) {
 		case *starlark.Builtin, *starlarkstruct.Module:
 			continue // predeclared, shared
 		}
-		stack = append(stack, v)
+		w.add(v)
 	}
 	limit := r.limitBytes()
-	var total int64
-	for len(stack) > 0 && total <= limit {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		size, children := footprint(v, seen)
-		total += size
-		stack = append(stack, children...)
+	for len(w.stack) > 0 && w.total <= limit {
+		v := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		w.expand(v)
 	}
-	return total
+	return w.total
 }
 
-// footprint returns the bytes v holds itself and the values it refers to.
-// Mutable containers are counted once (seen), however often they are
-// referred to.
-func footprint(v starlark.Value, seen map[any]bool) (int64, []starlark.Value) {
+// sizer adds up the footprint of values: scalars at once, containers when
+// expanded from the stack. Mutable containers are counted once, however
+// often they are referred to.
+type sizer struct {
+	total int64
+	stack []starlark.Value
+	seen  map[any]bool
+}
+
+func (w *sizer) add(v starlark.Value) {
 	switch v := v.(type) {
 	case starlark.String:
-		return 16 + int64(len(v)), nil
+		w.total += 16 + int64(len(v))
 	case starlark.Bytes:
-		return 16 + int64(len(v)), nil
+		w.total += 16 + int64(len(v))
 	case starlark.Int:
+		w.total += 16
 		if _, ok := v.Int64(); !ok {
-			return 16 + int64(v.BigInt().BitLen()/8), nil
+			w.total += int64(v.BigInt().BitLen() / 8)
 		}
-		return 16, nil
-	case starlark.Tuple:
-		return 24 + 16*int64(len(v)), v
 	case *Path:
-		return 48 + int64(len(v.p)), nil
-	case *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
-		if seen[v] {
-			return 0, nil
-		}
-		seen[v] = true
-		return containerFootprint(v)
+		w.total += 48 + int64(len(v.p))
+	case starlark.Tuple, *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
+		w.stack = append(w.stack, v)
+	default:
+		w.total += 32
 	}
-	return 32, nil
 }
 
-// containerFootprint is footprint for lists, dicts, sets and structs.
-func containerFootprint(v starlark.Value) (int64, []starlark.Value) {
-	var children []starlark.Value
+func (w *sizer) expand(v starlark.Value) {
+	if _, ok := v.(starlark.Tuple); !ok {
+		if w.seen[v] {
+			return
+		}
+		w.seen[v] = true
+	}
 	switch v := v.(type) {
+	case starlark.Tuple:
+		w.total += 24 + 16*int64(len(v))
+		for _, x := range v {
+			w.add(x)
+		}
 	case *starlark.List:
+		w.total += 32 + 16*int64(v.Len())
 		for i := 0; i < v.Len(); i++ {
-			children = append(children, v.Index(i))
+			w.add(v.Index(i))
 		}
-		return 32 + 16*int64(v.Len()), children
 	case *starlark.Dict:
-		for _, item := range v.Items() {
-			children = append(children, item[0], item[1])
-		}
-		return 64 + 64*int64(v.Len()), children
+		w.total += 64 + 64*int64(v.Len())
+		w.each(v, func(k starlark.Value) {
+			x, _, _ := v.Get(k)
+			w.add(k)
+			w.add(x)
+		})
 	case *starlark.Set:
-		iter := v.Iterate()
-		defer iter.Done()
-		var x starlark.Value
-		for iter.Next(&x) {
-			children = append(children, x)
-		}
-		return 64 + 48*int64(v.Len()), children
+		w.total += 64 + 48*int64(v.Len())
+		w.each(v, w.add)
 	case *starlarkstruct.Struct:
 		for _, name := range v.AttrNames() {
 			if x, err := v.Attr(name); err == nil && x != nil {
-				children = append(children, x)
+				w.total += 32
+				w.add(x)
 			}
 		}
-		return 32 * int64(len(children)), children
 	}
-	return 32, nil
+}
+
+func (w *sizer) each(it starlark.Iterable, f func(starlark.Value)) {
+	iter := it.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for iter.Next(&x) {
+		f(x)
+	}
 }

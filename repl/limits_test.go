@@ -355,3 +355,32 @@ func TestHelperLoadIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestSmallCallsDoNotWalkTheState checks that the globals are walked to
+// re-estimate the retained state only after calls that allocated enough
+// to matter: walking millions of values made every call, even 1 + 1,
+// take seconds.
+func TestSmallCallsDoNotWalkTheState(t *testing.T) {
+	e := newEnv(t, withMemory(16))
+	if out := e.exec("big = ['b' * 100 + str(i) for i in range(50000)]"); out != "(no output)" {
+		t.Fatal(out)
+	}
+	walks, walked := e.repl.walks, e.repl.walked
+	if walks == 0 || walked < 5<<20 {
+		t.Fatalf("a call allocating 5 MiB of state with max_memory_mb = 16: %d walks, %d bytes", walks, walked)
+	}
+	for i := 0; i < 20; i++ {
+		if out := e.exec("len(big) + 1"); out != "50001" {
+			t.Fatal(out)
+		}
+	}
+	if e.repl.walks != walks {
+		t.Errorf("small calls walked the globals %d times", e.repl.walks-walks)
+	}
+	if e.repl.retained-walked > 2<<20 {
+		t.Errorf("retained bound drifted by %d bytes", e.repl.retained-walked)
+	}
+	if out := e.exec("more = ['c' * 100 + str(i) for i in range(100000)]"); !strings.Contains(out, "REPL state lost") {
+		t.Errorf("state over the limit was not noticed: %q", out)
+	}
+}

@@ -78,7 +78,9 @@ type REPL struct {
 	info       atomic.Pointer[loadInfo]
 
 	onStepsCount int                       // calls of onSteps, for spacing memory checks
-	retained     int64                     // estimated bytes held by globals after the last call
+	retained     int64                     // bytes held by globals after the last call (an upper bound)
+	walked       int64                     // retained as of the last walk of the globals
+	walks        int                       // walks of the globals, for tests
 	call         atomic.Pointer[callState] // the running call, nil between calls
 	closed       atomic.Bool
 	reCache      *regexpCache
@@ -112,7 +114,7 @@ func (r *REPL) reset() {
 	r.thread.SetMaxExecutionSteps(stepInterval)
 	r.cwd = "/" + jail.Repository
 	r.globals = r.builtins()
-	r.retained = 0
+	r.retained, r.walked = 0, 0
 	r.loadHelpers()
 }
 
@@ -202,7 +204,7 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 	reason := c.reason()
 	lost := reason == stopMemory || reason == stopCrash
 	if !lost && r.opts.MaxMemoryMB > 0 {
-		if r.retained = r.estimateState(); r.retained > r.limitBytes() {
+		if r.updateRetained(c.mem.allocated()); r.retained > r.limitBytes() {
 			lost, reason = true, stopMemory
 		}
 	}
