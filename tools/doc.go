@@ -58,8 +58,9 @@
 // a newline (an actual one, or \n: a line never contains one). Escapes that
 // POSIX leaves undefined are Go's extensions and accepted: \d \s \w \b \pL
 // \x41 \t, (?i), and *? ?? {0,n}? (which select the same lines in both
-// readings). Go's \w, \b and POSIX classes such as [[:alpha:]] are
-// ASCII-only, as in the C locale. Fixed makes the pattern a literal string;
+// readings). \s and \S are read as [[:space:]] and [^[:space:]], as GNU
+// grep reads them (Go's own \s lacks the vertical tab). Go's \w, \b and
+// POSIX classes such as [[:alpha:]] are ASCII-only, as in the C locale. Fixed makes the pattern a literal string;
 // IgnoreCase uses Unicode simple case folding.
 //
 // A line is the text between newlines, so a trailing "\r" is part of it:

@@ -41,7 +41,11 @@ func compilePattern(expr string, fixed, ignoreCase bool) (*pattern, error) {
 	if ignoreCase {
 		flags |= syntax.FoldCase
 	}
-	tree, err := syntax.Parse(expr, flags)
+	src := expr
+	if !fixed {
+		src = posixSpace(expr)
+	}
+	tree, err := syntax.Parse(src, flags)
 	if err != nil {
 		return nil, explainSyntax(expr, err)
 	}
@@ -185,6 +189,51 @@ func checkEscape(p string, i int) error {
 			"search for the text on one side of the line break")
 	}
 	return nil
+}
+
+// posixSpace rewrites \s and \S outside brackets as [[:space:]] and
+// [^[:space:]]: GNU grep reads \s as [[:space:]], which holds the vertical
+// tab, and Go reads it as [\t\n\f\r ], which does not. p has passed
+// checkERE, so a backslash inside brackets is one of [\\].
+func posixSpace(p string) string {
+	if !strings.Contains(p, `\s`) && !strings.Contains(p, `\S`) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		switch c := p[i]; {
+		case c == '\\' && i+1 < len(p) && p[i+1] == 'Q':
+			end := strings.Index(p[i+2:], `\E`)
+			if end < 0 {
+				b.WriteString(p[i:])
+				return b.String()
+			}
+			b.WriteString(p[i : i+2+end+2])
+			i += 2 + end + 2
+		case c == '\\' && i+1 < len(p):
+			switch p[i+1] {
+			case 's':
+				b.WriteString("[[:space:]]")
+			case 'S':
+				b.WriteString("[^[:space:]]")
+			default:
+				b.WriteString(p[i : i+2])
+			}
+			i += 2
+		case c == '[':
+			end, err := checkBracket(p, i)
+			if err != nil || end < 0 {
+				b.WriteString(p[i:])
+				return b.String()
+			}
+			b.WriteString(p[i : end+1])
+			i = end + 1
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
 }
 
 // checkBracket checks the bracket expression starting at p[i] == '[' and
