@@ -68,6 +68,10 @@ type Options struct {
 	// key is in cache cost nothing. Without it every count is estimated.
 	CountTurns func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount
 
+	// Quit, when it receives or is closed, exits as /exit does (the
+	// wiring connects SIGTERM and SIGHUP to it).
+	Quit <-chan struct{}
+
 	// Screen is the terminal; nil opens the real one.
 	Screen tcell.Screen
 }
@@ -224,12 +228,17 @@ func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMo
 // (When the UI stops, this goroutine may stay blocked in QueueUpdateDraw;
 // tview offers no way out, and nothing else waits for it.)
 func (a *App) pump(ctx context.Context) {
+	quit := a.opts.Quit
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-a.opts.Events.Ready():
 		case <-a.wake:
+		case <-quit:
+			quit = nil
+			a.post(a.quit)
+			continue
 		}
 		a.tv.QueueUpdateDraw(func() {
 			a.postMu.Lock()

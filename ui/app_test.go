@@ -588,3 +588,18 @@ func TestOverlayClickHidesTurn(t *testing.T) {
 	u.scr.InjectMouse(cx+1, cy, tcell.ButtonNone, 0)
 	u.waitFor("the overlay collapsed", func(s string) bool { return strings.Contains(s, "[+]") && !strings.Contains(s, "Turn 1") })
 }
+
+func TestQuitChannelExits(t *testing.T) {
+	quit := make(chan struct{})
+	u := startUI(t, 60, 8, nil, func(o *Options) { o.Quit = quit })
+	close(quit)
+	select {
+	case err := <-u.done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.done <- nil // for the cleanup
+	case <-time.After(5 * time.Second):
+		t.Fatal("the UI did not exit")
+	}
+}

@@ -143,7 +143,7 @@ func (in *input) draw(s tcell.Screen, x, y, w, h int, st tcell.Style, cursor boo
 		drawText(s, x+len(prompt), y+row, w-len(prompt), in.text[l.start:l.end], st, -1, -1)
 	}
 	if cursor {
-		s.ShowCursor(x+len(prompt)+cc, y+cl-first)
+		s.ShowCursor(min(x+len(prompt)+cc, x+w-1), y+cl-first)
 	}
 }
 

@@ -8,8 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"harness/config"
 	"harness/failures"
@@ -85,6 +88,9 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		Describe:       describer(cfg),
 		CountTurns:     turnCounter(cfg),
 	}
+	quit, stop := quitOnSignal()
+	defer stop()
+	opts.Quit = quit
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "harness: the terminal UI failed: %v\n", err)
 		return exitError
@@ -189,4 +195,21 @@ func turnCounter(cfg *config.Config) func(context.Context, [][]llm.Message, []ll
 	return func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount {
 		return llm.CountTurns(ctx, tok, turns, cache)
 	}
+}
+
+// quitOnSignal returns a channel closed on SIGTERM or SIGHUP, so the UI
+// stops its turn, saves and restores the terminal instead of dying in raw
+// mode. (Ctrl+C is a key in the UI, not a signal.)
+func quitOnSignal() (<-chan struct{}, func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		select {
+		case <-sig:
+			close(quit)
+		case <-done:
+		}
+	}()
+	return quit, func() { signal.Stop(sig); close(done) }
 }
