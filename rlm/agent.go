@@ -80,7 +80,9 @@ func (a *agent) loop(ctx context.Context) outcome {
 		msg := a.r.opts.Redactor.Message(resp.Message)
 		msg.Role = "assistant"
 		if err == nil || msg.Content != "" || len(msg.ToolCalls) > 0 || len(msg.Extra) > 0 {
-			if serr := a.add(msg); serr != nil {
+			// Calls run with the arguments the model sent; the saved
+			// message, sent back later, holds JSON objects.
+			if serr := a.add(sendable(msg)); serr != nil {
 				return a.failed(msg.Content, serr)
 			}
 		}

@@ -1,9 +1,12 @@
-// Conversation edits: FYI removal, unanswered calls, and capped results.
+// Conversation edits: FYI removal, unanswered calls, arguments sent back,
+// and capped results.
 
 package rlm
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"harness/llm"
@@ -65,6 +68,40 @@ func closeDangling(items []sessions.Item) []sessions.Item {
 		}
 	}
 	return out
+}
+
+// sendable returns m with every tool call's arguments a JSON object, the
+// only form that servers parsing the arguments of earlier calls (vLLM,
+// llama.cpp) accept when the conversation is sent back: empty arguments
+// become {} and other text that is not a JSON object becomes
+// {"invalid_arguments": text}, so the model still sees what it sent (the
+// call's result says what was wrong). m is returned unchanged, without
+// copying, when every call is already an object.
+func sendable(m llm.Message) llm.Message {
+	var calls []llm.ToolCall
+	for i, c := range m.ToolCalls {
+		if isObject(c.Arguments) {
+			continue
+		}
+		if calls == nil {
+			calls = append([]llm.ToolCall(nil), m.ToolCalls...)
+		}
+		if strings.TrimSpace(c.Arguments) == "" {
+			calls[i].Arguments = "{}"
+			continue
+		}
+		b, _ := json.Marshal(map[string]string{"invalid_arguments": c.Arguments})
+		calls[i].Arguments = string(b)
+	}
+	if calls != nil {
+		m.ToolCalls = calls
+	}
+	return m
+}
+
+func isObject(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "{") && json.Valid([]byte(s))
 }
 
 // capText cuts s to limit bytes on a UTF-8 boundary, ending with a notice

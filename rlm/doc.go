@@ -51,7 +51,11 @@
 // Bad calls never crash a turn: invalid JSON, unknown or missing arguments,
 // wrong types and unknown tools get a result text saying what to fix
 // ("Unknown tool: X", with a pointer to call X inside REPL code when X is a
-// REPL or helper function, and the agent's tool names).
+// REPL or helper function, and the agent's tool names). The saved reply,
+// which later requests send back, holds a JSON object for every call's
+// arguments ({} for empty ones, {"invalid_arguments": text} for the rest),
+// because servers such as vLLM and llama.cpp parse them and refuse the
+// whole request otherwise; ToolCall events carry the text the model sent.
 //
 // # Saving
 //

@@ -65,7 +65,8 @@ type Result struct {
 
 // New returns a Runner continuing conv, the root's saved conversation (nil
 // starts a new one). Tool calls a killed process left without a result get
-// "[not run: turn stopped]", so the conversation is valid for the endpoint.
+// "[not run: turn stopped]", and arguments that are not a JSON object are
+// made one (see sendable), so the conversation is valid for the endpoint.
 func New(opts Options, conv *sessions.File) (*Runner, error) {
 	switch {
 	case opts.Config == nil || opts.Client == nil || opts.Session == nil || opts.Repository == nil:
@@ -77,6 +78,9 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 		conv = &sessions.File{Local: sessions.Local{Repository: opts.RepoDir}}
 	}
 	conv.Items = closeDangling(conv.Items)
+	for i := range conv.Items {
+		conv.Items[i].Message = sendable(conv.Items[i].Message)
+	}
 	r := &Runner{opts: opts}
 	r.root = &agent{r: r, file: conv, tools: []tool{rlmTool(), fyiTool()}}
 	return r, nil

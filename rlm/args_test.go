@@ -1,0 +1,71 @@
+package rlm
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"harness/llm"
+	"harness/llmtest"
+	"harness/sessions"
+)
+
+// TestBadArgumentsSentBackAsObjects: calls whose arguments are empty or not
+// a JSON object run (or get their error) with the text the model sent, but
+// the message saved and sent back holds a JSON object, which servers that
+// parse arguments (vLLM, llama.cpp) require; a resumed conversation is
+// repaired the same way.
+func TestBadArgumentsSentBackAsObjects(t *testing.T) {
+	r := newRig(t,
+		llmtest.Reply{Content: "Checking.", ToolCalls: []llmtest.ToolCall{
+			{Name: "FYI", Arguments: ""},
+			{Name: "rlm", Arguments: `{"task":"A","name":"a"`},
+			{Name: "rlm", Arguments: `["A","a"]`},
+			{Name: "FYI", Arguments: " {} "},
+		}},
+		llmtest.Text("done"),
+	)
+	if _, err := r.turn(context.Background(), "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	var raw []string
+	for _, c := range eventsOf[ToolCall](r)[1:] {
+		raw = append(raw, c.Arguments)
+	}
+	if want := []string{"", `{"task":"A","name":"a"`, `["A","a"]`, " {} "}; strings.Join(raw, "|") != strings.Join(want, "|") {
+		t.Errorf("ToolCall events carry %q, want what the model sent %q", raw, want)
+	}
+	sent := r.chat(1).RawMessages()[4]
+	for _, want := range []string{
+		`"arguments":"{}"`,
+		`"arguments":"{\"invalid_arguments\":\"{\\\"task\\\":\\\"A\\\",\\\"name\\\":\\\"a\\\"\"}"`,
+		`"arguments":"{\"invalid_arguments\":\"[\\\"A\\\",\\\"a\\\"]\"}"`,
+		`"arguments":" {} "`,
+	} {
+		if !strings.Contains(string(sent), want) {
+			t.Errorf("sent back\n%s\nwithout %s", sent, want)
+		}
+	}
+	saved := r.file(0, "").Messages()
+	if got := saved[3].ToolCalls[1].Arguments; got != `{"invalid_arguments":"{\"task\":\"A\",\"name\":\"a\""}` {
+		t.Errorf("saved arguments %s", got)
+	}
+	if got := saved[5].Content; !strings.HasPrefix(got, "Invalid arguments for rlm: the arguments are not a JSON object (unexpected end of JSON input)") {
+		t.Errorf("result %q", got)
+	}
+	if got := saved[6].Content; !strings.HasPrefix(got, "Invalid arguments for rlm: the arguments are not a JSON object") {
+		t.Errorf("result %q", got)
+	}
+
+	conv := &sessions.File{Local: sessions.Local{Repository: "/r"}}
+	conv.Append(llm.Message{Role: "user", Content: "one"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{{ID: "A", Name: "FYI"}, {ID: "B", Name: "rlm", Arguments: "{"}}})
+	runner, err := New(r.opts, conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := runner.Conversation()[1].Message.ToolCalls
+	if calls[0].Arguments != "{}" || calls[1].Arguments != `{"invalid_arguments":"{"}` {
+		t.Errorf("resumed calls %+v", calls)
+	}
+}
