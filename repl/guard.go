@@ -34,18 +34,15 @@ func guardRepeats(node any) {
 	rewrite(reflect.ValueOf(node))
 }
 
-var (
-	exprType = reflect.TypeOf((*syntax.Expr)(nil)).Elem()
-	stmtType = reflect.TypeOf((*syntax.Stmt)(nil)).Elem()
-)
+var exprType = reflect.TypeOf((*syntax.Expr)(nil)).Elem()
 
 // rewrite walks v (a syntax node, a slice of nodes, or an interface
 // holding one) and replaces multiplications in the settable places it
 // finds.
 func rewrite(v reflect.Value) {
 	switch v.Kind() {
-	case reflect.Interface:
-		if !v.IsNil() && (v.Type() == exprType || v.Type() == stmtType) {
+	case reflect.Interface: // Expr, Stmt, Node (comprehension clauses), or any
+		if !v.IsNil() {
 			rewrite(v.Elem())
 			if v.CanSet() && v.Type() == exprType {
 				if call := repeatCall(v.Interface().(syntax.Expr)); call != nil {

@@ -276,6 +276,8 @@ func TestOneStepAllocationsAreRefused(t *testing.T) {
 		"[0] * 20000000", "20000000 * [0]", "row * 20000000", "(1, 2) * 10000000",
 		`"ab" * 20000000`, `b"ab" * 20000000`, "x = [0]\nx *= 20000000",
 		"enumerate(range(10000000))", "zip(range(10000000), range(10000000))", "reversed(range(10000000))",
+		"[y for y in [0] * 20000000]", "[1 for y in [1] if [0] * 20000000]", "{k: [0] * 20000000 for k in [1]}",
+		"f = lambda n = [0] * 20000000: n", "def g():\n    return [0] * 20000000\ng()",
 	} {
 		out := e.exec(code)
 		if !strings.Contains(out, "needs about") || !strings.Contains(out, "max_memory_mb = 16") || strings.Contains(out, "state lost") {
