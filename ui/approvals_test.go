@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"harness/rlm"
+)
+
+// approvalScript asks for one approval and shows the answer.
+func approvalScript(got chan<- bool) func(context.Context, *fakeBackend, string) {
+	return func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		op := json.RawMessage(`{"argv":["ls"],"working_directory":"/repository"}`)
+		f.events.Emit(rlm.ApprovalRequested{Agent: root, ID: "c1", Operation: op})
+		ok, err := f.ap.Approve(ctx, op)
+		f.events.Emit(rlm.ApprovalAnswered{Agent: root, ID: "c1", Operation: op, Allowed: ok && err == nil})
+		got <- ok
+	}
+}
+
+func TestApprovalYesNo(t *testing.T) {
+	for _, c := range []struct {
+		key  rune
+		want bool
+		text string
+	}{{'y', true, "Allowed:"}, {'n', false, "Denied:"}} {
+		t.Run(string(c.key), func(t *testing.T) {
+			got := make(chan bool, 1)
+			u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
+			u.typeText("list")
+			u.key(tcell.KeyEnter, 0, 0)
+			u.waitText("Press y to allow, n to deny")
+			u.waitText("y allow · n deny")
+			wantColour(t, u, "Approve ", testTheme.Approval)
+			u.key(tcell.KeyRune, c.key, 0)
+			select {
+			case ok := <-got:
+				if ok != c.want {
+					t.Errorf("Approve = %v, want %v", ok, c.want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("no answer")
+			}
+			s := u.waitText(c.text)
+			if strings.Contains(s, "Press y") {
+				t.Errorf("the prompt stayed after the answer:\n%s", s)
+			}
+			if strings.Contains(s, "> "+string(c.key)) {
+				t.Errorf("the answer was typed into the input:\n%s", s)
+			}
+		})
+	}
+}
+
+func TestApprovalDescription(t *testing.T) {
+	cases := []struct {
+		name   string
+		result func(ctx context.Context) (string, error)
+		want   string
+	}{
+		{"text", func(context.Context) (string, error) { return "Lists the files.", nil }, "Lists the files."},
+		{"error", func(context.Context) (string, error) { return "", errors.New("connection refused") }, "Description unavailable: connection refused"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := make(chan bool, 1)
+			release := make(chan struct{})
+			cancelled := make(chan struct{}, 1)
+			u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, func(o *Options) {
+				o.Describe = func(ctx context.Context, op json.RawMessage) (string, error) {
+					select {
+					case <-release:
+						return c.result(ctx)
+					case <-ctx.Done():
+						cancelled <- struct{}{}
+						return "", ctx.Err()
+					}
+				}
+			})
+			u.typeText("list")
+			u.key(tcell.KeyEnter, 0, 0)
+			u.waitText("Generating description…")
+			close(release)
+			u.waitText(c.want)
+			u.key(tcell.KeyRune, 'y', 0)
+			<-got
+			s := u.waitText("Allowed:")
+			if strings.Contains(s, c.want) {
+				t.Errorf("the description stayed after the answer:\n%s", s)
+			}
+		})
+	}
+	t.Run("answer cancels", func(t *testing.T) {
+		got := make(chan bool, 1)
+		cancelled := make(chan struct{})
+		u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, func(o *Options) {
+			o.Describe = func(ctx context.Context, op json.RawMessage) (string, error) {
+				<-ctx.Done()
+				close(cancelled)
+				return "", ctx.Err()
+			}
+		})
+		u.typeText("list")
+		u.key(tcell.KeyEnter, 0, 0)
+		u.waitText("Generating description…")
+		u.key(tcell.KeyRune, 'n', 0)
+		if <-got {
+			t.Error("n allowed the operation")
+		}
+		select {
+		case <-cancelled:
+		case <-time.After(5 * time.Second):
+			t.Fatal("answering did not cancel the description")
+		}
+		s := u.waitText("Denied:")
+		if strings.Contains(s, "Generating") {
+			t.Errorf("the description stayed:\n%s", s)
+		}
+	})
+}
+
+func TestEscWithPendingApproval(t *testing.T) {
+	got := make(chan bool, 1)
+	u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
+	u.typeText("list")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Press y to allow")
+	u.key(tcell.KeyEscape, 0, 0)
+	if <-got {
+		t.Error("Esc allowed the operation")
+	}
+	u.waitFor("the prompt to go", func(s string) bool { return !strings.Contains(s, "Press y") })
+}
+
