@@ -138,4 +138,3 @@ func TestEscWithPendingApproval(t *testing.T) {
 	}
 	u.waitFor("the prompt to go", func(s string) bool { return !strings.Contains(s, "Press y") })
 }
-
