@@ -96,10 +96,11 @@ func (a *App) tail() []*block {
 		return nil
 	}
 	req := a.pending[0]
-	text := "Approve " + compactJSON(req.op) + " ? Press y to allow, n to deny."
+	text := "Approve this operation? Press y to allow, n to deny."
 	if n := len(a.pending) - 1; n > 0 {
 		text += fmt.Sprintf(" (%d more waiting)", n)
 	}
+	text += "\n" + compactJSON(req.op)
 	out := []*block{a.main.approvalBlock(text)}
 	if req.desc != nil {
 		out = append(out, req.desc)
