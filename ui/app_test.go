@@ -288,10 +288,10 @@ func rootItems(n int, text func(i int) string) []sessions.Item {
 
 func TestScrollHoldsView(t *testing.T) {
 	be := &fakeBackend{items: rootItems(60, func(i int) string { return fmt.Sprintf("message %d", i) })}
-	u := startUI(t, 40, 12, be, nil)
+	u := startUI(t, 100, 12, be, nil)
 	u.waitText("message 59")
 	u.key(tcell.KeyPgUp, 0, 0)
-	u.waitFor("the view to scroll", func(s string) bool { return !strings.Contains(s, "message 59") })
+	u.waitFor("the view to scroll", func(s string) bool { return !strings.Contains(s, "message 59") && strings.Contains(s, "scrolled") })
 	be.events.Emit(rlm.MessageAdded{Agent: rlm.Agent{}, Message: llm.Message{Role: "user", Content: "arrived later"}})
 	done := make(chan struct{})
 	u.onUI(func() {
@@ -312,7 +312,7 @@ func TestScrollHoldsView(t *testing.T) {
 		u.scr.InjectMouse(5, 3, tcell.WheelDown, 0)
 	}
 	u.key(tcell.KeyPgDn, 0, 0)
-	u.waitText("arrived later")
+	u.waitFor("the bottom", func(s string) bool { return strings.Contains(s, "arrived later") && !strings.Contains(s, "scrolled") })
 	be.events.Emit(rlm.MessageAdded{Agent: rlm.Agent{}, Message: llm.Message{Role: "user", Content: "and more"}})
 	u.waitText("and more")
 	u.scr.InjectMouse(5, 3, tcell.WheelUp, 0)

@@ -132,5 +132,8 @@ func (a *App) statusText() string {
 	case a.running:
 		parts = append(parts, "working · Esc stops")
 	}
+	if !v.scroll.follow {
+		parts = append(parts, "scrolled · PageDown to follow")
+	}
 	return " " + strings.Join(parts, " │ ")
 }
