@@ -241,15 +241,19 @@ func (a *App) pump(ctx context.Context) {
 			continue
 		}
 		a.tv.QueueUpdateDraw(func() {
+			// Functions first taken, events then drained and handled, the
+			// functions run last: every event emitted before a function
+			// was posted is handled before it (a turn's last events before
+			// the turn's end).
 			a.postMu.Lock()
 			fs := a.posted
 			a.posted = nil
 			a.postMu.Unlock()
-			for _, f := range fs {
-				f()
-			}
 			for _, ev := range a.opts.Events.Drain() {
 				a.handle(ev)
+			}
+			for _, f := range fs {
+				f()
 			}
 		})
 	}
