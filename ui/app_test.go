@@ -58,7 +58,12 @@ func TestSendStreamsReply(t *testing.T) {
 	wantColour(t, u, "hi there", testTheme.User)
 	wantColour(t, u, "thinking it over", testTheme.Reasoning)
 	wantColour(t, u, "Hello back", testTheme.Assistant)
-	u.waitText("20260101-120000 │ test-model │ 1234 tokens │ read-only")
+	s := u.waitFor("the turn to end", func(s string) bool {
+		return strings.Contains(s, "20260101-120000 │ test-model │ 1234 tokens │ read-only\n")
+	})
+	if n := strings.Count(s, "Hello back"); n != 1 {
+		t.Errorf("the reply is shown %d times:\n%s", n, s)
+	}
 	if got := be.sent(); len(got) != 1 || got[0] != "hi there" {
 		t.Errorf("prompts = %q", got)
 	}
