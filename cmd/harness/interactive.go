@@ -72,6 +72,9 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 			fmt.Fprintf(stderr, "harness: cannot resume session %s: %v\n", f.resume, err)
 			return exitError
 		}
+		if conv.Local.Repository != w.dir {
+			fmt.Fprintf(stderr, "harness: note: session %s was started in %s; its agents now work in %s\n", f.resume, conv.Local.Repository, w.dir)
+		}
 	}
 	be, err := w.backend(sess, conv)
 	if err != nil {
