@@ -262,9 +262,11 @@ func (a *agent) save() error {
 	return a.r.opts.Session.Save(a.depth, a.id, a.file)
 }
 
-// notRun answers calls left without a result.
+// notRun answers calls left without a result. Each still gets its ToolCall
+// event first, so consumers see every result after its call.
 func (a *agent) notRun(calls []llm.ToolCall) error {
 	for _, c := range calls {
+		a.emit(ToolCall{Agent: a.ref(), ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		a.emit(ToolResult{Agent: a.ref(), ID: c.ID, Name: c.Name, Content: NotRun})
 		if err := a.add(toolMessage(c.ID, NotRun)); err != nil {
 			return err

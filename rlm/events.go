@@ -104,7 +104,9 @@ type (
 		Name  string
 	}
 	// ToolCall is a complete tool call about to run (also for the synthetic
-	// calls harness makes on the model's behalf).
+	// calls harness makes on the model's behalf), or one left without
+	// running when the turn stopped or the reply failed, whose ToolResult
+	// follows at once. Every ToolResult comes after its ToolCall.
 	ToolCall struct {
 		Agent     Agent
 		ID        string

@@ -154,6 +154,18 @@ func TestStopEveryLevel(t *testing.T) {
 	if len(ends) != 3 || ends[2].Agent.Depth != 0 || ends[2].Status != Stopped || ends[0].Status != Stopped || ends[1].Result != want {
 		t.Errorf("ends %+v", ends)
 	}
+	// Every result, the not-run list call's included, follows its call.
+	calls := map[string]string{}
+	for _, e := range r.events {
+		switch e := e.(type) {
+		case ToolCall:
+			calls[e.ID] = e.Name
+		case ToolResult:
+			if calls[e.ID] != e.Name {
+				t.Errorf("ToolResult %s (%s, %q) without a ToolCall before it", e.ID, e.Name, e.Content)
+			}
+		}
+	}
 }
 
 func TestBranchFailed(t *testing.T) {
