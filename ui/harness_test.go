@@ -39,7 +39,6 @@ type fakeBackend struct {
 	name    string
 	prompts []string
 	renames []string
-	hidden  map[int]bool
 	cache   []llm.TurnCount
 }
 
