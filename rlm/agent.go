@@ -217,6 +217,19 @@ func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, Status
 	a.mu.Lock()
 	a.call = call.ID
 	a.mu.Unlock()
+	return a.runSafely(ctx, t, args)
+}
+
+// runSafely runs t, turning a panic (a bug in harness) into a result and
+// an Error event instead of a crash that would end every agent.
+func (a *agent) runSafely(ctx context.Context, t *tool, args map[string]json.RawMessage) (text string, st Status) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg := fmt.Sprintf("%s failed: harness hit an internal error (%v); its effects may be partial. Try another way; the user may report this bug.", t.name, p)
+			a.emit(Error{Agent: a.ref(), Message: fmt.Sprintf("internal error in the %s tool (a bug in harness): %v", t.name, p)})
+			text, st = msg, Done
+		}
+	}()
 	return t.run(ctx, a, args)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"harness/jail"
 	"harness/llm"
 	"harness/llmtest"
 	"harness/sessions"
@@ -67,5 +68,33 @@ func TestBadArgumentsSentBackAsObjects(t *testing.T) {
 	calls := runner.Conversation()[1].Message.ToolCalls
 	if calls[0].Arguments != "{}" || calls[1].Arguments != `{"invalid_arguments":"{"}` {
 		t.Errorf("resumed calls %+v", calls)
+	}
+}
+
+// TestToolPanicBecomesResult: a tool that panics (a bug elsewhere in
+// harness) gives a result and an Error event; the turn carries on.
+func TestToolPanicBecomesResult(t *testing.T) {
+	r := newRig(t,
+		llmtest.Call("rlm", `{"task":"A","name":"a"}`),
+		llmtest.Call("read_file", `{"path":"x"}`),
+		llmtest.Text("sub done"),
+		llmtest.Text("root done"),
+	)
+	r.opts.Files.ReadFile = func(context.Context, *jail.Root, ReadFileArgs, int) (string, error) {
+		var m map[string]int
+		m["x"] = 1 // a nil-map write: panics
+		return "", nil
+	}
+	res, err := r.turn(context.Background(), "go", nil)
+	if err != nil || res.Text != "root done" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	id := eventsOf[AgentStart](r)[1].Agent.ID
+	msgs := r.file(1, id).Messages()
+	if got := msgs[4].Content; !strings.HasPrefix(got, "read_file failed: harness hit an internal error (assignment to entry in nil map)") {
+		t.Errorf("result %q", got)
+	}
+	if errs := eventsOf[Error](r); len(errs) != 1 || !strings.Contains(errs[0].Message, "nil map") {
+		t.Errorf("Error events %+v", errs)
 	}
 }
