@@ -11,6 +11,7 @@ import (
 	"harness/config"
 	"harness/jail"
 	"harness/llmtest"
+	"harness/ui"
 )
 
 func TestDescriber(t *testing.T) {
@@ -79,5 +80,37 @@ func TestUIWiringLevelAndBackend(t *testing.T) {
 	}
 	if be.SessionName() != "named" {
 		t.Errorf("name = %q", be.SessionName())
+	}
+}
+
+func TestUIWiringFailureNotes(t *testing.T) {
+	e := newEnv(t,
+		llmtest.Call("rlm", `{"task":"write a file","name":"writer"}`),
+		llmtest.Call("repl", `{"code":"Path('x.txt').write_text('hi')"}`),
+		llmtest.Text("could not write"),
+		llmtest.Text("done"),
+	)
+	var stderr bytes.Buffer
+	w, code := openUIWiring(e.cfg, agentFlags{}, e.repo, &stderr)
+	if code != exitOK {
+		t.Fatalf("openUIWiring: %d %s", code, stderr.String())
+	}
+	defer w.close()
+	w.level.Set(config.PermReadOnly)
+	be, err := w.backend(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := be.Turn(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	var notes []ui.FailureNote
+	for _, ev := range w.stream.Drain() {
+		if n, ok := ev.(ui.FailureNote); ok {
+			notes = append(notes, n)
+		}
+	}
+	if len(notes) != 1 || notes[0].Count != 1 || notes[0].Message == "" {
+		t.Fatalf("failure notes = %+v", notes)
 	}
 }
