@@ -2,6 +2,7 @@ package rlm
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -96,5 +97,42 @@ func TestToolPanicBecomesResult(t *testing.T) {
 	}
 	if errs := eventsOf[Error](r); len(errs) != 1 || !strings.Contains(errs[0].Message, "nil map") {
 		t.Errorf("Error events %+v", errs)
+	}
+}
+
+// leakREPL prints and returns a secret, as print(Path(".env").read_text())
+// may in a repository holding the API key.
+type leakREPL struct{ env REPLEnv }
+
+func (l leakREPL) Exec(ctx context.Context, code string) string {
+	l.env.Output("found sk-SECRET in .env\n")
+	return "found sk-SECRET in .env"
+}
+func (leakREPL) Close() {}
+
+// TestSecretsRedactedInEvents: a secret a REPL prints reaches no event (the
+// UI and --json show them), as it reaches no file.
+func TestSecretsRedactedInEvents(t *testing.T) {
+	r := newRig(t,
+		llmtest.Call("rlm", `{"task":"A","name":"a"}`),
+		llmtest.Call("repl", `{"code":"x"}`),
+		llmtest.Text("sub done"),
+		llmtest.Text("root done"),
+	)
+	r.opts.NewREPL = func(env REPLEnv) (REPL, error) { return leakREPL{env}, nil }
+	if _, err := r.turn(context.Background(), "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	outputs := 0
+	for _, e := range r.events {
+		if _, ok := e.(ToolOutput); ok {
+			outputs++
+		}
+		if s := fmt.Sprintf("%+v", e); strings.Contains(s, "sk-SECRET") {
+			t.Errorf("event %T carries the secret: %s", e, s)
+		}
+	}
+	if outputs != 2 {
+		t.Errorf("%d ToolOutput events, want 2", outputs)
 	}
 }

@@ -81,9 +81,11 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 	o := c.r.opts
 	lib := c.roots[jail.Library]
 	repl, err := o.NewREPL(REPLEnv{
-		Depth:    c.depth,
-		Library:  lib,
-		Output:   func(s string) { c.emit(ToolOutput{Agent: c.ref(), ID: c.currentCall(), Text: s}) },
+		Depth:   c.depth,
+		Library: lib,
+		Output: func(s string) {
+			c.emit(ToolOutput{Agent: c.ref(), ID: c.currentCall(), Text: o.Redactor.String(s)})
+		},
 		Approver: approvals{c},
 		Model:    func() string { return o.Config.Endpoint.Model },
 		PromptTokens: func() (int, bool) {
