@@ -4,10 +4,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime/debug"
 
@@ -102,10 +100,6 @@ func loadConfig(stderr io.Writer) (*config.Config, int) {
 	}
 	cfg, err := config.Load(home, wd)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "harness: %v\n", err)
-			return nil, exitUsage
-		}
 		fmt.Fprintln(stderr, "harness:", err)
 		return nil, exitUsage
 	}
