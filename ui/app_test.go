@@ -482,3 +482,23 @@ func TestQuitChannelExits(t *testing.T) {
 		t.Fatal("the UI did not exit")
 	}
 }
+
+func TestMouseDragAcrossBlocks(t *testing.T) {
+	be := &fakeBackend{items: []sessions.Item{
+		{Message: llm.Message{Role: "user", Content: "first line wraps here"}},
+		{Message: llm.Message{Role: "assistant", Content: "second"}},
+	}}
+	u := startUI(t, 12, 12, be, nil)
+	s := u.waitText("second")
+	x0, y0 := cellOf(t, s, "wraps")
+	x1, y1 := cellOf(t, s, "second")
+	u.scr.InjectMouse(x0, y0, tcell.Button1, 0)
+	u.scr.InjectMouse(x1+2, y1, tcell.Button1, 0)
+	u.scr.InjectMouse(x1+2, y1, tcell.ButtonNone, 0)
+	want := "wraps here\n\nsec"
+	u.waitFor("the copy", func(string) bool {
+		var got []byte
+		u.app.tv.QueueUpdate(func() { got = u.scr.GetClipboardData() })
+		return string(got) == want
+	})
+}

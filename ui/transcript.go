@@ -218,7 +218,7 @@ func (t *transcript) release(x, y int) string {
 
 // selectedText returns the selected text: within a block, exactly the
 // block's text between the ends (wrapping adds no newlines); blocks are
-// joined by newlines.
+// joined by a newline, two when a blank line separates them on screen.
 func (t *transcript) selectedText() string {
 	from, to := t.sel.ordered()
 	d, w := t.doc(), t.w
@@ -235,6 +235,9 @@ func (t *transcript) selectedText() string {
 		}
 		if bi > from.p.b {
 			sb.WriteByte('\n')
+			if b.gap {
+				sb.WriteByte('\n') // the blank line drawn above the block
+			}
 		}
 		if start < end {
 			sb.WriteString(text[start:end])
