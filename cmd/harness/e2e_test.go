@@ -122,11 +122,12 @@ func checkGolden(t *testing.T, e *testEnv, golden string) {
 
 // TestStopEveryLevel cancels the run while the depth-2 agent streams; the
 // --json output and the files show its partial text and [stopped by user]
-// at every level, and the exit code is 130.
+// at every level, the depth-1 list call that never ran gets its tool_call
+// and [not run: turn stopped], and the exit code is 130.
 func TestStopEveryLevel(t *testing.T) {
 	e := newEnv(t,
 		llmtest.Call("rlm", `{"task":"A","name":"one"}`),
-		llmtest.Call("rlm", `{"task":"B","name":"two"}`),
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "rlm", Arguments: `{"task":"B","name":"two"}`}, {Name: "list", Arguments: `{}`}}},
 		llmtest.Reply{Content: "half of it", Split: 5, Fail: llmtest.FailStall, After: 3},
 	)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -156,6 +157,9 @@ func TestStopEveryLevel(t *testing.T) {
 	}
 	if len(rlmResults) != 2 || rlmResults[0] != want || rlmResults[1] != want {
 		t.Errorf("rlm results %q, want %q at both levels", rlmResults, want)
+	}
+	if r := results[len(results)-2]; r["name"] != "list" || r["content"] != rlm.NotRun {
+		t.Errorf("the list call's result %v", r)
 	}
 	done := ofType(lines, "turn_done")
 	if len(done) != 1 || done[0]["text"] != want || done[0]["status"] != "stopped" || done[0]["agent"] == "" {

@@ -114,9 +114,37 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 		if m["schema_version"] != float64(1) || m["type"] == nil {
 			t.Fatalf("line without type or schema_version 1: %s", sc.Text())
 		}
+		_, named := m["agent"].(string)
+		if _, deep := m["depth"].(float64); m["type"] != "session" && (!named || !deep) {
+			t.Fatalf("line about an agent without agent and depth: %s", sc.Text())
+		}
 		lines = append(lines, m)
 	}
+	checkCallsBeforeResults(t, lines)
 	return lines
+}
+
+// checkCallsBeforeResults checks that every tool_result follows a tool_call
+// with its id and name, and has content.
+func checkCallsBeforeResults(t *testing.T, lines []map[string]any) {
+	t.Helper()
+	calls := map[any]any{}
+	for _, l := range lines {
+		switch l["type"] {
+		case "tool_call":
+			if _, ok := l["arguments"].(string); !ok {
+				t.Errorf("tool_call without arguments text: %v", l)
+			}
+			calls[l["id"]] = l["name"]
+		case "tool_result":
+			if name, ok := calls[l["id"]]; !ok || name != l["name"] {
+				t.Errorf("tool_result without its tool_call before it: %v", l)
+			}
+			if _, ok := l["content"].(string); !ok {
+				t.Errorf("tool_result without content: %v", l)
+			}
+		}
+	}
 }
 
 func ofType(lines []map[string]any, typ string) []map[string]any {
