@@ -223,20 +223,10 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 	}
 	red := sessions.NewRedactor(cfg.Secrets())
 	var conv *sessions.File
-	if f.resume != "" {
-		if w.session, err = st.Open(f.resume, red); err != nil {
-			w.close()
-			return fail(exitUsage, "%v", err)
-		}
-		if conv, err = w.session.LoadRoot(); err != nil {
-			w.close()
-			return fail(exitError, "cannot resume session %s: %v", f.resume, err)
-		}
-		if conv.Local.Repository != dir {
-			fmt.Fprintf(stderr, "harness: note: session %s was started in %s; its agents now work in %s\n", f.resume, conv.Local.Repository, dir)
-		}
-	} else {
-		w.session = st.New(red)
+	var code int
+	if w.session, conv, code = openSession(st, f.resume, red, dir, stderr); code != exitOK {
+		w.close()
+		return nil, code
 	}
 	system := cfg.Chat.Prompt
 	if f.system != nil {
@@ -259,6 +249,28 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 		return fail(exitError, "%v", err)
 	}
 	return w, exitOK
+}
+
+// openSession returns a new session when name is "", else the saved session
+// name with its root conversation, printing any error to stderr.
+func openSession(st sessions.Store, name string, red *sessions.Redactor, dir string, stderr io.Writer) (*sessions.Session, *sessions.File, int) {
+	if name == "" {
+		return st.New(red), nil, exitOK
+	}
+	s, err := st.Open(name, red)
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+		return nil, nil, exitUsage
+	}
+	conv, err := s.LoadRoot()
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: cannot resume session %s: %v\n", name, err)
+		return nil, nil, exitError
+	}
+	if conv.Local.Repository != dir {
+		fmt.Fprintf(stderr, "harness: note: session %s was started in %s; its agents now work in %s\n", name, conv.Local.Repository, dir)
+	}
+	return s, conv, exitOK
 }
 
 // environ is the environment commands start from (before [commands]
