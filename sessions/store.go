@@ -178,13 +178,18 @@ func (s *Session) createLocked() error {
 	}
 }
 
-// LoadRoot loads the root's conversation file.
+// LoadRoot loads the root's conversation file, which must be a root's
+// (depth 0).
 func (s *Session) LoadRoot() (*File, error) {
 	p := s.RootPath()
 	if p == "" {
 		return nil, errors.New("load session: the session has not been created yet")
 	}
-	return Load(p)
+	f, err := Load(p)
+	if err == nil && f.Local.Depth != 0 {
+		return nil, fmt.Errorf("parse %s: _harness_local: depth is %d, but the root's file has depth 0 (is it a subagent's file?)", p, f.Local.Depth)
+	}
+	return f, err
 }
 
 // CheckName reports why name cannot name a session, or nil.

@@ -210,3 +210,21 @@ func TestOpenRemovesStaleTemps(t *testing.T) {
 		t.Error("fresh temporary file removed")
 	}
 }
+
+// TestLoadRootRefusesSubagentFile: a subagent's file copied over root.json
+// is not resumed as the root's conversation.
+func TestLoadRootRefusesSubagentFile(t *testing.T) {
+	st := Store{Dir: t.TempDir(), Now: fixedNow}
+	s := st.New(nil)
+	if err := s.Save(0, "", rootFile("a")); err != nil {
+		t.Fatal(err)
+	}
+	sub := &File{Local: Local{Repository: "/r", Depth: 1, Parent: RootParent}}
+	if err := WriteFile(s.RootPath(), sub); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.LoadRoot()
+	if err == nil || !strings.Contains(err.Error(), s.RootPath()) || !strings.Contains(err.Error(), "depth") {
+		t.Fatalf("LoadRoot of a depth-1 file: %v", err)
+	}
+}
