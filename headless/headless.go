@@ -36,8 +36,10 @@
 //	turn_done        status, text (the root's final answer), usage (summed
 //	                 over the turn's requests, subagents included)
 //
-// Delta texts may be split or joined differently from run to run; their
-// concatenation is exact. New types and members may be added; existing
+// Every tool_result follows the tool_call with its id, including calls
+// that never ran because the turn stopped or the reply failed (their
+// content is "[not run: turn stopped]"). Delta texts may be split or joined
+// differently from run to run; their concatenation is exact. New types and members may be added; existing
 // ones change only with a new schema_version.
 //
 // # Exit codes
