@@ -60,21 +60,9 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		return code
 	}
 	defer w.close()
-	var conv *sessions.File
-	var sess *sessions.Session
-	if f.resume != "" {
-		var err error
-		if sess, err = w.st.Open(f.resume, w.red); err != nil {
-			fmt.Fprintf(stderr, "harness: %v\n", err)
-			return exitUsage
-		}
-		if conv, err = sess.LoadRoot(); err != nil {
-			fmt.Fprintf(stderr, "harness: cannot resume session %s: %v\n", f.resume, err)
-			return exitError
-		}
-		if conv.Local.Repository != w.dir {
-			fmt.Fprintf(stderr, "harness: note: session %s was started in %s; its agents now work in %s\n", f.resume, conv.Local.Repository, w.dir)
-		}
+	sess, conv, code := openSession(w.st, f.resume, w.red, w.dir, stderr)
+	if code != exitOK {
+		return code
 	}
 	be, err := w.backend(sess, conv)
 	if err != nil {

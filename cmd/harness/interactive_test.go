@@ -114,3 +114,12 @@ func TestUIWiringFailureNotes(t *testing.T) {
 		t.Fatalf("failure notes = %+v", notes)
 	}
 }
+
+func TestRunInteractiveUnknownSession(t *testing.T) {
+	e := newEnv(t)
+	var stdout, stderr bytes.Buffer
+	code := runInteractive(e.cfg, agentFlags{resume: "nope", hasResume: true}, e.repo, &stdout, &stderr)
+	if code != exitUsage || stderr.Len() == 0 {
+		t.Errorf("code %d, stderr %q", code, stderr.String())
+	}
+}
