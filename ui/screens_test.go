@@ -144,3 +144,15 @@ func TestScreens(t *testing.T) {
 		})
 	}
 }
+
+// TestTinyScreens draws every case at very small sizes: nothing may panic.
+func TestTinyScreens(t *testing.T) {
+	for _, c := range screenCases {
+		for w := 1; w <= 6; w++ {
+			for h := 1; h <= 5; h++ {
+				be := &fakeBackend{events: rlm.NewStream(), items: c.items, name: "s1"}
+				drawScreen(t, w, h, be, c.system, c.events, c.keys, json.RawMessage(`{"operation":"run"}`))
+			}
+		}
+	}
+}
