@@ -134,3 +134,28 @@ func TestSecretsRedactedInEvents(t *testing.T) {
 		t.Errorf("%d ToolOutput events, want 2", outputs)
 	}
 }
+
+// TestRLMAtMaxDepth: an agent at max_depth is not offered rlm; calling it
+// anyway gets "Unknown tool: rlm" and starts no subagent.
+func TestRLMAtMaxDepth(t *testing.T) {
+	r := newRig(t,
+		llmtest.Call("rlm", `{"task":"A","name":"a"}`),
+		llmtest.Call("rlm", `{"task":"B","name":"b"}`),
+		llmtest.Call("rlm", `{"task":"C","name":"c"}`),
+		llmtest.Text("b done"),
+		llmtest.Text("a done"),
+		llmtest.Text("root done"),
+	)
+	if _, err := r.turn(context.Background(), "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	starts := eventsOf[AgentStart](r)
+	if len(starts) != 3 {
+		t.Fatalf("%d agents started, want the root and two subagents", len(starts))
+	}
+	msgs := r.file(2, starts[2].Agent.ID).Messages()
+	want := "Unknown tool: rlm\nYour tools are [\"repl\",\"read_file\",\"apply_patch\",\"grep\",\"list\"]."
+	if got := msgs[4].Content; got != want {
+		t.Errorf("depth-2 rlm call got %q", got)
+	}
+}
