@@ -55,7 +55,7 @@ func parseAgentFlags(args []string) (agentFlags, error) {
 		case "-p":
 			f.hasPrompt = true
 			f.prompt, err = next()
-		case "--json":
+		case "--json", "-json":
 			if hasVal {
 				return f, errors.New("--json takes no value")
 			}

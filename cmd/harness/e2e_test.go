@@ -343,6 +343,7 @@ func TestParseAgentFlags(t *testing.T) {
 		want string // error substring, "" for success
 	}{
 		{[]string{"-p", "hi", "--json"}, ""},
+		{[]string{"-p", "hi", "-json", "-resume", "s", "-system-prompt", "x"}, ""},
 		{[]string{"-p=hi", "--resume", "s1", "--system-prompt", ""}, ""},
 		{[]string{"--resume"}, ""},
 		{[]string{"--resume", "-p", "x"}, "needs a session NAME"},
