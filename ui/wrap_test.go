@@ -115,3 +115,47 @@ func TestInputEditing(t *testing.T) {
 		t.Fatalf("up: cursor at %d", in.cur)
 	}
 }
+
+// visibleRunes counts the runes of s that take cells.
+func visibleRunes(s string) int {
+	n := 0
+	for _, r := range s {
+		if cellWidth(r) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// FuzzWrap checks wrap's invariants: lines cover the text in order, only
+// newlines and single break spaces fall between them, and no line is wider
+// than the width unless it holds one character that takes cells.
+func FuzzWrap(f *testing.F) {
+	for _, s := range []string{"", "a b c", "hello world\nnext", "日本語 text", "a\tb\t\tc", "    spaces   ", "x\n\n\ny"} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, text string, w int) {
+		w = w%40 + 1
+		if w < 1 {
+			w = -w + 1
+		}
+		segs := wrap(text, w, nil)
+		prev := 0
+		for i, s := range segs {
+			if s.start < prev || s.end < s.start || s.end > len(text) {
+				t.Fatalf("segment %d %v out of order (prev end %d) in %q", i, s, prev, text)
+			}
+			gap := text[prev:s.start]
+			if i > 0 && gap != "\n" && gap != " " && gap != "" {
+				t.Fatalf("between lines %d and %d: %q in %q", i-1, i, gap, text)
+			}
+			if line := text[s.start:s.end]; width(line) > w && visibleRunes(line) > 1 {
+				t.Fatalf("line %q wider than %d", line, w)
+			}
+			prev = s.end
+		}
+		if prev != len(text) {
+			t.Fatalf("text after the last line: %q", text[prev:])
+		}
+	})
+}
