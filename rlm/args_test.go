@@ -159,3 +159,23 @@ func TestRLMAtMaxDepth(t *testing.T) {
 		t.Errorf("depth-2 rlm call got %q", got)
 	}
 }
+
+// TestDoubleEncodedArguments: arguments sent as a JSON string holding the
+// object (a quirk of some servers) run as that object and are saved as it.
+func TestDoubleEncodedArguments(t *testing.T) {
+	r := newRig(t,
+		llmtest.Call("rlm", `"{\"task\":\"A\",\"name\":\"a\"}"`),
+		llmtest.Text("sub done"),
+		llmtest.Text("root done"),
+	)
+	if _, err := r.turn(context.Background(), "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	saved := r.file(0, "").Messages()
+	if got := saved[3].ToolCalls[0].Arguments; got != `{"task":"A","name":"a"}` {
+		t.Errorf("saved arguments %s", got)
+	}
+	if got := saved[4].Content; got != "sub done" {
+		t.Errorf("result %q", got)
+	}
+}

@@ -73,25 +73,29 @@ func closeDangling(items []sessions.Item) []sessions.Item {
 // sendable returns m with every tool call's arguments a JSON object, the
 // only form that servers parsing the arguments of earlier calls (vLLM,
 // llama.cpp) accept when the conversation is sent back: empty arguments
-// become {} and other text that is not a JSON object becomes
-// {"invalid_arguments": text}, so the model still sees what it sent (the
-// call's result says what was wrong). m is returned unchanged, without
-// copying, when every call is already an object.
+// become {}, an object sent as a JSON string becomes that object, and other
+// text becomes {"invalid_arguments": text}, so the model still sees what it
+// sent (the call's result says what was wrong). m is returned unchanged,
+// without copying, when every call is already an object.
 func sendable(m llm.Message) llm.Message {
 	var calls []llm.ToolCall
 	for i, c := range m.ToolCalls {
-		if isObject(c.Arguments) {
-			continue
+		obj, ok := objectText(c.Arguments)
+		if ok && strings.TrimSpace(c.Arguments) == obj {
+			continue // an object already
 		}
 		if calls == nil {
 			calls = append([]llm.ToolCall(nil), m.ToolCalls...)
 		}
-		if strings.TrimSpace(c.Arguments) == "" {
+		switch {
+		case ok:
+			calls[i].Arguments = obj
+		case strings.TrimSpace(c.Arguments) == "":
 			calls[i].Arguments = "{}"
-			continue
+		default:
+			b, _ := json.Marshal(map[string]string{"invalid_arguments": c.Arguments})
+			calls[i].Arguments = string(b)
 		}
-		b, _ := json.Marshal(map[string]string{"invalid_arguments": c.Arguments})
-		calls[i].Arguments = string(b)
 	}
 	if calls != nil {
 		m.ToolCalls = calls
@@ -99,9 +103,18 @@ func sendable(m llm.Message) llm.Message {
 	return m
 }
 
-func isObject(s string) bool {
-	s = strings.TrimSpace(s)
-	return strings.HasPrefix(s, "{") && json.Valid([]byte(s))
+// objectText returns the JSON object that arguments hold: the text itself,
+// or the content of a JSON string holding an object (some servers encode
+// arguments twice). ok is false when there is no object.
+func objectText(arguments string) (obj string, ok bool) {
+	s := strings.TrimSpace(arguments)
+	if strings.HasPrefix(s, `"`) {
+		if json.Unmarshal([]byte(s), &s) != nil {
+			return "", false
+		}
+		s = strings.TrimSpace(s)
+	}
+	return s, strings.HasPrefix(s, "{") && json.Valid([]byte(s))
 }
 
 // capText cuts s to limit bytes on a UTF-8 boundary, ending with a notice

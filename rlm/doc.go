@@ -53,7 +53,8 @@
 // ("Unknown tool: X", with a pointer to call X inside REPL code when X is a
 // REPL or helper function, and the agent's tool names). The saved reply,
 // which later requests send back, holds a JSON object for every call's
-// arguments ({} for empty ones, {"invalid_arguments": text} for the rest),
+// arguments ({} for empty ones, the object for one sent as a JSON string,
+// which also runs, and {"invalid_arguments": text} for the rest),
 // because servers such as vLLM and llama.cpp parse them and refuse the
 // whole request otherwise; ToolCall events carry the text the model sent.
 //

@@ -77,6 +77,9 @@ func (t tool) llmTool() llm.Tool {
 func (t tool) check(arguments string) (map[string]json.RawMessage, string) {
 	args := map[string]json.RawMessage{}
 	if strings.TrimSpace(arguments) != "" {
+		if obj, ok := objectText(arguments); ok {
+			arguments = obj // sent as a JSON string holding the object
+		}
 		if err := json.Unmarshal([]byte(arguments), &args); err != nil || args == nil {
 			return nil, fmt.Sprintf("Invalid arguments for %s: the arguments are not a JSON object (%v). Send an object like %s.", t.name, jsonErr(err), t.example())
 		}
