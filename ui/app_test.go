@@ -502,3 +502,32 @@ func TestMouseDragAcrossBlocks(t *testing.T) {
 		return string(got) == want
 	})
 }
+
+func TestCtrlC(t *testing.T) {
+	stopped := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		<-ctx.Done()
+		close(stopped)
+	}}
+	u := startUI(t, 100, 8, be, nil)
+	u.typeText("work")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("working")
+	u.key(tcell.KeyCtrlC, 0, tcell.ModCtrl) // stops the turn, keeps the UI
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ctrl+C did not stop the turn")
+	}
+	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+	u.key(tcell.KeyCtrlC, 0, tcell.ModCtrl) // idle: exits
+	select {
+	case err := <-u.done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ctrl+C did not exit")
+	}
+}
