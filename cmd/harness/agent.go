@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"harness/config"
@@ -163,24 +164,33 @@ func listSessions(st sessions.Store, stdout, stderr io.Writer) int {
 // interruptible cancels ctx on the first SIGINT or SIGTERM, which stops the
 // turn like Esc; a second signal exits at once with 130.
 func interruptible(ctx context.Context, stderr io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(ctx)
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onSignals(ctx, ch, stderr, os.Exit)
+	return ctx, func() { signal.Stop(ch); stop() }
+}
+
+// onSignals cancels the returned context at the first value on ch and
+// calls exit(130) at the second, until stop is called.
+func onSignals(ctx context.Context, ch <-chan os.Signal, stderr io.Writer, exit func(int)) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
 	go func() {
 		select {
 		case <-ch:
 			cancel()
-		case <-ctx.Done():
+		case <-done:
 			return
 		}
 		select {
 		case <-ch:
 			fmt.Fprintln(stderr, "harness: interrupted twice; exiting without waiting")
-			os.Exit(exitInterrupted)
-		case <-ctx.Done():
+			exit(exitInterrupted)
+		case <-done:
 		}
 	}()
-	return ctx, func() { signal.Stop(ch); cancel() }
+	var once sync.Once
+	return ctx, func() { once.Do(func() { close(done); cancel() }) }
 }
 
 // wired is one session's root agent with what it holds open.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -412,5 +413,30 @@ func TestHeadlessApprovalDenied(t *testing.T) {
 	}
 	if got := lastMessage(d1).Content; !strings.HasPrefix(got, "Unknown tool: store_summary\nstore_summary is a REPL function, not a tool: call it in code sent to the repl tool. Signature: store_summary()") {
 		t.Errorf("unknown tool naming a REPL function: %q", got)
+	}
+}
+
+// TestSecondSignalExits: the first signal cancels the turn; a second one,
+// while the turn is still winding down, exits at once with 130.
+func TestSecondSignalExits(t *testing.T) {
+	ch := make(chan os.Signal, 2)
+	exited := make(chan int, 1)
+	var stderr strings.Builder
+	ctx, stop := onSignals(context.Background(), ch, &stderr, func(code int) { exited <- code })
+	defer stop()
+	ch <- os.Interrupt
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first signal did not cancel the turn")
+	}
+	ch <- os.Interrupt
+	select {
+	case code := <-exited:
+		if code != 130 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second signal did not exit")
 	}
 }
