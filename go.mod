@@ -3,17 +3,20 @@ module harness
 go 1.26.8
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
-	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	github.com/BurntSushi/toml v1.6.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/gdamore/tcell/v2 v2.13.10
+	github.com/rivo/tview v0.42.0
+	github.com/sergi/go-diff v1.4.0
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+	golang.org/x/sys v0.50.0
+	golang.org/x/tools v0.52.0
+)
+
+require (
 	github.com/gdamore/encoding v1.0.1 // indirect
-	github.com/gdamore/tcell/v2 v2.13.10 // indirect
 	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
-	github.com/rivo/tview v0.42.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/sergi/go-diff v1.4.0 // indirect
-	go.starlark.net v0.0.0-20260908191801-89a6a09411d5 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/term v0.41.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 )
