@@ -328,8 +328,7 @@ func (a *agent) promptTokens() (int, bool) {
 			est = est || c.Estimated
 			continue
 		}
-		b, _ := json.Marshal(turn)
-		total += llm.Estimate(string(b))
+		total += llm.EstimateTurn(turn).Tokens
 		est = true
 	}
 	return total, est
