@@ -44,7 +44,7 @@ func sessionBytes(items []sessions.Item) int {
 
 // benchApp builds the UI over items without running its event loop and
 // draws on a 160×50 simulation screen.
-func benchApp(b *testing.B, items []sessions.Item) (*App, tcell.SimulationScreen) {
+func benchApp(b testing.TB, items []sessions.Item) (*App, tcell.SimulationScreen) {
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
 		b.Fatal(err)
@@ -58,14 +58,45 @@ func benchApp(b *testing.B, items []sessions.Item) (*App, tcell.SimulationScreen
 }
 
 // BenchmarkOpenHugeSession: building the transcript of a 20 MB session and
-// drawing its first frame (the overlay's estimates included).
+// drawing its first frame (the overlay's first build starts on its
+// goroutine; its end is waited for outside the timer).
 func BenchmarkOpenHugeSession(b *testing.B) {
 	items := hugeSession()
 	b.SetBytes(int64(sessionBytes(items)))
-	b.ResetTimer()
 	for b.Loop() {
 		a, scr := benchApp(b, items)
 		a.main.Draw(scr)
+		b.StopTimer()
+		waitOverlay(a)
+		b.StartTimer()
+	}
+}
+
+// BenchmarkOverlayReadyHugeSession: from opening a 20 MB session to the
+// frame that shows the overlay's counts (the first build on its goroutine
+// included).
+func BenchmarkOverlayReadyHugeSession(b *testing.B) {
+	items := hugeSession()
+	for b.Loop() {
+		a, scr := benchApp(b, items)
+		a.main.Draw(scr)
+		waitOverlay(a)
+		a.main.Draw(scr)
+	}
+}
+
+// waitOverlay runs the functions the App posts, as its pump would, until
+// the overlay's first build has been handed over.
+func waitOverlay(a *App) {
+	for a.top().building {
+		<-a.wake
+		a.postMu.Lock()
+		fs := a.posted
+		a.posted = nil
+		a.postMu.Unlock()
+		for _, f := range fs {
+			f()
+		}
 	}
 }
 
@@ -74,6 +105,7 @@ func BenchmarkOpenHugeSession(b *testing.B) {
 func BenchmarkStreamFrameHugeSession(b *testing.B) {
 	a, scr := benchApp(b, hugeSession())
 	a.main.Draw(scr)
+	waitOverlay(a)
 	root := rlm.Agent{}
 	b.ResetTimer()
 	for b.Loop() {
@@ -86,6 +118,7 @@ func BenchmarkStreamFrameHugeSession(b *testing.B) {
 func BenchmarkPageUpHugeSession(b *testing.B) {
 	a, scr := benchApp(b, hugeSession())
 	a.main.Draw(scr)
+	waitOverlay(a)
 	b.ResetTimer()
 	for b.Loop() {
 		a.do(Action{Cmd: CmdPageUp})
@@ -97,6 +130,8 @@ func BenchmarkPageUpHugeSession(b *testing.B) {
 // re-wrapped, nothing else).
 func BenchmarkResizeHugeSession(b *testing.B) {
 	a, scr := benchApp(b, hugeSession())
+	a.main.Draw(scr)
+	waitOverlay(a)
 	w := 160
 	b.ResetTimer()
 	for b.Loop() {
@@ -113,10 +148,40 @@ func BenchmarkTurnStartHugeSession(b *testing.B) {
 	items := hugeSession()
 	a, scr := benchApp(b, items)
 	a.main.Draw(scr)
+	waitOverlay(a)
 	next := append(items[:len(items):len(items)], sessions.Item{Message: llm.Message{Role: "user", Content: "one more"}})
 	b.ResetTimer()
 	for b.Loop() {
 		a.handle(rlm.Conversation{Items: next})
 		a.main.Draw(scr)
+	}
+}
+
+// TestLargeSessionFirstFrame: a large conversation's first frame does not
+// wait for the overlay's counts; the frame after the build shows the same
+// turns and total a synchronous build gives.
+func TestLargeSessionFirstFrame(t *testing.T) {
+	items := hugeSession()[:2400] // ~1.2 MB
+	a, scr := benchApp(t, items)
+	a.main.Draw(scr)
+	if !a.root.building || !strings.Contains(a.statusText(), "counting tokens") ||
+		!a.main.ov.Data().Counting {
+		t.Fatalf("first frame: building %v, status %q", a.root.building, a.statusText())
+	}
+	waitOverlay(a)
+	a.main.Draw(scr)
+	want := BuildOverlayTurns(items, nil, -1)
+	got := a.main.ov.Data()
+	if got.Counting || len(got.Turns) != len(want) {
+		t.Fatalf("after the build: counting %v, %d turns, want %d", got.Counting, len(got.Turns), len(want))
+	}
+	for i := range want {
+		if got.Turns[i].Tokens != want[i].Tokens || len(got.Turns[i].Rows) != len(want[i].Rows) {
+			t.Fatalf("turn %d: %+v, want %+v", i, got.Turns[i], want[i])
+		}
+	}
+	total, _ := OverlayTotal(want)
+	if s := a.statusText(); !strings.Contains(s, fmt.Sprintf("~%d tokens", total)) {
+		t.Fatalf("status %q, want ~%d tokens", s, total)
 	}
 }

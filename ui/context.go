@@ -15,6 +15,9 @@ import (
 type OverlayData struct {
 	Agents []string // names from the root to the agent on screen
 	Turns  []OverlayTurn
+	// Counting: the turns are still being counted (the first build of a
+	// large conversation); the overlay says so instead of "(no messages)".
+	Counting bool
 }
 
 // OverlayTurn is one turn of the context overlay.
@@ -135,6 +138,9 @@ func (b *OverlayBuilder) Build(items []sessions.Item, counts []llm.TurnCount, ac
 			if m.estimate == nil {
 				e := llm.EstimateTurn(m.msgs)
 				m.estimate = &e
+				if m.key == "" {
+					m.key = e.Key // the same key: a cache that arrives later costs no rehash
+				}
 			}
 			count = *m.estimate
 		}

@@ -120,6 +120,9 @@ func (a *App) statusText() string {
 	if v.totalEst {
 		tokens = "~" + tokens
 	}
+	if v.building {
+		tokens = "counting"
+	}
 	if v.hasUsage {
 		tokens = fmt.Sprint(v.usage)
 	}

@@ -260,7 +260,11 @@ func (o *Overlay) Draw(screen tcell.Screen) {
 		i := o.scroll + n
 		if i >= len(o.lines) {
 			if len(o.lines) == 0 && n == 0 {
-				overlayPrint(screen, x+2, y+1, w-3, "(no messages)", o.styles.preview)
+				empty := "(no messages)"
+				if o.data.Counting {
+					empty = "counting tokens…"
+				}
+				overlayPrint(screen, x+2, y+1, w-3, empty, o.styles.preview)
 			}
 			break
 		}

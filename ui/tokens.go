@@ -12,15 +12,27 @@ import (
 	"harness/sessions"
 )
 
+// overlayAsyncBytes is the conversation size from which the overlay's
+// first build runs off the event goroutine: estimating and keying every
+// turn of a 20 MB session takes a few hundred milliseconds, and the first
+// frame should not wait for it.
+const overlayAsyncBytes = 1 << 20
+
 // refreshOverlay rebuilds the overlay's data for the agent on screen when
 // the conversations changed since the last frame, and with it the token
-// total the status line falls back on.
+// total the status line falls back on. A view's first build over a large
+// conversation runs on its own goroutine (with a builder of its own, handed
+// to the view when done); until then the overlay and the status line say
+// the tokens are being counted, and later builds are incremental.
 func (a *App) refreshOverlay() {
 	if !a.ovDirty {
 		return
 	}
-	a.ovDirty = false
 	v := a.top()
+	if v.building {
+		return // ovDirty stays: the build's end redraws with the latest data
+	}
+	a.ovDirty = false
 	var counts []llm.TurnCount
 	active := -1
 	if v == a.root {
@@ -31,13 +43,54 @@ func (a *App) refreshOverlay() {
 	} else {
 		active = 0 // a running subagent's conversation is one turn
 	}
-	turns := v.builder.Build(v.items, counts, active)
 	names := []string{a.agentName(a.root)}
 	for _, s := range a.stack {
 		names = append(names, s.agent.Name)
 	}
+	if !v.built && conversationBytes(v.items) >= overlayAsyncBytes {
+		a.buildOverlayAsync(v, counts, active)
+		a.main.ov.SetData(OverlayData{Agents: names, Counting: true})
+		return
+	}
+	turns := v.builder.Build(v.items, counts, active)
+	v.built = true
 	a.main.ov.SetData(OverlayData{Agents: names, Turns: turns})
 	v.total, v.totalEst = OverlayTotal(turns)
+}
+
+// buildOverlayAsync runs v's first overlay build on a goroutine. The
+// builder only reads the items it was given (messages are values, and the
+// view only ever appends past them), and the view takes it over on the
+// event goroutine.
+func (a *App) buildOverlayAsync(v *view, counts []llm.TurnCount, active int) {
+	v.building = true
+	items := v.items[:len(v.items):len(v.items)]
+	go func() {
+		var b OverlayBuilder
+		b.Build(items, counts, active)
+		a.post(func() {
+			v.building, v.built = false, true
+			v.builder = b
+			a.ovDirty = true
+		})
+	}()
+}
+
+// conversationBytes is about the size of a conversation's text, to decide
+// whether its first overlay build is worth a goroutine.
+func conversationBytes(items []sessions.Item) int {
+	n := 0
+	for i := range items {
+		m := &items[i].Message
+		n += len(m.Content)
+		for _, c := range m.ToolCalls {
+			n += len(c.Arguments)
+		}
+		for _, f := range m.Extra {
+			n += len(f.Value)
+		}
+	}
+	return n
 }
 
 // recount counts the root's completed turns with Options.CountTurns (the

@@ -27,6 +27,8 @@ type view struct {
 	builder  OverlayBuilder
 	total    int  // the overlay's aggregate of the visible turns
 	totalEst bool // the aggregate holds a heuristic count
+	built    bool // builder has built once: later builds are incremental
+	building bool // the first build runs on a goroutine (tokens.go)
 }
 
 func newView(a rlm.Agent, system *string) *view {
