@@ -169,7 +169,9 @@ func TestRename(t *testing.T) {
 
 	u.typeText("/rename .hidden")
 	u.key(tcell.KeyEnter, 0, 0)
-	u.waitText("Cannot rename the session:")
+	if s := u.waitText(`Cannot rename: the name ".hidden"`); strings.Contains(s, "cannot rename") {
+		t.Errorf("the refusal says cannot rename twice:\n%s", s)
+	}
 
 	u.typeText("/rename")
 	u.key(tcell.KeyEnter, 0, 0) // the list completes it
@@ -241,6 +243,9 @@ func TestNewRefusedWhileRunning(t *testing.T) {
 	u.typeText("/new")
 	u.key(tcell.KeyEnter, 0, 0)
 	u.waitText("A turn is running")
+	u.typeText("/clear")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("finish, then /clear.")
 	close(release)
 	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
 	u.typeText("/clear")

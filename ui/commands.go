@@ -76,7 +76,7 @@ func (a *App) command(name, arg string) {
 	case "/tools":
 		v.add(kInfo, "", toolsText(v.tools))
 	case "/new", "/clear":
-		a.newSession()
+		a.newSession(name)
 	case "/exit", "/quit":
 		a.quit()
 	default:
@@ -95,7 +95,7 @@ func (a *App) rename(name string) {
 		return
 	}
 	if err := a.backend.Rename(name); err != nil {
-		v.add(kError, "", "Cannot rename the session: "+err.Error())
+		v.add(kError, "", renameRefusal(err))
 		return
 	}
 	a.session = a.backend.SessionName()
@@ -103,10 +103,20 @@ func (a *App) rename(name string) {
 	v.add(kInfo, "", "Session renamed to "+a.session+".")
 }
 
-func (a *App) newSession() {
+// renameRefusal words a refused /rename. The session store's errors start
+// with "cannot rename" already; others get that said in front.
+func renameRefusal(err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "cannot rename") {
+		return "C" + msg[1:]
+	}
+	return "Cannot rename the session: " + msg
+}
+
+func (a *App) newSession(name string) {
 	v := a.top()
 	if a.running || a.backend.Running() {
-		v.add(kError, "", "A turn is running; press Esc to stop it or wait for it to finish, then /new.")
+		v.add(kError, "", "A turn is running; press Esc to stop it or wait for it to finish, then "+name+".")
 		return
 	}
 	if a.opts.NewSession == nil {

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -115,7 +116,7 @@ func (f *fakeBackend) SessionName() string {
 
 func (f *fakeBackend) Rename(name string) error {
 	if err := sessions.CheckName(name); err != nil {
-		return err
+		return fmt.Errorf("cannot rename: %w", err) // as sessions.Session.Rename says it
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
