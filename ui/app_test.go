@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -534,5 +535,36 @@ func TestCtrlC(t *testing.T) {
 		u.done <- nil
 	case <-time.After(5 * time.Second):
 		t.Fatal("Ctrl+C did not exit")
+	}
+}
+
+// TestSavedReplyTakesLivePlace: /tools output shown while a reply streams
+// stays below the reply once it is saved, and a stopped turn whose last
+// rlm result already ends with the stop marker does not repeat it.
+func TestSavedReplyTakesLivePlace(t *testing.T) {
+	a, scr := benchApp(t, nil)
+	root := rlm.Agent{}
+	a.handle(rlm.TextDelta{Agent: root, Text: "partial"})
+	a.root.add(kInfo, "", "TOOLS OUTPUT")
+	a.handle(rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", Content: "partial",
+		ToolCalls: []llm.ToolCall{{ID: "c1", Name: "rlm", Arguments: `{"task":"t","name":"n"}`}}}})
+	a.handle(rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: "c1",
+		Content: "half done\n" + rlm.StoppedMarker}})
+	a.handle(rlm.TurnDone{Agent: root, Status: rlm.Stopped})
+	a.main.Draw(scr)
+	var got []string
+	for _, b := range a.root.blocks {
+		got = append(got, b.String())
+	}
+	want := []string{"partial", formatCall("rlm", `{"task":"t","name":"n"}`), "TOOLS OUTPUT",
+		"half done\n" + rlm.StoppedMarker}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocks:\n%q\nwant\n%q", got, want)
+	}
+	a.handle(rlm.TextDelta{Agent: root, Text: "more"})
+	a.handle(rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", Content: "more"}})
+	a.handle(rlm.TurnDone{Agent: root, Status: rlm.Stopped})
+	if b := a.root.blocks[len(a.root.blocks)-1]; b.kind != kNote || b.String() != rlm.StoppedMarker {
+		t.Errorf("a stopped reply's note: last block %q", b.String())
 	}
 }

@@ -57,7 +57,6 @@ func (a *App) handle(ev rlm.Event) {
 		a.root.reset(e.Items)
 	case rlm.MessageAdded:
 		if v := a.viewOf(e.Agent); v != nil {
-			v.dropLive()
 			if e.Message.Role == "tool" {
 				v.endOutput(e.Message.ToolCallID)
 			}
@@ -102,7 +101,7 @@ func (a *App) handle(ev rlm.Event) {
 			v.usage, v.hasUsage = e.Usage.TotalTokens, true
 		}
 	case rlm.TurnDone:
-		if e.Status == rlm.Stopped {
+		if e.Status == rlm.Stopped && !a.root.endsStopped() {
 			a.root.add(kNote, "", rlm.StoppedMarker)
 		}
 	case FailureNote:

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"harness/llm"
@@ -51,10 +52,35 @@ func (v *view) reset(items []sessions.Item) {
 	v.scroll = scroll{follow: true}
 }
 
-// addMessage appends a saved message.
+// addMessage appends a saved message. A streamed reply's message takes
+// the place of its live blocks, so notes and command output shown while
+// it streamed stay below it.
 func (v *view) addMessage(m llm.Message) {
 	v.items = append(v.items, sessions.Item{Message: m})
+	at := -1
+	if len(v.live) > 0 {
+		at = slices.Index(v.blocks, v.live[0])
+	}
+	v.dropLive()
+	if at < 0 || at >= len(v.blocks) {
+		v.addBlocks(m)
+		return
+	}
+	tail := slices.Clone(v.blocks[at:])
+	v.blocks = v.blocks[:at]
 	v.addBlocks(m)
+	v.blocks = append(v.blocks, tail...)
+}
+
+// endsStopped reports whether the transcript already ends with the stop
+// marker: a stopped rlm call's result ends with it, and the turn's own
+// note would repeat it.
+func (v *view) endsStopped() bool {
+	if n := len(v.blocks); n > 0 {
+		b := v.blocks[n-1]
+		return b.kind == kResult && strings.HasSuffix(strings.TrimSpace(b.String()), rlm.StoppedMarker)
+	}
+	return false
 }
 
 // addBlocks appends the blocks showing m.
