@@ -568,3 +568,28 @@ func TestSavedReplyTakesLivePlace(t *testing.T) {
 		t.Errorf("a stopped reply's note: last block %q", b.String())
 	}
 }
+
+// TestConversationKeepsNotes: the conversation a turn starts with (earlier
+// FYI calls removed) keeps what was shown under the messages still there.
+func TestConversationKeepsNotes(t *testing.T) {
+	fyi := llm.ToolCall{ID: "fyi1", Name: "FYI", Arguments: "{}"}
+	items := []sessions.Item{
+		{Message: llm.Message{Role: "user", Content: "hi"}},
+		{Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{fyi}}},
+		{Message: llm.Message{Role: "tool", ToolCallID: "fyi1", Content: "Date: today"}},
+		{Message: llm.Message{Role: "assistant", Content: "hello"}},
+	}
+	a, _ := benchApp(t, items)
+	a.root.add(kInfo, "", "TOOLS OUTPUT")
+	a.root.add(kNote, "", rlm.StoppedMarker)
+	next := []sessions.Item{items[0], items[3], {Message: llm.Message{Role: "user", Content: "again"}}}
+	a.handle(rlm.Conversation{Items: next})
+	var got []string
+	for _, b := range a.root.blocks {
+		got = append(got, b.String())
+	}
+	want := []string{"hi", "hello", "TOOLS OUTPUT", rlm.StoppedMarker, "again"}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocks:\n%q\nwant\n%q", got, want)
+	}
+}

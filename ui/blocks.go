@@ -41,6 +41,11 @@ type block struct {
 	callArgs string
 	lazy     bool
 
+	// extra: the block shows no message (added with view.add); after is
+	// the message it followed, to keep it there when the view is reset.
+	extra bool
+	after msgKey
+
 	ver        int // bumped by every change of text
 	cacheW     int
 	cacheVer   int

@@ -39,17 +39,61 @@ func newView(a rlm.Agent, system *string) *view {
 }
 
 // reset replaces the view's blocks with the system message and items.
+// Blocks that show no message (notes, errors, command output, answered
+// approvals) are kept under the message they followed when it is still
+// there: a turn starts with the whole conversation again, and what was
+// shown about earlier turns should not vanish with it.
 func (v *view) reset(items []sessions.Item) {
-	v.blocks, v.live, v.items = v.blocks[:0], nil, items
+	extras := make(map[msgKey][]*block)
+	for _, b := range v.blocks {
+		if b.extra {
+			extras[b.after] = append(extras[b.after], b)
+		}
+	}
+	old := v.blocks
+	v.blocks, v.live, v.items = make([]*block, 0, len(items)+len(extras)+1), nil, items
+	clear(old)
 	if v.system != nil && *v.system != "" {
 		v.blocks = append(v.blocks, newBlock(kSystem, "", *v.system, false))
 	}
+	v.blocks = append(v.blocks, extras[msgKey{}]...)
 	for _, it := range items {
-		if !it.Hidden {
-			v.addBlocks(it.Message)
+		if it.Hidden {
+			continue
+		}
+		v.addBlocks(it.Message)
+		if len(extras) > 0 {
+			k := keyOfMessage(&it.Message)
+			v.blocks = append(v.blocks, extras[k]...)
+			delete(extras, k)
 		}
 	}
 	v.scroll = scroll{follow: true}
+}
+
+// msgKey identifies a saved message well enough to find it again in the
+// conversation a turn starts with (call IDs are unique; strings shared
+// with the earlier conversation compare in constant time).
+type msgKey struct {
+	role, content, callID, firstCall string
+}
+
+func keyOfMessage(m *llm.Message) msgKey {
+	k := msgKey{role: m.Role, content: m.Content, callID: m.ToolCallID}
+	if len(m.ToolCalls) > 0 {
+		k.firstCall = m.ToolCalls[0].ID
+	}
+	return k
+}
+
+// lastKey is the key of the view's last saved message ({} when none).
+func (v *view) lastKey() msgKey {
+	for i := len(v.items) - 1; i >= 0; i-- {
+		if !v.items[i].Hidden {
+			return keyOfMessage(&v.items[i].Message)
+		}
+	}
+	return msgKey{}
 }
 
 // addMessage appends a saved message. A streamed reply's message takes
@@ -192,7 +236,9 @@ func (v *view) endOutput(id string) {
 
 // add appends a block that is not part of any message.
 func (v *view) add(k kind, id, text string) {
-	v.blocks = append(v.blocks, newBlock(k, id, text, false))
+	b := newBlock(k, id, text, false)
+	b.extra, b.after = true, v.lastKey()
+	v.blocks = append(v.blocks, b)
 }
 
 // toolsText is what /tools shows: every tool's name and full description.
