@@ -69,11 +69,12 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return exitError
 	}
+	made := &backends{list: []ui.Backend{be}, newBackend: func() (ui.Backend, error) { return w.backend(nil, nil) }}
 	opts := ui.Options{
 		Theme: cfg.Theme, Model: cfg.Endpoint.Model,
 		System: w.system, SubagentSystem: cfg.RLM.SubagentPrompt,
 		Backend:    be,
-		NewSession: func() (ui.Backend, error) { return w.backend(nil, nil) },
+		NewSession: made.newSession,
 		Events:     w.stream, Approvals: w.ap, Level: w.level,
 		SavePermission: func(p config.Permission) error { return config.SavePermission(cfg.Path, p) },
 		Describe:       describer(cfg),
@@ -86,10 +87,38 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		fmt.Fprintf(stderr, "harness: the terminal UI failed: %v\n", err)
 		return exitError
 	}
-	if name := be.SessionName(); name != "" {
+	if name := made.lastNamed(); name != "" {
 		fmt.Fprintf(stdout, "harness: session saved; continue it with: harness --resume %s\n", name)
 	}
 	return exitOK
+}
+
+// backends remembers the sessions of one run (/new and /clear start
+// another), so the exit message names the latest one that was saved, not
+// the one the run started with. The UI calls newSession on its event
+// goroutine; lastNamed is called after the UI has stopped.
+type backends struct {
+	list       []ui.Backend
+	newBackend func() (ui.Backend, error)
+}
+
+func (b *backends) newSession() (ui.Backend, error) {
+	be, err := b.newBackend()
+	if err == nil {
+		b.list = append(b.list, be)
+	}
+	return be, err
+}
+
+// lastNamed is the name of the latest session that has one ("" when no
+// message was ever sent).
+func (b *backends) lastNamed() string {
+	for i := len(b.list) - 1; i >= 0; i-- {
+		if name := b.list[i].SessionName(); name != "" {
+			return name
+		}
+	}
+	return ""
 }
 
 // openUIWiring opens the repository and store roots. The repository reads

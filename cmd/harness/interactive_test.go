@@ -123,3 +123,45 @@ func TestRunInteractiveUnknownSession(t *testing.T) {
 		t.Errorf("code %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestExitNamesLatestSession: after /new, the exit message names the
+// session the user was in, not the one the run started with.
+func TestExitNamesLatestSession(t *testing.T) {
+	e := newEnv(t, llmtest.Text("one"), llmtest.Text("two"))
+	var stderr bytes.Buffer
+	w, code := openUIWiring(e.cfg, agentFlags{}, e.repo, &stderr)
+	if code != exitOK {
+		t.Fatalf("openUIWiring: %d %s", code, stderr.String())
+	}
+	defer w.close()
+	first, err := w.backend(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := &backends{list: []ui.Backend{first}, newBackend: func() (ui.Backend, error) { return w.backend(nil, nil) }}
+	if got := made.lastNamed(); got != "" {
+		t.Errorf("before any message: %q", got)
+	}
+	if _, err := first.Turn(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Rename("first"); err != nil {
+		t.Fatal(err)
+	}
+	second, err := made.newSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := made.lastNamed(); got != "first" {
+		t.Errorf("after /new, before its first message: %q, want first", got)
+	}
+	if _, err := second.Turn(context.Background(), "again"); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Rename("second"); err != nil {
+		t.Fatal(err)
+	}
+	if got := made.lastNamed(); got != "second" {
+		t.Errorf("after the new session's first message: %q, want second", got)
+	}
+}
