@@ -47,7 +47,11 @@
 // one being streamed into; saved tool calls are even formatted only when
 // first drawn. Scrolling is anchored on a block and line, never on an
 // absolute line number, so nothing needs the whole session wrapped: a 20 MB,
-// 10,000-message session draws a frame in about 2 ms.
+// 10,000-message session draws a frame in about 2 ms. The context overlay's
+// first build over such a session (every turn keyed and estimated, a few
+// hundred milliseconds) runs on its own goroutine, so the first frame does
+// not wait for it: until it ends, the overlay and the status line say the
+// tokens are being counted. Later builds redo only the turns that changed.
 //
 // Following, the last line sits at the bottom. PageUp/PageDown and the wheel
 // hold the view at a line until it is scrolled back to the bottom. A mouse

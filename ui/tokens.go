@@ -29,8 +29,14 @@ func (a *App) refreshOverlay() {
 		return
 	}
 	v := a.top()
+	names := []string{a.agentName(a.root)}
+	for _, s := range a.stack {
+		names = append(names, s.agent.Name)
+	}
 	if v.building {
-		return // ovDirty stays: the build's end redraws with the latest data
+		// ovDirty stays: the build's end redraws with the latest data.
+		a.main.ov.SetData(OverlayData{Agents: names, Counting: true})
+		return
 	}
 	a.ovDirty = false
 	var counts []llm.TurnCount
@@ -42,10 +48,6 @@ func (a *App) refreshOverlay() {
 		}
 	} else {
 		active = 0 // a running subagent's conversation is one turn
-	}
-	names := []string{a.agentName(a.root)}
-	for _, s := range a.stack {
-		names = append(names, s.agent.Name)
 	}
 	if !v.built && conversationBytes(v.items) >= overlayAsyncBytes {
 		a.buildOverlayAsync(v, counts, active)
