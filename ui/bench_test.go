@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,5 +184,59 @@ func TestLargeSessionFirstFrame(t *testing.T) {
 	total, _ := OverlayTotal(want)
 	if s := a.statusText(); !strings.Contains(s, fmt.Sprintf("~%d tokens", total)) {
 		t.Fatalf("status %q, want ~%d tokens", s, total)
+	}
+}
+
+// BenchmarkCountsArriveHugeSession: the frame after /tokenize counts for
+// every turn of a 20 MB session arrive (recount's end).
+func BenchmarkCountsArriveHugeSession(b *testing.B) {
+	items := hugeSession()
+	var counts []llm.TurnCount
+	for _, t := range sessions.Turns(items) {
+		var msgs []llm.Message
+		for _, it := range items[t.Start:t.End] {
+			msgs = append(msgs, it.Message)
+		}
+		c := llm.EstimateTurn(msgs)
+		c.Estimated = false
+		for i := range c.Messages {
+			c.Messages[i]++
+		}
+		counts = append(counts, c)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		a, scr := benchApp(b, items)
+		a.main.Draw(scr)
+		waitOverlay(a)
+		b.StartTimer()
+		a.counts = counts
+		a.ovDirty = true
+		a.main.Draw(scr)
+	}
+}
+
+// TestBuilderNewCountsSameRows: when only the counts change, the rows
+// (previews reused) are those a fresh build gives.
+func TestBuilderNewCountsSameRows(t *testing.T) {
+	items := hugeSession()[:40]
+	items[1].Message.Extra = []llm.Field{{Key: "reasoning_content", Value: []byte(`"thinking it over"`)}}
+	var b OverlayBuilder
+	first := b.Build(items, nil, -1)
+	var counts []llm.TurnCount
+	for i := range first {
+		c := llm.TurnCount{Key: b.memo[i].key}
+		for range b.memo[i].msgs {
+			c.Messages = append(c.Messages, 7+i)
+		}
+		c.Tokens = 7 * len(c.Messages)
+		counts = append(counts, c)
+	}
+	got := b.Build(items, counts, -1)
+	want := BuildOverlayTurns(items, counts, -1)
+	for i := range want {
+		if !slices.Equal(got[i].Rows, want[i].Rows) || got[i].Tokens != want[i].Tokens || got[i].Estimated {
+			t.Fatalf("turn %d:\n%+v\nwant\n%+v", i, got[i], want[i])
+		}
 	}
 }

@@ -145,7 +145,11 @@ func (b *OverlayBuilder) Build(items []sessions.Item, counts []llm.TurnCount, ac
 			count = *m.estimate
 		}
 		if !m.rowsBuilt || !contextSameCount(m.count, count) {
-			m.rows, m.count, m.rowsBuilt = contextRows(m.msgs, count.Messages, count.Estimated), count, true
+			var prev []OverlayRow
+			if m.rowsBuilt {
+				prev = m.rows // the same messages: only the count changed
+			}
+			m.rows, m.count, m.rowsBuilt = contextRows(m.msgs, count.Messages, count.Estimated, prev), count, true
 		}
 		memo[i] = m
 		out[i] = OverlayTurn{Index: i, Tokens: count.Tokens, Estimated: count.Estimated,

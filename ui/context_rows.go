@@ -15,9 +15,13 @@ import (
 )
 
 // contextRows builds the rows of one turn's messages; per[i] is message i's
-// count.
-func contextRows(msgs []llm.Message, per []int, est bool) []OverlayRow {
+// count. prev, when not nil, are rows built earlier from the same messages
+// (only the count differs): their previews are reused, since decoding every
+// call's arguments again is most of the work when a whole session's counts
+// arrive at once.
+func contextRows(msgs []llm.Message, per []int, est bool, prev []OverlayRow) []OverlayRow {
 	rows := make([]OverlayRow, 0, len(msgs))
+	pv := rowPreviews(prev)
 	callRow := map[string]int{} // call ID → row index; "" for skipped calls
 	skip := contextSyntheticCall(msgs)
 	for i, m := range msgs {
@@ -33,19 +37,19 @@ func contextRows(msgs []llm.Message, per []int, est bool) []OverlayRow {
 				}
 				continue
 			}
-			rows = append(rows, OverlayRow{Role: contextRoleTool, Preview: contextPreview(m.Content), Tokens: n, Estimated: est})
+			rows = append(rows, OverlayRow{Role: contextRoleTool, Preview: pv.content(len(rows), m.Content), Tokens: n, Estimated: est})
 		case m.Role == "assistant" && i == skip:
 			for _, c := range m.ToolCalls {
 				callRow[c.ID] = -1
 			}
 		case m.Role == "assistant":
-			rows = contextAssistantRows(rows, m, n, est, callRow)
+			rows = contextAssistantRows(rows, m, n, est, callRow, pv)
 		default:
 			role := m.Role
 			if role == "" {
 				role = contextRoleUser
 			}
-			rows = append(rows, OverlayRow{Role: role, Preview: contextPreview(m.Content), Tokens: n, Estimated: est})
+			rows = append(rows, OverlayRow{Role: role, Preview: pv.content(len(rows), m.Content), Tokens: n, Estimated: est})
 		}
 	}
 	return rows
@@ -53,20 +57,28 @@ func contextRows(msgs []llm.Message, per []int, est bool) []OverlayRow {
 
 // contextAssistantRows appends the rows of one assistant message, splitting
 // its count n by the JSON size of each part, and records its calls' rows.
-func contextAssistantRows(rows []OverlayRow, m llm.Message, n int, est bool, callRow map[string]int) []OverlayRow {
+func contextAssistantRows(rows []OverlayRow, m llm.Message, n int, est bool, callRow map[string]int, pv rowPreviews) []OverlayRow {
 	start := len(rows)
 	var sizes []int
 	if rb := contextReasoningBytes(m); rb > 0 {
-		rows = append(rows, OverlayRow{Role: contextRoleReasoning, Preview: contextPreview(m.Reasoning()), Estimated: est})
+		preview, ok := pv.at(len(rows))
+		if !ok {
+			preview = contextPreview(m.Reasoning())
+		}
+		rows = append(rows, OverlayRow{Role: contextRoleReasoning, Preview: preview, Estimated: est})
 		sizes = append(sizes, rb)
 	}
 	if m.Content != "" || (len(rows) == start && len(m.ToolCalls) == 0) {
-		rows = append(rows, OverlayRow{Role: contextRoleAssistant, Preview: contextPreview(m.Content), Estimated: est})
+		rows = append(rows, OverlayRow{Role: contextRoleAssistant, Preview: pv.content(len(rows), m.Content), Estimated: est})
 		sizes = append(sizes, contextJSONStringLen(m.Content)+len(`"content":`))
 	}
 	for _, c := range m.ToolCalls {
 		callRow[c.ID] = len(rows)
-		rows = append(rows, OverlayRow{Role: contextRoleTool, Preview: contextCallPreview(c), Estimated: est})
+		preview, ok := pv.at(len(rows))
+		if !ok {
+			preview = contextCallPreview(c)
+		}
+		rows = append(rows, OverlayRow{Role: contextRoleTool, Preview: preview, Estimated: est})
 		sizes = append(sizes, len(`{"id":"","type":"function","function":{"name":"","arguments":}}`)+
 			len(c.ID)+len(c.Name)+contextJSONStringLen(c.Arguments))
 	}
@@ -74,6 +86,26 @@ func contextAssistantRows(rows []OverlayRow, m llm.Message, n int, est bool, cal
 		rows[start+i].Tokens = part
 	}
 	return rows
+}
+
+// rowPreviews are the rows built earlier from the same messages, nil when
+// there are none.
+type rowPreviews []OverlayRow
+
+// at returns row i's earlier preview.
+func (p rowPreviews) at(i int) (string, bool) {
+	if i < len(p) {
+		return p[i].Preview, true
+	}
+	return "", false
+}
+
+// content returns row i's earlier preview, or the preview of text.
+func (p rowPreviews) content(i int, text string) string {
+	if s, ok := p.at(i); ok {
+		return s
+	}
+	return contextPreview(text)
 }
 
 // contextSplit divides n in proportion to sizes: each part gets its floor
