@@ -115,8 +115,10 @@ type App struct {
 
 	pending []*approvalReq
 
-	counts  []llm.TurnCount // the root's turn_token_cache
-	ovDirty bool            // the overlay's data must be rebuilt
+	counts       []llm.TurnCount // the root's turn_token_cache
+	recounting   bool            // a recount runs (tokens.go)
+	recountAgain bool            // a turn ended meanwhile: count again after it
+	ovDirty      bool            // the overlay's data must be rebuilt
 
 	main           *mainView
 	mouseEv        *tcell.EventMouse // the terminal event being handled

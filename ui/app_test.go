@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -591,5 +592,58 @@ func TestConversationKeepsNotes(t *testing.T) {
 	want := []string{"hi", "hello", "TOOLS OUTPUT", rlm.StoppedMarker, "again"}
 	if !slices.Equal(got, want) {
 		t.Errorf("blocks:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestOneRecountAtATime: a turn that ends while the token count of the
+// previous one runs does not start a second count; the next count starts
+// when the first is done, from its results.
+func TestOneRecountAtATime(t *testing.T) {
+	type call struct {
+		turns   int
+		cache   int
+		release chan struct{}
+	}
+	calls := make(chan call, 4)
+	var inFlight, most atomic.Int32
+	count := func(_ context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		if n > most.Load() {
+			most.Store(n)
+		}
+		c := call{len(turns), len(cache), make(chan struct{})}
+		calls <- c
+		<-c.release
+		out := make([]llm.TurnCount, len(turns))
+		for i, msgs := range turns {
+			out[i] = llm.TurnCount{Key: llm.TurnKey(msgs), Tokens: 5, Messages: make([]int, len(msgs))}
+		}
+		return out
+	}
+	u := startUI(t, 80, 12, &fakeBackend{}, func(o *Options) { o.CountTurns = count })
+	next := func() call {
+		t.Helper()
+		select {
+		case c := <-calls:
+			return c
+		case <-time.After(5 * time.Second):
+			t.Fatal("no count started")
+		}
+		return call{}
+	}
+	u.typeText("one")
+	u.key(tcell.KeyEnter, 0, 0)
+	first := next()
+	u.typeText("two")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitFor("the second turn's end", func(s string) bool {
+		return strings.Contains(s, "two") && strings.Contains(s, "\n>\n") && !strings.Contains(s, "working")
+	})
+	close(first.release)
+	second := next()
+	close(second.release)
+	if first.turns != 1 || second.turns != 2 || second.cache != 1 || most.Load() != 1 {
+		t.Errorf("first %+v, second %+v, most at once %d", first, second, most.Load())
 	}
 }

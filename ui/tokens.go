@@ -99,8 +99,17 @@ func conversationBytes(items []sessions.Item) int {
 // provider's /tokenize, with the heuristic where it fails) off the event
 // goroutine, then saves the counts as the session's turn_token_cache.
 // Unchanged turns are taken from the cache and cost no request.
+//
+// One count runs at a time: a turn that ends while one runs (a long
+// session's first count over a slow /tokenize) asks for another when it
+// is done, which then starts from its results, instead of counting the
+// same turns twice at once and saving whichever finishes last.
 func (a *App) recount() {
 	if a.opts.CountTurns == nil || a.running {
+		return
+	}
+	if a.recounting {
+		a.recountAgain = true
 		return
 	}
 	items := a.root.items
@@ -116,10 +125,16 @@ func (a *App) recount() {
 		return
 	}
 	count, cache, be := a.opts.CountTurns, a.counts, a.backend
+	a.recounting = true
 	go func() {
 		counts := count(context.Background(), turns, cache)
 		err := be.SetTurnTokenCache(counts)
 		a.post(func() {
+			a.recounting = false
+			if a.recountAgain {
+				a.recountAgain = false
+				defer a.recount()
+			}
 			if a.backend != be {
 				return
 			}
