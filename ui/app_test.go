@@ -647,3 +647,45 @@ func TestOneRecountAtATime(t *testing.T) {
 		t.Errorf("first %+v, second %+v, most at once %d", first, second, most.Load())
 	}
 }
+
+// TestTurnStartCountsEarlierTurns: the conversation a turn starts with
+// (earlier FYI calls removed) has the completed turns counted at once; the
+// running turn is not sent to the counter.
+func TestTurnStartCountsEarlierTurns(t *testing.T) {
+	counted := make(chan int, 4)
+	count := func(_ context.Context, turns [][]llm.Message, _ []llm.TurnCount) []llm.TurnCount {
+		counted <- len(turns)
+		out := make([]llm.TurnCount, len(turns))
+		for i, msgs := range turns {
+			out[i] = llm.TurnCount{Key: llm.TurnKey(msgs), Tokens: 5, Messages: make([]int, len(msgs))}
+		}
+		return out
+	}
+	release := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		if prompt == "two" {
+			f.events.Emit(rlm.Conversation{Items: f.Conversation()})
+			<-release
+		}
+	}}
+	u := startUI(t, 80, 12, be, func(o *Options) { o.CountTurns = count })
+	want := func(n int) {
+		t.Helper()
+		select {
+		case got := <-counted:
+			if got != n {
+				t.Fatalf("counted %d turns, want %d", got, n)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no count of %d turns", n)
+		}
+	}
+	u.typeText("one")
+	u.key(tcell.KeyEnter, 0, 0)
+	want(1)
+	u.typeText("two")
+	u.key(tcell.KeyEnter, 0, 0)
+	want(1) // while "two" runs: only "one"
+	close(release)
+	want(2)
+}

@@ -55,6 +55,7 @@ func (a *App) handle(ev rlm.Event) {
 		}
 	case rlm.Conversation:
 		a.root.reset(e.Items)
+		a.recount() // the earlier turns lost their FYI calls
 	case rlm.MessageAdded:
 		if v := a.viewOf(e.Agent); v != nil {
 			if e.Message.Role == "tool" {

@@ -98,14 +98,16 @@ func conversationBytes(items []sessions.Item) int {
 // recount counts the root's completed turns with Options.CountTurns (the
 // provider's /tokenize, with the heuristic where it fails) off the event
 // goroutine, then saves the counts as the session's turn_token_cache.
-// Unchanged turns are taken from the cache and cost no request.
+// Unchanged turns are taken from the cache and cost no request. While a
+// turn runs, the turns before it are counted (a turn's start removes the
+// earlier FYI calls, which changes them); the running one stays estimated.
 //
 // One count runs at a time: a turn that ends while one runs (a long
 // session's first count over a slow /tokenize) asks for another when it
 // is done, which then starts from its results, instead of counting the
 // same turns twice at once and saving whichever finishes last.
 func (a *App) recount() {
-	if a.opts.CountTurns == nil || a.running {
+	if a.opts.CountTurns == nil {
 		return
 	}
 	if a.recounting {
@@ -113,8 +115,12 @@ func (a *App) recount() {
 		return
 	}
 	items := a.root.items
+	done := sessions.Turns(items)
+	if a.running && len(done) > 0 {
+		done = done[:len(done)-1]
+	}
 	var turns [][]llm.Message
-	for _, t := range sessions.Turns(items) {
+	for _, t := range done {
 		msgs := make([]llm.Message, 0, t.End-t.Start)
 		for _, it := range items[t.Start:t.End] {
 			msgs = append(msgs, it.Message)
