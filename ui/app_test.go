@@ -689,3 +689,24 @@ func TestTurnStartCountsEarlierTurns(t *testing.T) {
 	close(release)
 	want(2)
 }
+
+// TestStatusScrollHintFirst: on a status line too narrow for every hint,
+// the scroll hint is not the one cut off.
+func TestStatusScrollHintFirst(t *testing.T) {
+	a, scr := benchApp(t, rootItems(60, func(i int) string { return fmt.Sprintf("message %d", i) }))
+	scr.SetSize(100, 12)
+	a.main.SetRect(0, 0, 100, 12)
+	a.running, a.waiting = true, true
+	a.main.Draw(scr)
+	a.do(Action{Cmd: CmdPageUp})
+	a.main.Draw(scr)
+	scr.Show()
+	cells, w, h := scr.GetContents()
+	var row strings.Builder
+	for x := 0; x < w; x++ {
+		row.WriteString(string(cells[(h-1)*w+x].Runes))
+	}
+	if s := row.String(); !strings.Contains(s, "scrolled") || !strings.Contains(s, "working") {
+		t.Errorf("status line %q", s)
+	}
+}

@@ -127,16 +127,20 @@ func (a *App) statusText() string {
 		tokens = fmt.Sprint(v.usage)
 	}
 	parts := []string{a.agentName(v), a.opts.Model, tokens + " tokens", a.opts.Level.Get().String()}
+	if len(a.pending) > 0 {
+		parts = append(parts, "y allow · n deny")
+	}
+	// The scroll hint goes before the longer turn hints: a narrow status
+	// line cuts the end, and a view that does not follow needs saying.
+	if !v.scroll.follow {
+		parts = append(parts, "scrolled · PageDown to follow")
+	}
 	switch {
 	case len(a.pending) > 0:
-		parts = append(parts, "y allow · n deny")
 	case a.waiting:
 		parts = append(parts, "working · your message waits: Enter sends it after the turn")
 	case a.running:
 		parts = append(parts, "working · Esc stops")
-	}
-	if !v.scroll.follow {
-		parts = append(parts, "scrolled · PageDown to follow")
 	}
 	return " " + strings.Join(parts, " │ ")
 }
