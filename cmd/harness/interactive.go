@@ -85,6 +85,9 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	opts.Quit = quit
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "harness: the terminal UI failed: %v\n", err)
+		if strings.Contains(err.Error(), "/dev/tty") {
+			fmt.Fprintln(stderr, "harness: the UI needs a terminal; without one, run a turn with harness -p PROMPT")
+		}
 		return exitError
 	}
 	if name := made.lastNamed(); name != "" {
