@@ -105,7 +105,9 @@ func nextSteps(path, home string, opts SetupOptions) []string {
 		steps = append(steps, fmt.Sprintf("Put the API key in %s as %s=... (or export %s in your shell).",
 			filepath.Join(home, ".env"), opts.APIKeyEnv, opts.APIKeyEnv))
 	}
-	return append(steps, "Run `harness` from the directory you want the agent to work in.")
+	return append(steps,
+		"Run `harness doctor` to check that the server answers and serves the model.",
+		"Run `harness` from the directory you want the agent to work in (`harness -p PROMPT` runs one turn without the UI).")
 }
 
 // starterText is Example with the store path and the options filled in,
