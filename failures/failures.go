@@ -48,19 +48,36 @@ type Note struct {
 // within a process; across processes each Append is a single write to a file
 // opened with O_APPEND, so lines do not interleave.
 type Log struct {
-	path string
-	mu   sync.Mutex
+	path   string
+	mu     sync.Mutex
+	redact func(string) string // nil keeps text as it is
 }
 
 // Open returns the log $home/failures.jsonl. The file is created on the
 // first Append.
 func Open(home string) *Log { return &Log{path: filepath.Join(home, FileName)} }
 
+// Redacting makes l pass every note's session, message and code through
+// redact before it is written or counted (harness removes API key values
+// this way), and returns l.
+func (l *Log) Redacting(redact func(string) string) *Log {
+	l.redact = redact
+	return l
+}
+
+func (l *Log) clean(n Note) Note {
+	if l.redact != nil {
+		n.Session, n.Message, n.Code = l.redact(n.Session), l.redact(n.Message), l.redact(n.Code)
+	}
+	return n
+}
+
 // Path returns the log's file path.
 func (l *Log) Path() string { return l.path }
 
 // Append writes n as one line. A zero Time is replaced by the current time.
 func (l *Log) Append(n Note) error {
+	n = l.clean(n)
 	if n.Time.IsZero() {
 		n.Time = time.Now().UTC()
 	}
@@ -88,6 +105,7 @@ func (l *Log) Append(n Note) error {
 // Record appends n and returns how often n's first message line has now
 // occurred in the whole log, across sessions (at least 1).
 func (l *Log) Record(n Note) (int, error) {
+	n = l.clean(n)
 	if err := l.Append(n); err != nil {
 		return 0, err
 	}
@@ -97,7 +115,7 @@ func (l *Log) Record(n Note) (int, error) {
 // Count returns how many notes in the log have the same first message line
 // as message. A missing log counts zero.
 func (l *Log) Count(message string) (int, error) {
-	want := FirstLine(message)
+	want := FirstLine(l.clean(Note{Message: message}).Message)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f, err := os.Open(l.path)

@@ -88,3 +88,22 @@ func TestFirstLine(t *testing.T) {
 		}
 	}
 }
+
+func TestRedacting(t *testing.T) {
+	home := t.TempDir()
+	l := Open(home).Redacting(func(s string) string { return strings.ReplaceAll(s, "sk-secret", "[REDACTED]") })
+	n, err := l.Record(Note{Session: "s", Kind: KindDenied, Message: "denied sk-secret\nmore", Code: "run(['x', 'sk-secret'])"})
+	if err != nil || n != 1 {
+		t.Fatalf("Record = %d, %v", n, err)
+	}
+	b, err := os.ReadFile(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "sk-secret") || !strings.Contains(string(b), "[REDACTED]") {
+		t.Fatalf("secret written: %s", b)
+	}
+	if c, _ := l.Count("denied sk-secret"); c != 1 {
+		t.Fatalf("Count of the redacted message = %d, want 1", c)
+	}
+}

@@ -250,7 +250,7 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 			Repository: repo, Store: store, Home: cfg.Home,
 			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
 			Commands: cfg.Commands, RepoDir: dir, Environ: environ(cfg),
-			Failures: failures.Open(cfg.Home),
+			Failures: failures.Open(cfg.Home).Redacting(red.String),
 		}),
 		Files: rlm.DefaultFileTools(), Approver: ap, Events: w.stream, Redactor: red,
 	}, conv)

@@ -176,7 +176,7 @@ func (w *uiWiring) backend(sess *sessions.Session, conv *sessions.File) (ui.Back
 			Repository: w.repo, Store: w.store, Home: cfg.Home,
 			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
 			Commands: cfg.Commands, RepoDir: w.dir, Environ: environ(cfg),
-			Failures: failures.Open(cfg.Home),
+			Failures: failures.Open(cfg.Home).Redacting(w.red.String),
 			OnFailure: func(n failures.Note, count int) {
 				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
 			},
