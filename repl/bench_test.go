@@ -30,8 +30,8 @@ func BenchmarkNew(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(r.helpers) != 20 || len(r.loadErrors) != 0 {
-			b.Fatalf("helpers %d, errors %v", len(r.helpers), r.loadErrors)
+		if len(r.current().helpers) != 20 || len(r.current().loadErrors) != 0 {
+			b.Fatalf("helpers %d, errors %v", len(r.current().helpers), r.current().loadErrors)
 		}
 		r.Close()
 	}

@@ -42,7 +42,7 @@ var replFunctions = []replFunction{
 }
 
 // hasMount reports whether the named mount exists in this REPL.
-func (r *REPL) hasMount(name string) bool {
+func (r *interp) hasMount(name string) bool {
 	switch name {
 	case "":
 		return true
@@ -55,7 +55,7 @@ func (r *REPL) hasMount(name string) bool {
 }
 
 // builtins returns a fresh globals dict holding the predeclared names.
-func (r *REPL) builtins() starlark.StringDict {
+func (r *interp) builtins() starlark.StringDict {
 	g := starlark.StringDict{
 		"json":   json.Module,
 		"math":   math.Module,
@@ -77,7 +77,7 @@ func (r *REPL) builtins() starlark.StringDict {
 	return g
 }
 
-func (r *REPL) pathCtor(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) pathCtor(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(kw) > 0 {
 		return nil, fmt.Errorf("Path: unexpected keyword arguments")
 	}
@@ -92,7 +92,7 @@ func (r *REPL) pathCtor(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	return p, nil
 }
 
-func (r *REPL) tryCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) tryCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("try_call: missing the function to call")
 	}
@@ -110,7 +110,7 @@ func (r *REPL) tryCall(thread *starlark.Thread, b *starlark.Builtin, args starla
 	}), nil
 }
 
-func (r *REPL) chdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) chdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var target starlark.Value
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &target); err != nil {
 		return nil, err
@@ -134,14 +134,14 @@ func (r *REPL) chdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	return starlark.None, nil
 }
 
-func (r *REPL) getcwd(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) getcwd(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
 	return starlark.String(r.cwd), nil
 }
 
-func (r *REPL) libSource(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) libSource(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var name string
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &name); err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func (r *REPL) libSource(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	return starlark.String(data), nil
 }
 
-func (r *REPL) fyi(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) fyi(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func FYIText(now time.Time, tokens int, estimated bool, model string) string {
 }
 
 // summary returns store_summary or library_summary.
-func (r *REPL) summary(mount string) builtinFunc {
+func (r *interp) summary(mount string) builtinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 			return nil, err
@@ -214,7 +214,7 @@ type fileStat struct {
 
 // summarize walks root (not following symlinks) and describes its regular
 // files.
-func (r *REPL) summarize(root *jail.Root) (string, error) {
+func (r *interp) summarize(root *jail.Root) (string, error) {
 	c := callOf(r)
 	var files []fileStat
 	var walk func(dir string) error

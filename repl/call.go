@@ -38,9 +38,18 @@ const (
 	maxDepth     = 2000 // nested Starlark calls (each can take several KiB of Go stack)
 )
 
+// The phases of a call's interpreter work: running, then either unwound
+// (evaluation returned; the result is being built) or abandoned (Exec gave
+// up waiting for a stopped call; whatever it does later is dropped).
+const (
+	phaseRunning int32 = iota
+	phaseUnwound
+	phaseAbandoned
+)
+
 // callState is one Exec in progress.
 type callState struct {
-	r      *REPL
+	r      *interp
 	thread *starlark.Thread // the interpreter running the call
 	ctx    context.Context  // cancelled when the call is stopped for any reason
 	cancel context.CancelFunc
@@ -52,14 +61,18 @@ type callState struct {
 	crash  string
 	notes  []failures.Note
 
+	stopCh chan struct{} // closed by the first stop
+	phase  atomic.Int32  // phaseRunning, then phaseUnwound or phaseAbandoned
+
 	stopAfter func() bool   // unregisters the parent-context hook
 	done      chan struct{} // closed when the call ends; stops the watchdog
 	mem       memWatch
 }
 
-func newCall(r *REPL, parent context.Context, code string) *callState {
+func newCall(r *interp, parent context.Context, code string) *callState {
 	ctx, cancel := context.WithCancel(parent)
-	c := &callState{r: r, thread: r.thread, ctx: ctx, cancel: cancel, code: code, done: make(chan struct{})}
+	c := &callState{r: r, thread: r.thread, ctx: ctx, cancel: cancel, code: code,
+		done: make(chan struct{}), stopCh: make(chan struct{})}
 	c.out.limit = r.opts.OutputLimit
 	c.out.emit = r.opts.Output
 	c.stopAfter = context.AfterFunc(parent, func() { c.stop(stopCancel) })
@@ -76,6 +89,7 @@ func (c *callState) stop(k stopKind) {
 	if !c.ended && c.why.CompareAndSwap(int32(stopNone), int32(k)) {
 		c.thread.Cancel(k.String())
 		c.cancel()
+		close(c.stopCh)
 	}
 }
 
@@ -122,7 +136,7 @@ func (c *callState) flushNotes() {
 
 // callOf returns the call running on thread; builtins use it for the
 // context, output and notes.
-func callOf(r *REPL) *callState {
+func callOf(r *interp) *callState {
 	if c := r.call.Load(); c != nil {
 		return c
 	}
@@ -132,7 +146,7 @@ func callOf(r *REPL) *callState {
 }
 
 // onSteps runs every stepInterval interpreter steps.
-func (r *REPL) onSteps(thread *starlark.Thread) {
+func (r *interp) onSteps(thread *starlark.Thread) {
 	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + stepInterval)
 	if thread.CallStackDepth() > maxDepth {
 		thread.Cancel(fmt.Sprintf("recursion limit: more than %d nested calls (does a recursive function lack a base case?)", maxDepth))
@@ -145,14 +159,22 @@ func (r *REPL) onSteps(thread *starlark.Thread) {
 }
 
 // outBuf keeps the first limit bytes of printed output and counts the rest.
+// Once dropped (the call was abandoned), writes are discarded.
 type outBuf struct {
+	mu      sync.Mutex
 	b       strings.Builder
 	limit   int
 	omitted int
+	dropped bool
 	emit    func(string)
 }
 
 func (o *outBuf) write(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.dropped {
+		return
+	}
 	if o.limit > 0 {
 		room := o.limit - o.b.Len()
 		if room <= 0 {
@@ -170,7 +192,20 @@ func (o *outBuf) write(s string) {
 	}
 }
 
-func (o *outBuf) String() string { return o.b.String() }
+func (o *outBuf) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// drop returns what was written and how much was omitted, and discards
+// every later write.
+func (o *outBuf) drop() (string, int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.dropped = true
+	return o.b.String(), o.omitted
+}
 
 // tail is what follows the printed output: the trailing value, or an error
 // (possibly after a value). When a tail must be cut, a value keeps its

@@ -119,6 +119,20 @@
 // Cancelling Exec's context stops the interpreter at once (Thread.Cancel)
 // and kills run() process groups; state is kept.
 //
+// Starlark notices a stop only between steps, so a single long builtin
+// (str() of a list nested a million deep, sorted() of a huge list, a giant
+// join, a regexp over a giant string) would outlast it. Each call therefore
+// runs on a goroutine of its own, and Exec waits for it or for a stop (Esc,
+// Close, the memory limit). After a stop Exec waits at most 1.5 seconds for
+// the interpreter to unwind; if it has not, that interpreter is abandoned:
+// Exec returns what the call printed so far, the stop message and the
+// state-lost notice, and the REPL continues with a fresh interpreter
+// (helpers reloaded), exactly as after a memory stop. The abandoned
+// goroutine runs until its builtin returns, then stops at its next step;
+// it reaches only its own globals and thread, and its printed output, notes
+// and result are dropped. Until then it still uses CPU and memory, which
+// the memory watchdog of later calls may count against them.
+//
 // # Helpers
 //
 // $HARNESS_HOME/replib/*.star files are loaded in name order into every new

@@ -18,7 +18,7 @@ import (
 // symlinks; other components may pass through a symlink to a directory.
 // Entries whose name is in skip are neither reported nor entered.
 type globber struct {
-	r     *REPL
+	r     *interp
 	c     *callState
 	root  *jail.Root
 	op    string

@@ -84,7 +84,7 @@ func repeatCall(e syntax.Expr) *syntax.CallExpr {
 }
 
 // repeat is x * y with the size checked first.
-func (r *REPL) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, y := args[0], args[1]
 	if need, what := repeatSize(x, y); need > bigAlloc && r.opts.MaxMemoryMB > 0 {
 		if err := r.checkAlloc(what, need); err != nil {
@@ -131,7 +131,7 @@ func repeatSize(x, y starlark.Value) (int64, string) {
 
 // checkAlloc refuses an allocation of need bytes that the call's budget
 // cannot hold.
-func (r *REPL) checkAlloc(what string, need int64) error {
+func (r *interp) checkAlloc(what string, need int64) error {
 	if left := callOf(r).budget(); need > left {
 		return fmt.Errorf("%s needs about %d MiB at once, more than this REPL's memory limit leaves (max_memory_mb = %d); work on smaller pieces",
 			what, need>>20, r.opts.MaxMemoryMB)
@@ -148,7 +148,7 @@ var perElement = map[string]int64{
 // sizedBuiltins wraps the universal builtins that allocate in proportion to
 // the length of their arguments, so that list(range(10**9)) is refused
 // before it allocates.
-func (r *REPL) sizedBuiltins(g starlark.StringDict) {
+func (r *interp) sizedBuiltins(g starlark.StringDict) {
 	g[repeatName] = starlark.NewBuiltin(repeatName, r.repeat)
 	for _, name := range []string{"list", "tuple", "sorted", "reversed", "enumerate", "zip"} {
 		orig := starlark.Universe[name].(*starlark.Builtin)

@@ -14,7 +14,7 @@ import (
 	"harness/jail"
 )
 
-func (r *REPL) help(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) help(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func (r *REPL) help(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 }
 
 // helpText returns what help() prints.
-func (r *REPL) helpText() string {
+func (r *interp) helpText() string {
 	var sb strings.Builder
 	if r.opts.OutputLimit > 0 {
 		fmt.Fprintf(&sb, "Output limit: %d bytes per call; longer results are cut with a notice.\n", r.opts.OutputLimit)
@@ -51,7 +51,7 @@ func access(root *jail.Root) string {
 	return "no access"
 }
 
-func (r *REPL) helpFiles(sb *strings.Builder) {
+func (r *interp) helpFiles(sb *strings.Builder) {
 	repo := r.opts.Repository
 	fmt.Fprintf(sb, "\n## Files\n")
 	fmt.Fprintf(sb, "/repository: the repository, %s now (permission level %s; the user can change it at any time). "+
@@ -88,7 +88,7 @@ func helpStarlark(sb *strings.Builder) {
 	}
 }
 
-func (r *REPL) helpFunctions(sb *strings.Builder) {
+func (r *interp) helpFunctions(sb *strings.Builder) {
 	sb.WriteString("\n## REPL functions\n")
 	for _, f := range replFunctions {
 		if r.hasMount(f.mount) {
@@ -98,7 +98,7 @@ func (r *REPL) helpFunctions(sb *strings.Builder) {
 	sb.WriteString("print(*args, sep=\" \"): printed output is part of the result.\n")
 }
 
-func (r *REPL) helpCommands(sb *strings.Builder) {
+func (r *interp) helpCommands(sb *strings.Builder) {
 	cmds := r.opts.Commands
 	sb.WriteString("\n## Commands\n")
 	sb.WriteString(`run(["go", "test", "./..."]) runs a host program without a shell (no pipes, globbing or redirection; ` +
@@ -121,7 +121,7 @@ func (r *REPL) helpCommands(sb *strings.Builder) {
 	fmt.Fprintf(sb, "Always refused: %s\n", listOrNone(deny))
 }
 
-func (r *REPL) helpHelpers(sb *strings.Builder) {
+func (r *interp) helpHelpers(sb *strings.Builder) {
 	sb.WriteString("\n## Helper functions\n")
 	if len(r.helpers) == 0 {
 		sb.WriteString("(none loaded)\n")

@@ -24,10 +24,10 @@ type helper struct {
 }
 
 // replibDir returns $HARNESS_HOME/replib.
-func (r *REPL) replibDir() string { return filepath.Join(r.opts.Home, "replib") }
+func (r *interp) replibDir() string { return filepath.Join(r.opts.Home, "replib") }
 
 // helperFileNames lists the helper files by name without ".star".
-func (r *REPL) helperFileNames() []string {
+func (r *interp) helperFileNames() []string {
 	matches, _ := filepath.Glob(filepath.Join(r.replibDir(), "*.star"))
 	var names []string
 	for _, m := range matches {
@@ -42,7 +42,7 @@ func (r *REPL) helperFileNames() []string {
 // its top-level names become globals (private ones too, so they stay
 // callable), and its public functions are listed in help(). A file that
 // fails is reported and contributes nothing.
-func (r *REPL) loadHelpers() {
+func (r *interp) loadHelpers() {
 	r.helpers, r.loadErrors = nil, nil
 	if r.opts.Home == "" {
 		r.publish()
@@ -80,7 +80,7 @@ var helperLoadTimeout = 5 * time.Second
 // loadHelper runs one helper file as a call of its own, with the memory
 // watchdog and a time limit, and adds its names to the globals. Its
 // printed output and failure notes are dropped.
-func (r *REPL) loadHelper(file string, src []byte) (err error) {
+func (r *interp) loadHelper(file string, src []byte) (err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), helperLoadTimeout)
 	defer cancel()
 	r.thread.Uncancel()
@@ -105,7 +105,7 @@ func (r *REPL) loadHelper(file string, src []byte) (err error) {
 
 // execHelper parses, guards and runs a helper file, then merges its
 // top-level names into the globals and records its public functions.
-func (r *REPL) execHelper(file string, src []byte) error {
+func (r *interp) execHelper(file string, src []byte) error {
 	f, err := r.fileOpts.Parse(file, src, 0)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ type loadInfo struct {
 
 // publish records the current helpers and load errors for Functions and
 // LoadErrors.
-func (r *REPL) publish() {
+func (r *interp) publish() {
 	info := &loadInfo{functions: map[string]string{}, errors: append([]string(nil), r.loadErrors...)}
 	for _, f := range replFunctions {
 		if r.hasMount(f.mount) {
@@ -234,7 +234,7 @@ func (r *REPL) publish() {
 // pointer to call it in REPL code. It does not wait for a running call.
 func (r *REPL) Functions() map[string]string {
 	out := map[string]string{}
-	for k, v := range r.info.Load().functions {
+	for k, v := range r.current().info.Load().functions {
 		out[k] = v
 	}
 	return out
@@ -243,7 +243,7 @@ func (r *REPL) Functions() map[string]string {
 // LoadErrors returns one message per helper file that failed to load in the
 // current interpreter (after New or a state reset).
 func (r *REPL) LoadErrors() []string {
-	return append([]string(nil), r.info.Load().errors...)
+	return append([]string(nil), r.current().info.Load().errors...)
 }
 
 // CheckHelpers loads $home/replib/*.star in a throwaway REPL over an empty

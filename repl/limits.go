@@ -31,7 +31,7 @@ const (
 )
 
 // limitBytes returns max_memory_mb in bytes, or MaxInt64 when unlimited.
-func (r *REPL) limitBytes() int64 {
+func (r *interp) limitBytes() int64 {
 	if r.opts.MaxMemoryMB <= 0 {
 		return math.MaxInt64
 	}
@@ -141,7 +141,7 @@ func (c *callState) budget() int64 {
 // only when that bound has drifted by an eighth of the limit since the last
 // walk, or passes the limit. A call that allocates little (most calls)
 // costs no walk, however large the state.
-func (r *REPL) updateRetained(alloc int64) {
+func (r *interp) updateRetained(alloc int64) {
 	limit := r.limitBytes()
 	if bound := r.retained + alloc; bound <= limit && bound-r.walked <= limit/8 {
 		r.retained = bound
@@ -154,7 +154,7 @@ func (r *REPL) updateRetained(alloc int64) {
 
 // estimateState returns an estimate of the bytes held by the globals that
 // are not shared builtins. It stops counting once past the limit.
-func (r *REPL) estimateState() int64 {
+func (r *interp) estimateState() int64 {
 	w := sizer{seen: map[any]bool{}}
 	for _, v := range r.globals {
 		switch v.(type) {

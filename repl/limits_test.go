@@ -95,7 +95,7 @@ func TestRunOutputOverLimit(t *testing.T) {
 func TestInfiniteLoopStopsOnCancel(t *testing.T) {
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	e.repl.opts.Output = func(s string) {
+	e.repl.current().opts.Output = func(s string) {
 		if strings.Contains(s, "looping") {
 			cancel()
 		}
@@ -105,7 +105,8 @@ func TestInfiniteLoopStopsOnCancel(t *testing.T) {
 	go func() { done <- e.repl.Exec(ctx, "print('looping')\nn = 0\nwhile True:\n    n += 1") }()
 	select {
 	case out := <-done:
-		if !strings.HasPrefix(out, "looping\n") || !strings.Contains(out, "cancelled: the call was stopped by the user (Esc)") {
+		if !strings.HasPrefix(out, "looping\n") || !strings.Contains(out, "cancelled: the call was stopped by the user (Esc)") ||
+			strings.Contains(out, "state lost") {
 			t.Errorf("result: %q", out)
 		}
 	case <-time.After(10 * time.Second):
@@ -119,7 +120,7 @@ func TestInfiniteLoopStopsOnCancel(t *testing.T) {
 func TestCancelInsideTryCall(t *testing.T) {
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	e.repl.opts.Output = func(string) { cancel() }
+	e.repl.current().opts.Output = func(string) { cancel() }
 	out := e.repl.Exec(ctx, "def spin():\n    print('x')\n    while True:\n        pass\nr = try_call(spin)\nprint('swallowed')")
 	if strings.Contains(out, "swallowed") || !strings.Contains(out, "cancelled") {
 		t.Fatalf("try_call swallowed the cancel: %q", out)
@@ -129,7 +130,7 @@ func TestCancelInsideTryCall(t *testing.T) {
 func TestPanicIsRecovered(t *testing.T) {
 	e := newEnv(t, withEnviron(hostEnviron))
 	e.exec("keep = 1")
-	e.repl.opts.Approver = approverFunc(func() { panic("approver exploded") })
+	e.repl.current().opts.Approver = approverFunc(func() { panic("approver exploded") })
 	out := e.exec(`run(["sh", "-c", "true"])`)
 	if !strings.Contains(out, "REPL state lost") || !strings.Contains(out, "crashed") || !strings.Contains(out, "approver exploded") {
 		t.Fatalf("result: %q", out)
@@ -149,7 +150,7 @@ func (f approverFunc) Approve(context.Context, json.RawMessage) (bool, error) { 
 func TestPermissionChangedDuringCall(t *testing.T) {
 	e := newEnv(t)
 	e.write(t, "f.txt", "content")
-	e.repl.opts.Output = func(s string) {
+	e.repl.current().opts.Output = func(s string) {
 		if strings.Contains(s, "switch") {
 			e.perm.Store(int32(config.PermNone))
 		}
@@ -367,7 +368,7 @@ func TestSmallCallsDoNotWalkTheState(t *testing.T) {
 	if out := e.exec("big = ['b' * 100 + str(i) for i in range(50000)]"); out != "(no output)" {
 		t.Fatal(out)
 	}
-	walks, walked := e.repl.walks, e.repl.walked
+	walks, walked := e.repl.current().walks, e.repl.current().walked
 	if walks == 0 || walked < 5<<20 {
 		t.Fatalf("a call allocating 5 MiB of state with max_memory_mb = 16: %d walks, %d bytes", walks, walked)
 	}
@@ -376,11 +377,11 @@ func TestSmallCallsDoNotWalkTheState(t *testing.T) {
 			t.Fatal(out)
 		}
 	}
-	if e.repl.walks != walks {
-		t.Errorf("small calls walked the globals %d times", e.repl.walks-walks)
+	if e.repl.current().walks != walks {
+		t.Errorf("small calls walked the globals %d times", e.repl.current().walks-walks)
 	}
-	if e.repl.retained-walked > 2<<20 {
-		t.Errorf("retained bound drifted by %d bytes", e.repl.retained-walked)
+	if e.repl.current().retained-walked > 2<<20 {
+		t.Errorf("retained bound drifted by %d bytes", e.repl.current().retained-walked)
 	}
 	if out := e.exec("more = ['c' * 100 + str(i) for i in range(100000)]"); !strings.Contains(out, "REPL state lost") {
 		t.Errorf("state over the limit was not noticed: %q", out)

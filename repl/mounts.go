@@ -15,7 +15,7 @@ import (
 )
 
 // mountRoots returns the mounted roots in display order.
-func (r *REPL) mountRoots() []*jail.Root {
+func (r *interp) mountRoots() []*jail.Root {
 	roots := []*jail.Root{r.opts.Repository}
 	if r.opts.Store != nil {
 		roots = append(roots, r.opts.Store)
@@ -26,7 +26,7 @@ func (r *REPL) mountRoots() []*jail.Root {
 	return roots
 }
 
-func (r *REPL) mountNames() string {
+func (r *interp) mountNames() string {
 	var names []string
 	for _, m := range r.mountRoots() {
 		names = append(names, "/"+m.Name())
@@ -35,7 +35,7 @@ func (r *REPL) mountNames() string {
 }
 
 // absolute returns p joined to the working directory and cleaned lexically.
-func (r *REPL) absolute(p string) string {
+func (r *interp) absolute(p string) string {
 	if !strings.HasPrefix(p, "/") {
 		p = r.cwd + "/" + p
 	}
@@ -59,7 +59,7 @@ func (e *fsError) Error() string {
 
 // locate maps a path written in REPL code to its root and root-relative
 // path. The error for a path outside every mount is KindEscape.
-func (r *REPL) locate(op, p string) (*jail.Root, string, string, error) {
+func (r *interp) locate(op, p string) (*jail.Root, string, string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return nil, "", "", &fsError{op, strings.ReplaceAll(p, "\x00", `\x00`), jail.KindInvalid, "the path contains a NUL byte"}
 	}
@@ -92,7 +92,7 @@ func virtual(root *jail.Root, rel string) string {
 
 // fsErr converts an error from a jail root (or from reading an opened file)
 // into an error naming the virtual path and its kind, and notes denials.
-func (r *REPL) fsErr(op, vpath string, err error) error {
+func (r *interp) fsErr(op, vpath string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -142,7 +142,7 @@ func classify(err error) (jail.Kind, string) {
 }
 
 // noteFS records permission and escape errors as app denials.
-func (r *REPL) noteFS(e *fsError) {
+func (r *interp) noteFS(e *fsError) {
 	if e.kind == jail.KindPermission || e.kind == jail.KindEscape {
 		if c := r.call.Load(); c != nil {
 			c.note(failures.KindDenied, e.Error())

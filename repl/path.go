@@ -18,7 +18,7 @@ import (
 // PurePosixPath ("a//b/./c" is "a/b/c"; ".." is kept). Relative paths are
 // resolved against the REPL's working directory when an operation runs.
 type Path struct {
-	r *REPL
+	r *interp
 	p string
 }
 
@@ -49,7 +49,7 @@ func normPath(s string) string {
 	return out
 }
 
-func (r *REPL) newPath(s string) *Path { return &Path{r: r, p: normPath(s)} }
+func (r *interp) newPath(s string) *Path { return &Path{r: r, p: normPath(s)} }
 
 func (p *Path) String() string        { return p.p }
 func (p *Path) Type() string          { return "Path" }
@@ -89,7 +89,7 @@ func (p *Path) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (st
 }
 
 // pathOf accepts a Path or a string.
-func (r *REPL) pathOf(fn string, v starlark.Value) (*Path, error) {
+func (r *interp) pathOf(fn string, v starlark.Value) (*Path, error) {
 	switch v := v.(type) {
 	case *Path:
 		return v, nil

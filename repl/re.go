@@ -61,7 +61,7 @@ func (c *regexpCache) compile(fn, pattern string, flags int) (*regexp.Regexp, er
 // pattern is a compiled regular expression. fixed marks re.compile's
 // results, whose flags cannot change afterwards.
 type pattern struct {
-	r     *REPL
+	r     *interp
 	src   string
 	flags int
 	re    *regexp.Regexp
@@ -109,7 +109,7 @@ var reOps = map[string]reOp{
 
 // reModule returns the re module; module functions take the pattern first
 // and an optional flags argument last.
-func (r *REPL) reModule() *starlarkstruct.Module {
+func (r *interp) reModule() *starlarkstruct.Module {
 	m := &starlarkstruct.Module{Name: "re", Members: starlark.StringDict{
 		"IGNORECASE": starlark.MakeInt(reIgnoreCase), "I": starlark.MakeInt(reIgnoreCase),
 		"MULTILINE": starlark.MakeInt(reMultiline), "M": starlark.MakeInt(reMultiline),
@@ -173,7 +173,7 @@ func takeFlags(fn string, kw []starlark.Tuple) (int, []starlark.Tuple, error) {
 	return flags, rest, nil
 }
 
-func (r *REPL) compilePattern(fn, src string, flags int) (*pattern, error) {
+func (r *interp) compilePattern(fn, src string, flags int) (*pattern, error) {
 	re, err := r.reCache.compile(fn, src, flags)
 	if err != nil {
 		return nil, err

@@ -7,10 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"go.starlark.net/starlark"
@@ -50,7 +48,8 @@ type Options struct {
 	PromptTokens func() (n int, estimated bool)
 
 	// Output receives printed text as it is printed, so a UI can show it
-	// while the call runs. It is called on the goroutine running Exec.
+	// while the call runs. It is called, one call at a time, from the
+	// goroutine running the call while Exec waits, never after Exec returns.
 	Output func(string)
 
 	Failures *failures.Log // may be nil
@@ -61,13 +60,14 @@ type Options struct {
 	OnFailure func(note failures.Note, count int)
 }
 
-// REPL is one subagent's Starlark interpreter state. Exec calls are
-// serialized; Close may be called from any goroutine.
-type REPL struct {
+// interp is one generation of a REPL's Starlark state: the thread, the
+// globals and everything builtins reach. A REPL replaces its interp when
+// the state is lost; an abandoned interp is never touched again by the
+// REPL, and its builtins reach only their own interp.
+type interp struct {
 	opts     Options
 	fileOpts *syntax.FileOptions
 
-	mu      sync.Mutex // held for the whole of Exec
 	thread  *starlark.Thread
 	globals starlark.StringDict
 	cwd     string // virtual working directory, "/repository" at start
@@ -82,7 +82,6 @@ type REPL struct {
 	walked       int64                     // retained as of the last walk of the globals
 	walks        int                       // walks of the globals, for tests
 	call         atomic.Pointer[callState] // the running call, nil between calls
-	closed       atomic.Bool
 	reCache      *regexpCache
 }
 
@@ -91,24 +90,16 @@ func fileOptions() *syntax.FileOptions {
 	return &syntax.FileOptions{While: true, Recursion: true, Set: true, TopLevelControl: true, GlobalReassign: true}
 }
 
-// New builds a REPL and loads the helper files from $HARNESS_HOME/replib.
-// Helper load errors do not fail New: they appear at the start of the first
-// Exec result (see LoadErrors).
-func New(opts Options) (*REPL, error) {
-	if opts.Repository == nil {
-		return nil, errors.New("repl: Options.Repository is required")
-	}
-	if opts.Environ == nil {
-		opts.Environ = os.Environ
-	}
-	r := &REPL{opts: opts, fileOpts: fileOptions(), reCache: newRegexpCache()}
+// newInterp builds an interpreter and loads the helper files.
+func newInterp(opts Options) *interp {
+	r := &interp{opts: opts, fileOpts: fileOptions(), reCache: newRegexpCache()}
 	r.reset()
-	return r, nil
+	return r
 }
 
 // reset discards all state and starts a fresh interpreter with the helpers
 // loaded again.
-func (r *REPL) reset() {
+func (r *interp) reset() {
 	r.thread = &starlark.Thread{Name: "repl", Print: r.print}
 	r.thread.OnMaxSteps = r.onSteps
 	r.thread.SetMaxExecutionSteps(stepInterval)
@@ -118,52 +109,31 @@ func (r *REPL) reset() {
 	r.loadHelpers()
 }
 
-// Close releases the REPL's state. A running call is cancelled.
-func (r *REPL) Close() {
-	r.closed.Store(true)
-	if c := r.currentCall(); c != nil {
-		c.stop(stopCancel)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.globals = nil
-	r.helpers = nil
-}
-
-// Exec runs one chunk of REPL code and returns the result text exactly as
-// the model gets it: printed output, then the repr of a trailing expression
-// that is not None, then the error with its backtrace; "(no output)" when
-// that is empty; capped at OutputLimit bytes.
-//
-// A lone reasoning("...") on a string literal is answered "(no output)"
-// without running (see IsReasoningOnly).
-func (r *REPL) Exec(ctx context.Context, code string) string {
-	if strings.Contains(code, "reasoning") && IsReasoningOnly(code) {
-		return "(no output)"
-	}
-	out, _ := r.exec(ctx, code)
-	return out
-}
-
-// exec is Exec that also reports whether the call failed.
-func (r *REPL) exec(ctx context.Context, code string) (string, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed.Load() || r.globals == nil {
-		return "error: this REPL has been closed; its subagent has finished", true
-	}
+// begin installs a call of code; it runs on the goroutine calling Exec.
+func (r *interp) begin(ctx context.Context, code string) *callState {
 	r.thread.Uncancel()
 	c := newCall(r, ctx, code)
 	r.setCall(c)
-	value, err := r.evaluate(c, code)
+	return c
+}
+
+// runCall evaluates the call installed by begin and returns its result and
+// whether it failed. It runs on a goroutine of its own; when the REPL has
+// abandoned the call meanwhile, the result is dropped unbuilt.
+func (r *interp) runCall(c *callState) (string, bool) {
+	value, err := r.evaluate(c, c.code)
+	unwound := c.phase.CompareAndSwap(phaseRunning, phaseUnwound)
 	c.finish() // no stop can arrive after this
+	if !unwound {
+		return "", true // abandoned: nobody reads the result
+	}
 	out := r.result(c, value, err)
 	r.setCall(nil)
 	return out, err != nil || c.stopped()
 }
 
 // evaluate parses and executes code, recovering Go panics.
-func (r *REPL) evaluate(c *callState, code string) (value starlark.Value, err error) {
+func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.crash = fmt.Sprintf("%v\n%s", p, debug.Stack())
@@ -196,7 +166,7 @@ func (r *REPL) evaluate(c *callState, code string) (value starlark.Value, err er
 
 // result turns the outcome of a call into the model's text, resetting the
 // interpreter when the call was stopped for memory or crashed.
-func (r *REPL) result(c *callState, value starlark.Value, err error) string {
+func (r *interp) result(c *callState, value starlark.Value, err error) string {
 	var sb strings.Builder
 	if err == nil && value != nil && value != starlark.None {
 		sb.WriteString(value.String())
@@ -235,23 +205,27 @@ func (r *REPL) result(c *callState, value starlark.Value, err error) string {
 }
 
 // takeLoadReport returns the pending helper load report once.
-func (r *REPL) takeLoadReport() string {
+func (r *interp) takeLoadReport() string {
 	s := r.loadReport
 	r.loadReport = ""
 	return s
 }
 
 // stateLostText says plainly what a memory stop or a crash discarded.
-func (r *REPL) stateLostText(reason stopKind, c *callState) string {
+func (r *interp) stateLostText(reason stopKind, c *callState) string {
 	var why string
 	if reason == stopMemory {
 		why = fmt.Sprintf("The call was stopped because this REPL passed its memory limit (max_memory_mb = %d).", r.opts.MaxMemoryMB)
 	} else {
 		why = "The call crashed the interpreter (" + firstLine(c.crash) + ")."
 	}
+	return stateLost(why, "Work on smaller pieces (read files in parts, keep fewer results in memory).")
+}
+
+// stateLost is the notice of a state reset: why, what is gone, advice.
+func stateLost(why, advice string) string {
 	return "REPL state lost: " + why + " Every variable and function defined by earlier calls is gone, " +
-		"the helper functions were reloaded, and the next call starts fresh. " +
-		"Work on smaller pieces (read files in parts, keep fewer results in memory)."
+		strings.TrimSpace("the helper functions were reloaded, and the next call starts fresh. "+advice)
 }
 
 // errorText formats an error the way the model sees it.
@@ -275,11 +249,11 @@ func errorMessage(err error) string {
 	return err.Error()
 }
 
-func (r *REPL) setCall(c *callState)    { r.call.Store(c) }
-func (r *REPL) currentCall() *callState { return r.call.Load() }
+func (r *interp) setCall(c *callState)    { r.call.Store(c) }
+func (r *interp) currentCall() *callState { return r.call.Load() }
 
 // print is the thread's print hook.
-func (r *REPL) print(_ *starlark.Thread, msg string) {
+func (r *interp) print(_ *starlark.Thread, msg string) {
 	c := r.call.Load()
 	if c == nil {
 		return // top-level prints of helper files while loading

@@ -39,7 +39,7 @@ type command struct {
 	approve   bool     // the command itself needs approval
 }
 
-func (r *REPL) run(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *interp) run(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var argvV, cwdV starlark.Value = nil, starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "argv", &argvV, "cwd?", &cwdV); err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func stringList(v starlark.Value) ([]string, error) {
 }
 
 // deny records and returns a denial.
-func (r *REPL) deny(format string, args ...any) error {
+func (r *interp) deny(format string, args ...any) error {
 	err := fmt.Errorf("run: PermissionError: "+format, args...)
 	callOf(r).note(failures.KindDenied, err.Error())
 	return err
@@ -98,7 +98,7 @@ func hasDotDot(p string) bool {
 }
 
 // repoReal returns the repository's host path with symlinks resolved.
-func (r *REPL) repoReal() (string, error) {
+func (r *interp) repoReal() (string, error) {
 	real, err := filepath.EvalSymlinks(r.opts.RepoDir)
 	if err != nil {
 		return "", fmt.Errorf("run: the repository directory is not accessible: %v", classifyText(err))
@@ -111,7 +111,7 @@ func inside(dir, p string) bool {
 }
 
 // prepare applies the checks of "Host commands" to argv and cwd.
-func (r *REPL) prepare(argv []string, cwd string) (*command, error) {
+func (r *interp) prepare(argv []string, cwd string) (*command, error) {
 	repo, err := r.repoReal()
 	if err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func (r *REPL) prepare(argv []string, cwd string) (*command, error) {
 }
 
 // prepareRepoPath checks an executable named by a relative path.
-func (r *REPL) prepareRepoPath(cmd *command, repo, cwd, name string) error {
+func (r *interp) prepareRepoPath(cmd *command, repo, cwd, name string) error {
 	if strings.HasPrefix(name, "/") || hasDotDot(name) {
 		return r.deny("%q: absolute paths and '..' are not allowed; name a command on PATH or a path inside the repository relative to cwd", name)
 	}
@@ -184,7 +184,7 @@ func (r *REPL) prepareRepoPath(cmd *command, repo, cwd, name string) error {
 }
 
 // lookPath finds name on the app's PATH.
-func (r *REPL) lookPath(name string) (string, error) {
+func (r *interp) lookPath(name string) (string, error) {
 	pathVar := ""
 	for _, kv := range r.opts.Environ() {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
@@ -204,7 +204,7 @@ func (r *REPL) lookPath(name string) (string, error) {
 }
 
 // approve asks the Approver when the command or its directory needs it.
-func (r *REPL) approve(c *callState, cmd *command) error {
+func (r *interp) approve(c *callState, cmd *command) error {
 	if !cmd.approve && cmd.outsideTo == "" {
 		return nil
 	}
@@ -240,7 +240,7 @@ func (r *REPL) approve(c *callState, cmd *command) error {
 // environ returns the child environment without the env_filter names. It
 // is never nil: os/exec gives a child with a nil Env the app's own
 // environment, filtered names included.
-func (r *REPL) environ() []string {
+func (r *interp) environ() []string {
 	out := []string{}
 	for _, kv := range r.opts.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
@@ -253,7 +253,7 @@ func (r *REPL) environ() []string {
 
 // execute runs the command in its own session and process group, killing
 // the whole group when the call is cancelled.
-func (r *REPL) execute(c *callState, cmd *command) (starlark.Value, error) {
+func (r *interp) execute(c *callState, cmd *command) (starlark.Value, error) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
 	x := exec.CommandContext(ctx, cmd.exe, cmd.argv[1:]...)

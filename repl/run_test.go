@@ -141,7 +141,7 @@ func TestRunApprovalOperation(t *testing.T) {
 
 func TestRunWithoutApprover(t *testing.T) {
 	e := newEnv(t, withEnviron(hostEnviron))
-	e.repl.opts.Approver = nil
+	e.repl.current().opts.Approver = nil
 	if out := e.exec(`run(["sh", "-c", "true"])`); !strings.Contains(out, "needs approval and no one can approve it") {
 		t.Fatal(out)
 	}
