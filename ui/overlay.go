@@ -140,7 +140,7 @@ func (o *Overlay) Rect(transcriptW, transcriptH int) (x, y, w, h int) {
 		return 0, 0, 0, 0
 	}
 	capW := transcriptW * 9 / 16
-	headerW := overlayStringWidth(overlayHeaderText(o.data.Agents)) + overlayTopExtra
+	headerW := width(overlayHeaderText(o.data.Agents)) + overlayTopExtra
 	if o.collapsed {
 		w = min(headerW, capW)
 		return transcriptW - w, 0, w, 1

@@ -5,7 +5,6 @@ package ui
 import (
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -104,7 +103,7 @@ func (o *Overlay) drawTop(screen tcell.Screen, x, y, w int) {
 		return
 	}
 	text := overlayFitHeader(o.data.Agents, areaW-2)
-	tw := overlayStringWidth(text)
+	tw := width(text)
 	overlayPrint(screen, x+1+(areaW-tw)/2, y, tw, text, o.styles.title)
 }
 
@@ -204,12 +203,12 @@ func overlayHeaderText(agents []string) string {
 // end in "…"; else that cut to avail cells.
 func overlayFitHeader(agents []string, avail int) string {
 	full := overlayHeaderText(agents)
-	if overlayStringWidth(full) <= avail || len(agents) == 0 {
+	if width(full) <= avail || len(agents) == 0 {
 		return overlayCut(full, avail)
 	}
 	for k := 1; k < len(agents); k++ {
 		s := "[Context][…]" + overlayHeaderText(agents[k:])[len("[Context]"):]
-		if overlayStringWidth(s) <= avail {
+		if width(s) <= avail {
 			return s
 		}
 	}
@@ -217,7 +216,7 @@ func overlayFitHeader(agents []string, avail int) string {
 	if len(agents) > 1 {
 		prefix += "[…]"
 	}
-	room := avail - overlayStringWidth(prefix) - 2
+	room := avail - width(prefix) - 2
 	if room < 1 {
 		return overlayCut(prefix+"[…]", avail)
 	}
@@ -226,7 +225,7 @@ func overlayFitHeader(agents []string, avail int) string {
 
 // overlayCut cuts s to at most w cells, ending a cut with "…".
 func overlayCut(s string, w int) string {
-	if overlayStringWidth(s) <= w {
+	if width(s) <= w {
 		return s
 	}
 	if w <= 0 {
@@ -235,7 +234,7 @@ func overlayCut(s string, w int) string {
 	var b strings.Builder
 	used := 0
 	for _, r := range s {
-		rw := overlayRuneWidth(r)
+		rw := cellWidth(r)
 		if used+rw > w-1 {
 			break
 		}
@@ -254,7 +253,7 @@ func overlayPrint(screen tcell.Screen, x, y, maxW int, s string, style tcell.Sty
 	s = overlayCut(s, maxW)
 	used := 0
 	for _, r := range s {
-		rw := overlayRuneWidth(r)
+		rw := cellWidth(r)
 		if rw == 0 {
 			continue
 		}
@@ -267,7 +266,7 @@ func overlayPrint(screen tcell.Screen, x, y, maxW int, s string, style tcell.Sty
 // overlayNaturalWidth is the width the box needs to show every line and
 // the whole header without cutting, borders included.
 func overlayNaturalWidth(agents []string, turns []OverlayTurn) int {
-	w := overlayStringWidth(overlayHeaderText(agents)) + overlayTopExtra
+	w := width(overlayHeaderText(agents)) + overlayTopExtra
 	w = max(w, 2+overlayFixedW+len("running"))
 	for i := range turns {
 		for j := range turns[i].Rows {
@@ -275,31 +274,4 @@ func overlayNaturalWidth(agents []string, turns []OverlayTurn) int {
 		}
 	}
 	return w
-}
-
-// overlayStringWidth is the number of cells s takes.
-func overlayStringWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		n += overlayRuneWidth(r)
-	}
-	return n
-}
-
-// overlayRuneWidth is the number of cells r takes: 0 for combining marks
-// and format characters, 2 for wide East Asian characters and emoji, else 1.
-func overlayRuneWidth(r rune) int {
-	switch {
-	case r < 0x300:
-		return 1
-	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
-		return 0
-	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF && r != 0x303F,
-		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
-		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6,
-		r >= 0x1F300 && r <= 0x1F64F, r >= 0x1F900 && r <= 0x1F9FF,
-		r >= 0x20000 && r <= 0x3FFFD:
-		return 2
-	}
-	return 1
 }

@@ -181,7 +181,7 @@ func TestOverlayFitHeader(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("overlayFitHeader(%q, %d) = %q, want %q", tc.agents, tc.avail, got, tc.want)
 			}
-			if overlayStringWidth(got) > tc.avail {
+			if width(got) > tc.avail {
 				t.Errorf("%q is wider than %d", got, tc.avail)
 			}
 		})
