@@ -320,37 +320,26 @@ func (sc *scanner) multiline(delim string, escapes bool) {
 }
 
 func (sc *scanner) array(path []string) {
-	sc.i++ // [
-	for !sc.eof() {
-		sc.skipBlank(true)
-		if sc.eof() {
-			return
-		}
-		switch sc.s[sc.i] {
-		case ']':
-			sc.i++
-			return
-		case ',':
-			sc.i++
-			continue
-		}
-		start := sc.i
-		sc.value(path, false)
-		if sc.i == start {
-			sc.i++
-		}
-	}
+	sc.sequence(']', func() { sc.value(path, false) })
 }
 
 func (sc *scanner) inlineTable(path []string, record bool) {
-	sc.i++ // {
+	sc.sequence('}', func() { sc.keyValue(path, record) })
+}
+
+// sequence scans the comma-separated items of an array or inline table
+// from its opening bracket to the closing one, calling item for each; an
+// item that consumes nothing is skipped a byte at a time, so the scan
+// always ends.
+func (sc *scanner) sequence(closing byte, item func()) {
+	sc.i++ // the opening [ or {
 	for !sc.eof() {
 		sc.skipBlank(true)
 		if sc.eof() {
 			return
 		}
 		switch sc.s[sc.i] {
-		case '}':
+		case closing:
 			sc.i++
 			return
 		case ',':
@@ -358,7 +347,7 @@ func (sc *scanner) inlineTable(path []string, record bool) {
 			continue
 		}
 		start := sc.i
-		sc.keyValue(path, record)
+		item()
 		if sc.i == start {
 			sc.i++
 		}
