@@ -9,17 +9,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 
 	"harness/config"
-	"harness/failures"
 	"harness/headless"
-	"harness/jail"
-	"harness/llm"
-	"harness/repl"
 	"harness/rlm"
 	"harness/sessions"
 )
@@ -195,68 +190,33 @@ func onSignals(ctx context.Context, ch <-chan os.Signal, stderr io.Writer, exit 
 
 // wired is one session's root agent with what it holds open.
 type wired struct {
+	*roots
 	runner  *rlm.Runner
 	stream  *rlm.Stream
 	session *sessions.Session
-	closers []func() error
-}
-
-func (w *wired) close() {
-	for _, c := range w.closers {
-		c()
-	}
 }
 
 // wire builds the root agent: a new session, or the one f.resume names.
+// The repository's permission level is the configured one.
 func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store, ap rlm.Approver, stderr io.Writer) (*wired, int) {
-	fail := func(code int, format string, args ...any) (*wired, int) {
-		fmt.Fprintf(stderr, "harness: "+format+"\n", args...)
+	level := func() config.Permission { return cfg.REPL.Permission }
+	rs, code := openRoots(cfg, launchDir, level, stderr)
+	if code != exitOK {
 		return nil, code
 	}
-	dir, err := filepath.EvalSymlinks(launchDir)
-	if err != nil {
-		return fail(exitError, "current directory: %v", err)
-	}
-	level := func() config.Permission { return cfg.REPL.Permission }
-	repo, err := jail.Open(jail.Repository, dir, level)
-	if err != nil {
-		return fail(exitError, "open the repository: %v", err)
-	}
-	w := &wired{closers: []func() error{repo.Close}}
-	var store *jail.Root
-	if cfg.RLM.StorePath != "" {
-		if store, err = jail.Open(jail.Store, cfg.RLM.StorePath, nil); err != nil {
-			w.close()
-			return fail(exitUsage, "open the store [rlm.store] path %s: %v", cfg.RLM.StorePath, err)
-		}
-		w.closers = append(w.closers, store.Close)
-	}
+	w := &wired{roots: rs, stream: rlm.NewStream()}
 	red := sessions.NewRedactor(cfg.Secrets())
 	var conv *sessions.File
-	var code int
-	if w.session, conv, code = openSession(st, f.resume, red, dir, stderr); code != exitOK {
-		w.close()
+	if w.session, conv, code = openSession(st, f.resume, red, rs.dir, stderr); code != exitOK {
+		rs.close()
 		return nil, code
 	}
-	system := cfg.Chat.Prompt
-	if f.system != nil {
-		system = f.system
-	}
-	w.stream = rlm.NewStream()
-	w.runner, err = rlm.New(rlm.Options{
-		Config: cfg, Client: llm.New(cfg.Endpoint, cfg.APIKey(cfg.Endpoint)), System: system,
-		Session: w.session, RepoDir: dir, Repository: repo, Store: store,
-		NewREPL: rlm.REPLs(repl.Options{
-			Repository: repo, Store: store, Home: cfg.Home,
-			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
-			Commands: cfg.Commands, RepoDir: dir, Environ: environ(cfg),
-			Failures: failures.Open(cfg.Home).Redacting(red.String),
-		}),
-		Files: rlm.DefaultFileTools(), Approver: ap, Events: w.stream, Redactor: red,
-	}, conv)
-	if err != nil {
-		w.close()
-		return fail(exitError, "%v", err)
+	var err error
+	parts := agentParts{system: systemPrompt(cfg, f), approver: ap, events: w.stream, redactor: red}
+	if w.runner, err = rs.newRunner(cfg, parts, w.session, conv); err != nil {
+		rs.close()
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+		return nil, exitError
 	}
 	return w, exitOK
 }

@@ -10,15 +10,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
 	"harness/config"
 	"harness/failures"
-	"harness/jail"
 	"harness/llm"
-	"harness/repl"
 	"harness/rlm"
 	"harness/sessions"
 	"harness/ui"
@@ -39,17 +36,12 @@ func (b uiBackend) Rename(name string) error {
 // uiWiring holds what every session of one interactive run shares: the
 // roots, the permission level, the event stream and the approver.
 type uiWiring struct {
-	cfg     *config.Config
-	dir     string // canonical launch directory
-	repo    *jail.Root
-	store   *jail.Root
-	level   *ui.Level
-	stream  *rlm.Stream
-	ap      *ui.Approvals
-	system  *string
-	st      sessions.Store
-	red     *sessions.Redactor
-	closers []func() error
+	*roots
+	cfg   *config.Config
+	level *ui.Level
+	ap    *ui.Approvals
+	parts agentParts
+	st    sessions.Store
 }
 
 // runInteractive runs the full-screen UI in launchDir: a new session, or
@@ -60,7 +52,7 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		return code
 	}
 	defer w.close()
-	sess, conv, code := openSession(w.st, f.resume, w.red, w.dir, stderr)
+	sess, conv, code := openSession(w.st, f.resume, w.parts.redactor, w.dir, stderr)
 	if code != exitOK {
 		return code
 	}
@@ -72,10 +64,10 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	made := &backends{list: []ui.Backend{be}, newBackend: func() (ui.Backend, error) { return w.backend(nil, nil) }}
 	opts := ui.Options{
 		Theme: cfg.Theme, Model: cfg.Endpoint.Model,
-		System: w.system, SubagentSystem: cfg.RLM.SubagentPrompt,
+		System: w.parts.system, SubagentSystem: cfg.RLM.SubagentPrompt,
 		Backend:    be,
 		NewSession: made.newSession,
-		Events:     w.stream, Approvals: w.ap, Level: w.level,
+		Events:     w.parts.events, Approvals: w.ap, Level: w.level,
 		SavePermission: func(p config.Permission) error { return config.SavePermission(cfg.Path, p) },
 		Describe:       describer(cfg),
 		CountTurns:     turnCounter(cfg),
@@ -128,61 +120,29 @@ func (b *backends) lastNamed() string {
 // its permission level from the UI's Level at every operation, so Shift+Tab
 // applies at once, even during a call.
 func openUIWiring(cfg *config.Config, f agentFlags, launchDir string, stderr io.Writer) (*uiWiring, int) {
-	dir, err := filepath.EvalSymlinks(launchDir)
-	if err != nil {
-		fmt.Fprintf(stderr, "harness: current directory: %v\n", err)
-		return nil, exitError
+	level := ui.NewLevel(cfg.REPL.Permission)
+	rs, code := openRoots(cfg, launchDir, level.Get, stderr)
+	if code != exitOK {
+		return nil, code
 	}
-	w := &uiWiring{cfg: cfg, dir: dir, level: ui.NewLevel(cfg.REPL.Permission),
-		stream: rlm.NewStream(), ap: ui.NewApprovals(), system: cfg.Chat.Prompt,
-		st: sessions.Store{Dir: cfg.SessionsDir()}, red: sessions.NewRedactor(cfg.Secrets())}
-	if f.system != nil {
-		w.system = f.system
-	}
-	if w.repo, err = jail.Open(jail.Repository, dir, w.level.Get); err != nil {
-		fmt.Fprintf(stderr, "harness: open the repository: %v\n", err)
-		return nil, exitError
-	}
-	w.closers = append(w.closers, w.repo.Close)
-	if cfg.RLM.StorePath != "" {
-		if w.store, err = jail.Open(jail.Store, cfg.RLM.StorePath, nil); err != nil {
-			w.close()
-			fmt.Fprintf(stderr, "harness: open the store [rlm.store] path %s: %v\n", cfg.RLM.StorePath, err)
-			return nil, exitUsage
-		}
-		w.closers = append(w.closers, w.store.Close)
-	}
-	return w, exitOK
-}
-
-func (w *uiWiring) close() {
-	for _, c := range w.closers {
-		c()
-	}
+	stream, ap := rlm.NewStream(), ui.NewApprovals()
+	return &uiWiring{roots: rs, cfg: cfg, level: level, ap: ap, st: sessions.Store{Dir: cfg.SessionsDir()},
+		parts: agentParts{
+			system: systemPrompt(cfg, f), approver: ap, events: stream,
+			redactor: sessions.NewRedactor(cfg.Secrets()),
+			onFailure: func(n failures.Note, count int) {
+				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
+			},
+		}}, exitOK
 }
 
 // backend builds a root agent continuing conv in sess; a nil sess is a
 // new session, created when its first message is sent.
 func (w *uiWiring) backend(sess *sessions.Session, conv *sessions.File) (ui.Backend, error) {
 	if sess == nil {
-		sess = w.st.New(w.red)
+		sess = w.st.New(w.parts.redactor)
 	}
-	cfg := w.cfg
-	stream := w.stream
-	r, err := rlm.New(rlm.Options{
-		Config: cfg, Client: llm.New(cfg.Endpoint, cfg.APIKey(cfg.Endpoint)), System: w.system,
-		Session: sess, RepoDir: w.dir, Repository: w.repo, Store: w.store,
-		NewREPL: rlm.REPLs(repl.Options{
-			Repository: w.repo, Store: w.store, Home: cfg.Home,
-			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
-			Commands: cfg.Commands, RepoDir: w.dir, Environ: environ(cfg),
-			Failures: failures.Open(cfg.Home).Redacting(w.red.String),
-			OnFailure: func(n failures.Note, count int) {
-				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
-			},
-		}),
-		Files: rlm.DefaultFileTools(), Approver: w.ap, Events: stream, Redactor: w.red,
-	}, conv)
+	r, err := w.newRunner(w.cfg, w.parts, sess, conv)
 	if err != nil {
 		return nil, err
 	}

@@ -105,7 +105,7 @@ func TestUIWiringFailureNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notes []ui.FailureNote
-	for _, ev := range w.stream.Drain() {
+	for _, ev := range w.parts.events.Drain() {
 		if n, ok := ev.(ui.FailureNote); ok {
 			notes = append(notes, n)
 		}
