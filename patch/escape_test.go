@@ -12,44 +12,8 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/jail/jailtest"
 )
-
-const secret = "SECRET-OUTSIDE"
-
-// escapeTree builds base/outside (files that must stay untouched) and
-// base/root (the root, with symlinks that try to leave it).
-func escapeTree(t *testing.T) (base, root string) {
-	t.Helper()
-	base = t.TempDir()
-	root = filepath.Join(base, "root")
-	out := filepath.Join(base, "outside")
-	for name, data := range map[string]string{
-		"outside/secret.txt":    secret + "\n",
-		"outside/dir/inner.txt": secret + "\n",
-		"root/a.txt":            "inside\n",
-		"root/sub/b.txt":        "inside too\n",
-	} {
-		writeFile(t, base, name, data, 0o644)
-	}
-	for name, target := range map[string]string{
-		"to_file":      "../outside/secret.txt",
-		"to_dir":       "../outside",
-		"to_parent":    "..",
-		"sub/up":       "../..",
-		"chain":        "sub/../../outside",
-		"abs_out":      filepath.Join(out, "secret.txt"),
-		"abs_out_dir":  out,
-		"abs_in":       filepath.Join(root, "a.txt"),
-		"abs_in_dir":   filepath.Join(root, "sub"),
-		"loop1":        "loop2",
-		"loop2":        "loop1",
-		"self":         "self",
-		"sub/via_link": "../to_dir/secret.txt",
-	} {
-		must(t, os.Symlink(target, filepath.Join(root, name)))
-	}
-	return base, root
-}
 
 // outsideSnapshot records every entry under base but outside the root (or
 // only inside it, with inside): path, mode, and content or link target.
@@ -102,15 +66,15 @@ func escapeTargets(base string) []string {
 
 // escapeOps are patch bodies trying a target P as every path an operation names.
 var escapeOps = []string{
-	"*** Add File: P\n+" + secret + "-written\n",
-	"*** Update File: P\n@@\n-" + secret + "\n+changed\n",
+	"*** Add File: P\n+" + jailtest.Secret + "-written\n",
+	"*** Update File: P\n@@\n-" + jailtest.Secret + "\n+changed\n",
 	"*** Update File: P\n@@\n-inside\n+changed\n",
 	"*** Replace File: P\n+changed\n",
 	"*** Delete File: P\n",
 	"*** Update File: a.txt\n*** Move to: P\n",
 	"*** Update File: a.txt\n*** Move to: P\n@@\n-inside\n+changed\n",
 	"*** Update File: P\n*** Move to: moved.txt\n",
-	"*** Update File: P\n*** Move to: moved.txt\n@@\n-" + secret + "\n+changed\n",
+	"*** Update File: P\n*** Move to: moved.txt\n@@\n-" + jailtest.Secret + "\n+changed\n",
 }
 
 func TestEscapeCorpus(t *testing.T) {
@@ -120,10 +84,10 @@ func TestEscapeCorpus(t *testing.T) {
 			targets = targets[:3] // refused before any operation is tried
 		}
 		for _, target := range targets {
-			base, rootDir := escapeTree(t)
+			base, rootDir := jailtest.EscapeTree(t)
 			for _, op := range escapeOps {
 				if escapeCase(t, name, base, rootDir, target, op) {
-					base, rootDir = escapeTree(t) // the root changed: start afresh
+					base, rootDir = jailtest.EscapeTree(t) // the root changed: start afresh
 				}
 			}
 		}
@@ -150,7 +114,7 @@ func escapeCase(t *testing.T, name, base, rootDir, target, op string) bool {
 	// An absolute argument is echoed (whole or clipped), leaking nothing new.
 	msg = strings.ReplaceAll(msg, target, "ARG")
 	msg = strings.ReplaceAll(msg, strings.TrimSuffix(clip(target), "…"), "ARG")
-	if strings.Contains(msg, base) || strings.Contains(msg, secret) {
+	if strings.Contains(msg, base) || strings.Contains(msg, jailtest.Secret) {
 		t.Errorf("%s: %q leaks a host path or outside text:\n%s", name, body, msg)
 	}
 	if after := outsideSnapshot(t, base, false); !sameEntries(before, after) {

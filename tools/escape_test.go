@@ -14,46 +14,8 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/jail/jailtest"
 )
-
-const secret = "SECRET-OUTSIDE"
-
-// escapeTree builds base/outside (secret files) and base/root (the root,
-// with symlinks that try to leave it) and returns base and root.
-func escapeTree(t *testing.T) (base, root string) {
-	base = t.TempDir()
-	root = filepath.Join(base, "root")
-	out := filepath.Join(base, "outside")
-	for name, data := range map[string]string{
-		"outside/secret.txt":    secret + "\n",
-		"outside/dir/inner.txt": secret + "\n",
-		"root/a.txt":            "inside\n",
-		"root/sub/b.txt":        "inside too\n",
-	} {
-		writeFile(t, filepath.Join(base, name), []byte(data))
-	}
-	links := map[string]string{
-		"to_file":      "../outside/secret.txt",
-		"to_dir":       "../outside",
-		"to_parent":    "..",
-		"sub/up":       "../..",
-		"chain":        "sub/../../outside",
-		"abs_out":      filepath.Join(out, "secret.txt"),
-		"abs_out_dir":  out,
-		"abs_in":       filepath.Join(root, "a.txt"),
-		"abs_in_dir":   filepath.Join(root, "sub"),
-		"loop1":        "loop2",
-		"loop2":        "loop1",
-		"self":         "self",
-		"sub/via_link": "../to_dir/secret.txt",
-	}
-	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return base, root
-}
 
 // escapePaths are the path arguments tried with every tool.
 func escapePaths(base string) []string {
@@ -69,7 +31,7 @@ func escapePaths(base string) []string {
 }
 
 func TestEscapeCorpus(t *testing.T) {
-	base, rootDir := escapeTree(t)
+	base, rootDir := jailtest.EscapeTree(t)
 	for _, name := range []string{jail.Repository, jail.Store, jail.Library} {
 		root, err := jail.Open(name, rootDir, func() config.Permission { return config.PermReadWrite })
 		if err != nil {
@@ -95,7 +57,7 @@ func TestEscapeCorpus(t *testing.T) {
 				if err != nil {
 					msg = err.Error()
 				}
-				for _, leak := range []string{secret, "inner.txt", base, os.TempDir() + "/"} {
+				for _, leak := range []string{jailtest.Secret, "inner.txt", base, os.TempDir() + "/"} {
 					if strings.Contains(p, leak) {
 						// The argument itself is an absolute host path, which
 						// messages echo; it leaks nothing the model did not send.
@@ -117,7 +79,7 @@ func TestEscapeCorpus(t *testing.T) {
 // TestEscapeWalkSkipsLinks checks what a whole-root search and listing do
 // see: the files inside, and the symlinks as entries or warnings.
 func TestEscapeWalkSkipsLinks(t *testing.T) {
-	_, rootDir := escapeTree(t)
+	_, rootDir := jailtest.EscapeTree(t)
 	root, err := jail.Open(jail.Repository, rootDir, func() config.Permission { return config.PermReadOnly })
 	if err != nil {
 		t.Fatal(err)
