@@ -24,7 +24,7 @@ func TestSetup(t *testing.T) {
 		{name: "defaults", wantURL: "http://localhost:8000/v1", wantModel: "your-model-name",
 			wantNext: []string{"Edit [endpoint] base_url and model", "Run `harness`"}},
 		{name: "endpoint given", opts: SetupOptions{BaseURL: "http://127.0.0.1:9/v1", Model: "m"},
-			wantURL: "http://127.0.0.1:9/v1", wantModel: "m", wantNext: []string{"Run `harness`"}},
+			wantURL: "http://127.0.0.1:9/v1", wantModel: "m", wantNext: []string{"Run `harness doctor`", "Run `harness` from", "`harness -p PROMPT`"}},
 		{name: "api key env", opts: SetupOptions{BaseURL: "https://api.example.com/v1", Model: "big/model:1", APIKeyEnv: "EXAMPLE_KEY"},
 			wantURL: "https://api.example.com/v1", wantModel: "big/model:1", wantKey: "EXAMPLE_KEY", wantNext: []string{".env as EXAMPLE_KEY=..."}},
 		{name: "odd home path", homeName: `we"ird\ home`, opts: SetupOptions{Model: `quote"d`},

@@ -76,10 +76,7 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	defer stop()
 	opts.Quit = quit
 	if err := ui.Run(opts); err != nil {
-		fmt.Fprintf(stderr, "harness: the terminal UI failed: %v\n", err)
-		if strings.Contains(err.Error(), "/dev/tty") {
-			fmt.Fprintln(stderr, "harness: the UI needs a terminal; without one, run a turn with harness -p PROMPT")
-		}
+		fmt.Fprint(stderr, uiFailure(err))
 		return exitError
 	}
 	if name := made.lastNamed(); name != "" {
@@ -195,4 +192,14 @@ func quitOnSignal() (<-chan struct{}, func()) {
 		}
 	}()
 	return quit, func() { signal.Stop(sig); close(done) }
+}
+
+// uiFailure is the message for a UI that could not run; without a terminal
+// it points to headless mode.
+func uiFailure(err error) string {
+	msg := fmt.Sprintf("harness: the terminal UI failed: %v\n", err)
+	if strings.Contains(err.Error(), "/dev/tty") {
+		msg += "harness: the UI needs a terminal; without one, run a turn with harness -p PROMPT\n"
+	}
+	return msg
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"harness/config"
@@ -163,5 +165,20 @@ func TestExitNamesLatestSession(t *testing.T) {
 	}
 	if got := made.lastNamed(); got != "second" {
 		t.Errorf("after the new session's first message: %q, want second", got)
+	}
+}
+
+func TestUIFailure(t *testing.T) {
+	for _, tc := range []struct {
+		err      error
+		headless bool
+	}{
+		{errors.New("open /dev/tty: no such device or address"), true},
+		{errors.New("terminal entry not found"), false},
+	} {
+		msg := uiFailure(tc.err)
+		if !strings.Contains(msg, tc.err.Error()) || strings.Contains(msg, "harness -p") != tc.headless {
+			t.Errorf("uiFailure(%v) = %q", tc.err, msg)
+		}
 	}
 }
