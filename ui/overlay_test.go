@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
-	"golang.org/x/tools/txtar"
 
 	"harness/config"
 )
@@ -130,25 +127,8 @@ func TestOverlayGolden(t *testing.T) {
 			o.ScrollBy(tc.scroll)
 			o.SetCollapsed(tc.collapsed)
 			got := overlayText(overlayScreen(t, o, tc.w, tc.h))
-			path := filepath.Join("testdata", "overlay", tc.name+".txtar")
-			if *overlayUpdate {
-				a := &txtar.Archive{Comment: []byte("The context overlay drawn over a transcript of dots.\n"),
-					Files: []txtar.File{{Name: "screen", Data: []byte(got)}}}
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, txtar.Format(a), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			a, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update-overlay to create it)", err)
-			}
-			if len(a.Files) != 1 || !bytes.Equal(a.Files[0].Data, []byte(got)) {
-				t.Errorf("screen differs from %s:\ngot:\n%s\nwant:\n%s", path, got, a.Files[0].Data)
-			}
+			checkScreen(t, filepath.Join("testdata", "overlay", tc.name+".txtar"),
+				"The context overlay drawn over a transcript of dots.", got, *overlayUpdate, "-update-overlay")
 		})
 	}
 }

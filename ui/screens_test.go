@@ -123,24 +123,7 @@ func TestScreens(t *testing.T) {
 				op = json.RawMessage(`{"operation":"run","executable":"/usr/bin/git","arguments":["status"]}`)
 			}
 			got := drawScreen(t, c.w, c.h, be, c.system, c.events, c.keys, op)
-			path := filepath.Join("testdata", "screens", c.name+".txtar")
-			if *update {
-				ar := &txtar.Archive{Comment: []byte(c.about + "\n"), Files: []txtar.File{{Name: "screen", Data: []byte(got)}}}
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if want := string(ar.Files[0].Data); got != want {
-				t.Errorf("screen differs from %s (rerun with -update after checking):\ngot:\n%s\nwant:\n%s", path, got, want)
-			}
+			checkScreen(t, filepath.Join("testdata", "screens", c.name+".txtar"), c.about, got, *update, "-update")
 		})
 	}
 }
@@ -154,5 +137,29 @@ func TestTinyScreens(t *testing.T) {
 				drawScreen(t, w, h, be, c.system, c.events, c.keys, json.RawMessage(`{"operation":"run"}`))
 			}
 		}
+	}
+}
+
+// checkScreen compares a drawn screen with the golden file path, or
+// rewrites the file (with about as its comment) when rewrite is set; flag
+// names the test flag that does it.
+func checkScreen(t *testing.T, path, about, got string, rewrite bool, flag string) {
+	t.Helper()
+	if rewrite {
+		ar := &txtar.Archive{Comment: []byte(about + "\n"), Files: []txtar.File{{Name: "screen", Data: []byte(got)}}}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with %s to create it)", err, flag)
+	}
+	if len(ar.Files) != 1 || string(ar.Files[0].Data) != got {
+		t.Errorf("screen differs from %s (rerun with %s after checking):\ngot:\n%s\nwant:\n%s", path, flag, got, txtar.Format(ar))
 	}
 }
