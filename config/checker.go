@@ -40,6 +40,7 @@ var schema = func() map[string]int {
 	}
 	for _, k := range []string{
 		"endpoint.base_url", "endpoint.model", "endpoint.api_key_env",
+		"endpoint.max_retries", "endpoint.idle_timeout_s",
 		"chat.prompt",
 		"repl.tool_description", "repl.permission", "repl.max_memory_mb", "repl.output_limit",
 		"rlm.max_depth", "rlm.subagent_prompt", "rlm.store.path",
@@ -47,6 +48,7 @@ var schema = func() map[string]int {
 		"approval_description.enabled", "approval_description.prompt",
 		"approval_description.endpoint.base_url", "approval_description.endpoint.model",
 		"approval_description.endpoint.api_key_env",
+		"approval_description.endpoint.max_retries", "approval_description.endpoint.idle_timeout_s",
 	} {
 		m[k] = leaf
 	}
@@ -377,12 +379,74 @@ func (c *checker) endpoint(t map[string]any, path string) (Endpoint, bool) {
 		}
 		e.APIKeyEnv = *s
 	}
+	e.MaxRetries = c.maxRetries(t, path)
+	e.IdleTimeout = c.idleTimeout(t, path)
 	if p, ok := c.table(t, path, "parameters", false); ok {
 		c.parameters(p, path+".parameters")
 		e.Parameters = normalize(p).(map[string]any)
 	}
 	return e, len(c.errs) == before
 }
+
+// maxRetries reads the optional max_retries of an endpoint table: an
+// integer from 0 to maxRetriesLimit, DefaultMaxRetries when absent.
+func (c *checker) maxRetries(t map[string]any, path string) int {
+	v, present := t["max_retries"]
+	if !present {
+		return DefaultMaxRetries
+	}
+	const hint = "how often a failed request is sent again, for example 4; 0 never retries"
+	n, ok := v.(int64)
+	switch {
+	case !ok:
+		c.valueErr(path+".max_retries", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
+	case n < 0:
+		c.valueErr(path+".max_retries", "must be at least 0, not %d; %s", n, hint)
+	case n > maxRetriesLimit:
+		c.valueErr(path+".max_retries", "%d is too many; use at most %d (each retry waits up to 30 s)", n, maxRetriesLimit)
+	default:
+		return int(n)
+	}
+	return DefaultMaxRetries
+}
+
+// maxRetriesLimit bounds max_retries: beyond it a turn could wait for hours.
+const maxRetriesLimit = 100
+
+// idleTimeout reads the optional idle_timeout_s of an endpoint table: a
+// number of seconds ≥ 0 (0 disables the timeout), DefaultIdleTimeout when
+// absent.
+func (c *checker) idleTimeout(t map[string]any, path string) time.Duration {
+	v, present := t["idle_timeout_s"]
+	if !present {
+		return DefaultIdleTimeout
+	}
+	const hint = "the seconds without any data from the server after which a request is given up and retried, for example 300; 0 never gives up"
+	var secs float64
+	switch n := v.(type) {
+	case int64:
+		secs = float64(n)
+	case float64:
+		secs = n
+	default:
+		c.valueErr(path+".idle_timeout_s", "must be a number, not %s; write the seconds without quotes (%s)", typeName(v), hint)
+		return DefaultIdleTimeout
+	}
+	switch {
+	case math.IsNaN(secs) || secs < 0:
+		c.valueErr(path+".idle_timeout_s", "must be 0 or more, not %v; %s", v, hint)
+	case secs > maxIdleSeconds:
+		c.valueErr(path+".idle_timeout_s", "%v is too long; use at most %d seconds (a day), or 0 to disable the timeout", v, maxIdleSeconds)
+	case secs > 0 && secs < 0.001:
+		c.valueErr(path+".idle_timeout_s", "%v is shorter than a millisecond; use at least 0.001, or 0 to disable the timeout", v)
+	default:
+		return time.Duration(secs * float64(time.Second))
+	}
+	return DefaultIdleTimeout
+}
+
+// maxIdleSeconds bounds idle_timeout_s (one day).
+const maxIdleSeconds = 86400
 
 // reserved are request fields harness sets itself.
 var reserved = []string{"model", "messages", "tools", "stream", "stream_options", "n"}

@@ -18,7 +18,9 @@
 //
 // Tables and keys (all required unless marked optional):
 //
-//	[endpoint]                      base_url (http or https URL), model, api_key_env (optional)
+//	[endpoint]                      base_url (http or https URL), model, api_key_env (optional),
+//	                                max_retries (optional, integer ≥ 0, default 4),
+//	                                idle_timeout_s (optional, seconds ≥ 0, default 300, 0 disables)
 //	[endpoint.parameters]           optional; any keys, sent as top-level request fields
 //	[chat]                          prompt (optional); the table itself is required
 //	[repl]                          tool_description, permission, max_memory_mb ≥ 1, output_limit ≥ 1
@@ -28,7 +30,8 @@
 //	[commands.allow]                name = absolute executable path; may be empty
 //	[theme]                         15 colours, each "#RRGGBB" (see Theme)
 //	[approval_description]          optional: enabled, prompt containing ${command}
-//	[approval_description.endpoint] base_url, model, api_key_env (optional), parameters (optional)
+//	[approval_description.endpoint] base_url, model, api_key_env, max_retries, idle_timeout_s
+//	                                (optional, as in [endpoint]), parameters (optional)
 //
 // Parameters may hold strings, numbers, booleans, arrays and tables, at any
 // depth, but not the reserved names model, messages, tools, stream,
@@ -67,6 +70,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Permission is the repository filesystem access level.
@@ -138,7 +142,20 @@ type Endpoint struct {
 	// Parameters are sent as top-level request fields. Values are the
 	// decoded TOML: string, int64, float64, bool, []any, map[string]any.
 	Parameters map[string]any
+	// MaxRetries is how often a failed request is sent again
+	// (DefaultMaxRetries unless configured). An Endpoint built by hand
+	// (tests) has 0: no retries.
+	MaxRetries int
+	// IdleTimeout ends an attempt when no byte arrived for that long
+	// (DefaultIdleTimeout unless configured); 0 disables it.
+	IdleTimeout time.Duration
 }
+
+// Defaults of the optional endpoint keys max_retries and idle_timeout_s.
+const (
+	DefaultMaxRetries  = 4
+	DefaultIdleTimeout = 300 * time.Second
+)
 
 // Chat holds the [chat] table.
 type Chat struct {
@@ -219,6 +236,28 @@ func (c *Config) Lookup(name string) (string, bool) {
 	}
 	v, ok := c.dotenv[name]
 	return v, ok
+}
+
+// DotenvPath returns $HARNESS_HOME/.env, where API keys are looked up after
+// the environment.
+func (c *Config) DotenvPath() string { return filepath.Join(c.Home, ".env") }
+
+// KeySource says where e's API key was found: "the environment", the .env
+// path, or "" when e needs no key or the variable is in neither (or empty).
+func (c *Config) KeySource(e Endpoint) string {
+	if e.APIKeyEnv == "" {
+		return ""
+	}
+	if v, ok := os.LookupEnv(e.APIKeyEnv); ok {
+		if v == "" {
+			return ""
+		}
+		return "the environment"
+	}
+	if c.dotenv[e.APIKeyEnv] != "" {
+		return c.DotenvPath()
+	}
+	return ""
 }
 
 // APIKey returns the key for e, or "" when e needs none or the variable is

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // baseConfig is a small valid config; STORE is replaced by the store path.
@@ -203,6 +204,23 @@ func loadCases() []loadCase {
 	for _, r := range reserved {
 		cases = append(cases, loadCase{name: "reserved parameter " + r, edit: appendText("[endpoint.parameters]\n" + r + " = 1\n"),
 			key: "endpoint.parameters." + r, at: r + " = 1", msg: "reserved"})
+	}
+	for _, c := range []struct{ name, line, msg string }{
+		{"max_retries negative", "max_retries = -1", "must be at least 0"},
+		{"max_retries string", `max_retries = "4"`, "must be an integer"},
+		{"max_retries float", "max_retries = 2.5", "must be an integer"},
+		{"max_retries huge", "max_retries = 1000", "too many"},
+		{"idle_timeout_s negative", "idle_timeout_s = -5", "must be 0 or more"},
+		{"idle_timeout_s string", `idle_timeout_s = "300"`, "must be a number"},
+		{"idle_timeout_s nan", "idle_timeout_s = nan", "must be 0 or more"},
+		{"idle_timeout_s too long", "idle_timeout_s = 1e9", "too long"},
+		{"idle_timeout_s below a millisecond", "idle_timeout_s = 0.0000001", "shorter than a millisecond"},
+	} {
+		key := "endpoint." + strings.Fields(c.line)[0]
+		cases = append(cases, loadCase{name: c.name, edit: replace(`model = "m"`, "model = \"m\"\n"+c.line), key: key, at: c.line, msg: c.msg})
+		cases = append(cases, loadCase{name: "approval " + c.name,
+			edit: appendText("[approval_description]\nenabled = true\nprompt = \"${command}\"\n[approval_description.endpoint]\nbase_url = \"http://x/v1\"\nmodel = \"s\"\n" + c.line + "\n"),
+			key:  "approval_description." + key, at: c.line, msg: c.msg})
 	}
 	cases = append(cases, loadCase{name: "reserved approval parameter",
 		edit: appendText("[approval_description]\nenabled = true\nprompt = \"${command}\"\n[approval_description.endpoint]\nbase_url = \"http://x/v1\"\nmodel = \"s\"\n[approval_description.endpoint.parameters]\nstream = false\n"),
@@ -429,5 +447,63 @@ func TestLoadEmptyLaunchDirSkipsLaunchRules(t *testing.T) {
 	writeConfig(t, d.home, strings.ReplaceAll(baseConfig, "STORE", d.store))
 	if _, err := Load(d.home, ""); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEndpointRetryKeys checks the defaults and accepted values of
+// max_retries and idle_timeout_s in both endpoint tables.
+func TestEndpointRetryKeys(t *testing.T) {
+	approval := "[approval_description]\nenabled = true\nprompt = \"${command}\"\n[approval_description.endpoint]\nbase_url = \"http://x/v1\"\nmodel = \"s\"\n"
+	for _, tc := range []struct {
+		name      string
+		endpoint  string // lines added to [endpoint]
+		approval  string // lines added to [approval_description.endpoint]
+		retries   int
+		idle      time.Duration
+		adRetries int
+		adIdle    time.Duration
+	}{
+		{"defaults", "", "", DefaultMaxRetries, DefaultIdleTimeout, DefaultMaxRetries, DefaultIdleTimeout},
+		{"zero", "max_retries = 0\nidle_timeout_s = 0", "", 0, 0, DefaultMaxRetries, DefaultIdleTimeout},
+		{"set", "max_retries = 7\nidle_timeout_s = 90", "max_retries = 1\nidle_timeout_s = 2.5", 7, 90 * time.Second, 1, 2500 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDirs(t)
+			text := strings.ReplaceAll(baseConfig, "STORE", d.store)
+			text = strings.Replace(text, `model = "m"`, "model = \"m\"\n"+tc.endpoint, 1)
+			text += approval + tc.approval + "\n"
+			writeConfig(t, d.home, text)
+			cfg, err := Load(d.home, d.launch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ep, ad := cfg.Endpoint, cfg.ApprovalDescription.Endpoint
+			if ep.MaxRetries != tc.retries || ep.IdleTimeout != tc.idle || ad.MaxRetries != tc.adRetries || ad.IdleTimeout != tc.adIdle {
+				t.Errorf("endpoint %d %v, approval %d %v; want %d %v, %d %v", ep.MaxRetries, ep.IdleTimeout, ad.MaxRetries, ad.IdleTimeout,
+					tc.retries, tc.idle, tc.adRetries, tc.adIdle)
+			}
+		})
+	}
+}
+
+func TestKeySource(t *testing.T) {
+	d := newDirs(t)
+	writeConfig(t, d.home, strings.ReplaceAll(baseConfig, "STORE", d.store))
+	mustWrite(t, filepath.Join(d.home, ".env"), "HARNESS_TEST_DOTENV_KEY=k1\nHARNESS_TEST_EMPTY_KEY=\n")
+	t.Setenv("HARNESS_TEST_ENV_KEY", "k2")
+	cfg, err := Load(d.home, d.launch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for env, want := range map[string]string{
+		"":                        "",
+		"HARNESS_TEST_DOTENV_KEY": filepath.Join(d.home, ".env"),
+		"HARNESS_TEST_ENV_KEY":    "the environment",
+		"HARNESS_TEST_EMPTY_KEY":  "",
+		"HARNESS_TEST_NO_KEY":     "",
+	} {
+		if got := cfg.KeySource(Endpoint{APIKeyEnv: env}); got != want {
+			t.Errorf("KeySource(%q) = %q, want %q", env, got, want)
+		}
 	}
 }
