@@ -24,6 +24,10 @@ const (
 	DeltaToolCall
 	// DeltaToolArgs is a fragment (Text) of the arguments of call Index.
 	DeltaToolArgs
+	// DeltaRetry says the attempt failed and is sent again after
+	// Retry.Delay: every delta before it is void (nothing of the failed
+	// attempt is returned), and the new attempt's deltas follow.
+	DeltaRetry
 )
 
 // String names the kind, for tests and logs.
@@ -37,6 +41,8 @@ func (k DeltaKind) String() string {
 		return "tool_call"
 	case DeltaToolArgs:
 		return "tool_args"
+	case DeltaRetry:
+		return "retry"
 	}
 	return fmt.Sprintf("DeltaKind(%d)", int(k))
 }
@@ -49,6 +55,7 @@ type Delta struct {
 	ID    string
 	Name  string
 	Text  string
+	Retry *Retry // DeltaRetry only
 }
 
 // accumulator builds the assistant message from chunks.
@@ -63,8 +70,9 @@ type accumulator struct {
 	usage     *Usage
 	view      reasoningView
 	chunks    int
-	done      bool // response was built and owed reasoning sent
-	inMessage bool // reading a complete message, not a delta
+	done      bool   // response was built and owed reasoning sent
+	inMessage bool   // reading a complete message, not a delta
+	secret    string // the API key, removed from quoted error text
 }
 
 type callAcc struct {
@@ -103,11 +111,11 @@ func (a *accumulator) chunk(data []byte) error {
 			})
 		case "error":
 			if !isNull(v) {
-				perr = providerError(v)
+				perr = a.providerError(v)
 			}
 		case "object":
 			if string(v) == `"error"` && perr == nil {
-				perr = providerError(data) // vLLM's error model as the whole chunk
+				perr = a.providerError(data) // vLLM's error model as the whole chunk
 			}
 		}
 		return nil
@@ -116,6 +124,17 @@ func (a *accumulator) chunk(data []byte) error {
 		return err
 	}
 	return perr
+}
+
+// providerError decodes an error object, without the API key.
+func (a *accumulator) providerError(raw []byte) *ProviderError {
+	return providerError(a.scrub(raw))
+}
+
+// scrub replaces the API key in text the endpoint sent, before it is
+// quoted (and cut) in an error.
+func (a *accumulator) scrub(b []byte) []byte {
+	return scrubKey(b, a.secret)
 }
 
 func (a *accumulator) setUsage(v []byte) {

@@ -1,4 +1,4 @@
-// The chat-completions client: request bodies, HTTP, retries, /models.
+// The chat-completions client: request bodies, HTTP, attempts and retries, /models.
 
 package llm
 
@@ -10,13 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"sort"
 	"strings"
-	"syscall"
-	"time"
 
 	"harness/config"
 )
@@ -45,10 +42,12 @@ type Response struct {
 // Client talks to one OpenAI-compatible endpoint. It is safe for
 // concurrent use.
 type Client struct {
-	ep         config.Endpoint
-	apiKey     string
-	http       *http.Client
-	retryDelay time.Duration
+	ep     config.Endpoint
+	apiKey string
+	http   *http.Client
+	clock  Clock
+	rand   func() float64
+	origin Origin
 }
 
 // Option configures a Client.
@@ -57,14 +56,12 @@ type Option func(*Client)
 // WithHTTPClient makes the client use hc (tests, proxies).
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
 
-// WithRetryDelay sets the pause before the single retry of a connection
-// failure (default 250ms).
-func WithRetryDelay(d time.Duration) Option { return func(c *Client) { c.retryDelay = d } }
-
 // New returns a client for ep. apiKey is sent as a Bearer token when it is
-// non-empty; pass cfg.APIKey(ep).
+// non-empty; pass cfg.APIKey(ep). Chat requests are retried ep.MaxRetries
+// times (see Decide) and each attempt ends after ep.IdleTimeout without a
+// byte (0: never).
 func New(ep config.Endpoint, apiKey string, opts ...Option) *Client {
-	c := &Client{ep: ep, apiKey: apiKey, http: &http.Client{}, retryDelay: 250 * time.Millisecond}
+	c := &Client{ep: ep, apiKey: apiKey, http: &http.Client{}, clock: systemClock{}, rand: defaultRand}
 	for _, o := range opts {
 		o(c)
 	}
@@ -79,15 +76,17 @@ func (c *Client) url(path string) string {
 }
 
 // Body returns the JSON request body Stream (stream=true) or Complete
-// (stream=false) sends for req: model, messages (the system message first),
-// tools, stream, stream_options, then every [endpoint.parameters] entry in
-// key order. Message Extra members are written byte-for-byte.
+// (stream=false) sends for req: model, messages (the system message first,
+// then req.Messages with consecutive user messages merged and empty
+// assistant messages left out, see outgoing), tools, stream,
+// stream_options, then every [endpoint.parameters] entry in key order.
+// Message Extra members are written byte-for-byte.
 func (c *Client) Body(req Request, stream bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	writeMember(&b, "model", mustJSON(c.ep.Model), true)
 	b.WriteString(`,"messages":[`)
-	msgs := req.Messages
+	msgs := outgoing(req.Messages)
 	if req.System != nil {
 		msgs = append([]Message{{Role: "system", Content: *req.System}}, msgs...)
 	}
@@ -140,60 +139,45 @@ func (c *Client) Body(req Request, stream bool) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// do sends one request and returns a 2xx response. A connection failure
-// before any byte arrived is retried once after a short pause; a non-2xx
-// answer becomes a *StatusError.
-func (c *Client) do(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
+// send sends one request and returns a 2xx response. A non-2xx answer
+// becomes a *StatusError (with its headers and advice), a transport failure
+// a *ConnectError. With a watchdog w, the headers and every byte of the
+// body restart its timer.
+func (c *Client) send(ctx context.Context, method, path string, body []byte, w *watchdog) (*http.Response, error) {
 	target := c.url(path)
-	var resp *http.Response
-	var err error
-	for attempt := 0; attempt < 2; attempt++ {
-		if attempt > 0 {
-			t := time.NewTimer(c.retryDelay)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return nil, ctx.Err()
-			case <-t.C:
-			}
-		}
-		var req *http.Request
-		req, err = http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
-		if err != nil {
-			return nil, fmt.Errorf("bad [endpoint] base_url %q: %w", c.ep.BaseURL, err)
-		}
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if c.apiKey != "" {
-			req.Header.Set("Authorization", "Bearer "+c.apiKey)
-		}
-		resp, err = c.http.Do(req)
-		if err == nil || ctx.Err() != nil || !connectionFailure(err) {
-			break
-		}
+	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("bad [%s] base_url %q: %w", c.origin.section(), c.ep.BaseURL, err)
 	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	resp, err := c.http.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, &ConnectError{URL: target, Err: unwrapURL(err)}
 	}
+	if w != nil {
+		w.gotHeaders()
+		resp.Body = w.body(resp.Body)
+	}
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		return nil, &StatusError{URL: target, Code: resp.StatusCode, Message: bodyMessage(data)}
+		data, rerr := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		if rerr != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		msg := bodyMessage(scrubKey(data, c.apiKey))
+		return nil, &StatusError{URL: target, Code: resp.StatusCode, Message: msg,
+			Header: resp.Header.Clone(), Advice: c.advice(resp.StatusCode, msg)}
 	}
 	return resp, nil
-}
-
-// connectionFailure reports whether err is a transport failure worth one
-// retry: refused, reset, or closed before an answer.
-func connectionFailure(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED)
 }
 
 func unwrapURL(err error) error {
@@ -206,21 +190,71 @@ func unwrapURL(err error) error {
 
 // Stream sends req with stream=true and accumulates the reply, calling
 // onDelta (which may be nil) from the calling goroutine for every fragment
-// as soon as its line arrives. On an error or cancellation the Response
-// still holds the partial message.
+// as soon as its line arrives. A failed attempt that the retry policy
+// (Decide) retries is announced with a DeltaRetry before the wait; the
+// deltas after it are the new attempt's. On an error or cancellation the
+// Response holds the partial message of the last attempt (nothing when
+// the context ended during a wait).
 func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
-	acc := newAccumulator(onDelta)
 	body, err := c.Body(req, true)
 	if err != nil {
-		return acc.response(), err
+		return Response{}, err
 	}
-	resp, err := c.do(ctx, http.MethodPost, "/chat/completions", body)
+	return c.withRetries(ctx, body, onDelta)
+}
+
+// Complete sends req with stream=false and returns the assistant message
+// (tool-call IDs replaced by new ones), with the same retries as Stream.
+// It is used for approval descriptions, where nothing is shown while
+// generating.
+func (c *Client) Complete(ctx context.Context, req Request) (Message, error) {
+	body, err := c.Body(req, false)
 	if err != nil {
-		return acc.response(), err
+		return Message{}, err
 	}
-	defer resp.Body.Close()
-	err = readBody(ctx, resp, acc)
-	return acc.response(), err
+	resp, err := c.withRetries(ctx, body, nil)
+	return resp.Message, err
+}
+
+// withRetries sends body until an attempt succeeds or the retry policy
+// gives up.
+func (c *Client) withRetries(ctx context.Context, body []byte, onDelta func(Delta)) (Response, error) {
+	for attempt := 1; ; attempt++ {
+		acc := newAccumulator(onDelta)
+		acc.secret = c.apiKey
+		err := c.attempt(ctx, body, acc)
+		if err == nil || ctx.Err() != nil {
+			return acc.response(), err
+		}
+		d := Decide(attempt, c.ep.MaxRetries, err, c.clock.Now(), c.rand())
+		if !d.Retry {
+			return acc.response(), d.Err
+		}
+		if onDelta != nil {
+			onDelta(Delta{Kind: DeltaRetry, Retry: &Retry{Attempt: attempt, Max: c.ep.MaxRetries, Delay: d.Delay, Reason: d.Reason, Err: err}})
+		}
+		if err := c.clock.Sleep(ctx, d.Delay); err != nil {
+			return Response{}, err
+		}
+	}
+}
+
+// attempt sends body once and reads the answer into acc, under the idle
+// timeout.
+func (c *Client) attempt(ctx context.Context, body []byte, acc *accumulator) error {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	w := newWatchdog(c.clock, c.ep.IdleTimeout, cancel)
+	defer w.stop()
+	resp, err := c.send(actx, http.MethodPost, "/chat/completions", body, w)
+	if err == nil {
+		err = readBody(actx, resp, acc)
+		resp.Body.Close()
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return w.explain(err, acc.chunks, c.origin.section())
 }
 
 // readBody parses an SSE stream, or a plain JSON completion when the server
@@ -256,24 +290,6 @@ func firstByte(br *bufio.Reader) byte {
 	}
 }
 
-// Complete sends req with stream=false and returns the assistant message
-// (tool-call IDs replaced by new ones). It is used for approval
-// descriptions, where nothing is shown while generating.
-func (c *Client) Complete(ctx context.Context, req Request) (Message, error) {
-	acc := newAccumulator(nil)
-	body, err := c.Body(req, false)
-	if err != nil {
-		return Message{}, err
-	}
-	resp, err := c.do(ctx, http.MethodPost, "/chat/completions", body)
-	if err != nil {
-		return Message{}, err
-	}
-	defer resp.Body.Close()
-	err = readBody(ctx, resp, acc)
-	return acc.response().Message, err
-}
-
 // Model is one entry of an endpoint's model list.
 type Model struct {
 	ID      string
@@ -293,7 +309,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 // ListModels returns the models the endpoint lists at {base_url}/models, in
 // the OpenAI form ("data") or, failing that, Ollama's ("models").
 func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
-	resp, err := c.do(ctx, http.MethodGet, "/models", nil)
+	resp, err := c.send(ctx, http.MethodGet, "/models", nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func TestRequestBody(t *testing.T) {
 		Messages: []llm.Message{{Role: "user", Content: "q"}, prior, {Role: "user", Content: "r"}},
 		Tools:    []llm.Tool{{Name: "repl", Description: "run code", Parameters: json.RawMessage(`{"type":"object"}`)}},
 	}
-	if _, err := llm.New(ep, "sk-secret", llm.WithRetryDelay(time.Millisecond)).Stream(context.Background(), req, nil); err != nil {
+	if _, err := llm.New(ep, "sk-secret").Stream(context.Background(), req, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := llm.New(ep, "").Stream(context.Background(), llm.Request{Messages: userMsgs("q")}, nil); err != nil {
@@ -223,7 +223,7 @@ func TestConnectionRefused(t *testing.T) {
 	}
 	base := "http://" + ln.Addr().String() + "/v1"
 	ln.Close()
-	c := llm.New(config.Endpoint{BaseURL: base, Model: "m"}, "", llm.WithRetryDelay(time.Millisecond))
+	c := llm.New(config.Endpoint{BaseURL: base, Model: "m"}, "")
 	resp, err := c.Stream(context.Background(), llm.Request{Messages: userMsgs("q")}, nil)
 	var ce *llm.ConnectError
 	if !errors.As(err, &ce) {
@@ -237,47 +237,6 @@ func TestConnectionRefused(t *testing.T) {
 	if resp.Message.Role != "assistant" {
 		t.Errorf("empty response role = %q", resp.Message.Role)
 	}
-}
-
-func TestRetryOnlyBeforeAnyByte(t *testing.T) {
-	t.Run("drop then success", func(t *testing.T) {
-		srv := llmtest.New(t, llmtest.Reply{Fail: llmtest.FailDrop}, llmtest.Text("second try"))
-		resp, err := srv.Client("").Stream(context.Background(), llm.Request{Messages: userMsgs("q")}, nil)
-		if err != nil || resp.Message.Content != "second try" {
-			t.Fatalf("resp %q err %v", resp.Message.Content, err)
-		}
-		if n := len(srv.Chats()); n != 2 {
-			t.Errorf("%d requests, want 2", n)
-		}
-	})
-	t.Run("drop twice", func(t *testing.T) {
-		srv := llmtest.New(t, llmtest.Reply{Fail: llmtest.FailDrop}, llmtest.Reply{Fail: llmtest.FailDrop}, llmtest.Text("unused"))
-		_, err := srv.Client("").Stream(context.Background(), llm.Request{Messages: userMsgs("q")}, nil)
-		var ce *llm.ConnectError
-		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "harness doctor") {
-			t.Fatalf("err = %v", err)
-		}
-		if n := len(srv.Chats()); n != 2 {
-			t.Errorf("%d requests, want exactly one retry", n)
-		}
-		srv.Push() // the unused reply stays queued
-		if srv.Remaining() != 1 {
-			t.Errorf("remaining = %d", srv.Remaining())
-		}
-	})
-	t.Run("cut after bytes", func(t *testing.T) {
-		srv := llmtest.New(t, llmtest.Reply{Content: "abcdefgh", Split: 2, Fail: llmtest.FailCut, After: 3})
-		resp, err := srv.Client("").Stream(context.Background(), llm.Request{Messages: userMsgs("q")}, nil)
-		if !errors.Is(err, llm.ErrTruncated) {
-			t.Fatalf("err = %v, want ErrTruncated", err)
-		}
-		if resp.Message.Content != "abcd" {
-			t.Errorf("partial content = %q, want %q", resp.Message.Content, "abcd")
-		}
-		if n := len(srv.Chats()); n != 1 {
-			t.Errorf("%d requests; a cut stream is never retried", n)
-		}
-	})
 }
 
 func TestMalformedChunkKeepsPartial(t *testing.T) {

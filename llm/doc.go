@@ -20,7 +20,32 @@
 // [endpoint.parameters] entry as a top-level member, in key order.
 // Authorization: Bearer is sent only when the API key is non-empty. Message
 // members harness does not interpret (Message.Extra) are written back
-// byte-for-byte.
+// byte-for-byte. The messages go out in a form every chat template accepts:
+// consecutive user messages are merged into one (texts joined by a blank
+// line) and assistant messages with neither content nor tool calls are
+// left out; Request.Messages (and so the session file) is not changed.
+//
+// # Retries and timeouts
+//
+// Stream and Complete send a request up to 1 + [endpoint] max_retries
+// times. Decide, a pure function of the attempt number, the error (with
+// the response headers) and the time, is the whole policy: connection
+// failures, idle timeouts, 408/409/425/429/5xx (500, 502–504, 520–529),
+// streams that broke before their finish and overload or rate-limit error
+// objects in a 200 stream are retried; everything else is returned at once.
+// The wait is the server's retry-after-ms or Retry-After (seconds or an
+// HTTP date) when given, else exponential with full jitter (a random part
+// of 1 s, 2 s, 4 s … up to 30 s); a server asking for more than 120 s
+// fails at once with a *WaitError saying when to try again. Before each
+// wait Stream's callback gets a DeltaRetry: the deltas before it are void,
+// and nothing of a failed attempt is returned unless it was the last.
+// Cancelling the context ends a wait at once.
+//
+// Each attempt ends with an *IdleError when no byte arrives for
+// [endpoint] idle_timeout_s: before the response headers, before the first
+// chunk, or between chunks (SSE comments and keep-alives count). The
+// waits and timers run on a Clock (WithClock; tests use llmtest.Clock), the
+// jitter on WithRand.
 //
 // # Streams
 //
@@ -76,13 +101,19 @@
 // # Errors
 //
 // Every error says what to do. *ConnectError names the URL and suggests
-// `harness doctor`; *StatusError carries the status and the provider's
-// message (JSON or text, truncated); *ProviderError is an error object sent
-// inside the stream; ErrTruncated and ErrMalformed wrap cut and broken
-// streams. In all these cases Stream's Response holds the partial message.
-// A connection failure before any byte arrived is retried once after a
-// short pause; nothing else is retried. Cancelling the context stops
-// reading at once and returns the context's error with the partial message.
+// `harness doctor`; *StatusError carries the status, the provider's
+// message (JSON, text or an HTML page's title, truncated), the headers and
+// advice: for 401/403 where the key was looked for (api_key_env, the
+// environment, .env; see WithOrigin), for 404 or an unknown model the
+// [endpoint] model setting. *ProviderError is an error object sent inside
+// the stream; ErrTruncated and ErrMalformed wrap cut and broken streams;
+// *IdleError a stall; *RetriesError the last failure of a request that was
+// retried. ContextExceeded and ModelMissing classify errors for the
+// callers' own advice. The client's API key never appears in an error: it
+// is replaced by [REDACTED] in everything quoted from the server. In all
+// these cases Stream's Response holds the partial message of the last
+// attempt. Cancelling the context stops reading at once and returns the
+// context's error with the partial message.
 //
 // # Token counting
 //

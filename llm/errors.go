@@ -3,11 +3,14 @@
 package llm
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -30,16 +33,27 @@ const maxMessage = 400
 type StatusError struct {
 	URL     string
 	Code    int    // HTTP status code
-	Message string // the provider's message, truncated
+	Message string // the provider's message, truncated, without the client's API key
+	// Header holds the answer's headers (Retry-After, retry-after-ms).
+	Header http.Header
+	// Advice says what to do; "" gives the general advice for Code.
+	Advice string
 }
 
 func (e *StatusError) Error() string {
-	return e.URL + " " + e.Reason() + statusHint(e.Code)
+	adv := e.Advice
+	if adv == "" {
+		adv = statusHint(e.Code, e.Message)
+	}
+	if adv == "" {
+		return e.URL + " " + e.Reason()
+	}
+	return e.URL + " " + e.Reason() + " (" + adv + ")"
 }
 
 // Reason says what the server answered, without the URL and the advice.
 func (e *StatusError) Reason() string {
-	status := fmt.Sprintf("%d %s", e.Code, http.StatusText(e.Code))
+	status := e.status()
 	msg := "answered " + status
 	if e.Message != "" && !strings.EqualFold(e.Message, status) {
 		msg += ": " + e.Message
@@ -47,18 +61,94 @@ func (e *StatusError) Reason() string {
 	return msg
 }
 
-func statusHint(code int) string {
+func (e *StatusError) status() string { return fmt.Sprintf("%d %s", e.Code, http.StatusText(e.Code)) }
+
+// short is the status and the start of the message, for retry notices.
+func (e *StatusError) short() string {
+	s := e.status()
+	if e.Message != "" && !strings.EqualFold(e.Message, s) {
+		s += ": " + clip(e.Message, 80)
+	}
+	return s
+}
+
+// statusHint is the general advice for an HTTP status.
+func statusHint(code int, msg string) string {
 	switch {
 	case code == 401 || code == 403:
-		return " (check the API key: [endpoint] api_key_env in config.toml and its value in the environment or .env)"
-	case code == 404:
-		return " (check [endpoint] base_url and model in config.toml; `harness doctor` lists the served models)"
+		return "check the API key: [endpoint] api_key_env in config.toml and its value in the environment or .env"
+	case code == 413 || contextMarker(msg):
+		return "the conversation is longer than the model's context"
+	case code == 404 || modelMissing(msg):
+		return "check [endpoint] base_url and model in config.toml; `harness doctor` lists the served models"
+	case code == 429 && outOfQuota(msg):
+		return "the account is out of quota or credit: check the provider's billing, or use another key"
 	case code == 429:
-		return " (rate limited or out of quota: wait and try again)"
+		return "rate limited: wait and try again"
 	case code >= 500:
-		return " (the server failed: try again; if it persists, check the server's logs)"
+		return "the server failed: try again; if it persists, check the server's logs"
 	}
 	return ""
+}
+
+// ContextExceeded reports whether err says the request is longer than the
+// model's context: HTTP 413, OpenAI's context_length_exceeded, vLLM's
+// "maximum context length", llama.cpp's "exceeds the available context
+// size", Anthropic's "prompt is too long", and the like.
+func ContextExceeded(err error) bool {
+	var se *StatusError
+	var pe *ProviderError
+	switch {
+	case errors.As(err, &se):
+		return se.Code == http.StatusRequestEntityTooLarge || (se.Code/100 == 4 && contextMarker(se.Message))
+	case errors.As(err, &pe):
+		return contextMarker(pe.Code + " " + pe.Message)
+	}
+	return false
+}
+
+var contextMarkers = []string{"context_length_exceeded", "maximum context length", "exceeds the available context size",
+	"exceed_context_size", "prompt is too long", "context length", "context window", "input is too long",
+	"reduce the length of the messages", "too many tokens", "maximum input length"}
+
+func contextMarker(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, k := range contextMarkers {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// ModelMissing reports whether err says the configured model is not
+// served: a 404, or a message such as "model 'x' not found".
+func ModelMissing(err error) bool {
+	var se *StatusError
+	var pe *ProviderError
+	switch {
+	case errors.As(err, &se):
+		return se.Code == http.StatusNotFound || (se.Code/100 == 4 && modelMissing(se.Message))
+	case errors.As(err, &pe):
+		return modelMissing(pe.Code + " " + pe.Message)
+	}
+	return false
+}
+
+func modelMissing(msg string) bool {
+	m := strings.ToLower(msg)
+	if strings.Contains(m, "model_not_found") || strings.Contains(m, "unknown model") || strings.Contains(m, "invalid model") {
+		return true
+	}
+	if !strings.Contains(m, "model") {
+		return false
+	}
+	for _, k := range []string{"not found", "does not exist", "not exist", "no such", "not available", "not served", "not loaded"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // ConnectError is a failure to reach the endpoint at all.
@@ -94,6 +184,19 @@ func isDNS(err error) bool {
 type ProviderError struct {
 	Code    string
 	Message string
+	Status  int // a numeric code that is an HTTP status (429, 503), else 0
+}
+
+// short is the error in a few words, for retry notices.
+func (e *ProviderError) short() string {
+	s := "the endpoint reported an error"
+	if e.Code != "" {
+		s += " (" + e.Code + ")"
+	}
+	if e.Message != "" {
+		s += ": " + clip(e.Message, 80)
+	}
+	return s
 }
 
 func (e *ProviderError) Error() string {
@@ -127,6 +230,10 @@ func providerError(raw []byte) *ProviderError {
 		return providerError(obj.Error) // a wrapped upstream error
 	}
 	code := strings.Trim(string(obj.Code), `"`)
+	status := 0
+	if isDigits(code) && len(code) == 3 && code[0] >= '4' && code[0] <= '5' {
+		status, _ = strconv.Atoi(code)
+	}
 	if code == "" || code == "null" || (isDigits(code) && obj.Type != "") {
 		// A numeric code mostly repeats the HTTP status; the type says more.
 		code = obj.Type
@@ -135,7 +242,7 @@ func providerError(raw []byte) *ProviderError {
 	if msg == "" {
 		msg = string(raw)
 	}
-	return &ProviderError{Code: code, Message: truncate(msg)}
+	return &ProviderError{Code: code, Message: truncate(msg), Status: status}
 }
 
 func isDigits(s string) bool {
@@ -216,9 +323,38 @@ func truncate(s string) string {
 	if len(s) <= maxMessage {
 		return s
 	}
-	cut := maxMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return cutRunes(s, maxMessage) + "… (truncated)"
+}
+
+// clip caps s at n bytes on a rune boundary, ending with "…" when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s[:cut] + "… (truncated)"
+	return cutRunes(s, n) + "…"
+}
+
+func cutRunes(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// notStreamError is a 200 answer that is no event stream at all (a web
+// page, a proxy's notice): retrying it does not help. It is an
+// ErrTruncated.
+type notStreamError struct{ msg string }
+
+func (e *notStreamError) Error() string { return e.msg }
+func (e *notStreamError) Unwrap() error { return ErrTruncated }
+
+// certificateRejected reports whether a connection failed because the
+// client rejected the server's certificate, which retrying does not fix.
+func certificateRejected(err error) bool {
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	return errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify)
 }

@@ -121,13 +121,13 @@ func (p *sseParser) line(line []byte) (done bool, err error) {
 		p.event = string(value)
 	case "error":
 		// llama.cpp reports a failure mid-stream as an "error:" line.
-		return false, providerError(value)
+		return false, p.acc.providerError(value)
 	default:
 		if p.partial {
 			return false, malformed(p.pending, p.acc)
 		}
 		if p.junk == "" && !knownField(name) {
-			p.junk = truncate(string(line))
+			p.junk = truncate(string(p.acc.scrub(line)))
 		}
 		// id, retry, unknown fields: ignored
 	}
@@ -165,13 +165,13 @@ func (p *sseParser) data(value []byte) (done bool, err error) {
 	case errors.As(err, &pe):
 		return false, pe
 	case p.event == "error":
-		return false, providerError(value)
+		return false, p.acc.providerError(value)
 	}
 	return false, malformed(value, p.acc)
 }
 
 func malformed(data []byte, acc *accumulator) error {
-	return fmt.Errorf("%w after %s: %s (the partial reply was kept; try again)", ErrMalformed, chunks(acc.chunks), truncate(string(data)))
+	return fmt.Errorf("%w after %s: %s (the partial reply was kept; try again)", ErrMalformed, chunks(acc.chunks), truncate(string(acc.scrub(data))))
 }
 
 // endOfStream decides whether a body that ended without [DONE] was complete:
@@ -181,7 +181,7 @@ func endOfStream(acc *accumulator, junk string) error {
 	case acc.finish != "":
 		return nil
 	case acc.chunks == 0 && junk != "":
-		return fmt.Errorf("%w: the endpoint did not answer with an event stream; it sent: %s", ErrTruncated, junk)
+		return &notStreamError{fmt.Sprintf("%v: the endpoint did not answer with an event stream; it sent: %s", ErrTruncated, junk)}
 	case acc.chunks == 0:
 		return fmt.Errorf("%w: the endpoint closed the stream without sending anything", ErrTruncated)
 	}

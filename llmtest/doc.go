@@ -43,6 +43,23 @@
 //	Reply{…, Fail: FailMalformed, After: 2}          chunk 3 is truncated JSON
 //	Reply{…, Fail: FailStall, After: 1}              silence until the request is cancelled
 //	Reply{Fail: FailDrop}                            connection closed before any byte
+//	Reply{Fail: FailStallHeaders}                    silence before the headers
+//	Error(429, "").WithHeader("Retry-After", "3")    any reply with extra headers
+//	ErrorEvent(`{"error":{"type":"overloaded_error"}}`)  a 200 stream whose first event is an error
+//	Reply{Chunks: []string{": keep-alive", …}}        a chunk starting with ":" is an SSE comment
+//	Reply{…, Gate: ch}                               each chunk waits for a value on ch
+//
+// Stalled receives each time a reply starts stalling, so a test knows the
+// server has sent everything before the stall. An Error body starting with
+// "<" is sent as text/html.
+//
+// # Time
+//
+// Clock is a fake llm.Clock for llm.WithClock: its time moves only with
+// Advance (or with every Sleep after AutoSleep), timers fire when reached,
+// Sleeps records every wait, and WaitFor/WaitSleeping block until the
+// client has armed a timer or started a wait. With it, tests of retries
+// and idle timeouts assert the waits without sleeping.
 //
 // A request with "stream": false honours the same faults: FailCut and
 // FailStall send the headers and then cut or stall, FailMalformed sends half

@@ -42,6 +42,8 @@ type Reply struct {
 
 	// Chunks, when non-nil, replaces the generated chunks: each string is
 	// sent as one "data: …" event, followed by "data: [DONE]" unless NoDone.
+	// A string starting with ":" is sent as it is, an SSE comment line
+	// (a keep-alive).
 	Chunks []string
 	// NoDone leaves out the final "data: [DONE]".
 	NoDone bool
@@ -52,12 +54,31 @@ type Reply struct {
 	ContentType string
 
 	// Status, when non-zero, answers with that HTTP status and Body (sent
-	// as application/json when it starts with "{", else text/plain).
+	// as application/json when it starts with "{", text/html when it
+	// starts with "<", else text/plain).
 	Status int
 	Body   string
+	// Header is added to the answer's headers (Retry-After,
+	// retry-after-ms, …), whatever the answer.
+	Header map[string]string
 	// Fail injects a failure after After chunks have been sent.
 	Fail  Failure
 	After int
+	// Gate, when non-nil, is received from before each chunk is sent (the
+	// request ending cuts the wait short), so a test decides when each
+	// chunk goes out, for example between moves of a fake Clock.
+	Gate <-chan struct{}
+}
+
+// WithHeader returns r answering with the header name: value as well.
+func (r Reply) WithHeader(name, value string) Reply {
+	h := make(map[string]string, len(r.Header)+1)
+	for k, v := range r.Header {
+		h[k] = v
+	}
+	h[name] = value
+	r.Header = h
+	return r
 }
 
 // ToolCall is one scripted call.
@@ -82,11 +103,12 @@ const (
 type Failure int
 
 const (
-	FailNone      Failure = iota
-	FailCut               // the connection is cut after After chunks (no finish, no [DONE])
-	FailMalformed         // chunk After+1 is truncated JSON, then the body ends
-	FailStall             // after After chunks the server sends nothing until the request ends
-	FailDrop              // the connection is closed before any byte (retryable); After is ignored
+	FailNone         Failure = iota
+	FailCut                  // the connection is cut after After chunks (no finish, no [DONE])
+	FailMalformed            // chunk After+1 is truncated JSON, then the body ends
+	FailStall                // after After chunks the server sends nothing until the request ends
+	FailDrop                 // the connection is closed before any byte (retryable); After is ignored
+	FailStallHeaders         // the server sends nothing, not even headers, until the request ends
 )
 
 // Text is a reply streaming content.
@@ -99,6 +121,10 @@ func Call(name, arguments string) Reply {
 
 // Error is a reply failing with an HTTP status and body.
 func Error(status int, body string) Reply { return Reply{Status: status, Body: body} }
+
+// ErrorEvent is a 200 stream whose first event is the error object obj,
+// as servers report overload or rate limits once streaming has begun.
+func ErrorEvent(obj string) Reply { return Reply{Chunks: []string{obj}, NoDone: true} }
 
 // Raw is a reply writing a recorded SSE body verbatim.
 func Raw(sse string) Reply { return Reply{Raw: sse} }

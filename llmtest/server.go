@@ -31,6 +31,7 @@ type Server struct {
 	t       testing.TB
 	srv     *httptest.Server
 	closing chan struct{}
+	stalled chan struct{}
 
 	mu         sync.Mutex
 	replies    []Reply
@@ -61,6 +62,7 @@ func New(t testing.TB, replies ...Reply) *Server {
 		Model:   "llmtest-model",
 		t:       t,
 		closing: make(chan struct{}),
+		stalled: make(chan struct{}, 64),
 		replies: replies,
 	}
 	mux := http.NewServeMux()
@@ -107,10 +109,14 @@ func (s *Server) Endpoint() config.Endpoint {
 }
 
 // Client returns an llm client for the server, with apiKey ("" for none).
+// Its endpoint, like Endpoint's, makes no retries and has no idle timeout.
 func (s *Server) Client(apiKey string, opts ...llm.Option) *llm.Client {
-	opts = append([]llm.Option{llm.WithRetryDelay(time.Millisecond)}, opts...)
 	return llm.New(s.Endpoint(), apiKey, opts...)
 }
+
+// Stalled receives once each time a reply starts a stall (FailStall,
+// FailStallHeaders): the server has sent everything before it.
+func (s *Server) Stalled() <-chan struct{} { return s.stalled }
 
 // Tokenizer returns a tokenizer for the server.
 func (s *Server) Tokenizer() *llm.Tokenizer { return llm.NewTokenizer(s.URL, "") }
@@ -210,9 +216,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeStatus(w http.ResponseWriter, code int, body string) {
-	if strings.HasPrefix(strings.TrimSpace(body), "{") {
+	switch t := strings.TrimSpace(body); {
+	case strings.HasPrefix(t, "{"):
 		w.Header().Set("Content-Type", "application/json")
-	} else {
+	case strings.HasPrefix(t, "<"):
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	default:
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	}
 	w.WriteHeader(code)
@@ -264,7 +273,12 @@ func (s *Server) wait(r *http.Request, d time.Duration) bool {
 
 // serve writes reply as a stream or as a whole completion.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, reply Reply, stream bool) {
+	for k, v := range reply.Header {
+		w.Header().Set(k, v)
+	}
 	switch {
+	case reply.Fail == FailStallHeaders:
+		s.stall(r)
 	case reply.Fail == FailDrop:
 		hj, ok := w.(http.Hijacker)
 		if !ok {
@@ -325,10 +339,14 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 			s.fail(w, r, reply.Fail, c, flush)
 			return
 		}
-		if !s.wait(r, reply.Delay) {
+		if !s.wait(r, reply.Delay) || !s.gate(r, reply.Gate) {
 			return
 		}
-		fmt.Fprintf(w, "data: %s\n\n", c)
+		if strings.HasPrefix(c, ":") {
+			fmt.Fprintf(w, "%s\n", c)
+		} else {
+			fmt.Fprintf(w, "data: %s\n\n", c)
+		}
 		flush()
 	}
 	if reply.Fail != FailNone {
@@ -350,11 +368,35 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Failure, next st
 		flush()
 	case FailStall:
 		flush()
-		select {
-		case <-r.Context().Done():
-		case <-s.closing:
-		}
+		s.stall(r)
 	}
+}
+
+// stall sends nothing until the request or the server ends.
+func (s *Server) stall(r *http.Request) {
+	select {
+	case s.stalled <- struct{}{}:
+	default:
+	}
+	select {
+	case <-r.Context().Done():
+	case <-s.closing:
+	}
+}
+
+// gate waits for a value on g (nil: no wait) unless the request or the
+// server ends first.
+func (s *Server) gate(r *http.Request, g <-chan struct{}) bool {
+	if g == nil {
+		return true
+	}
+	select {
+	case <-g:
+		return true
+	case <-r.Context().Done():
+	case <-s.closing:
+	}
+	return false
 }
 
 // TokenizeMode selects how /tokenize answers.
