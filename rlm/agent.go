@@ -93,10 +93,18 @@ func (a *agent) loop(ctx context.Context) outcome {
 			if ctx.Err() != nil {
 				return a.stopped(msg.Content)
 			}
+			err = a.failure(err)
 			a.emit(Error{Agent: a.ref(), Message: err.Error()})
 			return a.failed(msg.Content, err)
 		}
+		cut := resp.FinishReason == "length"
+		if cut {
+			a.emit(Notice{Agent: a.ref(), Message: a.lengthNotice()})
+		}
 		if len(msg.ToolCalls) == 0 {
+			if cut && a.depth > 0 {
+				return outcome{status: Done, text: withMarker(msg.Content, a.lengthMarker())}
+			}
 			return outcome{status: Done, text: msg.Content}
 		}
 		for i, call := range msg.ToolCalls {
@@ -127,6 +135,7 @@ func (a *agent) stopped(partial string) outcome {
 }
 
 func (a *agent) failed(partial string, err error) outcome {
+	err = a.failure(err)
 	return outcome{status: Failed, text: withMarker(partial, BranchFailed(err)), err: err}
 }
 
@@ -161,6 +170,10 @@ func (a *agent) request(ctx context.Context) (llm.Response, error) {
 			a.emit(ToolCallStarted{Agent: ref, Index: d.Index, ID: d.ID, Name: d.Name})
 		case llm.DeltaToolArgs:
 			a.emit(ToolArgsDelta{Agent: ref, ID: ids[d.Index], Text: d.Text})
+		case llm.DeltaRetry:
+			clear(ids)
+			r := d.Retry
+			a.emit(Retry{Agent: ref, Attempt: r.Attempt, Max: r.Max, Delay: r.Delay, Reason: a.r.opts.Redactor.String(r.Reason)})
 		}
 	})
 	if resp.Usage != nil {
@@ -304,8 +317,7 @@ func (a *agent) root(name string) (*jail.Root, error) {
 }
 
 // promptTokens is FYI's count: the latest endpoint-reported prompt tokens,
-// else the sum of the visible turns' counts (cached counts for unchanged
-// root turns, estimates otherwise; estimated is then true).
+// else the sum of the visible turns' counts (see turnTokens).
 func (a *agent) promptTokens() (int, bool) {
 	a.mu.Lock()
 	n, ok := a.prompt, a.hasPrompt
@@ -313,6 +325,13 @@ func (a *agent) promptTokens() (int, bool) {
 	if ok {
 		return n, false
 	}
+	return a.turnTokens()
+}
+
+// turnTokens is the size of the visible conversation as the context
+// overlay counts it: cached counts for unchanged root turns, estimates
+// otherwise (estimated is then true).
+func (a *agent) turnTokens() (int, bool) {
 	cache := map[string]llm.TurnCount{}
 	a.fmu.Lock()
 	for _, c := range a.file.Local.TurnTokenCache {

@@ -48,6 +48,17 @@
 // stopped]", so every saved conversation stays valid for the endpoint; New
 // does the same for conversations a killed process left behind.
 //
+// Requests are retried by the client (llm.Decide, [endpoint] max_retries):
+// before each wait the agent emits Retry, and the deltas it streamed since
+// its last message are void; nothing of a failed attempt is saved or sent
+// back, and only the last attempt's partial message is kept with its
+// error. A request longer than the model's context fails with its size (as
+// the context overlay counts it) and how to make room (Options.RoomAdvice
+// at the root; at a subagent, that its caller should split the task).
+// Every error text shown or returned passes through Options.Redactor. A
+// reply that finished with finish_reason "length" is kept and a Notice
+// says it was cut; a subagent's result then ends with a marker saying so.
+//
 // Bad calls never crash a turn: invalid JSON, unknown or missing arguments,
 // wrong types and unknown tools get a result text saying what to fix
 // ("Unknown tool: X", with a pointer to call X inside REPL code when X is a

@@ -4,6 +4,7 @@ package rlm
 
 import (
 	"encoding/json"
+	"time"
 
 	"harness/llm"
 	"harness/sessions"
@@ -145,6 +146,24 @@ type (
 		Agent   Agent
 		Message string
 	}
+	// Retry says the agent's request failed and is sent again after
+	// Delay (an Esc during the wait stops the turn at once). The deltas
+	// the agent streamed since its latest MessageAdded were the failed
+	// attempt's: they are void, and the new attempt's follow. Attempt
+	// counts from 1 up to Max ([endpoint] max_retries).
+	Retry struct {
+		Agent   Agent
+		Attempt int
+		Max     int
+		Delay   time.Duration
+		Reason  string // what failed, in a few words ("429 Too Many Requests")
+	}
+	// Notice is a warning about the agent's work for the person, shown and
+	// never saved or sent: a reply cut at the token limit.
+	Notice struct {
+		Agent   Agent
+		Message string
+	}
 	// TurnDone ends a root turn. Text is the root's final answer (or, when
 	// stopped or failed, the partial text with its marker); Usage sums every
 	// request of the turn, subagents included.
@@ -172,4 +191,6 @@ func (e ApprovalRequested) Of() Agent { return e.Agent }
 func (e ApprovalAnswered) Of() Agent  { return e.Agent }
 func (e Usage) Of() Agent             { return e.Agent }
 func (e Error) Of() Agent             { return e.Agent }
+func (e Retry) Of() Agent             { return e.Agent }
+func (e Notice) Of() Agent            { return e.Agent }
 func (e TurnDone) Of() Agent          { return e.Agent }

@@ -38,6 +38,10 @@ type Options struct {
 	Approver Approver // the front end's; nil refuses every approval
 	Events   *Stream  // nil drops events
 	Redactor *sessions.Redactor
+	// RoomAdvice says how the person makes room when the root's
+	// conversation no longer fits the model's context ("" gives
+	// DefaultRoomAdvice, the UI's way).
+	RoomAdvice string
 
 	Now func() time.Time // nil means time.Now (FYI's date)
 }
