@@ -11,7 +11,9 @@
 // stdout gets the root's final answer followed by a newline. When the turn
 // is stopped (SIGINT), stdout gets the deepest partial response followed by
 // "[stopped by user]". stderr gets one line per error (endpoint failures,
-// failed subagents, failed saves) and, at the end, the session's name.
+// failed subagents, failed saves), per retry ("429 Too Many Requests:
+// retrying in 4 s (2 of 4)") and per notice (a reply cut at the token
+// limit) and, at the end, the session's name.
 //
 // # JSON output
 //
@@ -33,6 +35,12 @@
 //	approval         id, operation (JSON), decision (allowed, denied), reason
 //	usage            usage {prompt_tokens, completion_tokens, total_tokens}
 //	error            message
+//	retry            attempt, max, delay_s (a number of seconds), reason: the
+//	                 agent's request failed and is sent again after delay_s;
+//	                 its text_delta, reasoning_delta and tool_call deltas since
+//	                 its last tool_result (or agent_start) were the failed
+//	                 attempt's and are void
+//	notice           message (a warning: a reply cut at the token limit)
 //	turn_done        status, text (the root's final answer), usage (summed
 //	                 over the turn's requests, subagents included)
 //

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"harness/rlm"
 )
@@ -27,16 +28,54 @@ func (p *PlainPrinter) Print(e rlm.Event) {
 	case rlm.SessionReady:
 		p.session = e.Name
 	case rlm.Error:
-		who := "harness"
-		if e.Agent.Depth > 0 {
-			who = fmt.Sprintf("harness: subagent %q (depth %d)", e.Agent.Name, e.Agent.Depth)
-		}
-		fmt.Fprintf(p.Err, "%s: %s\n", who, e.Message)
+		fmt.Fprintf(p.Err, "%s: %s\n", who(e.Agent), e.Message)
+	case rlm.Retry:
+		fmt.Fprintf(p.Err, "%s: %s\n", who(e.Agent), RetryText(e))
+	case rlm.Notice:
+		fmt.Fprintf(p.Err, "%s: %s\n", who(e.Agent), e.Message)
 	case rlm.TurnDone:
 		if e.Status != rlm.Failed && e.Text != "" {
 			fmt.Fprintln(p.Out, strings.TrimRight(e.Text, "\n"))
 		}
 	}
+}
+
+// who names the agent a stderr line is about.
+func who(a rlm.Agent) string {
+	if a.Depth > 0 {
+		return fmt.Sprintf("harness: subagent %q (depth %d)", a.Name, a.Depth)
+	}
+	return "harness"
+}
+
+// RetryText is the line for a retry: "429 Too Many Requests: retrying in
+// 4 s (2 of 4)".
+func RetryText(e rlm.Retry) string {
+	return fmt.Sprintf("%s: retrying in %s (%d of %d)", e.Reason, waitText(e.Delay), e.Attempt, e.Max)
+}
+
+// waitText prints a wait: "4 s", "0.5 s", "1 min 30 s".
+func waitText(d time.Duration) string {
+	if d < time.Minute {
+		return strings.TrimSuffix(string(seconds(d.Round(100*time.Millisecond))), ".0") + " s"
+	}
+	d = d.Round(time.Second)
+	m, s := int(d/time.Minute), int(d%time.Minute/time.Second)
+	if s == 0 {
+		return fmt.Sprintf("%d min", m)
+	}
+	return fmt.Sprintf("%d min %d s", m, s)
+}
+
+// seconds is d in seconds as a JSON number with a decimal point and at
+// most millisecond precision: 4.0, 0.25.
+func seconds(d time.Duration) json.RawMessage {
+	ms := d.Round(time.Millisecond).Milliseconds()
+	frac := strings.TrimRight(fmt.Sprintf("%03d", ms%1000), "0")
+	if frac == "" {
+		frac = "0"
+	}
+	return json.RawMessage(fmt.Sprintf("%d.%s", ms/1000, frac))
 }
 
 // Finish names the session on Err.
@@ -86,6 +125,10 @@ func (p *JSONPrinter) Print(e rlm.Event) {
 		kv = []any{"usage", "usage", e.Usage}
 	case rlm.Error:
 		kv = []any{"error", "message", e.Message}
+	case rlm.Retry:
+		kv = []any{"retry", "attempt", e.Attempt, "max", e.Max, "delay_s", seconds(e.Delay), "reason", e.Reason}
+	case rlm.Notice:
+		kv = []any{"notice", "message", e.Message}
 	case rlm.TurnDone:
 		kv = []any{"turn_done", "status", e.Status.String(), "text", e.Text, "usage", e.Usage}
 	default:

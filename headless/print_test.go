@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	"harness/llm"
 	"harness/rlm"
@@ -34,6 +35,9 @@ func TestJSONLines(t *testing.T) {
 		{rlm.Usage{Agent: root, Usage: llm.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}}, `{"type":"usage","schema_version":1,"agent":"20260102-030405","depth":0,"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`},
 		{rlm.Error{Agent: root, Message: "boom"}, `{"type":"error","schema_version":1,"agent":"20260102-030405","depth":0,"message":"boom"}`},
 		{rlm.TurnDone{Agent: root, Status: rlm.Done, Text: "ok"}, `{"type":"turn_done","schema_version":1,"agent":"20260102-030405","depth":0,"status":"done","text":"ok","usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}}`},
+		{rlm.Retry{Agent: sub, Attempt: 2, Max: 4, Delay: 4 * time.Second, Reason: "429 Too Many Requests"}, `{"type":"retry","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","attempt":2,"max":4,"delay_s":4.0,"reason":"429 Too Many Requests"}`},
+		{rlm.Retry{Agent: root, Attempt: 1, Max: 4, Delay: 1234567 * time.Microsecond, Reason: "no data for 300 s before the first chunk"}, `{"type":"retry","schema_version":1,"agent":"20260102-030405","depth":0,"attempt":1,"max":4,"delay_s":1.235,"reason":"no data for 300 s before the first chunk"}`},
+		{rlm.Notice{Agent: root, Message: "The reply was cut"}, `{"type":"notice","schema_version":1,"agent":"20260102-030405","depth":0,"message":"The reply was cut"}`},
 		{rlm.MessageAdded{Agent: root}, ""},
 		{rlm.ToolArgsDelta{Agent: root}, ""},
 	} {
@@ -56,12 +60,19 @@ func TestPlain(t *testing.T) {
 	p.Print(rlm.SessionReady{Name: "s1"})
 	p.Print(rlm.TextDelta{Agent: root, Text: "streamed"})
 	p.Print(rlm.Error{Agent: sub, Message: "endpoint said no"})
+	p.Print(rlm.Retry{Agent: root, Attempt: 1, Max: 4, Delay: 1500 * time.Millisecond, Reason: "503 Service Unavailable"})
+	p.Print(rlm.Retry{Agent: sub, Attempt: 2, Max: 4, Delay: 90 * time.Second, Reason: "429 Too Many Requests"})
+	p.Print(rlm.Notice{Agent: root, Message: "The reply was cut at the token limit."})
 	p.Print(rlm.TurnDone{Agent: root, Text: "Final answer.\n"})
 	p.Finish()
 	if out.String() != "Final answer.\n" {
 		t.Errorf("stdout %q", out.String())
 	}
-	want := "harness: subagent \"helper\" (depth 1): endpoint said no\nharness: session s1 (continue with: harness --resume s1 -p PROMPT)\n"
+	want := "harness: subagent \"helper\" (depth 1): endpoint said no\n" +
+		"harness: 503 Service Unavailable: retrying in 1.5 s (1 of 4)\n" +
+		"harness: subagent \"helper\" (depth 1): 429 Too Many Requests: retrying in 1 min 30 s (2 of 4)\n" +
+		"harness: The reply was cut at the token limit.\n" +
+		"harness: session s1 (continue with: harness --resume s1 -p PROMPT)\n"
 	if errOut.String() != want {
 		t.Errorf("stderr %q", errOut.String())
 	}
