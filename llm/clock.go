@@ -33,6 +33,9 @@ func WithClock(c Clock) Option { return func(cl *Client) { cl.clock = c } }
 // returning numbers in [0, 1).
 func WithRand(f func() float64) Option { return func(cl *Client) { cl.rand = f } }
 
+// SystemClock returns the real time as a Clock.
+func SystemClock() Clock { return systemClock{} }
+
 // systemClock is the real time.
 type systemClock struct{}
 

@@ -114,6 +114,7 @@ type App struct {
 	turnDone chan struct{}
 
 	pending []*approvalReq
+	retry   retryState // retry countdowns (retry.go)
 
 	counts       []llm.TurnCount // the root's turn_token_cache
 	recounting   bool            // a recount runs (tokens.go)

@@ -60,7 +60,9 @@
 //
 // Never saved or sent: /tools output, command refusals, errors, failure
 // notes (FailureNote, emitted by the wiring on the same Stream so it lands
-// under its call), approval descriptions and "[stopped by user]".
+// under its call), approval descriptions and "[stopped by user]"; retry
+// notices (retry.go: a rlm.Retry replaces the failed attempt's streamed
+// blocks with a note counting down to the retry), notices and Warnings.
 //
 // # Keys
 //

@@ -101,7 +101,14 @@ func (a *App) handle(ev rlm.Event) {
 		if v := a.viewOf(e.Agent); v != nil && e.Usage.TotalTokens > 0 {
 			v.usage, v.hasUsage = e.Usage.TotalTokens, true
 		}
+	case rlm.Retry:
+		a.showRetry(e)
+	case rlm.Notice:
+		a.showNotice(e.Agent, e.Message)
+	case Warning:
+		a.top().add(kNote, "", "⚠ "+e.Message)
 	case rlm.TurnDone:
+		a.endRetries()
 		if e.Status == rlm.Stopped && !a.root.endsStopped() {
 			a.root.add(kNote, "", rlm.StoppedMarker)
 		}

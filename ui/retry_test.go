@@ -1,0 +1,96 @@
+// Retry notices: the failed attempt's text replaced, a live countdown on a
+// fake clock, Esc during the wait; notices and warnings.
+
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"harness/llm"
+	"harness/llmtest"
+	"harness/rlm"
+)
+
+func TestRetryCountdown(t *testing.T) {
+	resume := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		f.events.Emit(rlm.TextDelta{Agent: root, Text: "doomed partial words"})
+		f.events.Emit(rlm.Retry{Agent: root, Attempt: 2, Max: 4, Delay: 3 * time.Second, Reason: "429 Too Many Requests"})
+		<-resume
+		reply(f, root, "", "The whole answer.")
+	}}
+	u := startUI(t, 110, 16, be, nil)
+	clock := llmtest.NewClock()
+	u.onUI(func() { u.app.retry.clock = clock })
+	u.typeText("go")
+	u.key(tcell.KeyEnter, 0, 0)
+	s := u.waitText("429 Too Many Requests: retrying in 3 s (2 of 4) · Esc stops")
+	if strings.Contains(s, "doomed") {
+		t.Errorf("the failed attempt's text is still shown:\n%s", s)
+	}
+	wantColour(t, u, "429 Too Many Requests", testTheme.Warning)
+	clock.Advance(time.Second)
+	u.waitText("retrying in 2 s (2 of 4)")
+	clock.Advance(1500 * time.Millisecond)
+	u.waitText("retrying in 1 s (2 of 4)")
+	clock.Advance(500 * time.Millisecond)
+	u.waitText("429 Too Many Requests: retried (2 of 4)")
+	close(resume)
+	s = u.waitText("The whole answer.")
+	if strings.Index(s, "retried (2 of 4)") > strings.Index(s, "The whole answer.") {
+		t.Errorf("the new attempt is not below the notice:\n%s", s)
+	}
+}
+
+func TestRetryStoppedByEsc(t *testing.T) {
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		sub := rlm.Agent{Name: "worker", Depth: 1, ID: "C1"}
+		f.events.Emit(rlm.AgentStart{Agent: sub, Task: "t"})
+		f.events.Emit(rlm.Retry{Agent: sub, Attempt: 1, Max: 4, Delay: 20 * time.Second, Reason: "503 Service Unavailable"})
+		<-ctx.Done()
+		f.events.Emit(rlm.AgentEnd{Agent: sub, Status: rlm.Stopped})
+	}}
+	u := startUI(t, 110, 16, be, nil)
+	clock := llmtest.NewClock()
+	u.onUI(func() { u.app.retry.clock = clock })
+	u.typeText("go")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("503 Service Unavailable: retrying in 20 s (1 of 4) · Esc stops")
+	var note *retryNote
+	u.onUI(func() { note = u.app.retry.notes[0] })
+	u.key(tcell.KeyEscape, 0, 0)
+	u.waitFor("the turn to end", func(s string) bool { return !strings.Contains(s, "working") })
+	u.onUI(func() {
+		if len(u.app.retry.notes) != 0 {
+			t.Errorf("%d countdowns still running", len(u.app.retry.notes))
+		}
+		if got := note.b.String(); got != "503 Service Unavailable: not retried, the turn stopped (1 of 4)" {
+			t.Errorf("notice %q", got)
+		}
+	})
+	if timers, _ := clock.Pending(); timers > 1 {
+		t.Errorf("%d timers pending", timers)
+	}
+}
+
+func TestNoticeAndWarning(t *testing.T) {
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		f.add(root, llm.Message{Role: "assistant", Content: "a cut answ"})
+		f.events.Emit(rlm.Notice{Agent: root, Message: "The reply was cut at the token limit."})
+	}}
+	u := startUI(t, 110, 16, be, nil)
+	be.events.Emit(Warning{Message: "[endpoint] api_key_env names KEY, which is set nowhere"})
+	u.waitText("⚠ [endpoint] api_key_env names KEY, which is set nowhere")
+	wantColour(t, u, "api_key_env names", testTheme.Warning)
+	u.typeText("go")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("⚠ The reply was cut at the token limit.")
+	wantColour(t, u, "The reply was cut", testTheme.Warning)
+}
