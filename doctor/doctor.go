@@ -55,7 +55,7 @@ type printer struct {
 
 func (p *printer) line(status, check, msg string) {
 	for _, s := range p.secrets {
-		msg = strings.ReplaceAll(msg, s, "[redacted]")
+		msg = strings.ReplaceAll(msg, s, llm.Redacted)
 	}
 	fmt.Fprintf(p.w, "%-4s  %-10s  %s\n", status, check, msg)
 }
@@ -201,7 +201,7 @@ func checkStore(p *printer, home, launchDir string) {
 // checkEndpoint checks /models, /tokenize and, when full, one completion.
 func checkEndpoint(ctx context.Context, p *printer, cfg *config.Config, full bool) {
 	ep := cfg.Endpoint
-	client := llm.New(ep, cfg.APIKey(ep))
+	client := llm.New(once(ep), cfg.APIKey(ep))
 	if !checkModels(ctx, p, "endpoint", client, ep) {
 		p.skip("tokenize", "needs the endpoint")
 		p.skip("completion", "needs the endpoint")
@@ -225,7 +225,12 @@ func checkModels(ctx context.Context, p *printer, check string, client *llm.Clie
 		if errors.As(err, &ce) {
 			msg = fmt.Sprintf("cannot connect to %s: %s", ce.URL, ce.Reason())
 		}
-		p.fail(check, msg, "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)")
+		fix := "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)"
+		var se *llm.StatusError
+		if errors.As(err, &se) && (se.Code == 401 || se.Code == 403) {
+			fix = "put a valid key in the variable api_key_env names (in .env or the environment)"
+		}
+		p.fail(check, msg, fix)
 		return false
 	}
 	ids := make([]string, len(list))
@@ -316,8 +321,15 @@ func checkApproval(ctx context.Context, p *printer, cfg *config.Config) {
 	if ad == nil {
 		return
 	}
-	client := llm.New(ad.Endpoint, cfg.APIKey(ad.Endpoint))
+	client := llm.New(once(ad.Endpoint), cfg.APIKey(ad.Endpoint))
 	checkModels(ctx, p, "approval", client, ad.Endpoint)
+}
+
+// once is ep without retries: a check reports what the endpoint answers
+// now, at once, instead of waiting out a rate limit or an outage.
+func once(ep config.Endpoint) config.Endpoint {
+	ep.MaxRetries = 0
+	return ep
 }
 
 // checkReplib parses every helper file as Starlark, with the options the

@@ -124,7 +124,7 @@ func TestFailures(t *testing.T) {
 			r := llmtest.Error(401, `{"error":{"message":"Incorrect API key provided: `+secret+`"}}`)
 			srv.FailModels(&r)
 			return home, launch
-		}, false, []string{"FAIL  endpoint", "401 Unauthorized", "[redacted]"}},
+		}, false, []string{"FAIL  endpoint", "401 Unauthorized", "[REDACTED]"}},
 		{"tokenize missing", func(t *testing.T, srv *llmtest.Server, home, launch string) (string, string) {
 			srv.SetTokenize(llmtest.TokenizeMissing)
 			return home, launch

@@ -128,6 +128,9 @@ func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir s
 		fmt.Fprintln(stderr, "harness: the prompt is empty; give it with -p TEXT, or -p - to read it from stdin")
 		return exitUsage
 	}
+	for _, warning := range keyWarnings(cfg) {
+		fmt.Fprintf(stderr, "harness: warning: %s\n", warning)
+	}
 	w, code := wire(cfg, f, launchDir, st, headless.Deny{}, stderr)
 	if code != exitOK {
 		return code
@@ -212,7 +215,7 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 		return nil, code
 	}
 	var err error
-	parts := agentParts{system: systemPrompt(cfg, f), approver: ap, events: w.stream, redactor: red}
+	parts := agentParts{system: systemPrompt(cfg, f), approver: ap, events: w.stream, redactor: red, roomAdvice: headlessRoom}
 	if w.runner, err = rs.newRunner(cfg, parts, w.session, conv); err != nil {
 		rs.close()
 		fmt.Fprintf(stderr, "harness: %v\n", err)
@@ -220,6 +223,11 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 	}
 	return w, exitOK
 }
+
+// headlessRoom says how to make room when the conversation no longer fits
+// the model's context, for a headless run.
+const headlessRoom = "start a new session (run harness -p without --resume), " +
+	"or open this one in the UI (harness --resume NAME) and hide earlier turns in its context overlay"
 
 // openSession returns a new session when name is "", else the saved session
 // name with its root conversation, printing any error to stderr.

@@ -202,10 +202,17 @@ func TestBranchFailed(t *testing.T) {
 // TestRootFailureExit1: the root's endpoint failing exits 1 and saves the
 // partial reply.
 func TestRootFailureExit1(t *testing.T) {
-	e := newEnv(t, llmtest.Error(500, "boom"))
+	e := newEnv(t)
+	e.srv.Respond(func(llmtest.Request) llmtest.Reply { return llmtest.Error(500, "boom") })
 	code, stdout, stderr := e.run(context.Background(), nil, "-p", "go")
-	if code != 1 || stdout != "" || !strings.Contains(stderr, "500") {
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "500") || !strings.Contains(stderr, "gave up after 5 attempts") {
 		t.Fatalf("exit %d %q %q", code, stdout, stderr)
+	}
+	if n := len(e.srv.Chats()); n != 5 {
+		t.Errorf("%d requests, want 1 + max_retries (4)", n)
+	}
+	if n := strings.Count(stderr, "500 Internal Server Error: boom: retrying in "); n != 4 {
+		t.Errorf("%d retry lines:\n%s", n, stderr)
 	}
 }
 

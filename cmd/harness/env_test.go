@@ -26,6 +26,10 @@ type testEnv struct {
 	repo string
 	srv  *llmtest.Server
 	cfg  *config.Config
+	// clock is the endpoint clients' time in in-process runs: waits
+	// before retries pass at once (and are recorded), idle timers fire
+	// when a test advances it.
+	clock *llmtest.Clock
 }
 
 func newEnv(t *testing.T, replies ...llmtest.Reply) *testEnv {
@@ -46,8 +50,10 @@ func newEnv(t *testing.T, replies ...llmtest.Reply) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &testEnv{t: t, home: home, repo: repo, srv: srv}
+	e := &testEnv{t: t, home: home, repo: repo, srv: srv, clock: llmtest.NewClock().AutoSleep()}
 	e.cfg = e.load()
+	clientOptions = []llm.Option{llm.WithClock(e.clock)}
+	t.Cleanup(func() { clientOptions = nil })
 	return e
 }
 

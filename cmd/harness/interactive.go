@@ -72,6 +72,9 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		Describe:       describer(cfg),
 		CountTurns:     turnCounter(cfg),
 	}
+	for _, w := range keyWarnings(cfg) {
+		opts.Events.Emit(ui.Warning{Message: w})
+	}
 	quit, stop := quitOnSignal()
 	defer stop()
 	opts.Quit = quit
@@ -155,7 +158,7 @@ func describer(cfg *config.Config) func(context.Context, json.RawMessage) (strin
 	if ad == nil {
 		return nil
 	}
-	client := llm.New(ad.Endpoint, cfg.APIKey(ad.Endpoint))
+	client := endpointClient(cfg, ad.Endpoint, "approval_description.endpoint")
 	return func(ctx context.Context, op json.RawMessage) (string, error) {
 		prompt := strings.ReplaceAll(ad.Prompt, "${command}", string(op))
 		m, err := client.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}}})

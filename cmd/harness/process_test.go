@@ -101,7 +101,7 @@ func crashScript(req llmtest.Request) llmtest.Reply {
 	}
 	if strings.Contains(strings.Join(body.ToolNames(), " "), "FYI") {
 		switch {
-		case msgs[lastUser].Content == "continue":
+		case strings.HasSuffix(msgs[lastUser].Content, "continue"): // merged with a prompt left unanswered
 			return llmtest.Text("continued")
 		case calls == 1: // only the synthetic FYI so far
 			return slow(llmtest.Call("rlm", `{"task":"write three files","name":"writer"}`))

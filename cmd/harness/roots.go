@@ -57,18 +57,19 @@ func (r *roots) close() {
 
 // agentParts are what a root agent is built from besides the roots.
 type agentParts struct {
-	system    *string // [chat] prompt, or --system-prompt
-	approver  rlm.Approver
-	events    *rlm.Stream
-	redactor  *sessions.Redactor
-	onFailure func(failures.Note, int) // nil: failure notes are only recorded
+	system     *string // [chat] prompt, or --system-prompt
+	approver   rlm.Approver
+	events     *rlm.Stream
+	redactor   *sessions.Redactor
+	onFailure  func(failures.Note, int) // nil: failure notes are only recorded
+	roomAdvice string                   // how to make room in a full context ("": the UI's)
 }
 
 // newRunner builds the root agent continuing conv in sess, with the real
 // endpoint client, file tools and REPLs.
 func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Session, conv *sessions.File) (*rlm.Runner, error) {
 	return rlm.New(rlm.Options{
-		Config: cfg, Client: llm.New(cfg.Endpoint, cfg.APIKey(cfg.Endpoint)), System: p.system,
+		Config: cfg, Client: endpointClient(cfg, cfg.Endpoint, "endpoint"), System: p.system,
 		Session: sess, RepoDir: r.dir, Repository: r.repo, Store: r.store,
 		NewREPL: rlm.REPLs(repl.Options{
 			Repository: r.repo, Store: r.store, Home: cfg.Home,
@@ -78,7 +79,48 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 			OnFailure: p.onFailure,
 		}),
 		Files: rlm.DefaultFileTools(), Approver: p.approver, Events: p.events, Redactor: p.redactor,
+		RoomAdvice: p.roomAdvice,
 	}, conv)
+}
+
+// clientOptions are added to every endpoint client (tests add a fake clock).
+var clientOptions []llm.Option
+
+// endpointClient is the client for ep, the endpoint configured in table
+// section, with its key and where that key was looked for.
+func endpointClient(cfg *config.Config, ep config.Endpoint, section string) *llm.Client {
+	origin := llm.Origin{Section: section, KeySource: cfg.KeySource(ep), Dotenv: cfg.DotenvPath()}
+	return llm.New(ep, cfg.APIKey(ep), append([]llm.Option{llm.WithOrigin(origin)}, clientOptions...)...)
+}
+
+// keyWarnings warns about every endpoint whose api_key_env names a
+// variable that is unset or empty in both the environment and .env:
+// requests then go out without a key.
+func keyWarnings(cfg *config.Config) []string {
+	eps := []struct {
+		section string
+		ep      config.Endpoint
+	}{{"endpoint", cfg.Endpoint}}
+	if ad := cfg.ApprovalDescription; ad != nil {
+		eps = append(eps, struct {
+			section string
+			ep      config.Endpoint
+		}{"approval_description.endpoint", ad.Endpoint})
+	}
+	var out []string
+	for _, e := range eps {
+		name := e.ep.APIKeyEnv
+		if name == "" || cfg.APIKey(e.ep) != "" {
+			continue
+		}
+		state := "is set in neither the environment nor " + cfg.DotenvPath()
+		if _, ok := cfg.Lookup(name); ok {
+			state = "is empty"
+		}
+		out = append(out, fmt.Sprintf("[%s] api_key_env names %s, which %s: requests go out without an API key. Add %s=<key> to %s (or export it); `harness doctor` checks it",
+			e.section, name, state, name, cfg.DotenvPath()))
+	}
+	return out
 }
 
 // systemPrompt is --system-prompt when given, else [chat] prompt.
