@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
-	"strings"
 )
 
 // Origin says where a client's endpoint settings came from, so that its
@@ -80,12 +79,4 @@ func scrubKey(b []byte, key string) []byte {
 		return b
 	}
 	return bytes.ReplaceAll(b, []byte(key), []byte(Redacted))
-}
-
-// scrubString is scrubKey for strings.
-func scrubString(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, Redacted)
 }

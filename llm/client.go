@@ -161,7 +161,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, w *
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &ConnectError{URL: target, Err: unwrapURL(err)}
+		return nil, &ConnectError{URL: target, Err: unwrapURL(err), Section: c.origin.Section}
 	}
 	if w != nil {
 		w.gotHeaders()

@@ -153,12 +153,17 @@ func modelMissing(msg string) bool {
 
 // ConnectError is a failure to reach the endpoint at all.
 type ConnectError struct {
-	URL string
-	Err error
+	URL     string
+	Err     error
+	Section string // the config table ("" is endpoint)
 }
 
 func (e *ConnectError) Error() string {
-	return fmt.Sprintf("cannot connect to %s: %s; check [endpoint] base_url in config.toml and run `harness doctor`", e.URL, e.Reason())
+	sec := e.Section
+	if sec == "" {
+		sec = "endpoint"
+	}
+	return fmt.Sprintf("cannot connect to %s: %s; check [%s] base_url in config.toml and run `harness doctor`", e.URL, e.Reason(), sec)
 }
 
 // Reason says why the connection failed, without the advice.
