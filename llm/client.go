@@ -198,7 +198,7 @@ func unwrapURL(err error) error {
 func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
 	body, err := c.Body(req, true)
 	if err != nil {
-		return Response{}, err
+		return empty(), err
 	}
 	return c.withRetries(ctx, body, onDelta)
 }
@@ -234,10 +234,14 @@ func (c *Client) withRetries(ctx context.Context, body []byte, onDelta func(Delt
 			onDelta(Delta{Kind: DeltaRetry, Retry: &Retry{Attempt: attempt, Max: c.ep.MaxRetries, Delay: d.Delay, Reason: d.Reason, Err: err}})
 		}
 		if err := c.clock.Sleep(ctx, d.Delay); err != nil {
-			return Response{}, err
+			return empty(), err
 		}
 	}
 }
+
+// empty is the Response of a request that brought nothing: an empty
+// assistant message.
+func empty() Response { return Response{Message: Message{Role: "assistant"}} }
 
 // attempt sends body once and reads the answer into acc, under the idle
 // timeout.

@@ -240,3 +240,27 @@ func TestKeyWarnings(t *testing.T) {
 		t.Errorf("warnings with the key set: %q", w)
 	}
 }
+
+// TestInterruptDuringRetryWait: stopping (SIGINT, here the context) while
+// a retry waits ends the run at once with 130, after one request.
+func TestInterruptDuringRetryWait(t *testing.T) {
+	e := newEnv(t, llmtest.Error(503, "busy").WithHeader("Retry-After", "90"), llmtest.Text("unused"))
+	clock := llmtest.NewClock() // waits last until the clock moves: it never does
+	clientOptions = []llm.Option{llm.WithClock(clock)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code, stdout, _ := e.run(ctx, func(line string) {
+		if strings.Contains(line, `"type":"retry"`) {
+			cancel()
+		}
+	}, "--json", "-p", "go")
+	if code != 130 || !strings.Contains(stdout, `"delay_s":90.0`) {
+		t.Fatalf("exit %d\n%s", code, stdout)
+	}
+	if done := ofType(jsonLines(t, stdout), "turn_done"); len(done) != 1 || done[0]["text"] != "[stopped by user]" {
+		t.Errorf("turn_done %v", done)
+	}
+	if n := len(e.srv.Chats()); n != 1 {
+		t.Errorf("%d requests", n)
+	}
+}
