@@ -7,6 +7,8 @@
 //	sessions/<name>/library/<id>.json   a depth-1 subagent, named by the ID of
 //	                                    the rlm call that started it
 //	sessions/<name>/deep/<id>.json      a subagent at depth 2 or deeper
+//	sessions/<name>/lock                the lock of the process that has
+//	                                    the session open (its PID inside)
 //
 // Only directories holding library/root.json are sessions: List and Open
 // ignore everything else (for example a directory left by a process killed
@@ -20,6 +22,20 @@
 // YYYYMMDD-HHMMSS-2, YYYYMMDD-HHMMSS-3, … is used; the directory is created
 // with a single mkdir, so two processes never share one. Callers create the
 // session when its first message is sent, so an unused session leaves no trace.
+//
+// # One process per session
+//
+// A Session holds an exclusive flock on its lock file from the moment its
+// directory is created (or Store.Open opens it) until Close, so a second
+// process opening the same session (two terminals resuming one name) is
+// refused at once with an *InUseError naming the holder's PID, instead of
+// both writing the files and one losing its answers. The kernel drops the
+// lock when the holder ends, however it ends: a killed process never leaves
+// a stale lock. Rename keeps the lock (it is on the file, which moves with
+// the directory); /new and /clear Close the session they leave. InUse, which
+// List reports in Info, tells whether a session is open elsewhere without
+// disturbing the holder. On a file system without locks a session opens
+// unlocked, and LockProblem says why.
 //
 // Session.Rename applies the /rename rules of CheckName: a name that is empty,
 // contains a slash (or the host path separator) or a NUL byte, starts with
@@ -58,11 +74,12 @@
 // # Durability
 //
 // Save writes a temporary file in the same directory, fsyncs it, renames it
-// over the old file and fsyncs the directory, so a process killed at any
-// instant leaves either the old or the new file, never a torn one (plus,
-// at worst, a temporary .<name>.json.*.tmp file, which Store.Open removes
-// once it is a minute old). Callers save at every message boundary and
-// when a turn stops.
+// over the old file and fsyncs the directory (atomicfile.Write), so a process
+// killed at any instant leaves either the old or the new file, never a torn
+// one, plus at worst a temporary .<name>.json.harness-PID-RANDOM file. A
+// Session removes such files whose writing process is gone the first time
+// it saves into library/ or deep/. Callers save at every message boundary
+// and when a turn stops.
 //
 // # Secrets
 //

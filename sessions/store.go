@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"harness/atomicfile"
 )
 
 // Store is the directory holding every session ($HARNESS_HOME/sessions).
@@ -21,21 +23,29 @@ type Store struct {
 	Now func() time.Time
 }
 
-// Session is one session directory. The zero value is not usable; get one
-// from Store.New (created lazily, on the first Save) or Store.Open. Its
-// methods are safe for concurrent use.
+// Session is one session directory, held open by this process: from its
+// creation (or Open) until Close, it holds the session's lock (see
+// LockName), so no other process can open it. The zero value is not
+// usable; get one from Store.New (created lazily, on the first Save) or
+// Store.Open. Its methods are safe for concurrent use.
 type Session struct {
-	mu     sync.Mutex
-	store  Store
-	name   string // "" until created
-	redact *Redactor
+	mu      sync.Mutex
+	store   Store
+	name    string // "" until created
+	redact  *Redactor
+	lock    *os.File // nil before creation, after Close, or without locking
+	noLock  error    // why the session could not be locked, when it could not
+	closed  bool
+	sweeper atomicfile.Sweeper
 }
 
 // New returns a session that does not exist yet: its directory is created
 // and named by the first Save.
 func (st Store) New(r *Redactor) *Session { return &Session{store: st, redact: r} }
 
-// Open returns the existing session name; it must hold library/root.json.
+// Open returns the existing session name, which must hold
+// library/root.json, and takes its lock. A session another process has open
+// is refused with an *InUseError naming the holder's PID.
 func (st Store) Open(name string, r *Redactor) (*Session, error) {
 	if err := CheckName(name); err != nil {
 		return nil, fmt.Errorf("open session %q: %w", name, err)
@@ -47,21 +57,45 @@ func (st Store) Open(name string, r *Redactor) (*Session, error) {
 		}
 		return nil, fmt.Errorf("open session %q: %w", name, err)
 	}
-	s.removeStaleTemps()
+	if err := s.lockLocked(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
-// removeStaleTemps removes temporary files a killed process left behind
-// (older than a minute, so a save in progress elsewhere is never touched).
-func (s *Session) removeStaleTemps() {
-	for _, sub := range []string{"library", "deep"} {
-		tmps, _ := filepath.Glob(filepath.Join(s.Dir(), sub, ".*.json.*.tmp"))
-		for _, t := range tmps {
-			if fi, err := os.Lstat(t); err == nil && time.Since(fi.ModTime()) > time.Minute {
-				os.Remove(t)
-			}
-		}
+// lockLocked takes the lock of the session's directory; the caller holds
+// mu (or owns s alone). A file system without locks is not an error: the
+// session opens unlocked and LockProblem says why.
+func (s *Session) lockLocked() error {
+	f, err := acquire(s.dirLocked(), s.name)
+	if errors.Is(err, errNoLocking) {
+		s.noLock = err
+		return nil
 	}
+	if err != nil {
+		return err
+	}
+	s.lock = f
+	return nil
+}
+
+// LockProblem returns why the session could not be locked against other
+// processes (a file system without locks), or nil when it is locked or not
+// created yet.
+func (s *Session) LockProblem() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.noLock
+}
+
+// Close releases the session's lock, so another process may open it. The
+// session cannot be saved or renamed afterwards. Close is idempotent.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	release(s.lock)
+	s.lock, s.closed = nil, true
+	return nil
 }
 
 // Name returns the session's name, "" before it is created.
@@ -128,15 +162,20 @@ func (s *Session) Save(depth int, id string, f *File) error {
 	s.redact.File(f)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("save: session %s was closed", s.name)
+	}
 	if s.name == "" {
 		if err := s.createLocked(); err != nil {
 			return err
 		}
 	}
 	path := s.pathLocked(depth, id)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
+	s.sweeper.Once(atomicfile.OS, dir)
 	return WriteFile(path, f)
 }
 
@@ -145,6 +184,9 @@ func (s *Session) Save(depth int, id string, f *File) error {
 func (s *Session) Create() (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return "", errors.New("create session: the session was closed")
+	}
 	if s.name == "" {
 		if err := s.createLocked(); err != nil {
 			return "", err
@@ -170,6 +212,14 @@ func (s *Session) createLocked() error {
 		err := os.Mkdir(filepath.Join(s.store.Dir, name), 0o700)
 		if err == nil {
 			s.name = name
+			// No one can hold the lock of a directory just made: no
+			// root.json yet, so Open refuses it.
+			if err := s.lockLocked(); err != nil {
+				s.name = ""
+				os.Remove(filepath.Join(s.store.Dir, name, LockName))
+				os.Remove(filepath.Join(s.store.Dir, name))
+				return fmt.Errorf("create session %s: %w", name, err)
+			}
 			return nil
 		}
 		if !errors.Is(err, fs.ErrExist) || n >= 1000 {
@@ -209,7 +259,9 @@ func CheckName(name string) error {
 
 // Rename renames the session's directory to name, following the /rename
 // rules: refused while a subagent is running, for a name CheckName rejects,
-// for a name already taken, and before the session exists.
+// for a name already taken, and before the session exists. The lock moves
+// with the directory (it is held on the lock file itself), so the session
+// stays locked under its new name.
 func (s *Session) Rename(name string, subagentRunning bool) error {
 	if subagentRunning {
 		return errors.New("cannot rename while a subagent is running; wait for it to finish or press Esc")
@@ -219,6 +271,9 @@ func (s *Session) Rename(name string, subagentRunning bool) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("cannot rename: the session was closed")
+	}
 	if s.name == "" {
 		return errors.New("cannot rename yet: the session is created when its first message is sent")
 	}
@@ -243,6 +298,8 @@ type Info struct {
 	Name    string
 	Updated time.Time // modification time of library/root.json
 	Preview string    // start of the first user message, on one line
+	InUse   bool      // another process has it open (see InUse)
+	PID     int       // that process's PID, 0 when unknown
 }
 
 // List returns the saved sessions, least recently updated first. Only
@@ -266,7 +323,9 @@ func (st Store) List() ([]Info, error) {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		out = append(out, Info{Name: e.Name(), Updated: fi.ModTime(), Preview: preview(root)})
+		info := Info{Name: e.Name(), Updated: fi.ModTime(), Preview: preview(root)}
+		info.InUse, info.PID = InUse(filepath.Join(st.Dir, e.Name()))
+		out = append(out, info)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Updated.Equal(out[j].Updated) {

@@ -2,7 +2,9 @@ package sessions
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,6 +104,14 @@ func TestListOrderAndPreview(t *testing.T) {
 	if l[0].Preview != "second" {
 		t.Errorf("preview %q", l[0].Preview)
 	}
+	// Both are held open by this process (each Session holds its lock).
+	if !l[0].InUse || !l[1].InUse || l[0].PID != os.Getpid() {
+		t.Errorf("in use: %+v", l)
+	}
+	old.Close()
+	if l, _ := st.List(); l[1].InUse || l[1].PID != 0 || !l[0].InUse {
+		t.Errorf("after Close: %+v", l)
+	}
 	s, err := st.Open(old.Name(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -191,23 +201,41 @@ func TestRedactor(t *testing.T) {
 	}
 }
 
-func TestOpenRemovesStaleTemps(t *testing.T) {
+// TestSaveRemovesOrphanTemps: the first save into library/ and deep/
+// removes the temporaries of writers that are gone, and only those.
+func TestSaveRemovesOrphanTemps(t *testing.T) {
 	st := Store{Dir: t.TempDir(), Now: fixedNow}
 	s := st.New(nil)
 	s.Save(0, "", rootFile("x"))
-	stale := filepath.Join(s.LibraryDir(), ".root.json.123.tmp")
-	fresh := filepath.Join(s.LibraryDir(), ".root.json.456.tmp")
-	os.WriteFile(stale, nil, 0o600)
-	os.WriteFile(fresh, nil, 0o600)
-	os.Chtimes(stale, time.Now(), time.Now().Add(-time.Hour))
-	if _, err := st.Open(s.Name(), nil); err != nil {
+	os.MkdirAll(filepath.Join(s.Dir(), "deep"), 0o700)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	orphan := func(dir, base string) string {
+		return filepath.Join(s.Dir(), dir, fmt.Sprintf(".%s.harness-%d-0123456789ab", base, dead.Process.Pid))
+	}
+	lib, deep := orphan("library", "root.json"), orphan("deep", "X.json")
+	live := filepath.Join(s.Dir(), "library", ".root.json.harness-1-0123456789ab")
+	old := filepath.Join(s.Dir(), "library", ".root.json.123.tmp") // not ours: kept
+	for _, p := range []string{lib, deep, live, old} {
+		os.WriteFile(p, nil, 0o600)
+	}
+	s.Close()
+	s, err := st.Open(s.Name(), nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(stale); err == nil {
-		t.Error("stale temporary file kept")
+	if err := s.Save(0, "", rootFile("y")); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Error("fresh temporary file removed")
+	if err := s.Save(2, "X", &File{Local: Local{Repository: "/r", Depth: 2, Parent: "P"}}); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{lib: false, deep: false, live: true, old: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(p), err == nil, want)
+		}
 	}
 }
 
