@@ -3,14 +3,16 @@
 package config
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"harness/atomicfile"
 )
 
 // SavePermission sets [repl] permission to p in the config file at path.
@@ -76,42 +78,15 @@ func withPermission(path, text string, p Permission) (string, error) {
 	return out, nil
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory is written, synced and renamed over path, then the directory is
-// synced, so a crash leaves either the old or the new file.
-func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+// writeAtomic replaces path with data (atomicfile.Write), after removing
+// the temporaries of earlier writers in its directory that are gone: a
+// temporary file in the same directory is written, synced and renamed over
+// path, then the directory is synced, so a crash leaves either the old or
+// the new file.
+func writeAtomic(path string, data []byte, perm fs.FileMode) error {
+	atomicfile.Sweep(atomicfile.OS, filepath.Dir(path))
+	return atomicfile.Write(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		serr := d.Sync()
-		d.Close()
-		if serr != nil && !errors.Is(serr, fs.ErrInvalid) {
-			return serr
-		}
-	}
-	return nil
+	})
 }

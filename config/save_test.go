@@ -4,7 +4,9 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,5 +148,35 @@ func TestSavePermissionErrors(t *testing.T) {
 	err := SavePermission(filepath.Join(t.TempDir(), "missing.toml"), PermNone)
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: err = %v", err)
+	}
+}
+
+// TestSavePermissionRemovesOrphans: saving removes the temporaries that
+// killed writers left next to config.toml, and keeps a live writer's.
+func TestSavePermissionRemovesOrphans(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(p, []byte("[repl]\npermission = \"none\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	orphan := filepath.Join(dir, fmt.Sprintf(".config.toml.harness-%d-0123456789ab", dead.Process.Pid))
+	live := filepath.Join(dir, ".config.toml.harness-1-0123456789ab")
+	os.WriteFile(orphan, []byte("torn"), 0o600)
+	os.WriteFile(live, []byte("in progress"), 0o600)
+	if err := SavePermission(p, PermReadOnly); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(orphan); err == nil {
+		t.Error("the orphan was kept")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Error("a live writer's temporary was removed")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("entries %v", entries)
 	}
 }

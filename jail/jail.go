@@ -16,8 +16,6 @@
 package jail
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +27,7 @@ import (
 	"strings"
 	"syscall"
 
+	"harness/atomicfile"
 	"harness/config"
 )
 
@@ -98,10 +97,11 @@ func KindOf(err error) Kind {
 
 // Root is one confined directory. Its methods are safe for concurrent use.
 type Root struct {
-	name  string
-	dir   string
-	root  *os.Root
-	level func() config.Permission // nil for store and library
+	name    string
+	dir     string
+	root    *os.Root
+	level   func() config.Permission // nil for store and library
+	sweeper atomicfile.Sweeper       // orphaned temporaries, per directory
 }
 
 // Open opens dir as the root called name (Repository, Store or Library).
@@ -449,9 +449,11 @@ func splitPath(c string) []string {
 }
 
 // WriteFile replaces the file p with data atomically: it writes a temporary
-// file in the same directory, syncs it, and renames it over p, so the file's
-// identity is replaced (other hard links keep the old contents). When p is an
-// in-root relative symlink, its target is written.
+// file in the same directory (named by atomicfile.TempName), syncs it, and
+// renames it over p, so the file's identity is replaced (other hard links
+// keep the old contents). When p is an in-root relative symlink, its target
+// is written. The first write into a directory removes the temporaries that
+// writers which are gone (killed halfway) left there.
 func (r *Root) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	c, err := r.prepare("write", p, true)
 	if err != nil {
@@ -464,7 +466,8 @@ func (r *Root) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	if fi, err := r.root.Lstat(target); err == nil && fi.IsDir() {
 		return &Error{Op: "write", Root: r.name, Path: c, Kind: KindIsDir}
 	}
-	tmp := path.Join(path.Dir(target), "."+path.Base(target)+".harness-"+strconv.FormatInt(int64(os.Getpid()), 36)+"-"+randSuffix())
+	r.sweeper.Once(sweepDir{r.root}, path.Dir(target))
+	tmp := path.Join(path.Dir(target), atomicfile.TempName(path.Base(target)))
 	f, err := r.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm&fs.ModePerm)
 	if err != nil {
 		return r.wrap("write", c, err)
@@ -488,6 +491,16 @@ func (r *Root) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	}
 	return nil
 }
+
+// sweepDir lets atomicfile sweep orphaned temporaries through the os.Root,
+// so the sweep cannot leave the root either.
+type sweepDir struct{ root *os.Root }
+
+func (d sweepDir) ReadDir(name string) ([]fs.DirEntry, error) {
+	return fs.ReadDir(d.root.FS(), name)
+}
+
+func (d sweepDir) Remove(name string) error { return d.root.Remove(name) }
 
 // Mkdir creates one directory.
 func (r *Root) Mkdir(p string, perm fs.FileMode) error {
@@ -561,12 +574,4 @@ func (r *Root) Chmod(p string, mode fs.FileMode) error {
 		return err
 	}
 	return r.wrap("chmod", c, r.root.Chmod(target, mode))
-}
-
-func randSuffix() string {
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "tmp"
-	}
-	return hex.EncodeToString(b[:])
 }

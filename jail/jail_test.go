@@ -2,8 +2,10 @@ package jail
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -381,5 +383,50 @@ func TestDirectoryCallsOnNonDirectories(t *testing.T) {
 				t.Fatalf("%s(%q) blocked", name, p)
 			}
 		}
+	}
+}
+
+// TestWriteFileRemovesOrphans: the first write into a directory removes
+// the temporaries of writers that are gone, in that directory only, and
+// keeps a live writer's; a read-only root never sweeps.
+func TestWriteFileRemovesOrphans(t *testing.T) {
+	dir, outside := fixture(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	orphan := func(d, base string) string {
+		return filepath.Join(dir, d, fmt.Sprintf(".%s.harness-%d-0123456789ab", base, dead.Process.Pid))
+	}
+	top, sub := orphan(".", "a.txt"), orphan("dir", "b.txt")
+	live := filepath.Join(dir, ".c.txt.harness-1-0123456789ab")
+	for _, p := range []string{top, sub, live} {
+		must(t, os.WriteFile(p, []byte("torn"), 0o644))
+	}
+	// A symlink with an orphan's name is not a temporary: neither it nor
+	// its target outside is touched.
+	link := orphan(".", "l")
+	must(t, os.Symlink(filepath.Join(outside, "secret"), link))
+	lv := config.PermReadOnly
+	r := openRoot(t, dir, &lv)
+	if err := r.WriteFile("new.txt", []byte("x"), 0o644); KindOf(err) != KindPermission {
+		t.Fatalf("write at read-only: %v", err)
+	}
+	if _, err := os.Stat(top); err != nil {
+		t.Fatal("a refused write swept the directory")
+	}
+	lv = config.PermReadWrite
+	must(t, r.WriteFile("new.txt", []byte("x"), 0o644))
+	for p, want := range map[string]bool{top: false, sub: true, live: true, link: true} {
+		if _, err := os.Lstat(p); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "SECRET" {
+		t.Error("the symlink's target changed")
+	}
+	must(t, r.WriteFile("dir/new.txt", []byte("x"), 0o644))
+	if _, err := os.Stat(sub); err == nil {
+		t.Error("the first write into dir kept its orphan")
 	}
 }
