@@ -45,9 +45,10 @@ func removeFYI(items []sessions.Item) []sessions.Item {
 	return out
 }
 
-// closeDangling gives every tool call without a result the result
-// NotRun, placed after the call's other results.
-func closeDangling(items []sessions.Item) []sessions.Item {
+// closeDangling gives every tool call without a result the result that
+// result returns for it (see crashResult), placed after the call's other
+// results.
+func closeDangling(items []sessions.Item, result func(llm.ToolCall) string) []sessions.Item {
 	var out []sessions.Item
 	for i := 0; i < len(items); i++ {
 		out = append(out, items[i])
@@ -63,7 +64,7 @@ func closeDangling(items []sessions.Item) []sessions.Item {
 		}
 		for _, c := range m.ToolCalls {
 			if !answered[c.ID] {
-				out = append(out, sessions.Item{Message: toolMessage(c.ID, NotRun)})
+				out = append(out, sessions.Item{Message: toolMessage(c.ID, result(c))})
 			}
 		}
 	}

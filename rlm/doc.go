@@ -45,8 +45,16 @@
 // level (and Result.Text). A subagent whose request or save fails returns
 // its partial response followed by "[branch failed: <error>]" and its
 // caller continues. Calls left without a result get "[not run: turn
-// stopped]", so every saved conversation stays valid for the endpoint; New
-// does the same for conversations a killed process left behind.
+// stopped]", so every saved conversation stays valid for the endpoint.
+//
+// New repairs the root conversation a killed process left behind
+// (recover.go): a call that never started gets "[not run: turn stopped]";
+// an rlm call whose subagent had started (its conversation file exists)
+// gets the subagent's answer followed by "[recovered: …]" when its file
+// ends with one, else its latest partial response followed by
+// "[interrupted: …]", which names the subagent and its conversation file,
+// counts the tool calls it had made, warns that files may have changed when
+// it made any, and names the deeper subagent it was waiting for.
 //
 // Requests are retried by the client (llm.Decide, [endpoint] max_retries):
 // before each wait the agent emits Retry, and the deltas it streamed since

@@ -319,7 +319,7 @@ func TestResumeClosesDanglingCalls(t *testing.T) {
 		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{{ID: "A", Name: "rlm", Arguments: "{}"}, {ID: "B", Name: "rlm", Arguments: "{}"}}},
 		llm.Message{Role: "tool", ToolCallID: "A", Content: "a"})
 	conv.Items = append(conv.Items, sessions.Item{Hidden: true})
-	got := closeDangling(conv.Items)
+	got := closeDangling(conv.Items, func(llm.ToolCall) string { return NotRun })
 	if len(got) != 5 || got[3].Message.ToolCallID != "B" || got[3].Message.Content != NotRun || !got[4].Hidden {
 		t.Fatalf("closeDangling %+v", got)
 	}

@@ -69,8 +69,12 @@ type Result struct {
 
 // New returns a Runner continuing conv, the root's saved conversation (nil
 // starts a new one). Tool calls a killed process left without a result get
-// "[not run: turn stopped]", and arguments that are not a JSON object are
-// made one (see sendable), so the conversation is valid for the endpoint.
+// one, so the conversation is valid for the endpoint and tells the truth:
+// an rlm call whose subagent had started gets that subagent's answer when
+// its file holds one, else a notice that it was interrupted, naming its
+// conversation file and warning that files may have changed; other calls
+// get "[not run: turn stopped]" (see crashResult). Arguments that are not a
+// JSON object are made one (see sendable).
 func New(opts Options, conv *sessions.File) (*Runner, error) {
 	switch {
 	case opts.Config == nil || opts.Client == nil || opts.Session == nil || opts.Repository == nil:
@@ -81,7 +85,7 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 	if conv == nil {
 		conv = &sessions.File{Local: sessions.Local{Repository: opts.RepoDir}}
 	}
-	conv.Items = closeDangling(conv.Items)
+	conv.Items = closeDangling(conv.Items, crashResult(opts.Session, 0, opts.Config.REPL.OutputLimit))
 	for i := range conv.Items {
 		conv.Items[i].Message = sendable(conv.Items[i].Message)
 	}
