@@ -260,7 +260,7 @@ func (r *interp) execute(c *callState, cmd *command) (starlark.Value, error) {
 	x.Args[0] = cmd.argv[0]
 	x.Dir = cmd.dir
 	x.Env = r.environ()
-	x.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // own session: no terminal, own group
+	x.SysProcAttr = procAttr() // own session and group; killed if harness dies
 	x.Cancel = func() error { return syscall.Kill(-x.Process.Pid, syscall.SIGKILL) }
 	x.WaitDelay = waitDelay
 	// A third of the budget: buffers grow by doubling, and the result copies

@@ -54,10 +54,14 @@ func crashResult(s *sessions.Session, depth, limit int) func(llm.ToolCall) strin
 func interrupted(s *sessions.Session, name, rel string, depth int, msgs []llm.Message) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[interrupted: harness stopped (it was killed or crashed) while subagent %q was working on this task, before it answered. ", name)
-	if calls := madeCalls(msgs); len(calls) == 0 {
+	calls, running := madeCalls(msgs)
+	switch {
+	case calls == "":
 		b.WriteString("It had not made any tool call yet, so it changed no files. ")
-	} else {
-		fmt.Fprintf(&b, "It had made %s, the last one possibly unfinished, so files in the repository or the store may have changed; check them before relying on them, and delegate again what is left. ", calls)
+	case running != "":
+		fmt.Fprintf(&b, "It had made %s, and %s was still running when harness stopped, so files in the repository or the store may have changed; check them before relying on them, and delegate again what is left. ", calls, running)
+	default:
+		fmt.Fprintf(&b, "It had made %s, so files in the repository or the store may have changed; check them before relying on them, and delegate again what is left. ", calls)
 	}
 	fmt.Fprintf(&b, "Its conversation is %s in the session folder.", rel)
 	if sub, subRel, ok := waitingOn(s, depth, msgs); ok {
@@ -69,11 +73,16 @@ func interrupted(s *sessions.Session, name, rel string, depth int, msgs []llm.Me
 
 // madeCalls counts the tool calls of msgs by tool, after the synthetic
 // startup call every subagent begins with: "3 tool calls (apply_patch 1,
-// repl 2)", or "" for none.
-func madeCalls(msgs []llm.Message) string {
+// repl 2)", or "" for none. running names the call left without a result
+// ("repl"), or is "".
+func madeCalls(msgs []llm.Message) (calls, running string) {
 	counts := map[string]int{}
+	answered := map[string]bool{}
 	total, skipped := 0, false
 	for _, m := range msgs {
+		if m.Role == "tool" {
+			answered[m.ToolCallID] = true
+		}
 		for _, c := range m.ToolCalls {
 			if !skipped {
 				skipped = true // the startup REPL call
@@ -84,7 +93,12 @@ func madeCalls(msgs []llm.Message) string {
 		}
 	}
 	if total == 0 {
-		return ""
+		return "", ""
+	}
+	for _, c := range lastOf(msgs).ToolCalls {
+		if !answered[c.ID] && running == "" {
+			running = "its " + c.Name + " call"
+		}
 	}
 	var parts []string
 	for n, k := range counts {
@@ -95,7 +109,7 @@ func madeCalls(msgs []llm.Message) string {
 	if total == 1 {
 		noun = "tool call"
 	}
-	return fmt.Sprintf("%d %s (%s)", total, noun, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d %s (%s)", total, noun, strings.Join(parts, ", ")), running
 }
 
 // waitingOn finds the subagent, one level deeper than depth, that msgs'

@@ -74,12 +74,12 @@ func TestCrashRecords(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{"A", []string{"Now the tests.\n[interrupted: ", `subagent "writer"`, "before it answered", "2 tool calls (apply_patch 1, repl 1)",
+		{"A", []string{"Now the tests.\n[interrupted: ", `subagent "writer"`, "before it answered", "2 tool calls (apply_patch 1, repl 1), and its repl call was still running",
 			"files in the repository or the store may have changed", "library/A.json"}, []string{NotRun}},
 		{"B", []string{NotRun}, nil},
 		{"C", []string{`subagent "starter"`, "had not made any tool call yet, so it changed no files", "library/C.json"}, []string{"may have changed"}},
 		{"D", []string{"All three written.\n[recovered: ", `subagent "finisher"`, "library/D.json"}, []string{"interrupted"}},
-		{"E", []string{`subagent "planner"`, "1 tool call (rlm 1)", "library/E.json", `waiting for its own subagent "deeper" (deep/F.json), interrupted too`}, nil},
+		{"E", []string{`subagent "planner"`, "1 tool call (rlm 1), and its rlm call was still running", "library/E.json", `waiting for its own subagent "deeper" (deep/F.json), interrupted too`}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.id, func(t *testing.T) {

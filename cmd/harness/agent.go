@@ -8,10 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"sync"
-	"syscall"
 
 	"harness/config"
 	"harness/headless"
@@ -136,9 +133,9 @@ func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir s
 		return code
 	}
 	defer w.close()
-	ctx, stop := interruptible(ctx, stderr)
+	ctx, sig, stop := interruptible(ctx, stderr)
 	defer stop()
-	return headless.Run(ctx, w.runner, w.stream, prompt, headless.NewPrinter(f.json, stdout, stderr))
+	return sig.code(headless.Run(ctx, w.runner, w.stream, prompt, headless.NewPrinter(f.json, stdout, stderr)))
 }
 
 // listSessions prints the saved sessions, least recently updated first.
@@ -153,42 +150,21 @@ func listSessions(st sessions.Store, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	for _, s := range list {
-		fmt.Fprintf(stdout, "%s  %s  %s\n", s.Name, s.Updated.Local().Format("2006-01-02 15:04"), s.Preview)
+		fmt.Fprintf(stdout, "%s  %s  %s%s\n", s.Name, s.Updated.Local().Format("2006-01-02 15:04"), inUseMark(s), s.Preview)
 	}
 	fmt.Fprintln(stderr, "harness: continue one with: harness --resume NAME (add -p PROMPT to run one turn headless)")
 	return exitOK
 }
 
-// interruptible cancels ctx on the first SIGINT or SIGTERM, which stops the
-// turn like Esc; a second signal exits at once with 130.
-func interruptible(ctx context.Context, stderr io.Writer) (context.Context, func()) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	ctx, stop := onSignals(ctx, ch, stderr, os.Exit)
-	return ctx, func() { signal.Stop(ch); stop() }
-}
-
-// onSignals cancels the returned context at the first value on ch and
-// calls exit(130) at the second, until stop is called.
-func onSignals(ctx context.Context, ch <-chan os.Signal, stderr io.Writer, exit func(int)) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ch:
-			cancel()
-		case <-done:
-			return
-		}
-		select {
-		case <-ch:
-			fmt.Fprintln(stderr, "harness: interrupted twice; exiting without waiting")
-			exit(exitInterrupted)
-		case <-done:
-		}
-	}()
-	var once sync.Once
-	return ctx, func() { once.Do(func() { close(done); cancel() }) }
+// inUseMark marks a listed session another process has open.
+func inUseMark(s sessions.Info) string {
+	switch {
+	case !s.InUse:
+		return ""
+	case s.PID > 0:
+		return fmt.Sprintf("[in use by pid %d]  ", s.PID)
+	}
+	return "[in use]  "
 }
 
 // wired is one session's root agent with what it holds open.
@@ -197,6 +173,12 @@ type wired struct {
 	runner  *rlm.Runner
 	stream  *rlm.Stream
 	session *sessions.Session
+}
+
+// close releases the session (its lock) and the roots.
+func (w *wired) close() {
+	w.session.Close()
+	w.roots.close()
 }
 
 // wire builds the root agent: a new session, or the one f.resume names.
@@ -217,6 +199,7 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 	var err error
 	parts := agentParts{system: systemPrompt(cfg, f), approver: ap, events: w.stream, redactor: red, roomAdvice: headlessRoom}
 	if w.runner, err = rs.newRunner(cfg, parts, w.session, conv); err != nil {
+		w.session.Close()
 		rs.close()
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return nil, exitError
@@ -240,8 +223,12 @@ func openSession(st sessions.Store, name string, red *sessions.Redactor, dir str
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return nil, nil, exitUsage
 	}
+	if err := s.LockProblem(); err != nil {
+		fmt.Fprintf(stderr, "harness: note: session %s is not protected against a second harness opening it: %v\n", name, err)
+	}
 	conv, err := s.LoadRoot()
 	if err != nil {
+		s.Close()
 		fmt.Fprintf(stderr, "harness: cannot resume session %s: %v\n", name, err)
 		return nil, nil, exitError
 	}

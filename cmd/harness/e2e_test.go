@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -424,26 +425,40 @@ func TestHeadlessApprovalDenied(t *testing.T) {
 }
 
 // TestSecondSignalExits: the first signal cancels the turn; a second one,
-// while the turn is still winding down, exits at once with 130.
+// while the turn is still winding down, exits at once with its own code.
 func TestSecondSignalExits(t *testing.T) {
-	ch := make(chan os.Signal, 2)
-	exited := make(chan int, 1)
-	var stderr strings.Builder
-	ctx, stop := onSignals(context.Background(), ch, &stderr, func(code int) { exited <- code })
-	defer stop()
-	ch <- os.Interrupt
-	select {
-	case <-ctx.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the first signal did not cancel the turn")
-	}
-	ch <- os.Interrupt
-	select {
-	case code := <-exited:
-		if code != 130 {
-			t.Errorf("exit %d", code)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the second signal did not exit")
+	for _, tc := range []struct {
+		first, second os.Signal
+		code, second2 int // the run's code after the first; exit code at the second
+	}{
+		{os.Interrupt, os.Interrupt, 130, 130},
+		{syscall.SIGTERM, syscall.SIGTERM, 143, 143},
+		{syscall.SIGHUP, os.Interrupt, 129, 130},
+	} {
+		t.Run(signalName(tc.first), func(t *testing.T) {
+			ch := make(chan os.Signal, 2)
+			exited := make(chan int, 1)
+			var stderr strings.Builder
+			ctx, sig, stop := onSignals(context.Background(), ch, &stderr, func(code int) { exited <- code })
+			defer stop()
+			ch <- tc.first
+			select {
+			case <-ctx.Done():
+			case <-time.After(5 * time.Second):
+				t.Fatal("the first signal did not cancel the turn")
+			}
+			if got := sig.code(130); got != tc.code {
+				t.Errorf("run code %d, want %d", got, tc.code)
+			}
+			ch <- tc.second
+			select {
+			case code := <-exited:
+				if code != tc.second2 {
+					t.Errorf("exit %d", code)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the second signal did not exit")
+			}
+		})
 	}
 }

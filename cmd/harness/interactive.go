@@ -8,10 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"harness/config"
 	"harness/failures"
@@ -58,10 +55,12 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	}
 	be, err := w.backend(sess, conv)
 	if err != nil {
+		sess.Close()
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return exitError
 	}
-	made := &backends{list: []ui.Backend{be}, newBackend: func() (ui.Backend, error) { return w.backend(nil, nil) }}
+	made := &backends{list: []uiBackend{be}, newBackend: func() (uiBackend, error) { return w.backend(nil, nil) }}
+	defer made.close()
 	opts := ui.Options{
 		Theme: cfg.Theme, Model: cfg.Endpoint.Model,
 		System: w.parts.system, SubagentSystem: cfg.RLM.SubagentPrompt,
@@ -75,7 +74,7 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	for _, w := range keyWarnings(cfg) {
 		opts.Events.Emit(ui.Warning{Message: w})
 	}
-	quit, stop := quitOnSignal()
+	quit, sig, stop := quitOnSignal()
 	defer stop()
 	opts.Quit = quit
 	if err := ui.Run(opts); err != nil {
@@ -85,24 +84,35 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	if name := made.lastNamed(); name != "" {
 		fmt.Fprintf(stdout, "harness: session saved; continue it with: harness --resume %s\n", name)
 	}
-	return exitOK
+	return sig.code(exitOK)
 }
 
 // backends remembers the sessions of one run (/new and /clear start
 // another), so the exit message names the latest one that was saved, not
-// the one the run started with. The UI calls newSession on its event
-// goroutine; lastNamed is called after the UI has stopped.
+// the one the run started with. Starting another closes the one left, so
+// its lock is released: another harness may resume it at once. The UI
+// calls newSession on its event goroutine (never during a turn); lastNamed
+// and close are called after the UI has stopped.
 type backends struct {
-	list       []ui.Backend
-	newBackend func() (ui.Backend, error)
+	list       []uiBackend
+	newBackend func() (uiBackend, error)
 }
 
 func (b *backends) newSession() (ui.Backend, error) {
 	be, err := b.newBackend()
-	if err == nil {
-		b.list = append(b.list, be)
+	if err != nil {
+		return nil, err
 	}
-	return be, err
+	b.list[len(b.list)-1].session.Close()
+	b.list = append(b.list, be)
+	return be, nil
+}
+
+// close releases every session of the run.
+func (b *backends) close() {
+	for _, be := range b.list {
+		be.session.Close()
+	}
 }
 
 // lastNamed is the name of the latest session that has one ("" when no
@@ -138,13 +148,13 @@ func openUIWiring(cfg *config.Config, f agentFlags, launchDir string, stderr io.
 
 // backend builds a root agent continuing conv in sess; a nil sess is a
 // new session, created when its first message is sent.
-func (w *uiWiring) backend(sess *sessions.Session, conv *sessions.File) (ui.Backend, error) {
+func (w *uiWiring) backend(sess *sessions.Session, conv *sessions.File) (uiBackend, error) {
 	if sess == nil {
 		sess = w.st.New(w.parts.redactor)
 	}
 	r, err := w.newRunner(w.cfg, w.parts, sess, conv)
 	if err != nil {
-		return nil, err
+		return uiBackend{}, err
 	}
 	return uiBackend{Runner: r, session: sess}, nil
 }
@@ -178,23 +188,6 @@ func turnCounter(cfg *config.Config) func(context.Context, [][]llm.Message, []ll
 	return func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount {
 		return llm.CountTurns(ctx, tok, turns, cache)
 	}
-}
-
-// quitOnSignal returns a channel closed on SIGTERM or SIGHUP, so the UI
-// stops its turn, saves and restores the terminal instead of dying in raw
-// mode. (Ctrl+C is a key in the UI, not a signal.)
-func quitOnSignal() (<-chan struct{}, func()) {
-	quit, done := make(chan struct{}), make(chan struct{})
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		select {
-		case <-sig:
-			close(quit)
-		case <-done:
-		}
-	}()
-	return quit, func() { signal.Stop(sig); close(done) }
 }
 
 // uiFailure is the message for a UI that could not run; without a terminal

@@ -13,6 +13,7 @@ import (
 	"harness/config"
 	"harness/jail"
 	"harness/llmtest"
+	"harness/sessions"
 	"harness/ui"
 )
 
@@ -127,7 +128,9 @@ func TestRunInteractiveUnknownSession(t *testing.T) {
 }
 
 // TestExitNamesLatestSession: after /new, the exit message names the
-// session the user was in, not the one the run started with.
+// session the user was in, not the one the run started with; /rename keeps
+// the session locked, /new releases the one left, and the end of the run
+// releases the rest.
 func TestExitNamesLatestSession(t *testing.T) {
 	e := newEnv(t, llmtest.Text("one"), llmtest.Text("two"))
 	var stderr bytes.Buffer
@@ -140,7 +143,14 @@ func TestExitNamesLatestSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	made := &backends{list: []ui.Backend{first}, newBackend: func() (ui.Backend, error) { return w.backend(nil, nil) }}
+	made := &backends{list: []uiBackend{first}, newBackend: func() (uiBackend, error) { return w.backend(nil, nil) }}
+	inUse := func(name string) bool {
+		in, pid := sessions.InUse(filepath.Join(w.st.Dir, name))
+		if in && pid != os.Getpid() {
+			t.Errorf("%s held by pid %d", name, pid)
+		}
+		return in
+	}
 	if got := made.lastNamed(); got != "" {
 		t.Errorf("before any message: %q", got)
 	}
@@ -150,9 +160,15 @@ func TestExitNamesLatestSession(t *testing.T) {
 	if err := first.Rename("first"); err != nil {
 		t.Fatal(err)
 	}
+	if !inUse("first") {
+		t.Error("the renamed session is not locked")
+	}
 	second, err := made.newSession()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if inUse("first") {
+		t.Error("/new kept the lock of the session it left")
 	}
 	if got := made.lastNamed(); got != "first" {
 		t.Errorf("after /new, before its first message: %q, want first", got)
@@ -165,6 +181,13 @@ func TestExitNamesLatestSession(t *testing.T) {
 	}
 	if got := made.lastNamed(); got != "second" {
 		t.Errorf("after the new session's first message: %q, want second", got)
+	}
+	if !inUse("second") {
+		t.Error("the new session is not locked")
+	}
+	made.close()
+	if inUse("second") {
+		t.Error("the end of the run kept a lock")
 	}
 }
 
