@@ -82,7 +82,11 @@
 // outside the repository. The child starts in its own session (no
 // controlling terminal, its own process group) with stdin from /dev/null
 // and Options.Environ minus [commands] env_filter; cancelling the call
-// kills the whole group. Approvals go to Options.Approver as JSON:
+// kills the whole group. On Linux the kernel SIGKILLs the child when the
+// process running the REPL dies (Pdeathsig), and Options.Watch, when set,
+// learns the group while the command runs, so a reaper can kill what the
+// command put in the background too. Approvals go to Options.Approver as
+// JSON:
 //
 //	{"operation": "run", "executable": "/usr/bin/make", "arguments": ["test"],
 //	 "working_directory": "/repository/sub"}

@@ -8,8 +8,8 @@ import "syscall"
 // terminal; Esc kills the whole group) and has the kernel SIGKILL it when
 // harness dies, even by SIGKILL (Pdeathsig: the signal follows the thread
 // that started the command, and Go never ends its threads unless a
-// goroutine locked to one exits). Processes the command itself puts in the
-// background do not inherit Pdeathsig.
+// goroutine locked to one exits). Processes the command itself starts do
+// not inherit Pdeathsig: Options.Watch (a reaper) kills the group for them.
 func procAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 }

@@ -43,6 +43,11 @@ type Options struct {
 	RepoDir  string          // host path of the repository, used by run() only, never shown
 	Environ  func() []string // environment for children before env_filter (default os.Environ)
 	Approver Approver        // nil denies every operation that needs approval
+	// Watch, when set, is told the process group of each run() command once
+	// it started, and the returned function is called once the command was
+	// waited for (cmd/harness gives a reaper.Reaper's Watch, so the group
+	// dies with harness even when harness is SIGKILLed).
+	Watch func(pgid int) (release func())
 
 	Model        func() string
 	PromptTokens func() (n int, estimated bool)

@@ -268,7 +268,13 @@ func (r *interp) execute(c *callState, cmd *command) (starlark.Value, error) {
 	sk := &sink{limit: c.budget() / 3, over: cancel}
 	out, errb := &capped{sink: sk}, &capped{sink: sk}
 	x.Stdout, x.Stderr = out, errb
-	err := x.Run()
+	err := x.Start()
+	if err == nil {
+		if r.opts.Watch != nil {
+			defer r.opts.Watch(x.Process.Pid)() // released once waited for
+		}
+		err = x.Wait()
+	}
 	sk.mu.Lock()
 	exceeded := sk.exceeded
 	sk.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 
 	"harness/config"
 	"harness/headless"
+	"harness/reaper"
 	"harness/rlm"
 	"harness/sessions"
 )
@@ -99,8 +100,18 @@ func mainAgent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "harness: current directory:", err)
 		return exitError
 	}
+	commands = reaper.New(reaperExe)
 	return runAgent(context.Background(), cfg, f, wd, stdin, stdout, stderr)
 }
+
+// commands kills the process groups of run() commands if harness ends
+// while they run, even by SIGKILL. It is set for the real program only
+// (tests calling runAgent in-process run without one: the test binary
+// cannot be the helper there).
+var commands *reaper.Reaper
+
+// reaperExe is the reaper's binary; "" is harness itself.
+var reaperExe = ""
 
 // runAgent runs what f asks for after the configuration loaded: the
 // session list (--resume alone), a headless turn (-p), or the UI.

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 
 	"harness/config"
+	"harness/reaper"
 )
 
 // Exit codes.
@@ -50,6 +51,9 @@ Files live in ~/.harness (or $HARNESS_HOME): config.toml, .env, sessions/, repli
 `
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == reaper.Arg {
+		return reaper.Main(stdin) // the helper that outlives harness (package reaper)
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "setup":

@@ -22,6 +22,9 @@ import (
 // the tests below can run, interrupt and kill real processes.
 func TestMain(m *testing.M) {
 	if os.Getenv("HARNESS_TEST_MAIN") == "1" {
+		if os.Getenv("HARNESS_TEST_NO_REAPER") == "1" {
+			reaperExe = "/nonexistent/reaper" // the parent-death signal alone
+		}
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

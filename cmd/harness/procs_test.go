@@ -112,7 +112,11 @@ func (e *testEnv) allow(name, path string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	data = bytes.Replace(data, []byte("[commands.allow]\n"), []byte(fmt.Sprintf("[commands.allow]\n%s = %q\n", name, path)), 1)
+	header := []byte("\n[commands.allow]\n")
+	if !bytes.Contains(data, header) {
+		e.t.Fatal("config.toml has no [commands.allow] line")
+	}
+	data = bytes.Replace(data, header, fmt.Appendf(nil, "%s%s = %q\n", header, name, path), 1)
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		e.t.Fatal(err)
 	}

@@ -77,6 +77,7 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 			Commands: cfg.Commands, RepoDir: r.dir, Environ: environ(cfg),
 			Failures:  failures.Open(cfg.Home).Redacting(p.redactor.String),
 			OnFailure: p.onFailure,
+			Watch:     commands.Watch,
 		}),
 		Files: rlm.DefaultFileTools(), Approver: p.approver, Events: p.events, Redactor: p.redactor,
 		RoomAdvice: p.roomAdvice,
