@@ -54,7 +54,9 @@
 //
 // Run returns ExitOK when the root answered, ExitError when the turn failed,
 // and ExitInterrupted when it was stopped. ExitUsage (bad usage or bad
-// configuration) is for the caller's own checks.
+// configuration, a session in use) is for the caller's own checks, and so
+// are 129 and 143, with which cmd/harness replaces the code of a turn that
+// SIGHUP or SIGTERM stopped.
 package headless
 
 import (

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"harness/config"
 	"harness/failures"
@@ -78,13 +79,18 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	defer stop()
 	opts.Quit = quit
 	if err := ui.Run(opts); err != nil {
+		// A closed terminal ends the UI with a read error, and the
+		// SIGHUP that says why follows at once.
+		if sig.within(time.Second) {
+			return sig.exit()
+		}
 		fmt.Fprint(stderr, uiFailure(err))
 		return exitError
 	}
 	if name := made.lastNamed(); name != "" {
 		fmt.Fprintf(stdout, "harness: session saved; continue it with: harness --resume %s\n", name)
 	}
-	return sig.code(exitOK)
+	return sig.exit()
 }
 
 // backends remembers the sessions of one run (/new and /clear start

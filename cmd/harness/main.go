@@ -17,8 +17,8 @@ import (
 const (
 	exitOK          = 0
 	exitError       = 1
-	exitUsage       = 2 // bad usage or bad config
-	exitInterrupted = 130
+	exitUsage       = 2   // bad usage or bad config
+	exitInterrupted = 130 // SIGINT; SIGHUP and SIGTERM give 128 + their number (signals.go)
 )
 
 func main() {
@@ -44,8 +44,13 @@ Usage:
   harness -h, --help    print this help
 
 --system-prompt replaces [chat] prompt for this run (an empty TEXT sends an
-empty system message); it is never saved. Exit codes: 0 done, 1 error, 2 bad
-usage or configuration, 130 interrupted (SIGINT stops the turn like Esc).
+empty system message); it is never saved. A session is open in one harness
+at a time: another one resuming it is refused. SIGINT, SIGHUP and SIGTERM
+stop every agent like Esc and save the session before harness exits.
+
+Exit codes: 0 done, 1 error, 2 bad usage or configuration, or the session is
+in use by another harness; 130 interrupted (SIGINT), 129 SIGHUP (the
+terminal was closed), 143 SIGTERM.
 
 Files live in ~/.harness (or $HARNESS_HOME): config.toml, .env, sessions/, replib/.
 `

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // stopSignals stop a run: SIGINT (Ctrl+C headless; in the UI Ctrl+C is a
@@ -30,15 +31,32 @@ func signalCode(sig os.Signal) int {
 
 // caught remembers the first stop signal of a run.
 type caught struct {
-	mu  sync.Mutex
-	sig os.Signal
+	mu   sync.Mutex
+	sig  os.Signal
+	once sync.Once
+	got  chan struct{} // closed at the first signal
 }
+
+func newCaught() *caught { return &caught{got: make(chan struct{})} }
 
 func (c *caught) set(sig os.Signal) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.sig == nil {
 		c.sig = sig
+	}
+	c.mu.Unlock()
+	c.once.Do(func() { close(c.got) })
+}
+
+// within reports whether a stop signal arrives within d (or came already).
+func (c *caught) within(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.got:
+		return true
+	case <-t.C:
+		return false
 	}
 }
 
@@ -50,6 +68,17 @@ func (c *caught) code(code int) int {
 	defer c.mu.Unlock()
 	if c.sig == nil || c.sig == os.Interrupt {
 		return code
+	}
+	return signalCode(c.sig)
+}
+
+// exit is the exit code of a UI run: 128 + the signal's number after a
+// stop signal, else exitOK.
+func (c *caught) exit() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sig == nil {
+		return exitOK
 	}
 	return signalCode(c.sig)
 }
@@ -77,7 +106,7 @@ func interruptible(ctx context.Context, stderr io.Writer) (context.Context, *cau
 // calls exit with the second one's code, until stop is called.
 func onSignals(ctx context.Context, ch <-chan os.Signal, stderr io.Writer, exit func(int)) (context.Context, *caught, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	c := &caught{}
+	c := newCaught()
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -104,7 +133,7 @@ func onSignals(ctx context.Context, ch <-chan os.Signal, stderr io.Writer, exit 
 // raw mode, and the signal caught.
 func quitOnSignal() (<-chan struct{}, *caught, func()) {
 	quit, done := make(chan struct{}), make(chan struct{})
-	c := &caught{}
+	c := newCaught()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, stopSignals...)
 	go func() {
