@@ -147,6 +147,11 @@ func TestCrashResume(t *testing.T) {
 		kills++
 	}
 	st := sessions.Store{Dir: filepath.Join(e.home, "sessions")}
+	temps := 0
+	for _, pattern := range []string{filepath.Join(e.repo, ".*.harness-*"), filepath.Join(st.Dir, "*", "library", ".*.harness-*")} {
+		found, _ := filepath.Glob(pattern)
+		temps += len(found)
+	}
 	list, err := st.List()
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +175,20 @@ func TestCrashResume(t *testing.T) {
 			t.Errorf("resume %s: exit %d, %q, %s", s.Name, code, stdout, stderr)
 		}
 	}
-	t.Logf("%d runs killed at random moments within %v; %d sessions left, %d of them cut mid-turn; all load and continue",
-		kills, span, len(list), unfinished)
+	// Temporaries the killed writers left are removed by the next write
+	// into their folder: the resumes wrote into every session's library/;
+	// one more run writes into the repository.
+	if out, err := e.command("-p", "task").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	left, _ := filepath.Glob(filepath.Join(e.repo, ".*.harness-*"))
+	for _, s := range list {
+		more, _ := filepath.Glob(filepath.Join(st.Dir, s.Name, "library", ".*.harness-*"))
+		left = append(left, more...)
+	}
+	if len(left) > 0 {
+		t.Errorf("temporaries left after the next writes: %v", left)
+	}
+	t.Logf("%d runs killed at random moments within %v; %d sessions left, %d of them cut mid-turn, %d temporaries removed; all load and continue",
+		kills, span, len(list), unfinished, temps)
 }
