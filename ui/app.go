@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,7 +70,7 @@ type Options struct {
 	CountTurns func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount
 
 	// Quit, when it receives or is closed, exits as /exit does (the
-	// wiring connects SIGTERM and SIGHUP to it).
+	// wiring connects SIGINT, SIGHUP and SIGTERM to it).
 	Quit <-chan struct{}
 
 	// Screen is the terminal; nil opens the real one.
@@ -132,6 +133,11 @@ type App struct {
 	wake   chan struct{}
 }
 
+// ErrTerminalLost is the error Run returns (wrapped) when the terminal
+// stopped giving input while the UI ran: it was closed or hung up (a
+// SIGHUP usually follows).
+var ErrTerminalLost = errors.New("the terminal was lost")
+
 // Run shows the UI until the user exits. It restores the terminal before
 // returning and waits (a few seconds at most) for a running turn to stop,
 // so its partial reply is saved.
@@ -155,6 +161,9 @@ func (a *App) run() error {
 	go a.pump(ctx)
 	a.post(a.recount)
 	err := a.tv.Run()
+	if ev := (*tcell.EventError)(nil); errors.As(err, &ev) {
+		err = fmt.Errorf("%w: %v", ErrTerminalLost, err) // tcell's only run-time error: the input failed
+	}
 	a.opts.Approvals.attach(nil)
 	stop()
 	if a.cancel != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -483,6 +484,22 @@ func TestQuitChannelExits(t *testing.T) {
 	case err := <-u.done:
 		if err != nil {
 			t.Fatal(err)
+		}
+		u.done <- nil // for the cleanup
+	case <-time.After(5 * time.Second):
+		t.Fatal("the UI did not exit")
+	}
+}
+
+// TestTerminalLost: an input error from the terminal (closed, hung up)
+// ends the UI with ErrTerminalLost.
+func TestTerminalLost(t *testing.T) {
+	u := startUI(t, 60, 8, nil, nil)
+	u.scr.PostEvent(tcell.NewEventError(io.EOF))
+	select {
+	case err := <-u.done:
+		if !errors.Is(err, ErrTerminalLost) || !strings.Contains(err.Error(), "EOF") {
+			t.Fatalf("err %v", err)
 		}
 		u.done <- nil // for the cleanup
 	case <-time.After(5 * time.Second):

@@ -81,7 +81,7 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	if err := ui.Run(opts); err != nil {
 		// A closed terminal ends the UI with a read error, and the
 		// SIGHUP that says why follows at once.
-		if sig.within(time.Second) {
+		if errors.Is(err, ui.ErrTerminalLost) && sig.within(time.Second) {
 			return sig.exit()
 		}
 		fmt.Fprint(stderr, uiFailure(err))
