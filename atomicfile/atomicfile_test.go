@@ -38,7 +38,7 @@ func TestTempNameParses(t *testing.T) {
 			}
 		})
 	}
-	if TempName("a") == TempName("a") {
+	if a, b := TempName("a"), TempName("a"); a == b {
 		t.Error("two temporaries share a name")
 	}
 }

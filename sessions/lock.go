@@ -65,8 +65,9 @@ func acquire(dir, name string) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("lock session %s: %w", name, err)
 	}
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	// The PID is for messages only: the lock holds without it.
+	if f.Truncate(0) == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return f, nil
 }
