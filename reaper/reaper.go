@@ -15,7 +15,8 @@
 //
 // The reaper is the harness binary itself, started with the argument Arg
 // (cmd/harness hands that argument to Main), so nothing extra is installed.
-// It starts with the first command (Watch), in a session of its own, and
+// It starts when harness starts (Start) or at the latest with the first
+// command (Watch), in a session of its own, and
 // ignores SIGINT, SIGHUP and SIGTERM: a closed terminal or a Ctrl+C must not
 // end it before harness. Only groups of commands still running are listed,
 // so a group ID is never killed after its command was reaped. When the
@@ -70,6 +71,25 @@ func self() string {
 	return exe
 }
 
+// Start starts the helper now, unless it runs already; Watch starts it
+// otherwise. Starting it before the first command leaves no moment in which
+// a command runs and the helper does not know it yet.
+func (r *Reaper) Start() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.startLocked()
+}
+
+func (r *Reaper) startLocked() {
+	if !r.started {
+		r.started = true
+		r.w, r.err = r.start()
+	}
+}
+
 // Watch lists the process group pgid (a command's, started with its own
 // group) for killing if harness ends while it runs. Call the returned
 // function once the command has been waited for.
@@ -95,10 +115,7 @@ func (r *Reaper) Err() error {
 func (r *Reaper) send(op byte, pgid int) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.started {
-		r.started = true
-		r.w, r.err = r.start()
-	}
+	r.startLocked()
 	if r.w == nil {
 		return false
 	}

@@ -157,11 +157,13 @@ func TestSIGKILLedParent(t *testing.T) {
 
 func TestNilAndFailedReaper(t *testing.T) {
 	var r *Reaper
+	r.Start()
 	r.Watch(1)()
 	if r.Err() != nil {
 		t.Error("a nil Reaper has an error")
 	}
 	r = New(filepath.Join(t.TempDir(), "missing"))
+	r.Start()
 	r.Watch(os.Getpid())()
 	if r.Err() == nil {
 		t.Error("no error for a helper that cannot start")

@@ -117,10 +117,11 @@ var reaperExe = ""
 // session list (--resume alone), a headless turn (-p), or the UI.
 func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir string, stdin io.Reader, stdout, stderr io.Writer) int {
 	st := sessions.Store{Dir: cfg.SessionsDir()}
-	switch {
-	case f.hasResume && f.resume == "" && !f.hasPrompt:
+	if f.hasResume && f.resume == "" && !f.hasPrompt {
 		return listSessions(st, stdout, stderr)
-	case !f.hasPrompt:
+	}
+	go commands.Start() // ready before the first command, without delaying the start
+	if !f.hasPrompt {
 		return runInteractive(cfg, f, launchDir, stdout, stderr)
 	}
 	prompt := f.prompt
