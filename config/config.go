@@ -32,6 +32,8 @@
 //	[approval_description]          optional: enabled, prompt containing ${command}
 //	[approval_description.endpoint] base_url, model, api_key_env, max_retries, idle_timeout_s
 //	                                (optional, as in [endpoint]), parameters (optional)
+//	[mcp.servers.NAME]              optional, any number: command (+ args, env) or url (+ headers);
+//	                                allow, timeout_s ≥ 1 (optional). NAME: letters, digits, - and _
 //
 // Parameters may hold strings, numbers, booleans, arrays and tables, at any
 // depth, but not the reserved names model, messages, tools, stream,
@@ -40,6 +42,13 @@
 // the prompt and endpoint are required, and when it is false the rest of the
 // table is ignored (unknown keys are still errors). Absent or disabled, the
 // Config's ApprovalDescription is nil.
+//
+// An MCP server has exactly one of command (a stdio server: an absolute
+// path or a bare name looked up on PATH) and url (http or https); args and
+// env only go with command, headers only with url. Command, args, env
+// values, url and header values may refer to variables as ${NAME}; the
+// references are checked here and replaced when the server starts
+// (Config.Expand), so a secret can stay in .env.
 //
 // The store must not lie inside the launch directory or contain it, and must
 // neither contain nor lie inside $HARNESS_HOME/sessions; the launch
@@ -129,6 +138,7 @@ type Config struct {
 	Commands            Commands
 	Theme               Theme
 	ApprovalDescription *ApprovalDescription // nil when absent or disabled
+	MCP                 []MCPServer          // [mcp.servers.NAME], sorted by name; see mcp.go
 
 	// dotenv holds the values of $HARNESS_HOME/.env; see Lookup.
 	dotenv map[string]string

@@ -71,6 +71,10 @@ func TestExampleOptionsUncommented(t *testing.T) {
 		len(cfg.ApprovalDescription.Endpoint.Parameters) == 0:
 		t.Errorf("an optional setting stayed inactive: %+v", cfg)
 	}
+	if len(cfg.MCP) != 2 || cfg.MCP[0].Command == "" || len(cfg.MCP[0].Env) == 0 || len(cfg.MCP[0].Allow) == 0 ||
+		cfg.MCP[0].Timeout == 0 || cfg.MCP[1].URL == "" || len(cfg.MCP[1].Headers) == 0 {
+		t.Errorf("an [mcp.servers] setting stayed inactive: %+v", cfg.MCP)
+	}
 }
 
 // TestExampleShowsEveryKey checks that every key of the schema appears in
@@ -81,8 +85,17 @@ func TestExampleShowsEveryKey(t *testing.T) {
 			continue
 		}
 		name := key[strings.LastIndexByte(key, '.')+1:]
-		if !regexp.MustCompile(`(?m)^(# )?` + name + ` = `).MatchString(Example) {
+		if !exampleShows(name) {
 			t.Errorf("the example does not show %s", key)
 		}
 	}
+	for _, name := range mcpKeys {
+		if !exampleShows(name) {
+			t.Errorf("the example does not show mcp.servers.NAME.%s", name)
+		}
+	}
+}
+
+func exampleShows(name string) bool {
+	return regexp.MustCompile(`(?m)^(# )?` + name + ` = `).MatchString(Example)
 }

@@ -111,6 +111,9 @@ func (c *checker) fill(cfg *Config, tree map[string]any) {
 	if t, ok := c.table(tree, "", "approval_description", false); ok {
 		cfg.ApprovalDescription = c.approval(t)
 	}
+	if t, ok := c.table(tree, "", "mcp", false); ok {
+		cfg.MCP = c.mcp(t)
+	}
 }
 
 func (c *checker) repl(r *REPL, t map[string]any) {

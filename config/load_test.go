@@ -225,7 +225,7 @@ func loadCases() []loadCase {
 	cases = append(cases, loadCase{name: "reserved approval parameter",
 		edit: appendText("[approval_description]\nenabled = true\nprompt = \"${command}\"\n[approval_description.endpoint]\nbase_url = \"http://x/v1\"\nmodel = \"s\"\n[approval_description.endpoint.parameters]\nstream = false\n"),
 		key:  "approval_description.endpoint.parameters.stream", at: "stream = false", msg: "reserved"})
-	return cases
+	return append(cases, mcpLoadCases()...)
 }
 
 func mustWrite(t *testing.T, p, s string) {
