@@ -30,6 +30,7 @@ import (
 const (
 	KindDenied      = "denied"      // the app refused an operation (permission, escape, deny list, refused approval)
 	KindUnsupported = "unsupported" // the code used something the REPL does not offer
+	KindMCP         = "mcp"         // an MCP server failed to start or stopped
 )
 
 // FileName is the log's name inside $HARNESS_HOME.
