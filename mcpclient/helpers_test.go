@@ -24,12 +24,12 @@ const waitTimeout = 10 * time.Second
 // behaviour under test.
 type testServer struct {
 	srv       *mcp.Server
-	slowStart chan struct{}   // receives when slow starts running
-	cancelled chan error      // receives slow's ctx error when it ends
-	release   chan struct{}   // closed to let slow return normally
-	dials     chan struct{}   // receives on each Dial
-	dialGate  chan struct{}   // when non-nil, Dial waits for it to close
-	dialErr   error           // when set, Dial fails with it
+	slowStart chan struct{} // receives when slow starts running
+	cancelled chan error    // receives slow's ctx error when it ends
+	release   chan struct{} // closed to let slow return normally
+	dials     chan struct{} // receives on each Dial
+	dialGate  chan struct{} // when non-nil, Dial waits for it to close
+	dialErr   error         // when set, Dial fails with it
 	sessions  []*mcp.ServerSession
 	mu        sync.Mutex
 }
@@ -96,8 +96,10 @@ func newTestServer(t *testing.T) *testServer {
 	})
 	add("roots", "Lists the client's roots.", func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if len(req.Params.InputResponses) == 0 {
+			//lint:ignore SA1019 the client answers roots/list on purpose
 			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil
 		}
+		//lint:ignore SA1019 the client answers roots/list on purpose
 		res := req.Params.InputResponses["roots"].(*mcp.ListRootsResult)
 		b, _ := json.Marshal(res.Roots)
 		return &mcp.CallToolResult{Content: text(string(b))}, nil

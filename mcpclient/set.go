@@ -38,7 +38,7 @@ type Options struct {
 	// ($HARNESS_HOME/mcp); "" discards it.
 	LogDir string
 
-	Failures  *failures.Log                // failure notes; may be nil
+	Failures  *failures.Log                    // failure notes; may be nil
 	OnFailure func(n failures.Note, count int) // told about each note recorded; may be nil
 	// OnChange, when set, is called after a server's state or tool list
 	// changed (it started, failed, stopped, restarted, or sent
