@@ -39,9 +39,12 @@ var replFunctions = []replFunction{
 	{"lib_source", "lib_source(name)", "the current text of the helper file replib/<name>.star", ""},
 	{"store_summary", "store_summary()", "print the file count, total bytes, latest change and most recently changed files of /store", jail.Store},
 	{"library_summary", "library_summary()", "the same for /library", jail.Library},
+	{"mcp", "mcp(server, tool, **arguments)", "call an MCP server's tool (see MCP servers)", mcpNeeds},
+	{"mcp_tools", "mcp_tools(server=None)", "the MCP servers' tools: dicts of server, name, description, input_schema, allowed", mcpNeeds},
 }
 
-// hasMount reports whether the named mount exists in this REPL.
+// hasMount reports whether the named mount exists in this REPL (or, for
+// mcpNeeds, whether it reaches MCP servers).
 func (r *interp) hasMount(name string) bool {
 	switch name {
 	case "":
@@ -50,6 +53,8 @@ func (r *interp) hasMount(name string) bool {
 		return r.opts.Store != nil
 	case jail.Library:
 		return r.opts.Library != nil
+	case mcpNeeds:
+		return r.opts.MCP != nil
 	}
 	return false
 }
@@ -67,6 +72,7 @@ func (r *interp) builtins() starlark.StringDict {
 		"FYI": r.fyi, "help": r.help, "run": r.run, "Path": r.pathCtor, "try_call": r.tryCall,
 		"chdir": r.chdir, "getcwd": r.getcwd, "lib_source": r.libSource,
 		"store_summary": r.summary(jail.Store), "library_summary": r.summary(jail.Library),
+		"mcp": r.mcpCall, "mcp_tools": r.mcpTools,
 	}
 	for _, f := range replFunctions {
 		if r.hasMount(f.mount) {

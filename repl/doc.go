@@ -47,10 +47,13 @@
 //	run(argv, cwd=None)        a host process (see Commands)
 //	FYI()                      date, prompt tokens (Options.PromptTokens), model (Options.Model)
 //	help()                     output limit, $HARNESS_HOME/repl-notes.md, and the sections
-//	                           Files, Starlark, REPL functions, Commands, Helper functions
+//	                           Files, Starlark, REPL functions, Commands, MCP servers (with
+//	                           Options.MCP), Helper functions
 //	lib_source(name)           reads $HARNESS_HOME/replib/<name>.star
 //	store_summary()            walks /store (only when Options.Store is set)
 //	library_summary()          walks /library (only when Options.Library is set)
+//	mcp(server, tool, **kw)    an MCP tool call through Options.MCP (only when it is set)
+//	mcp_tools(server=None)     the MCP servers' tools, through Options.MCP
 //	helpers                    every name defined by $HARNESS_HOME/replib/*.star
 //
 // # Files
@@ -98,6 +101,23 @@
 // "operation" is "working_directory" if only the directory needs approval.
 // A nil Approver refuses. Denials and refusals raise PermissionError-style
 // errors and are recorded as failure notes.
+//
+// # MCP servers
+//
+// With Options.MCP, mcp(server, tool, **arguments) sends the keyword
+// arguments as a JSON object (json.encode's rules) to Options.MCP.Call and
+// returns the structured content decoded as Starlark values (dicts, lists,
+// strings, numbers, True/False, None) when the tool sent some, else its
+// text. A tool that reports an error, and every refusal or failure the
+// host returns (a denied approval, an unavailable server, a timeout), fail
+// the call with that message, which try_call catches; a stop (Esc) is
+// never caught. mcp_tools(server=None) returns a list of dicts with
+// server, name, description, input_schema (decoded) and allowed. help()
+// lists each server on one line with its tool names (* marks those that
+// run without asking) or why it is unavailable. The REPL knows nothing of
+// allow lists or approvals: the host applies them, so the same rules hold
+// for direct calls and REPL code. Options.MCP takes and returns plain
+// data, so it can be forwarded to a REPL in another process.
 //
 // # Limits
 //

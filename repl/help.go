@@ -37,6 +37,7 @@ func (r *interp) helpText() string {
 	helpStarlark(&sb)
 	r.helpFunctions(&sb)
 	r.helpCommands(&sb)
+	r.helpMCP(&sb)
 	r.helpHelpers(&sb)
 	return sb.String()
 }

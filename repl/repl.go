@@ -52,6 +52,10 @@ type Options struct {
 	Model        func() string
 	PromptTokens func() (n int, estimated bool)
 
+	// MCP, when set, gives REPL code mcp() and mcp_tools() and help() its
+	// "MCP servers" section.
+	MCP MCP
+
 	// Output receives printed text as it is printed, so a UI can show it
 	// while the call runs. It is called, one call at a time, from the
 	// goroutine running the call while Exec waits, never after Exec returns.

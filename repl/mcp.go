@@ -1,0 +1,167 @@
+// mcp() and mcp_tools(): the session's MCP servers, through Options.MCP.
+
+package repl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	ljson "go.starlark.net/lib/json"
+	"go.starlark.net/starlark"
+)
+
+// MCP is the host side of mcp() and mcp_tools(): the session's MCP
+// servers, with the allow lists, approvals, progress and failure notes
+// handled there (rlm). Its methods take and return plain data, so a REPL
+// in another process can forward each call to its parent.
+type MCP interface {
+	// Servers returns every server with its tools.
+	Servers(ctx context.Context) []MCPServer
+	// Call calls a tool. arguments is a JSON object. The error is a refusal
+	// or failure whose text is written for the model.
+	Call(ctx context.Context, server, tool string, arguments json.RawMessage) (MCPResult, error)
+}
+
+// MCPServer is one server and its tools.
+type MCPServer struct {
+	Name  string
+	Err   string // why it is unavailable; "" when it runs
+	Tools []MCPTool
+}
+
+// MCPTool is one tool of a server.
+type MCPTool struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage
+	Allowed     bool // runs without asking
+}
+
+// MCPResult is a tool's result.
+type MCPResult struct {
+	Text       string          // the content as text
+	Structured json.RawMessage // the structured content; nil when there is none
+	IsError    bool            // the tool reported an error
+}
+
+// mcpNeeds marks the REPL functions that exist only with Options.MCP.
+const mcpNeeds = "mcp"
+
+func (r *interp) mcpCall(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var server, tool string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, nil, 2, &server, &tool); err != nil {
+		return nil, fmt.Errorf(`%v; call it as mcp("server", "tool", name=value, ...)`, err)
+	}
+	d := starlark.NewDict(len(kw))
+	for _, kv := range kw {
+		d.SetKey(kv[0], kv[1])
+	}
+	encoded, err := starlark.Call(&starlark.Thread{}, ljson.Module.Members["encode"], starlark.Tuple{d}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: the arguments cannot be sent as JSON: %v", err)
+	}
+	c := callOf(r)
+	res, err := r.opts.MCP.Call(c.ctx, server, tool, json.RawMessage(encoded.(starlark.String)))
+	if err != nil {
+		if c.ctx.Err() != nil {
+			return nil, fmt.Errorf("cancelled: the call was stopped by the user (Esc)")
+		}
+		return nil, err
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("%s/%s reported an error: %s", server, tool, res.Text)
+	}
+	if n := len(res.Text) + len(res.Structured); n > bigAlloc && int64(n)*4 > c.budget() {
+		return nil, fmt.Errorf("%s/%s returned %d bytes, too many for this REPL's memory limit (max_memory_mb = %d); ask the tool for less", server, tool, n, r.opts.MaxMemoryMB)
+	}
+	if res.Structured != nil {
+		return decodeJSON(res.Structured)
+	}
+	return starlark.String(res.Text), nil
+}
+
+func (r *interp) mcpTools(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var only starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "server?", &only); err != nil {
+		return nil, err
+	}
+	name, isStr := starlark.AsString(only)
+	if only != starlark.None && !isStr {
+		return nil, fmt.Errorf("mcp_tools: server must be a server name or None, not %s", only.Type())
+	}
+	servers := r.opts.MCP.Servers(callOf(r).ctx)
+	var out []starlark.Value
+	found := false
+	for _, s := range servers {
+		if only != starlark.None && s.Name != name {
+			continue
+		}
+		found = true
+		if only != starlark.None && s.Err != "" {
+			return nil, fmt.Errorf("mcp_tools: MCP server %s is unavailable: %s", s.Name, s.Err)
+		}
+		for _, t := range s.Tools {
+			schema, err := decodeJSON(t.InputSchema)
+			if err != nil {
+				schema = starlark.None
+			}
+			d := starlark.NewDict(5)
+			d.SetKey(starlark.String("server"), starlark.String(s.Name))
+			d.SetKey(starlark.String("name"), starlark.String(t.Name))
+			d.SetKey(starlark.String("description"), starlark.String(t.Description))
+			d.SetKey(starlark.String("input_schema"), schema)
+			d.SetKey(starlark.String("allowed"), starlark.Bool(t.Allowed))
+			out = append(out, d)
+		}
+	}
+	if only != starlark.None && !found {
+		return nil, fmt.Errorf("mcp_tools: there is no MCP server %q; the servers are: %s", name, strings.Join(serverNames(servers), ", "))
+	}
+	return starlark.NewList(out), nil
+}
+
+func serverNames(servers []MCPServer) []string {
+	out := make([]string, len(servers))
+	for i, s := range servers {
+		out[i] = s.Name
+	}
+	sort.Strings(out)
+	return out
+}
+
+// decodeJSON turns JSON into Starlark values with json.decode.
+func decodeJSON(b json.RawMessage) (starlark.Value, error) {
+	return starlark.Call(&starlark.Thread{}, ljson.Module.Members["decode"], starlark.Tuple{starlark.String(b)}, nil)
+}
+
+// helpMCP is help()'s section on the MCP servers: one line per server.
+func (r *interp) helpMCP(sb *strings.Builder) {
+	if r.opts.MCP == nil {
+		return
+	}
+	servers := r.opts.MCP.Servers(callOf(r).ctx)
+	if len(servers) == 0 {
+		return
+	}
+	sb.WriteString("\n## MCP servers\n")
+	sb.WriteString("mcp(server, tool, **arguments) calls a tool; it returns the structured content as values, else the text, " +
+		"and a tool error fails the call (try_call catches it). mcp_tools(server=None) lists the tools with their input schemas. " +
+		"The same tools are direct tools named mcp__<server>__<tool>. Tools marked * run without asking; the others need the user's approval each call.\n")
+	for _, s := range servers {
+		if s.Err != "" {
+			fmt.Fprintf(sb, "%s: unavailable (%s)\n", s.Name, firstLine(s.Err))
+			continue
+		}
+		names := make([]string, len(s.Tools))
+		for i, t := range s.Tools {
+			names[i] = t.Name
+			if t.Allowed {
+				names[i] += "*"
+			}
+		}
+		fmt.Fprintf(sb, "%s: %s\n", s.Name, listOrNone(names))
+	}
+}
