@@ -24,6 +24,7 @@ type agent struct {
 	roots  map[string]*jail.Root // the roots its file tools may use
 	rootNs []string              // their names, repository first
 	repl   REPL
+	mcp    []tool // the MCP servers' tools offered now (subagents); guarded by mu
 
 	fmu sync.Mutex // guards file (the UI may hide root turns during a turn)
 
@@ -75,6 +76,9 @@ func (a *agent) loop(ctx context.Context) outcome {
 	for {
 		if ctx.Err() != nil {
 			return a.stopped(a.lastContent())
+		}
+		if a.refreshMCP(ctx) {
+			a.emit(ToolsChanged{Agent: a.ref(), Tools: a.llmTools()})
 		}
 		resp, err := a.request(ctx)
 		msg := a.r.opts.Redactor.Message(resp.Message)
@@ -195,10 +199,11 @@ func (a *agent) system() *string {
 	return a.r.opts.System
 }
 
+// llmTools are the tools offered: the agent's own, then the MCP tools.
 func (a *agent) llmTools() []llm.Tool {
-	out := make([]llm.Tool, len(a.tools))
-	for i, t := range a.tools {
-		out[i] = t.llmTool()
+	var out []llm.Tool
+	for _, t := range append(append([]tool(nil), a.tools...), a.mcpTools()...) {
+		out = append(out, t.llmTool())
 	}
 	return out
 }
@@ -215,9 +220,11 @@ func (a *agent) run(ctx context.Context, call llm.ToolCall, synthetic bool) (str
 
 func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, Status) {
 	var t *tool
-	for i := range a.tools {
-		if a.tools[i].name == call.Name {
-			t = &a.tools[i]
+	for _, list := range [][]tool{a.tools, a.mcpTools()} {
+		for i := range list {
+			if list[i].name == call.Name {
+				t = &list[i]
+			}
 		}
 	}
 	if t == nil {
@@ -261,8 +268,8 @@ func (a *agent) unknownTool(name string) string {
 		}
 	}
 	var names []string
-	for _, t := range a.tools {
-		names = append(names, t.name)
+	for _, t := range a.llmTools() {
+		names = append(names, t.Name)
 	}
 	b, _ := json.Marshal(names)
 	return s + "\nYour tools are " + string(b) + "."

@@ -5,9 +5,7 @@ package rlm
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"harness/llm"
 	"harness/sessions"
@@ -120,19 +118,4 @@ func objectText(arguments string) (obj string, ok bool) {
 
 // capText cuts s to limit bytes on a UTF-8 boundary, ending with a notice
 // of the bytes omitted; the whole result fits in limit when it can.
-func capText(s string, limit int) string {
-	if limit <= 0 || len(s) <= limit {
-		return s
-	}
-	notice := func(n int) string {
-		return fmt.Sprintf("\n[subagent answer cut: %d bytes omitted (output_limit is %d bytes)]", n, limit)
-	}
-	keep := limit - len(notice(len(s)))
-	if keep < 0 {
-		keep = 0
-	}
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
-		keep--
-	}
-	return s[:keep] + notice(len(s)-keep)
-}
+func capText(s string, limit int) string { return capWith(s, limit, "subagent answer") }

@@ -8,6 +8,8 @@ import (
 
 	"harness/jail"
 	"harness/llm"
+	"harness/mcpclient"
+	"harness/repl"
 )
 
 // Streamer sends one chat request and streams the reply (*llm.Client).
@@ -46,6 +48,18 @@ type REPLEnv struct {
 	PromptTokens func() (int, bool)
 	// Session names the agent in failure notes: the rlm call ID.
 	Session string
+	// MCP gives the REPL mcp() and mcp_tools(): calls go through the same
+	// approvals as the direct MCP tools. nil without MCP servers.
+	MCP repl.MCP
+}
+
+// MCP is the session's MCP servers (*mcpclient.Set). Subagents are
+// offered each tool of a running server as a direct tool and reach them
+// from REPL code; Servers waits, on its first call, for servers still
+// starting.
+type MCP interface {
+	Servers(ctx context.Context) []mcpclient.ServerInfo
+	Call(ctx context.Context, c mcpclient.Call) (mcpclient.Result, error)
 }
 
 // NewREPL builds a subagent's REPL (cmd wires repl.New).

@@ -23,6 +23,22 @@
 // apply_patch never offers library. The root argument is offered only when
 // there is more than the repository to choose from.
 //
+// With Options.MCP, each subagent (never the root, which only delegates)
+// is also offered every tool of the running MCP servers as
+// mcp__<server>__<tool>, with the server's description and input schema,
+// after the tools above. The first subagent waits for servers still
+// starting (mcpclient: at most 30 s) before its AgentStart; before each
+// request the list is read again, and a change (a server started, stopped
+// or sent list_changed) is offered from that request on and announced by
+// ToolsChanged. A direct MCP call's result is the tool's content as text
+// (mcpclient.Result), "The tool reported an error:" first when the tool
+// says so, capped at output_limit; refusals and failures are the result
+// text. Progress notifications are ToolOutput events of the call. The
+// subagent's REPL reaches the same servers (REPLEnv.MCP, for mcp() and
+// mcp_tools()): every call, direct or from code, goes through the
+// subagent's approvals, so a tool off its server's allow list asks each
+// time.
+//
 // An rlm call's task becomes the subagent's first user message verbatim.
 // The subagent works until it answers without a tool call; that answer, cut
 // to [repl] output_limit, is the call's result. The rlm calls of one
@@ -100,5 +116,5 @@
 // refuses, see sessions.Session.Rename), Conversation and Local (the root
 // file's items and _harness_local, for the transcript and the context
 // editor), SetHidden and SetTurnTokenCache (the context editor's changes,
-// saved at once), RootTools and AgentStart.Tools (/tools).
+// saved at once), RootTools, AgentStart.Tools and ToolsChanged (/tools).
 package rlm

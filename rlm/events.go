@@ -79,6 +79,13 @@ type (
 		Task  string
 		Tools []llm.Tool // the tools the agent is offered (for /tools)
 	}
+	// ToolsChanged gives an agent's tools after they changed while it ran
+	// (an MCP server started, stopped or sent list_changed); the next
+	// request offers them.
+	ToolsChanged struct {
+		Agent Agent
+		Tools []llm.Tool
+	}
 	// AgentEnd says an agent finished; Result is what its caller gets.
 	AgentEnd struct {
 		Agent  Agent
@@ -182,6 +189,7 @@ func (e ToolOutput) Of() Agent        { return e.Agent }
 func (e SessionReady) Of() Agent      { return Agent{Name: e.Name} }
 func (e AgentStart) Of() Agent        { return e.Agent }
 func (e AgentEnd) Of() Agent          { return e.Agent }
+func (e ToolsChanged) Of() Agent      { return e.Agent }
 func (e MessageAdded) Of() Agent      { return e.Agent }
 func (e Conversation) Of() Agent      { return e.Agent }
 func (e ToolCallStarted) Of() Agent   { return e.Agent }

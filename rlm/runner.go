@@ -35,6 +35,7 @@ type Options struct {
 
 	NewREPL  NewREPL
 	Files    FileTools
+	MCP      MCP      // the MCP servers subagents may use; nil for none
 	Approver Approver // the front end's; nil refuses every approval
 	Events   *Stream  // nil drops events
 	Redactor *sessions.Redactor

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"harness/jail"
+	"harness/repl"
 	"harness/sessions"
 )
 
@@ -26,6 +27,7 @@ func (a *agent) delegate(ctx context.Context, task, name string) (string, Status
 	a.r.subagents.Add(1)
 	defer a.r.subagents.Add(-1)
 	err := c.setup()
+	c.refreshMCP(ctx)
 	a.emit(AgentStart{Agent: c.ref(), Task: task, Tools: c.llmTools()})
 	var out outcome
 	if err != nil {
@@ -92,6 +94,7 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 			return c.promptTokens()
 		},
 		Session: c.id,
+		MCP:     c.replMCP(),
 	})
 	if err != nil {
 		return c.failed("", fmt.Errorf("start the REPL: %w", err))
@@ -102,6 +105,15 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 		return out
 	}
 	return c.loop(ctx)
+}
+
+// replMCP is what the subagent's REPL reaches the MCP servers through; nil
+// without servers.
+func (c *agent) replMCP() repl.MCP {
+	if c.r.opts.MCP == nil {
+		return nil
+	}
+	return replMCP{c}
 }
 
 // startupCode is the synthetic first REPL call of every subagent.

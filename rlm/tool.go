@@ -18,6 +18,10 @@ type tool struct {
 	name        string
 	description string
 	params      []param
+	// schemaJSON, when set, is the tool's whole JSON Schema (an MCP tool's):
+	// check then only requires a JSON object and leaves the rest to the
+	// tool's server.
+	schemaJSON json.RawMessage
 	// run executes a call whose arguments already passed check. It returns
 	// the result text and Stopped when the user stopped the turn inside it.
 	run func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status)
@@ -34,6 +38,9 @@ type param struct {
 
 // schema returns the tool's JSON Schema.
 func (t tool) schema() json.RawMessage {
+	if t.schemaJSON != nil {
+		return t.schemaJSON
+	}
 	var b bytes.Buffer
 	b.WriteString(`{"type":"object","properties":{`)
 	var required []string
@@ -85,6 +92,12 @@ func (t tool) check(arguments string) (map[string]json.RawMessage, string) {
 		}
 	}
 	for name, raw := range args {
+		if t.schemaJSON != nil {
+			if string(raw) == "null" {
+				delete(args, name)
+			}
+			continue
+		}
 		p, ok := t.param(name)
 		if !ok {
 			return nil, fmt.Sprintf("Invalid arguments for %s: unknown argument %q; %s", t.name, name, t.takes())

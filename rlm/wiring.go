@@ -42,6 +42,7 @@ func REPLs(base repl.Options) NewREPL {
 		o.Model = env.Model
 		o.PromptTokens = env.PromptTokens
 		o.Session = env.Session
+		o.MCP = env.MCP
 		r, err := repl.New(o)
 		if err != nil {
 			return nil, err
