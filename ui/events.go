@@ -43,6 +43,10 @@ func (a *App) handle(ev rlm.Event) {
 		}
 		v.tools = e.Tools
 		a.stack = append(a.stack, v)
+	case rlm.ToolsChanged:
+		if v := a.viewOf(e.Agent); v != nil {
+			v.tools = e.Tools
+		}
 	case rlm.AgentEnd:
 		if e.Agent.Depth == 0 {
 			return

@@ -1,0 +1,40 @@
+// /tools follows a subagent's tools when they change while it runs.
+
+package ui
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"harness/llm"
+	"harness/rlm"
+)
+
+func TestToolsFollowToolsChanged(t *testing.T) {
+	inSub, release := make(chan struct{}), make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		call := llm.ToolCall{ID: "call1", Name: "rlm", Arguments: `{"task":"t","name":"mcpuser"}`}
+		f.add(root, llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call}})
+		sub := rlm.Agent{Name: "mcpuser", Depth: 1, ID: "call1"}
+		repl := llm.Tool{Name: "repl", Description: "Run Starlark."}
+		f.events.Emit(rlm.AgentStart{Agent: sub, Task: "t", Tools: []llm.Tool{repl}})
+		f.events.Emit(rlm.ToolsChanged{Agent: sub, Tools: []llm.Tool{repl, {Name: "mcp__docs__search", Description: "Search the docs."}}})
+		close(inSub)
+		<-release
+		f.events.Emit(rlm.AgentEnd{Agent: sub, Result: "ok"})
+		f.add(root, llm.Message{Role: "tool", ToolCallID: "call1", Content: "ok"})
+		reply(f, root, "", "all done")
+	}}
+	u := startUI(t, 80, 20, be, nil)
+	u.typeText("go")
+	u.key(tcell.KeyEnter, 0, 0)
+	<-inSub
+	u.typeText("/tools")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("mcp__docs__search\nSearch the docs.")
+	close(release)
+	u.waitText("all done")
+}
