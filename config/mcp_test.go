@@ -136,3 +136,26 @@ func FuzzExpand(f *testing.F) {
 		}
 	})
 }
+
+func TestEnviron(t *testing.T) {
+	d := newDirs(t)
+	text := strings.Replace(strings.ReplaceAll(baseConfig, "STORE", d.store), `model = "m"`, "model = \"m\"\napi_key_env = \"HARNESS_TEST_KEY\"", 1)
+	writeConfig(t, d.home, text)
+	t.Setenv("HARNESS_TEST_KEY", "sk-test-environ-1234")
+	t.Setenv("HOLDS_THE_KEY", "Bearer sk-test-environ-1234")
+	t.Setenv("HARNESS_TEST_PLAIN", "kept")
+	mustWrite(t, d.home+"/.env", "ONLY_IN_DOTENV=private\n")
+	cfg, err := Load(d.home, d.launch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := strings.Join(cfg.Environ(), "\n")
+	for _, gone := range []string{"HARNESS_TEST_KEY", "HOLDS_THE_KEY", "ONLY_IN_DOTENV", "sk-test-environ"} {
+		if strings.Contains(env, gone) {
+			t.Errorf("Environ holds %s", gone)
+		}
+	}
+	if !strings.Contains(env, "HARNESS_TEST_PLAIN=kept") {
+		t.Error("Environ lost an ordinary variable")
+	}
+}

@@ -12,6 +12,10 @@
 //	tokenize   /tokenize answers (llama.cpp or vLLM dialect), or estimates are in use
 //	completion with --full: one streamed request that must come back with a tool call
 //	approval   the [approval_description] endpoint, when enabled, as for endpoint
+//	mcp        each [mcp.servers.NAME] server starts in the launch directory and
+//	           lists its tools: one line with the start time and the tool names, a
+//	           warning for allow entries it does not offer (no tool is called, even
+//	           with --full; a failure's line gives the reason and the server's log)
 //	replib     every $HARNESS_HOME/replib/*.star file parses as Starlark
 //
 // Each line starts with ok, warn, FAIL or skip. Run returns false when any
@@ -93,6 +97,7 @@ func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer) (o
 		checkStore(p, home, launchDir)
 		checkEndpoint(ctx, p, cfg, full)
 		checkApproval(ctx, p, cfg)
+		checkMCP(ctx, p, cfg, launchDir)
 	} else {
 		for _, c := range []string{".env", "store", "endpoint", "tokenize", "completion"} {
 			p.skip(c, "needs a configuration that loads")

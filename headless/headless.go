@@ -4,7 +4,8 @@
 //
 // It holds no agent logic: it calls Turn and prints the rlm events of the
 // turn. Approvals are always refused (Deny), with a message the model can
-// act on; allow-listed commands still run because they never ask.
+// act on; allow-listed commands and MCP tools still run because they never
+// ask.
 //
 // # Plain output
 //
@@ -119,8 +120,9 @@ type Deny struct{}
 
 // ErrHeadless is the refusal the model sees.
 var ErrHeadless = errors.New("denied: harness runs headless (-p), so no one can approve this operation. " +
-	"Commands listed in [commands.allow] run without approval; otherwise do the work without it " +
-	"(REPL file functions, read_file, apply_patch, grep, list) or explain in your answer what the user should run")
+	"Commands listed in [commands.allow], and MCP tools on their server's allow list, run without approval; " +
+	"otherwise do the work without it (REPL file functions, read_file, apply_patch, grep, list) " +
+	"or explain in your answer what the user should run or allow")
 
 // Approve implements rlm.Approver.
 func (Deny) Approve(context.Context, json.RawMessage) (bool, error) { return false, ErrHeadless }

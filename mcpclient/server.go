@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,9 +79,12 @@ func (srv *server) start() {
 	}
 }
 
-// logHint points to the server's log, when it has one.
+// logHint points to the server's log, once it has one.
 func (srv *server) logHint() string {
 	if srv.log == "" {
+		return ""
+	}
+	if _, err := os.Stat(srv.log); err != nil {
 		return ""
 	}
 	return "; its stderr is in " + srv.log

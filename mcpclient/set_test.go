@@ -445,3 +445,18 @@ func TestCollidingNames(t *testing.T) {
 		t.Errorf("t = %+v", srv.tools[2])
 	}
 }
+
+func TestProbe(t *testing.T) {
+	ts := newTestServer(t)
+	info, took := Probe(context.Background(), ts.spec("test"), Options{})
+	if info.Err != "" || len(info.Tools) != 8 || took <= 0 {
+		t.Errorf("probe = %+v in %v", info, took)
+	}
+	slow := newTestServer(t)
+	slow.dialGate = make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if info, _ := Probe(ctx, slow.spec("slow"), Options{}); !strings.HasPrefix(info.Err, "did not start within") {
+		t.Errorf("slow probe = %+v", info)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"harness/config"
+	"harness/failures"
 	"harness/headless"
 	"harness/reaper"
 	"harness/rlm"
@@ -203,6 +204,12 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 	}
 	w := &wired{roots: rs, stream: rlm.NewStream()}
 	red := sessions.NewRedactor(cfg.Secrets())
+	// Headless, a server that fails to start or stops is an error line.
+	rs.startMCP(cfg, failures.Open(cfg.Home).Redacting(red.String), func(n failures.Note, _ int) {
+		if n.Kind == failures.KindMCP {
+			w.stream.Emit(rlm.Error{Message: n.Message})
+		}
+	})
 	var conv *sessions.File
 	if w.session, conv, code = openSession(st, f.resume, red, rs.dir, stderr); code != exitOK {
 		rs.close()
@@ -250,35 +257,6 @@ func openSession(st sessions.Store, name string, red *sessions.Redactor, dir str
 	return s, conv, exitOK
 }
 
-// environ is the environment commands start from (before [commands]
-// env_filter): the process environment without the API key variables and
-// without any variable holding a secret value.
-func environ(cfg *config.Config) func() []string {
-	names := map[string]bool{}
-	for _, e := range []config.Endpoint{cfg.Endpoint} {
-		if e.APIKeyEnv != "" {
-			names[e.APIKeyEnv] = true
-		}
-	}
-	if ad := cfg.ApprovalDescription; ad != nil && ad.Endpoint.APIKeyEnv != "" {
-		names[ad.Endpoint.APIKeyEnv] = true
-	}
-	secrets := cfg.Secrets()
-	return func() []string {
-		var out []string
-	next:
-		for _, kv := range os.Environ() {
-			name, val, _ := strings.Cut(kv, "=")
-			if names[name] {
-				continue
-			}
-			for _, s := range secrets {
-				if strings.Contains(val, s) {
-					continue next
-				}
-			}
-			out = append(out, kv)
-		}
-		return out
-	}
-}
+// environ is the environment commands and stdio MCP servers start from
+// (before [commands] env_filter): see config.Config.Environ.
+func environ(cfg *config.Config) func() []string { return cfg.Environ }

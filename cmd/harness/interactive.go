@@ -142,14 +142,17 @@ func openUIWiring(cfg *config.Config, f agentFlags, launchDir string, stderr io.
 		return nil, code
 	}
 	stream, ap := rlm.NewStream(), ui.NewApprovals()
-	return &uiWiring{roots: rs, cfg: cfg, level: level, ap: ap, st: sessions.Store{Dir: cfg.SessionsDir()},
+	w := &uiWiring{roots: rs, cfg: cfg, level: level, ap: ap, st: sessions.Store{Dir: cfg.SessionsDir()},
 		parts: agentParts{
 			system: systemPrompt(cfg, f), approver: ap, events: stream,
 			redactor: sessions.NewRedactor(cfg.Secrets()),
 			onFailure: func(n failures.Note, count int) {
 				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
 			},
-		}}, exitOK
+		}}
+	// In the background: the first frame never waits for a server.
+	rs.startMCP(cfg, w.parts.failures(cfg), w.parts.onFailure)
+	return w, exitOK
 }
 
 // backend builds a root agent continuing conv in sess; a nil sess is a

@@ -12,16 +12,19 @@ import (
 	"harness/failures"
 	"harness/jail"
 	"harness/llm"
+	"harness/mcpclient"
 	"harness/repl"
 	"harness/rlm"
 	"harness/sessions"
 )
 
-// roots are the repository (the canonical launch directory) and the store.
+// roots are the repository (the canonical launch directory) and the store,
+// and the MCP servers agents working there use.
 type roots struct {
 	dir   string
 	repo  *jail.Root
-	store *jail.Root // nil without [rlm.store]
+	store *jail.Root     // nil without [rlm.store]
+	mcp   *mcpclient.Set // nil without [mcp.servers]
 }
 
 // openRoots opens the launch directory as the repository, reading its
@@ -48,7 +51,22 @@ func openRoots(cfg *config.Config, launchDir string, level func() config.Permiss
 	return r, exitOK
 }
 
+// startMCP starts the configured MCP servers in the background; failures
+// are recorded (and shown through onFailure), never fatal.
+func (r *roots) startMCP(cfg *config.Config, fails *failures.Log, onFailure func(failures.Note, int)) {
+	if len(cfg.MCP) == 0 {
+		return
+	}
+	r.mcp = mcpclient.Start(mcpclient.FromConfig(cfg), mcpclient.Options{
+		RepoDir: r.dir, Environ: environ(cfg), EnvFilter: cfg.Commands.EnvFilter,
+		LogDir: filepath.Join(cfg.Home, "mcp"), Failures: fails, OnFailure: onFailure,
+	})
+}
+
 func (r *roots) close() {
+	if r.mcp != nil {
+		r.mcp.Close()
+	}
 	r.repo.Close()
 	if r.store != nil {
 		r.store.Close()
@@ -65,9 +83,18 @@ type agentParts struct {
 	roomAdvice string                   // how to make room in a full context ("": the UI's)
 }
 
+// failures is the failure log, with secrets redacted.
+func (p agentParts) failures(cfg *config.Config) *failures.Log {
+	return failures.Open(cfg.Home).Redacting(p.redactor.String)
+}
+
 // newRunner builds the root agent continuing conv in sess, with the real
 // endpoint client, file tools and REPLs.
 func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Session, conv *sessions.File) (*rlm.Runner, error) {
+	var mcp rlm.MCP
+	if r.mcp != nil {
+		mcp = r.mcp
+	}
 	return rlm.New(rlm.Options{
 		Config: cfg, Client: endpointClient(cfg, cfg.Endpoint, "endpoint"), System: p.system,
 		Session: sess, RepoDir: r.dir, Repository: r.repo, Store: r.store,
@@ -75,11 +102,11 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 			Repository: r.repo, Store: r.store, Home: cfg.Home,
 			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
 			Commands: cfg.Commands, RepoDir: r.dir, Environ: environ(cfg),
-			Failures:  failures.Open(cfg.Home).Redacting(p.redactor.String),
+			Failures:  p.failures(cfg),
 			OnFailure: p.onFailure,
 			Watch:     commands.Watch,
 		}),
-		Files: rlm.DefaultFileTools(), Approver: p.approver, Events: p.events, Redactor: p.redactor,
+		Files: rlm.DefaultFileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
 		RoomAdvice: p.roomAdvice,
 	}, conv)
 }
