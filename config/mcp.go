@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -296,4 +297,38 @@ func expand(s string, lookup func(string) (string, bool)) (string, error) {
 		b.WriteString(v)
 		s = s[i+end+1:]
 	}
+}
+
+// minSecret is the shortest value MCPSecrets reports: shorter ones would
+// garble unrelated text when redacted.
+const minSecret = 8
+
+// MCPSecrets returns the credentials ${NAME} references bring into MCP
+// servers: the values referenced in headers, and those referenced in env
+// that come from .env (the file for secrets). harness redacts them from
+// sessions and failure notes as it does API keys. Values shorter than 8
+// bytes are left out.
+func (c *Config) MCPSecrets() []string {
+	var out []string
+	collect := func(s string, dotenvOnly bool) {
+		expand(s, func(name string) (string, bool) {
+			v, inEnv := os.LookupEnv(name)
+			if !inEnv {
+				v = c.dotenv[name]
+			}
+			if len(v) >= minSecret && !(dotenvOnly && inEnv) {
+				out = append(out, v)
+			}
+			return "", true
+		})
+	}
+	for _, s := range c.MCP {
+		for _, h := range s.Headers {
+			collect(h, false)
+		}
+		for _, e := range s.Env {
+			collect(e, true)
+		}
+	}
+	return out
 }

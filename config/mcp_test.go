@@ -159,3 +159,29 @@ func TestEnviron(t *testing.T) {
 		t.Error("Environ lost an ordinary variable")
 	}
 }
+
+func TestMCPSecrets(t *testing.T) {
+	d := newDirs(t)
+	writeConfig(t, d.home, strings.ReplaceAll(baseConfig, "STORE", d.store)+`
+[mcp.servers.a]
+command = "x"
+args = ["${ARG_VALUE}"]
+env = { T = "${DOTENV_TOKEN}", P = "${SHELL_VALUE}", S = "${SHORT}" }
+
+[mcp.servers.b]
+url = "https://h/mcp"
+headers = { Authorization = "Bearer ${SHELL_TOKEN}" }
+`)
+	mustWrite(t, d.home+"/.env", "DOTENV_TOKEN=dotenv-token-1\nSHORT=abc\n")
+	t.Setenv("SHELL_VALUE", "/usr/local/share/thing")
+	t.Setenv("SHELL_TOKEN", "shell-token-2")
+	t.Setenv("ARG_VALUE", "an-argument-value")
+	cfg, err := Load(d.home, d.launch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(cfg.MCPSecrets(), " ")
+	if got != "dotenv-token-1 shell-token-2" {
+		t.Errorf("MCPSecrets = %q; want the .env token of env and the header token", got)
+	}
+}

@@ -92,7 +92,7 @@ func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer) (o
 	p := &printer{w: w}
 	cfg := checkConfig(p, home, launchDir)
 	if cfg != nil {
-		p.secrets = cfg.Secrets()
+		p.secrets = append(cfg.Secrets(), cfg.MCPSecrets()...)
 		checkDotenv(p, cfg)
 		checkStore(p, home, launchDir)
 		checkEndpoint(ctx, p, cfg, full)

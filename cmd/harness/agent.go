@@ -203,7 +203,7 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 		return nil, code
 	}
 	w := &wired{roots: rs, stream: rlm.NewStream()}
-	red := sessions.NewRedactor(cfg.Secrets())
+	red := redactor(cfg)
 	// Headless, a server that fails to start or stops is an error line.
 	rs.startMCP(cfg, failures.Open(cfg.Home).Redacting(red.String), func(n failures.Note, _ int) {
 		if n.Kind == failures.KindMCP {

@@ -145,7 +145,7 @@ func openUIWiring(cfg *config.Config, f agentFlags, launchDir string, stderr io.
 	w := &uiWiring{roots: rs, cfg: cfg, level: level, ap: ap, st: sessions.Store{Dir: cfg.SessionsDir()},
 		parts: agentParts{
 			system: systemPrompt(cfg, f), approver: ap, events: stream,
-			redactor: sessions.NewRedactor(cfg.Secrets()),
+			redactor: redactor(cfg),
 			onFailure: func(n failures.Note, count int) {
 				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
 			},

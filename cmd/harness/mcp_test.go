@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -86,7 +87,10 @@ env = { FROM_DOTENV = "${DOTENV_ONLY}" }
 	}
 	want := []struct{ call, result string }{
 		{"mcp__everything__echo", "Echo: hello"},
-		{"repl {\"code\":\"s = mcp(", "The sum of 2 and 40 is 42.\nfrom-dotenv None None None"},
+		// The .env value reached the server through its env, and is redacted
+		// like an API key; other .env values, the key and filtered names never
+		// reach it.
+		{"repl {\"code\":\"s = mcp(", "The sum of 2 and 40 is 42.\n[REDACTED] None None None"},
 		{"mcp__everything__trigger-long-running-operation", "Long running operation completed. Duration: 0.3 seconds, Steps: 3."},
 		{"mcp__everything__get-structured-content", "PermissionError: everything/get-structured-content was not approved: denied: harness runs headless (-p)"},
 		{"repl {\"code\":\"print(try_call(", "PermissionError: everything/get-tiny-image was not approved: denied: harness runs headless"},
@@ -123,6 +127,12 @@ env = { FROM_DOTENV = "${DOTENV_ONLY}" }
 	if !strings.Contains(stdout, `"type":"turn_done"`) || !strings.Contains(stdout, "All done: 42.") {
 		t.Errorf("turn_done missing:\n%s", stdout)
 	}
+	filepath.WalkDir(e.sessionDir(), func(p string, d os.DirEntry, err error) error {
+		if data, _ := os.ReadFile(p); err == nil && !d.IsDir() && strings.Contains(string(data), "from-dotenv") {
+			t.Errorf("%s holds the server's .env credential", p)
+		}
+		return nil
+	})
 	notes, _ := os.ReadFile(filepath.Join(e.home, "failures.jsonl"))
 	if strings.Count(string(notes), `"kind":"denied"`) != 2 || !strings.Contains(string(notes), "get-tiny-image") {
 		t.Errorf("failure notes:\n%s", notes)
@@ -232,4 +242,34 @@ func processAlive(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// TestMCPStartsInBackground: the UI's wiring returns while a server is
+// still starting (the first frame never waits for one), and closing it
+// stops that server.
+func TestMCPStartsInBackground(t *testing.T) {
+	e := newEnv(t)
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep command")
+	}
+	e.withMCP(fmt.Sprintf("\n[mcp.servers.hang]\ncommand = %q\nargs = [\"300\"]\n", sleep))
+	f, _ := parseAgentFlags(nil)
+	var stderr strings.Builder
+	w, code := openUIWiring(e.cfg, f, e.repo, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // answer at once
+	if infos := w.mcp.Servers(ctx); len(infos) != 1 || infos[0].Err != "still starting" {
+		t.Fatalf("servers = %+v", infos)
+	}
+	done := make(chan struct{})
+	go func() { w.close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("closing did not stop a server that never answered")
+	}
 }

@@ -158,3 +158,9 @@ func systemPrompt(cfg *config.Config, f agentFlags) *string {
 	}
 	return cfg.Chat.Prompt
 }
+
+// redactor removes the API keys and the MCP servers' credentials from what
+// is saved.
+func redactor(cfg *config.Config) *sessions.Redactor {
+	return sessions.NewRedactor(append(cfg.Secrets(), cfg.MCPSecrets()...))
+}
