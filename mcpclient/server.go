@@ -97,10 +97,14 @@ func (srv *server) fail(reason string) {
 		srv.mu.Unlock()
 		return
 	}
-	srv.st, srv.err, srv.tools = down, reason, nil
+	// While it has restarts left, a server that stopped keeps offering the
+	// tools it had: calling one starts it again.
+	srv.st, srv.err = down, reason
 	again := ""
 	if srv.restarts < maxRestarts {
 		again = "; it is started again on its next call"
+	} else {
+		srv.tools = nil
 	}
 	srv.mu.Unlock()
 	srv.set.note("", failures.KindMCP, "MCP server "+srv.spec.Name+" "+reason+again+srv.logHint(), "")
@@ -236,7 +240,8 @@ func (srv *server) toolsChanged(_ context.Context, req *mcp.ToolListChangedReque
 	}()
 }
 
-// info describes the server now.
+// info describes the server now. A server that is down may still list
+// the tools it had (see fail).
 func (srv *server) info() ServerInfo {
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
@@ -279,6 +284,7 @@ func (srv *server) ensure(ctx context.Context) (conn, error) {
 	}
 	srv.mu.Lock()
 	if srv.restarts >= maxRestarts {
+		srv.tools = nil
 		srv.mu.Unlock()
 		return conn{}, fmt.Errorf("MCP server %s %s; it was started again %d times this session and stays stopped%s", srv.spec.Name, reason, maxRestarts, srv.logHint())
 	}

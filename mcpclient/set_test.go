@@ -383,6 +383,9 @@ func TestLostConnectionRestartsOnNextCall(t *testing.T) {
 	if n := ns.wait(t); n.Kind != failures.KindMCP || !strings.HasPrefix(n.Message, "MCP server test stopped (the connection closed); it is started again on its next call") {
 		t.Errorf("note = %+v", n)
 	}
+	if info := s.Servers(context.Background())[0]; info.Err != "stopped (the connection closed)" || len(info.Tools) != 8 {
+		t.Errorf("a stopped server keeps offering its tools (a call starts it again): %+v", info)
+	}
 	res, err := s.Call(context.Background(), echo)
 	if err != nil || res.Text != "echo: x" {
 		t.Fatalf("after the restart: %+v, %v", res, err)

@@ -78,9 +78,9 @@ func (s Spec) allowed(tool string) bool {
 // ServerInfo is one server as the Set knows it now.
 type ServerInfo struct {
 	Name  string
-	Err   string // why it is unavailable ("" when it is running)
+	Err   string // why it is not running ("" when it is)
 	Log   string // its stderr log ($HARNESS_HOME/mcp/NAME.log); "" for HTTP servers
-	Tools []Tool // empty while unavailable
+	Tools []Tool // while it is down with restarts left: the tools it had, whose next call starts it again
 }
 
 // Tool is one tool of a running server.
@@ -101,21 +101,26 @@ const maxToolName = 64
 // and a hash of the tool's real name in place of the end when the result
 // would pass 64 characters (or collide, see tools).
 func exposedName(server, tool string, hashed bool) string {
-	var b strings.Builder
-	for _, r := range tool {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	name := "mcp__" + server + "__" + b.String()
+	name := "mcp__" + nameChars(server) + "__" + nameChars(tool)
 	if len(name) <= maxToolName && !hashed {
 		return name
 	}
 	sum := sha256.Sum256([]byte(server + "\x00" + tool))
 	suffix := "_" + hex.EncodeToString(sum[:4])
 	return name[:min(len(name), maxToolName-len(suffix))] + suffix
+}
+
+// nameChars replaces each character other than letters, digits, _ and -.
+func nameChars(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
 }
 
 // objectSchema returns a tool's input schema as JSON, or the schema of any

@@ -28,7 +28,7 @@ type MCP interface {
 // MCPServer is one server and its tools.
 type MCPServer struct {
 	Name  string
-	Err   string // why it is unavailable; "" when it runs
+	Err   string // why it is not running ("" when it runs); Tools may still list what it had
 	Tools []MCPTool
 }
 
@@ -67,6 +67,7 @@ func (r *interp) mcpCall(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	res, err := r.opts.MCP.Call(c.ctx, server, tool, json.RawMessage(encoded.(starlark.String)))
 	if err != nil {
 		if c.ctx.Err() != nil {
+			c.stop(stopCancel) // now, so try_call sees the stop and lets it through
 			return nil, fmt.Errorf("cancelled: the call was stopped by the user (Esc)")
 		}
 		return nil, err
@@ -100,7 +101,7 @@ func (r *interp) mcpTools(_ *starlark.Thread, b *starlark.Builtin, args starlark
 			continue
 		}
 		found = true
-		if only != starlark.None && s.Err != "" {
+		if only != starlark.None && s.Err != "" && len(s.Tools) == 0 {
 			return nil, fmt.Errorf("mcp_tools: MCP server %s is unavailable: %s", s.Name, s.Err)
 		}
 		for _, t := range s.Tools {
@@ -151,7 +152,7 @@ func (r *interp) helpMCP(sb *strings.Builder) {
 		"and a tool error fails the call (try_call catches it). mcp_tools(server=None) lists the tools with their input schemas. " +
 		"The same tools are direct tools named mcp__<server>__<tool>. Tools marked * run without asking; the others need the user's approval each call.\n")
 	for _, s := range servers {
-		if s.Err != "" {
+		if s.Err != "" && len(s.Tools) == 0 {
 			fmt.Fprintf(sb, "%s: unavailable (%s)\n", s.Name, firstLine(s.Err))
 			continue
 		}
@@ -162,6 +163,10 @@ func (r *interp) helpMCP(sb *strings.Builder) {
 				names[i] += "*"
 			}
 		}
-		fmt.Fprintf(sb, "%s: %s\n", s.Name, listOrNone(names))
+		note := ""
+		if s.Err != "" { // stopped; the next call starts it again
+			note = " (" + firstLine(s.Err) + ")"
+		}
+		fmt.Fprintf(sb, "%s: %s%s\n", s.Name, listOrNone(names), note)
 	}
 }

@@ -39,6 +39,7 @@ func (f *fakeMCP) Servers(context.Context) []MCPServer {
 			{Name: "sum", Description: "Add.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		}},
 		{Name: "broken", Err: "failed to start: command \"x\" not found on PATH\nmore"},
+		{Name: "paused", Err: "stopped (exit status 3); its stderr is in /h/mcp/paused.log", Tools: []MCPTool{{Name: "t1", InputSchema: json.RawMessage(`{}`)}}},
 	}
 }
 
@@ -110,10 +111,11 @@ func TestMCPCallCancelled(t *testing.T) {
 func TestMCPTools(t *testing.T) {
 	e := newEnv(t, withMCP(newFakeMCP()))
 	for _, tc := range []struct{ code, want string }{
-		{`[(t["server"], t["name"], t["allowed"]) for t in mcp_tools()]`, `[("docs", "echo", True), ("docs", "sum", False)]`},
+		{`[(t["server"], t["name"], t["allowed"]) for t in mcp_tools()]`, `[("docs", "echo", True), ("docs", "sum", False), ("paused", "t1", False)]`},
+		{`len(mcp_tools("paused"))`, "1"},
 		{`mcp_tools("docs")[0]["input_schema"]["properties"]["text"]["type"]`, `"string"`},
 		{`mcp_tools(server="docs")[1]["description"]`, `"Add."`},
-		{`mcp_tools("nope")`, `mcp_tools: there is no MCP server "nope"; the servers are: broken, docs`},
+		{`mcp_tools("nope")`, `mcp_tools: there is no MCP server "nope"; the servers are: broken, docs, paused`},
 		{`mcp_tools("broken")`, `mcp_tools: MCP server broken is unavailable: failed to start`},
 		{`mcp_tools(3)`, "server must be a server name or None, not int"},
 	} {
@@ -129,7 +131,7 @@ func TestMCPHelpAndFunctions(t *testing.T) {
 	e := newEnv(t, withMCP(newFakeMCP()))
 	help := e.exec("help()")
 	want := "\n## MCP servers\nmcp(server, tool, **arguments) calls a tool;"
-	if !strings.Contains(help, want) || !strings.Contains(help, "\ndocs: echo*, sum\nbroken: unavailable (failed to start: command \"x\" not found on PATH)\n") {
+	if !strings.Contains(help, want) || !strings.Contains(help, "\ndocs: echo*, sum\nbroken: unavailable (failed to start: command \"x\" not found on PATH)\npaused: t1 (stopped (exit status 3); its stderr is in /h/mcp/paused.log)\n") {
 		t.Errorf("help() lacks the MCP section:\n%s", help)
 	}
 	if !strings.Contains(help, "mcp_tools(server=None): ") {
