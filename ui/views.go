@@ -40,13 +40,16 @@ func newView(a rlm.Agent, system *string) *view {
 
 // reset replaces the view's blocks with the system message and items.
 // Blocks that show no message (notes, errors, command output, answered
-// approvals) are kept under the message they followed when it is still
-// there: a turn starts with the whole conversation again, and what was
-// shown about earlier turns should not vanish with it.
+// approvals) are kept under the message they followed, or under the last
+// one before it still there (see anchors): a turn starts with the whole
+// conversation again, and what was shown about earlier turns should not
+// vanish with it.
 func (v *view) reset(items []sessions.Item) {
 	extras := make(map[msgKey][]*block)
+	anchor := v.anchors(items)
 	for _, b := range v.blocks {
 		if b.extra {
+			b.after = anchor(b.after)
 			extras[b.after] = append(extras[b.after], b)
 		}
 	}
@@ -69,6 +72,45 @@ func (v *view) reset(items []sessions.Item) {
 		}
 	}
 	v.scroll = scroll{follow: true}
+}
+
+// anchors returns where a kept block goes in items: under the message it
+// followed, or, when items no longer hold that message (a failed or
+// stopped turn ends on its FYI call, which the next turn removes), under
+// the last message before it that is still there.
+func (v *view) anchors(items []sessions.Item) func(msgKey) msgKey {
+	var present map[msgKey]bool
+	var old map[msgKey]int
+	return func(k msgKey) msgKey {
+		if k == (msgKey{}) {
+			return k
+		}
+		if present == nil {
+			present = make(map[msgKey]bool, len(items))
+			for i := range items {
+				present[keyOfMessage(&items[i].Message)] = true
+			}
+		}
+		if present[k] {
+			return k
+		}
+		if old == nil {
+			old = make(map[msgKey]int, len(v.items))
+			for i := range v.items {
+				old[keyOfMessage(&v.items[i].Message)] = i
+			}
+		}
+		i, ok := old[k]
+		if !ok {
+			return k // unknown: dropped, as before
+		}
+		for i--; i >= 0; i-- {
+			if p := keyOfMessage(&v.items[i].Message); present[p] {
+				return p
+			}
+		}
+		return msgKey{}
+	}
 }
 
 // msgKey identifies a saved message well enough to find it again in the
