@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -61,7 +62,36 @@ func (e *StatusError) Reason() string {
 	return msg
 }
 
-func (e *StatusError) status() string { return fmt.Sprintf("%d %s", e.Code, http.StatusText(e.Code)) }
+func (e *StatusError) status() string {
+	if text := statusText(e.Code); text != "" {
+		return fmt.Sprintf("%d %s", e.Code, text)
+	}
+	return strconv.Itoa(e.Code)
+}
+
+// statusText names an HTTP status, including the unofficial ones proxies
+// and hosted endpoints send (Cloudflare's 520–526, 529 for overloaded).
+func statusText(code int) string {
+	switch code {
+	case 520:
+		return "Web Server Returned an Unknown Error"
+	case 521:
+		return "Web Server Is Down"
+	case 522:
+		return "Connection Timed Out"
+	case 523:
+		return "Origin Is Unreachable"
+	case 524:
+		return "A Timeout Occurred"
+	case 525:
+		return "SSL Handshake Failed"
+	case 526:
+		return "Invalid SSL Certificate"
+	case 529:
+		return "Site Overloaded"
+	}
+	return http.StatusText(code)
+}
 
 // short is the status and the start of the message, for retry notices.
 func (e *StatusError) short() string {
@@ -173,6 +203,10 @@ func (e *ConnectError) Reason() string {
 		return "connection refused (is the server running?)"
 	case isDNS(e.Err):
 		return "unknown host"
+	case errors.Is(e.Err, io.EOF), errors.Is(e.Err, io.ErrUnexpectedEOF):
+		return "the server closed the connection without answering"
+	case errors.Is(e.Err, syscall.ECONNRESET):
+		return "the connection was reset"
 	}
 	return e.Err.Error()
 }

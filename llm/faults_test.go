@@ -133,7 +133,7 @@ func TestFaultsThenSuccess(t *testing.T) {
 			llmtest.Error(503, `{"error":{"message":"Loading model","type":"unavailable_error","code":503}}`),
 			llmtest.Error(502, "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"),
 		}, []time.Duration{500 * time.Millisecond, time.Second}, []string{"503 Service Unavailable: unavailable_error: Loading model", "502 Bad Gateway"}},
-		{"connection dropped", []llmtest.Reply{{Fail: llmtest.FailDrop}}, []time.Duration{500 * time.Millisecond}, []string{"EOF"}},
+		{"connection dropped", []llmtest.Reply{{Fail: llmtest.FailDrop}}, []time.Duration{500 * time.Millisecond}, []string{"the server closed the connection without answering"}},
 		{"cut mid-stream", []llmtest.Reply{{Content: "partial answer", Split: 4, Fail: llmtest.FailCut, After: 3}},
 			[]time.Duration{500 * time.Millisecond}, []string{"the stream broke off"}},
 		{"malformed chunk", []llmtest.Reply{{Content: "partial", Split: 3, Fail: llmtest.FailMalformed, After: 2}},

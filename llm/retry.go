@@ -70,6 +70,8 @@ func Decide(attempt, maxRetries int, err error, now time.Time, rnd float64) Deci
 	if !ok {
 		return Decision{Err: err}
 	}
+	// The notice goes on "REASON: retrying in 4 s": no full stop before it.
+	reason = strings.TrimSuffix(reason, ".")
 	var se *StatusError
 	wait, asked := time.Duration(0), false
 	if errors.As(err, &se) {

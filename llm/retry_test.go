@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"syscall"
@@ -168,4 +169,31 @@ func FuzzServerDelay(f *testing.F) {
 			t.Fatalf("Decide retries after %v", dec.Delay)
 		}
 	})
+}
+
+// TestRetryReasonsRead: the reason a retry notice shows ("REASON: retrying
+// in 4 s") reads as a phrase: a status without a standard name has none
+// invented, no sentence's full stop comes before the colon, and a
+// connection the server closed says so instead of "EOF".
+func TestRetryReasonsRead(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"529 overloaded", status(529, "overloaded_error: Overloaded"), "529 Site Overloaded: overloaded_error: Overloaded"},
+		{"522 Cloudflare", status(522, ""), "522 Connection Timed Out"},
+		{"527 without a name", status(527, ""), "527"},
+		{"message ending a sentence", status(503, "Busy. Please try again later."), "503 Service Unavailable: Busy. Please try again later"},
+		{"event ending a sentence", &llm.ProviderError{Code: "overloaded_error", Message: "The server is overloaded, please try again later."},
+			"the endpoint reported an error (overloaded_error): The server is overloaded, please try again later"},
+		{"closed before answering", &llm.ConnectError{URL: "http://x", Err: io.EOF}, "the server closed the connection without answering"},
+		{"reset", &llm.ConnectError{URL: "http://x", Err: syscall.ECONNRESET}, "the connection was reset"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if d := llm.Decide(1, 4, tc.err, policyNow, 0.5); !d.Retry || d.Reason != tc.want {
+				t.Errorf("Reason %q (retry %v), want %q", d.Reason, d.Retry, tc.want)
+			}
+		})
+	}
 }

@@ -50,7 +50,7 @@ func (a *agent) contextAdvice(err error) string {
 		size += ", estimated"
 	}
 	size += ")"
-	said := serverSaid(err)
+	said := strings.TrimRight(serverSaid(err), ". ") // a full stop follows
 	if a.depth > 0 {
 		return fmt.Sprintf("this subagent's conversation no longer fits the model's context: it is %s and the server %s. Split the task into smaller rlm calls, each with less to read or write", size, said)
 	}

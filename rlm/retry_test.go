@@ -184,6 +184,9 @@ func TestContextExceededAtTheRoot(t *testing.T) {
 				t.Errorf("error %q lacks %q", msg, w)
 			}
 		}
+		if strings.Contains(msg, "tokens.. ") {
+			t.Errorf("error %q: the server's sentence and the advice are joined by two full stops", msg)
+		}
 		if !strings.Contains(res.Text, "no longer fits") || len(r.srv.Chats()) != 1 {
 			t.Errorf("result %q, %d requests", res.Text, len(r.srv.Chats()))
 		}
