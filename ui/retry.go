@@ -83,7 +83,7 @@ func (a *App) endRetries() {
 	for _, n := range a.retry.notes {
 		if !n.done {
 			n.done = true
-			n.b.set(fmt.Sprintf("%s: not retried, the turn stopped (%d of %d)", n.e.Reason, n.e.Attempt, n.e.Max))
+			n.b.set(fmt.Sprintf("%s: stopped before retry %d of %d", n.e.Reason, n.e.Attempt, n.e.Max))
 		}
 	}
 	a.retry.notes = nil

@@ -70,7 +70,7 @@ func TestRetryStoppedByEsc(t *testing.T) {
 		if len(u.app.retry.notes) != 0 {
 			t.Errorf("%d countdowns still running", len(u.app.retry.notes))
 		}
-		if got := note.b.String(); got != "503 Service Unavailable: not retried, the turn stopped (1 of 4)" {
+		if got := note.b.String(); got != "503 Service Unavailable: stopped before retry 1 of 4" {
 			t.Errorf("notice %q", got)
 		}
 	})
