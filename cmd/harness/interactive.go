@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 	"time"
 
 	"harness/config"
@@ -80,9 +81,14 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	opts.Quit = quit
 	if err := ui.Run(opts); err != nil {
 		// A closed terminal ends the UI with a read error, and the
-		// SIGHUP that says why follows at once.
-		if errors.Is(err, ui.ErrTerminalLost) && sig.within(time.Second) {
-			return sig.exit()
+		// SIGHUP that says why follows at once, unless a wrapper that
+		// outlives the terminal is its session leader and gets it
+		// instead: the terminal hung up either way.
+		if errors.Is(err, ui.ErrTerminalLost) {
+			if sig.within(200 * time.Millisecond) {
+				return sig.exit()
+			}
+			return signalCode(syscall.SIGHUP)
 		}
 		fmt.Fprint(stderr, uiFailure(err))
 		return exitError

@@ -58,8 +58,15 @@ type uiProc struct {
 
 func (e *testEnv) startUI(args ...string) *uiProc {
 	e.t.Helper()
+	return e.startUICommand(e.command(args...))
+}
+
+// startUICommand runs cmd (harness, or a wrapper starting it) as the
+// session leader of a new pseudo-terminal.
+func (e *testEnv) startUICommand(cmd *exec.Cmd) *uiProc {
+	e.t.Helper()
 	master, slave := openPTY(e.t)
-	u := &uiProc{cmd: e.command(args...), master: master, done: make(chan struct{})}
+	u := &uiProc{cmd: cmd, master: master, done: make(chan struct{})}
 	u.cmd.Env = append(u.cmd.Env, "TERM=xterm-256color")
 	u.cmd.Stdin, u.cmd.Stdout, u.cmd.Stderr = slave, slave, slave
 	u.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -161,6 +168,42 @@ func TestStopSignalsUI(t *testing.T) {
 				t.Errorf("saved root ends with %q", got)
 			}
 		})
+	}
+}
+
+// TestTerminalLostWithoutSIGHUP: a wrapper that outlives the terminal
+// (here a shell ignoring SIGHUP, as nohup-style wrappers and some
+// multiplexers do) is the session leader, so the kernel's SIGHUP goes to
+// it and harness only sees its input fail. The closed terminal is a hangup
+// all the same: harness stops the turn, kills its run() processes, saves
+// and exits 129, not 1 with "the terminal UI failed".
+func TestTerminalLostWithoutSIGHUP(t *testing.T) {
+	m := marker()
+	killAll(t, m)
+	e := runCommandEnv(t, backgrounded(m)...)
+	rc := filepath.Join(t.TempDir(), "rc")
+	harness := e.command()
+	wrapper := exec.Command("/bin/sh", "-c", `trap "" HUP; "$0"; echo $? > "$1"`, harness.Path, rc)
+	wrapper.Env, wrapper.Dir = harness.Env, harness.Dir
+	u := e.startUICommand(wrapper)
+	u.waitText(t, "llmtest-model")
+	u.master.Write([]byte("go\r"))
+	if n := waitProcesses(m, 3, 30*time.Second); n != 3 {
+		t.Fatalf("%d processes started, want 3", n)
+	}
+	u.master.Close()
+	if code := u.exitCode(t); code != 0 {
+		t.Fatalf("the wrapper exited %d", code)
+	}
+	if got, err := os.ReadFile(rc); strings.TrimSpace(string(got)) != "129" {
+		t.Errorf("harness exited %q (%v), want 129", got, err)
+	}
+	if n := waitProcesses(m, 0, 5*time.Second); n != 0 {
+		t.Errorf("%d processes left running", n)
+	}
+	list, err := sessions.Store{Dir: filepath.Join(e.home, "sessions")}.List()
+	if err != nil || len(list) != 1 || list[0].InUse {
+		t.Fatalf("sessions %+v %v", list, err)
 	}
 }
 
