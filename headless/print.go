@@ -49,8 +49,11 @@ func who(a rlm.Agent) string {
 }
 
 // RetryText is the line for a retry: "429 Too Many Requests: retrying in
-// 4 s (2 of 4)".
+// 4 s (2 of 4)", or "retrying now" for a wait that rounds to nothing.
 func RetryText(e rlm.Retry) string {
+	if e.Delay < 50*time.Millisecond {
+		return fmt.Sprintf("%s: retrying now (%d of %d)", e.Reason, e.Attempt, e.Max)
+	}
 	return fmt.Sprintf("%s: retrying in %s (%d of %d)", e.Reason, waitText(e.Delay), e.Attempt, e.Max)
 }
 

@@ -119,3 +119,21 @@ func TestRunExitCodes(t *testing.T) {
 		t.Error("Deny approved")
 	}
 }
+
+// TestRetryTextShortWait: a jittered wait that rounds to nothing says
+// "retrying now", not "retrying in 0 s".
+func TestRetryTextShortWait(t *testing.T) {
+	for _, tc := range []struct {
+		delay time.Duration
+		want  string
+	}{
+		{0, "502 Bad Gateway: retrying now (1 of 4)"},
+		{30 * time.Millisecond, "502 Bad Gateway: retrying now (1 of 4)"},
+		{60 * time.Millisecond, "502 Bad Gateway: retrying in 0.1 s (1 of 4)"},
+		{4 * time.Second, "502 Bad Gateway: retrying in 4 s (1 of 4)"},
+	} {
+		if got := RetryText(rlm.Retry{Attempt: 1, Max: 4, Delay: tc.delay, Reason: "502 Bad Gateway"}); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.delay, got, tc.want)
+		}
+	}
+}

@@ -32,6 +32,8 @@
 //	cut WORDS         two chunks of WORDS, then the connection is closed
 //	malformed WORDS   two chunks, then a truncated JSON chunk
 //	error-event       a 200 stream whose first event is an overloaded error
+//	error-mid WORDS   two chunks of WORDS, then an overloaded error event
+//	json-error        a 200 application/json body that is an error object (code 503)
 //	drop              the connection closed before any byte
 //
 // With -strict the server refuses, as llama.cpp's strict Jinja templates
@@ -341,6 +343,15 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, fault string, n i
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
 		io.WriteString(w, `data: {"error":{"message":"The server is overloaded, please try again later.","type":"overloaded_error"}}`+"\n\n")
+	case "error-mid":
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		for _, c := range textChunks(arg)[:2] {
+			fmt.Fprintf(w, "data: %s\n\n", chunk(c, ""))
+		}
+		io.WriteString(w, "event: error\n"+`data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`+"\n\n")
+	case "json-error":
+		jsonError(w, 200, `{"error":{"message":"Provider returned error: upstream overloaded","code":503}}`)
 	case "drop":
 		conn, _, err := w.(http.Hijacker).Hijack()
 		if err == nil {
