@@ -5,9 +5,12 @@ package llm_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"harness/llm"
 	"harness/llmtest"
@@ -248,6 +251,36 @@ func TestCountTurnsCancelled(t *testing.T) {
 	for k, tc := range again {
 		if tc.Estimated || tc.Key != llm.TurnKey(turns[k]) {
 			t.Errorf("turn %d not counted again: %+v", k, tc)
+		}
+	}
+}
+
+// TestCountTurnsStalledTokenizer: a /tokenize that stops answering (the
+// client's timeout ends each request) is given up for the rest of the
+// pass after one request, instead of costing a timeout per turn, and the
+// turns it left estimated carry no Key, so the next pass counts them.
+func TestCountTurnsStalledTokenizer(t *testing.T) {
+	var requests atomic.Int32
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	conv := []llm.Message{msg("user", "one"), msg("assistant", "a"), msg("user", "two"), msg("assistant", "b"), msg("user", "three")}
+	turns := llm.SplitTurns(conv)
+	tok := llm.NewTokenizer(srv.URL+"/v1", "").WithHTTPClient(&http.Client{Timeout: 50 * time.Millisecond})
+	got := llm.CountTurns(context.Background(), tok, turns, nil)
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d /tokenize requests, want 1 (the stalled server is given up for the pass)", n)
+	}
+	for k, tc := range got {
+		if !tc.Estimated || tc.Key != "" || tc.Tokens != llm.EstimateTurn(turns[k]).Tokens {
+			t.Errorf("turn %d = %+v, want an estimate without Key", k, tc)
 		}
 	}
 }

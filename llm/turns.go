@@ -8,6 +8,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"net"
 	"strings"
 )
 
@@ -91,8 +93,10 @@ func estimateTexts(texts [][]byte) TurnCount {
 // turn's count the sum of its messages'. When t is nil, or any prefix
 // request of a turn fails, that turn is estimated (see EstimateTurn) and
 // marked Estimated; an estimated turn is reused from the cache like any
-// other. A turn estimated only because ctx ended has an empty Key, so it
-// never matches the cache and is counted next time.
+// other. A turn estimated only because ctx ended, or because the server
+// did not answer in time (which also estimates the rest of the pass
+// without asking it again), has an empty Key, so it never matches the
+// cache and is counted next time.
 func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []TurnCount) []TurnCount {
 	cached := make(map[string]TurnCount, len(cache))
 	for _, c := range cache {
@@ -101,6 +105,7 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 	out := make([]TurnCount, len(turns))
 	var prefix bytes.Buffer // "[m0,…" through the end of the previous turn
 	base, baseKnown := 0, true
+	stalled := false
 	for k, turn := range turns {
 		texts := turnText(turn)
 		key := keyOf(texts)
@@ -119,13 +124,20 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 		}
 		if t == nil {
 			out[k], baseKnown = estimateTexts(texts), false
+			if stalled {
+				out[k].Key = ""
+			}
 			continue
 		}
-		tc, last, ok := countTurn(ctx, t, prefix.Bytes(), start, texts, base, baseKnown)
-		if !ok {
+		tc, last, err := countTurn(ctx, t, prefix.Bytes(), start, texts, base, baseKnown)
+		if err != nil {
 			out[k], baseKnown = estimateTexts(texts), false
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || timedOut(err) {
 				out[k].Key = "" // cut short, not failed: count it next time
+			}
+			if timedOut(err) {
+				t = nil // the server stopped answering: estimate the rest of this pass
+				stalled = true
 			}
 			continue
 		}
@@ -137,14 +149,14 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 
 // countTurn counts one turn whose messages' text in all starts at offset
 // start. base is the count through the previous turn when baseKnown.
-func countTurn(ctx context.Context, t *Tokenizer, all []byte, start int, texts [][]byte, base int, baseKnown bool) (TurnCount, int, bool) {
+func countTurn(ctx context.Context, t *Tokenizer, all []byte, start int, texts [][]byte, base int, baseKnown bool) (TurnCount, int, error) {
 	if !baseKnown {
 		if start == 0 {
 			base = 0
 		} else {
 			n, err := t.Count(ctx, string(all[:start]))
 			if err != nil {
-				return TurnCount{}, 0, false
+				return TurnCount{}, 0, err
 			}
 			base = n
 		}
@@ -155,11 +167,18 @@ func countTurn(ctx context.Context, t *Tokenizer, all []byte, start int, texts [
 		end += 1 + len(txt) // the "[" or "," before it, then the message
 		n, err := t.Count(ctx, string(all[:end]))
 		if err != nil {
-			return TurnCount{}, 0, false
+			return TurnCount{}, 0, err
 		}
 		tc.Messages[i] = max(n-prev, 0)
 		tc.Tokens += tc.Messages[i]
 		prev = n
 	}
-	return tc, prev, true
+	return tc, prev, nil
+}
+
+// timedOut reports whether a count failed because the server did not
+// answer in time (the tokenizer's HTTP client timeout).
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }

@@ -8,10 +8,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"harness/llm"
 	"harness/sessions"
 )
 
@@ -308,5 +311,34 @@ func TestFaultServerStrictTemplate(t *testing.T) {
 	}
 	if got := roles(root.Messages()); got != "user user user assistant:FYI tool assistant" {
 		t.Errorf("saved %s", got)
+	}
+}
+
+// TestTurnCounterGivesUpOnAStalledTokenizer: the UI's token counts ask the
+// chat endpoint's /tokenize; a server that stops answering there is given
+// up after [endpoint] idle_timeout_s (the turns estimated), instead of
+// freezing the context overlay's counts for the rest of the run.
+func TestTurnCounterGivesUpOnAStalledTokenizer(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	e := newEnv(t)
+	e.cfg.Endpoint.BaseURL, e.cfg.Endpoint.IdleTimeout = srv.URL+"/v1", 100*time.Millisecond
+	turns := [][]llm.Message{{{Role: "user", Content: "hi"}, {Role: "assistant", Content: "hello"}}}
+	done := make(chan []llm.TurnCount, 1)
+	go func() { done <- turnCounter(e.cfg)(context.Background(), turns, nil) }()
+	select {
+	case got := <-done:
+		if len(got) != 1 || !got[0].Estimated {
+			t.Errorf("counts %+v, want one estimate", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the count never ended against a stalled /tokenize")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"syscall"
 	"time"
@@ -197,9 +198,12 @@ func describer(cfg *config.Config) func(context.Context, json.RawMessage) (strin
 	}
 }
 
-// turnCounter counts turns with the chat endpoint's /tokenize.
+// turnCounter counts turns with the chat endpoint's /tokenize, giving a
+// request up after [endpoint] idle_timeout_s (a /tokenize answer is small:
+// the whole request is timed), after which the turns are estimated.
 func turnCounter(cfg *config.Config) func(context.Context, [][]llm.Message, []llm.TurnCount) []llm.TurnCount {
-	tok := llm.NewTokenizer(cfg.Endpoint.BaseURL, cfg.APIKey(cfg.Endpoint))
+	tok := llm.NewTokenizer(cfg.Endpoint.BaseURL, cfg.APIKey(cfg.Endpoint)).
+		WithHTTPClient(&http.Client{Timeout: cfg.Endpoint.IdleTimeout})
 	return func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount {
 		return llm.CountTurns(ctx, tok, turns, cache)
 	}
