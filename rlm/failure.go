@@ -54,9 +54,9 @@ func (a *agent) contextAdvice(err error) string {
 	if a.depth > 0 {
 		return fmt.Sprintf("this subagent's conversation no longer fits the model's context: it is %s and the server %s. Split the task into smaller rlm calls, each with less to read or write", size, said)
 	}
-	advice := a.r.opts.RoomAdvice
-	if advice == "" {
-		advice = DefaultRoomAdvice
+	advice := DefaultRoomAdvice
+	if a.r.opts.RoomAdvice != nil {
+		advice = a.r.opts.RoomAdvice(a.r.opts.Session.Name())
 	}
 	return fmt.Sprintf("the conversation no longer fits the model's context: it is %s and the server %s. To make room, %s", size, said, advice)
 }

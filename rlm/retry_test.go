@@ -164,7 +164,9 @@ func TestContextExceededAtTheRoot(t *testing.T) {
 	for _, advice := range []string{"", "start a new session"} {
 		r := newRig(t, llmtest.Error(400, tooLong))
 		r.retrying(4, true)
-		r.opts.RoomAdvice = advice
+		if advice != "" {
+			r.opts.RoomAdvice = func(session string) string { return advice + " (not " + session + ")" }
+		}
 		res, err := r.turn(context.Background(), "go", nil)
 		if err == nil || res.Status != Failed {
 			t.Fatalf("%+v %v", res, err)
@@ -173,9 +175,9 @@ func TestContextExceededAtTheRoot(t *testing.T) {
 		if len(errs) != 1 {
 			t.Fatalf("errors %+v", errs)
 		}
-		want := advice
-		if want == "" {
-			want = DefaultRoomAdvice
+		want := DefaultRoomAdvice
+		if advice != "" {
+			want = advice + " (not " + r.opts.Session.Name() + ")"
 		}
 		msg := errs[0].Message
 		for _, w := range []string{"the conversation no longer fits the model's context: it is about ", " tokens (the context overlay's count, estimated)",

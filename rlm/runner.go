@@ -40,9 +40,9 @@ type Options struct {
 	Events   *Stream  // nil drops events
 	Redactor *sessions.Redactor
 	// RoomAdvice says how the person makes room when the root's
-	// conversation no longer fits the model's context ("" gives
-	// DefaultRoomAdvice, the UI's way).
-	RoomAdvice string
+	// conversation no longer fits the model's context, given the
+	// session's name (nil gives DefaultRoomAdvice, the UI's way).
+	RoomAdvice func(session string) string
 
 	Now func() time.Time // nil means time.Now (FYI's date)
 }

@@ -226,10 +226,12 @@ func wire(cfg *config.Config, f agentFlags, launchDir string, st sessions.Store,
 	return w, exitOK
 }
 
-// headlessRoom says how to make room when the conversation no longer fits
-// the model's context, for a headless run.
-const headlessRoom = "start a new session (run harness -p without --resume), " +
-	"or open this one in the UI (harness --resume NAME) and hide earlier turns in its context overlay"
+// headlessRoom says how to make room when the conversation of session
+// name no longer fits the model's context, for a headless run.
+func headlessRoom(name string) string {
+	return "start a new session (run harness -p without --resume), " +
+		"or open this one in the UI (harness --resume " + name + ") and hide earlier turns in its context overlay"
+}
 
 // openSession returns a new session when name is "", else the saved session
 // name with its root conversation, printing any error to stderr.

@@ -167,8 +167,9 @@ func TestKeyEchoRedacted(t *testing.T) {
 func TestContextFullHeadless(t *testing.T) {
 	e := newEnv(t, llmtest.Error(400, `{"error":{"message":"This model's maximum context length is 8192 tokens.","code":"context_length_exceeded"}}`))
 	code, _, stderr := e.run(context.Background(), nil, "-p", "go")
+	name := filepath.Base(e.sessionDir())
 	for _, w := range []string{"the conversation no longer fits the model's context: it is about ", "tokens (the context overlay's count",
-		"To make room, start a new session (run harness -p without --resume)"} {
+		"To make room, start a new session (run harness -p without --resume)", "(harness --resume " + name + ")"} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}

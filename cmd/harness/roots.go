@@ -80,7 +80,7 @@ type agentParts struct {
 	events     *rlm.Stream
 	redactor   *sessions.Redactor
 	onFailure  func(failures.Note, int) // nil: failure notes are only recorded
-	roomAdvice string                   // how to make room in a full context ("": the UI's)
+	roomAdvice func(string) string      // how to make room in a full context (nil: the UI's)
 }
 
 // failures is the failure log, with secrets redacted.
