@@ -1,0 +1,112 @@
+// run()'s workspace sandbox: the policy, the check, and the re-exec shim.
+
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+)
+
+// Subcommand is the hidden first argument that makes the harness binary
+// act as the shim: `harness __sandbox-exec POLICY EXE ARGV0 ARGS...`.
+const Subcommand = "__sandbox-exec"
+
+// Policy is what a confined command may do besides reading and executing
+// anything: write beneath Write, and make TCP connections when Network.
+type Policy struct {
+	Write   []string `json:"write"` // absolute directories
+	Network bool     `json:"network"`
+}
+
+// devices are the device files every command may write.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full"}
+
+// need is the least ABI that enforces p.
+func (p Policy) need() int {
+	if !p.Network {
+		return 4
+	}
+	return 3
+}
+
+// Check returns an error naming the requirement when this kernel cannot
+// enforce p; run() then refuses to start the command.
+func (p Policy) Check() error {
+	abi, need := ABI(), p.need()
+	if abi >= need {
+		return nil
+	}
+	have := Missing()
+	if abi > 0 {
+		have = fmt.Sprintf("this kernel offers Landlock ABI %d", abi)
+	}
+	want := `[commands] sandbox = "workspace" needs Landlock ABI 3 (Linux 6.2 or later)`
+	if need == 4 {
+		want = `[commands] sandbox = "workspace" with network = false needs Landlock ABI 4 (Linux 6.7 or later)`
+	}
+	return fmt.Errorf("%s, and %s; the command was not started (set sandbox = \"none\" to run commands unconfined, or network = true if only the network rule is missing)", want, have)
+}
+
+// Command returns the program and arguments that run exe (with argv as
+// its arguments, argv[0] first) confined to p: the running executable
+// re-executed as the shim. self is the path of the running executable
+// ("/proc/self/exe" on Linux).
+func (p Policy) Command(self, exe string, argv []string) (string, []string) {
+	data, _ := json.Marshal(p)
+	return self, append([]string{"harness-sandbox", Subcommand, string(data), exe}, argv...)
+}
+
+// Main is the shim: args are POLICY EXE ARGV0 ARGS... (after Subcommand).
+// It restricts itself to the policy and replaces itself with EXE; it
+// returns only on failure, with 126 after a message on stderr.
+func Main(args []string, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "harness sandbox: "+format+"\n", a...)
+		return 126
+	}
+	if len(args) < 3 {
+		return fail("internal command; harness runs it itself")
+	}
+	var p Policy
+	if err := json.Unmarshal([]byte(args[0]), &p); err != nil {
+		return fail("bad policy: %v", err)
+	}
+	if err := p.Restrict(); err != nil {
+		return fail("%v", err)
+	}
+	err := syscall.Exec(args[1], args[2:], os.Environ())
+	return fail("execute %s: %v", args[1], err)
+}
+
+// Restrict confines the calling process (and what it executes) to p,
+// failing when the kernel cannot enforce all of it.
+func (p Policy) Restrict() error {
+	if err := p.Check(); err != nil {
+		return err
+	}
+	for _, dir := range p.Write {
+		if !filepath.IsAbs(dir) {
+			return fmt.Errorf("writable directory %q is not absolute", dir)
+		}
+	}
+	rules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWFiles(devices...).IgnoreIfMissing(),
+	}
+	if len(p.Write) > 0 {
+		rules = append(rules, landlock.RWDirs(p.Write...).WithRefer().IgnoreIfMissing())
+	}
+	// V4 handles files up to truncate, and TCP: beyond that (ioctl on
+	// devices, scoping) commands keep what they would have unconfined.
+	cfg := landlock.V4.BestEffort()
+	if p.Network {
+		return cfg.RestrictPaths(rules...)
+	}
+	return cfg.Restrict(rules...) // no network rules: TCP bind and connect denied
+}
