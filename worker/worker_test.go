@@ -1,0 +1,321 @@
+package worker
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"harness/wire"
+)
+
+// TestMain lets the test binary act as a worker whose behaviour
+// WORKER_TEST_MODE picks.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == Subcommand {
+		os.Exit(testChild(os.Getenv("WORKER_TEST_MODE")))
+	}
+	if os.Getenv("WORKER_TEST_MODE") == "parent" {
+		os.Exit(testParent())
+	}
+	os.Exit(m.Run())
+}
+
+// oomSink keeps the oom child's allocations reachable.
+var oomSink [][]byte
+
+func testChild(mode string) int {
+	switch mode {
+	case "silent":
+		time.Sleep(time.Minute)
+		return 0
+	case "badversion":
+		c, _ := wire.FromFile(os.NewFile(3, "wire"))
+		c.Send(wire.Make(wire.Hello, 0, wire.HelloBody{Version: 999}))
+		time.Sleep(time.Minute)
+		return 0
+	}
+	conn, err := Accept()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	switch mode {
+	case "oom":
+		if err := SetCeiling(48); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		var keep [][]byte
+		for {
+			b := make([]byte, 1<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+			oomSink = keep
+		}
+	case "panic":
+		panic("boom")
+	case "stderr":
+		fmt.Fprint(os.Stderr, "first line\nsecond ")
+		fmt.Fprint(os.Stderr, "line\nno newline at the end")
+		return 0
+	}
+	for { // echo
+		f, err := conn.Read()
+		if err != nil {
+			return 0 // end of file: the parent closed or went away
+		}
+		conn.Send(f)
+	}
+}
+
+// testParent starts a worker, prints its PID and exits without ending it.
+func testParent() int {
+	p, err := Start(Config{Env: []string{"WORKER_TEST_MODE=echo"}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(p.PID)
+	os.Exit(0) // no Close: the worker must notice on its own
+	return 0
+}
+
+func start(t *testing.T, mode string, log *bytes.Buffer) *Process {
+	t.Helper()
+	cfg := Config{Env: []string{"WORKER_TEST_MODE=" + mode}}
+	if log != nil {
+		cfg.Log = &LockedWriter{W: log}
+	}
+	p, err := Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Kill("test cleanup"); <-p.Done() })
+	return p
+}
+
+func waitDone(t *testing.T, p *Process) Exit {
+	t.Helper()
+	select {
+	case <-p.Done():
+		return p.Exit()
+	case <-time.After(20 * time.Second):
+		t.Fatal("the worker did not end")
+	}
+	return Exit{}
+}
+
+func TestEchoAndClose(t *testing.T) {
+	p := start(t, "echo", nil)
+	if err := p.Conn.Send(wire.Make(wire.Output, 5, "ping")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := p.Conn.Read()
+	if err != nil || f.Type != wire.Output || f.ID != 5 || string(f.Body) != "ping" {
+		t.Fatalf("echo: %v %+v", err, f)
+	}
+	if rss := p.PeakRSS(); rss <= 0 {
+		t.Errorf("peak RSS while running: %d", rss)
+	}
+	p.Close()
+	e := waitDone(t, p)
+	if !e.Status.Success() || e.Killed != "" {
+		t.Errorf("exit after Close: %v, killed %q", e.Status, e.Killed)
+	}
+	if e.PeakRSS <= 0 {
+		t.Errorf("peak RSS after exit: %d", e.PeakRSS)
+	}
+}
+
+func TestKillEndsTheGroup(t *testing.T) {
+	p := start(t, "echo", nil)
+	p.Kill("too slow")
+	p.Kill("second reason")
+	e := waitDone(t, p)
+	ws, _ := e.Status.Sys().(syscall.WaitStatus)
+	if e.Killed != "too slow" || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Errorf("killed %q, status %v", e.Killed, e.Status)
+	}
+	if err := syscall.Kill(-p.PID, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the process group still exists: %v", err)
+	}
+	p.Kill("after the end") // a no-op, never a signal to a reused id
+}
+
+func TestOutOfMemoryIsReported(t *testing.T) {
+	if raceEnabled {
+		t.Skip("race builds set no ceiling")
+	}
+	p := start(t, "oom", nil)
+	e := waitDone(t, p)
+	if !e.OutOfMemory() || e.Status.Success() {
+		t.Fatalf("exit %v, stderr tail:\n%s", e.Status, e.Stderr)
+	}
+	if e.PeakRSS > 2*48<<20 {
+		t.Errorf("peak RSS %d MiB under a 48 MiB ceiling", e.PeakRSS>>20)
+	}
+	t.Logf("peak RSS %d MiB under a 48 MiB ceiling", e.PeakRSS>>20)
+}
+
+func TestCrashAndStderr(t *testing.T) {
+	var log bytes.Buffer
+	p := start(t, "panic", &log)
+	e := waitDone(t, p)
+	if got := e.Crash(); got != "panic: boom" {
+		t.Errorf("Crash() = %q; stderr:\n%s", got, e.Stderr)
+	}
+	p = start(t, "stderr", &log)
+	e = waitDone(t, p)
+	prefix := "worker " + strconv.Itoa(p.PID) + ": "
+	want := prefix + "first line\n" + prefix + "second line\n" + prefix + "no newline at the end\n"
+	if !strings.Contains(log.String(), want) {
+		t.Errorf("log:\n%s\nwant it to contain:\n%s", log.String(), want)
+	}
+	if !strings.HasSuffix(e.Stderr, "no newline at the end") {
+		t.Errorf("tail %q", e.Stderr)
+	}
+}
+
+func TestHandshakeFailures(t *testing.T) {
+	old := handshakeTimeout
+	handshakeTimeout = 300 * time.Millisecond
+	defer func() { handshakeTimeout = old }()
+	for mode, want := range map[string]string{
+		"silent":     "did not answer within 300ms",
+		"badversion": "speaks protocol 999",
+	} {
+		_, err := Start(Config{Env: []string{"WORKER_TEST_MODE=" + mode}})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", mode, err, want)
+		}
+	}
+	if _, err := Start(Config{Exe: "/nonexistent/harness"}); err == nil || !strings.Contains(err.Error(), "/nonexistent/harness") {
+		t.Errorf("missing executable: %v", err)
+	}
+}
+
+func TestAcceptOutsideAWorker(t *testing.T) {
+	if _, err := Accept(); !errors.Is(err, errNotWorker) {
+		t.Fatalf("Accept in a test process: %v", err)
+	}
+}
+
+// TestWorkerEndsWithItsParent checks that a worker whose parent dies
+// without closing it exits on its own.
+func TestWorkerEndsWithItsParent(t *testing.T) {
+	self, _ := os.Executable()
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), "WORKER_TEST_MODE=parent")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("parent: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("parent printed %q", out)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			syscall.Kill(-pid, syscall.SIGKILL)
+			t.Fatalf("worker %d outlived its parent", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestPoolKeepsOneSpare(t *testing.T) {
+	pool := NewPool(Config{Env: []string{"WORKER_TEST_MODE=echo"}})
+	var got []*Process
+	for i := 0; i < 3; i++ {
+		w, err := pool.Get()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, w)
+	}
+	// Three handed out, at most one spare beyond them.
+	if n := pool.Started(); n < 3 || n > 4 {
+		t.Errorf("started %d workers for 3 Gets", n)
+	}
+	pool.Close()
+	if _, err := pool.Get(); err == nil {
+		t.Error("Get after Close succeeded")
+	}
+	if n := pool.Started(); n > 4 {
+		t.Errorf("started %d", n)
+	}
+	for _, w := range got {
+		w.Close()
+	}
+	for _, w := range got {
+		if !w.Exit().Status.Success() {
+			t.Errorf("worker %d: %v", w.PID, w.Exit().Status)
+		}
+	}
+}
+
+// TestPoolReplacesADeadSpare kills the spare while it waits.
+func TestPoolReplacesADeadSpare(t *testing.T) {
+	pool := NewPool(Config{Env: []string{"WORKER_TEST_MODE=echo"}})
+	defer pool.Close()
+	w, err := pool.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	// Wait for the refill, then kill it behind the pool's back.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		pool.mu.Lock()
+		spare := pool.spare
+		pool.mu.Unlock()
+		if spare != nil {
+			spare.Kill("test")
+			<-spare.Done()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no spare was started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	w2, err := pool.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	if err := w2.Conn.Send(wire.Make(wire.Output, 1, "alive")); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := w2.Conn.Read(); err != nil || string(f.Body) != "alive" {
+		t.Fatalf("the replacement does not answer: %v", err)
+	}
+}
+
+func TestLogLinesArePrefixed(t *testing.T) {
+	var buf bytes.Buffer
+	w := newTailWriter(&buf)
+	w.setPrefix("worker 1: ")
+	w.Write([]byte("a\nb"))
+	w.Write([]byte(strings.Repeat("x", tailKeep+1)))
+	sc := bufio.NewScanner(&buf)
+	sc.Buffer(nil, 1<<20)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if len(lines) != 2 || lines[0] != "worker 1: a" || !strings.HasPrefix(lines[1], "worker 1: bxxx") {
+		t.Errorf("lines %q", lines)
+	}
+}
