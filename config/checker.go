@@ -44,7 +44,7 @@ var schema = func() map[string]int {
 		"chat.prompt",
 		"repl.tool_description", "repl.permission", "repl.max_memory_mb", "repl.output_limit",
 		"rlm.max_depth", "rlm.subagent_prompt", "rlm.store.path",
-		"commands.deny", "commands.env_filter",
+		"commands.deny", "commands.env_filter", "commands.sandbox", "commands.writable", "commands.network",
 		"approval_description.enabled", "approval_description.prompt",
 		"approval_description.endpoint.base_url", "approval_description.endpoint.model",
 		"approval_description.endpoint.api_key_env",
@@ -330,6 +330,28 @@ func (c *checker) boolean(t map[string]any, tbl, name string) (bool, bool) {
 		c.valueErr(join(tbl, name), "must be true or false, not %s; write true or false without quotes", typeName(v))
 	}
 	return b, ok
+}
+
+// optBool returns the optional boolean name, or def when absent or invalid.
+func (c *checker) optBool(t map[string]any, tbl, name string, def bool) bool {
+	v, present := t[name]
+	if !present {
+		return def
+	}
+	b, ok := v.(bool)
+	if !ok {
+		c.valueErr(join(tbl, name), "must be true or false, not %s; write true or false without quotes", typeName(v))
+		return def
+	}
+	return b
+}
+
+// optStrList returns the optional array of strings name (nil when absent).
+func (c *checker) optStrList(t map[string]any, tbl, name string) []string {
+	if _, present := t[name]; !present {
+		return nil
+	}
+	return c.strList(t, tbl, name)
 }
 
 // strList returns the required array of strings name.

@@ -26,7 +26,10 @@
 //	[repl]                          tool_description, permission, max_memory_mb ≥ 1, output_limit ≥ 1
 //	[rlm]                           max_depth ≥ 1, subagent_prompt (optional)
 //	[rlm.store]                     path: absolute path of an existing directory
-//	[commands]                      deny, env_filter: arrays of strings
+//	[commands]                      deny, env_filter: arrays of strings; sandbox ("none" or
+//	                                "workspace", optional, default "none"), writable (optional
+//	                                array of absolute existing directories), network (optional
+//	                                boolean, default true)
 //	[commands.allow]                name = absolute executable path; may be empty
 //	[theme]                         15 colours, each "#RRGGBB" (see Theme)
 //	[approval_description]          optional: enabled, prompt containing ${command}
@@ -192,7 +195,19 @@ type Commands struct {
 	Deny      []string
 	EnvFilter []string
 	Allow     map[string]string // name → absolute executable path
+	// Sandbox is SandboxNone (the default) or SandboxWorkspace: every
+	// run() command is then confined by Landlock to writing in the
+	// repository, the store, the system temp folder and Writable.
+	Sandbox  string
+	Writable []string // absolute, existing directories; optional
+	Network  bool     // confined commands may use TCP; default true
 }
+
+// The values of [commands] sandbox.
+const (
+	SandboxNone      = "none"
+	SandboxWorkspace = "workspace"
+)
 
 // Theme holds the [theme] colours, each "#RRGGBB".
 type Theme struct {

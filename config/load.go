@@ -140,6 +140,17 @@ func (c *checker) rlm(r *RLM, t map[string]any) {
 func (c *checker) commands(cmds *Commands, t map[string]any) {
 	cmds.Deny = c.strList(t, "commands", "deny")
 	cmds.EnvFilter = c.strList(t, "commands", "env_filter")
+	cmds.Sandbox = SandboxNone
+	if s := c.optString(t, "commands", "sandbox"); s != nil {
+		switch *s {
+		case SandboxNone, SandboxWorkspace:
+			cmds.Sandbox = *s
+		default:
+			c.valueErr("commands.sandbox", "%q is not a sandbox; use \"none\" (commands run unconfined) or \"workspace\" (commands may write only in the repository, the store, the temp folder and writable)", *s)
+		}
+	}
+	cmds.Writable = c.optStrList(t, "commands", "writable")
+	cmds.Network = c.optBool(t, "commands", "network", true)
 	allow, ok := c.table(t, "commands", "allow", true)
 	if !ok {
 		return

@@ -157,6 +157,18 @@ func loadCases() []loadCase {
 		{name: "max_depth negative", edit: replace("max_depth = 2", "max_depth = -3"), key: "rlm.max_depth", at: "max_depth", msg: "at least 1"},
 		{name: "max_memory_mb zero", edit: replace("max_memory_mb = 512", "max_memory_mb = 0"), key: "repl.max_memory_mb", at: "max_memory_mb", msg: "at least 1"},
 		{name: "relative allow path", edit: replace(`go = "/usr/local/go/bin/go"`, `go = "bin/go"`), key: "commands.allow.go", at: `go = "bin/go"`, msg: "not an absolute path"},
+		{name: "bad sandbox", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nsandbox = \"strict\""), key: "commands.sandbox", at: "sandbox =", msg: `"strict" is not a sandbox; use "none"`},
+		{name: "sandbox wrong type", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nsandbox = true"), key: "commands.sandbox", at: "sandbox =", msg: "must be a string"},
+		{name: "network wrong type", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nnetwork = \"no\""), key: "commands.network", at: "network =", msg: "must be true or false"},
+		{name: "writable wrong type", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = \"/tmp\""), key: "commands.writable", at: "writable =", msg: "must be an array of strings"},
+		{name: "writable relative", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = [\"cache\"]"), key: "commands.writable", at: "writable =", msg: `"cache" is not an absolute path`},
+		{name: "writable tilde", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = [\"~/.cache\"]"), key: "commands.writable", at: "writable =", msg: "starts with ~"},
+		{name: "writable missing", edit: func(s string, d dirs) string {
+			return strings.Replace(s, `env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = [\""+filepath.Join(d.root, "nope")+"\"]", 1)
+		}, key: "commands.writable", at: "writable =", msg: "does not exist"},
+		{name: "writable is a file", edit: func(s string, d dirs) string {
+			return strings.Replace(s, `env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = [\""+filepath.Join(d.root, "file")+"\"]", 1)
+		}, setup: func(t *testing.T, d dirs) { mustWrite(t, filepath.Join(d.root, "file"), "x") }, key: "commands.writable", at: "writable =", msg: "is not a directory"},
 		{name: "allow name is a path", edit: replace(`go = "/usr/local/go/bin/go"`, `"./go" = "/usr/local/go/bin/go"`), key: `commands.allow."./go"`, at: `"./go"`, msg: "not a command name"},
 		{name: "base_url not a URL", edit: replace(`base_url = "http://localhost:8000/v1"`, `base_url = "localhost:8000"`), key: "endpoint.base_url", at: "base_url", msg: "not an http:// or https:// URL"},
 		{name: "empty model", edit: replace(`model = "m"`, `model = ""`), key: "endpoint.model", at: "model =", msg: "is empty"},
@@ -411,6 +423,9 @@ api_key_env = "DESC_KEY"
 	check("Deny", cfg.Commands.Deny, []string{"sudo"})
 	check("EnvFilter", cfg.Commands.EnvFilter, []string{"TOKEN"})
 	check("Allow", cfg.Commands.Allow, map[string]string{"go": "/usr/local/go/bin/go"})
+	check("Sandbox", cfg.Commands.Sandbox, SandboxNone)
+	check("Network", cfg.Commands.Network, true)
+	check("Writable", len(cfg.Commands.Writable), 0)
 	check("Theme.System", cfg.Theme.System, "#000000")
 	check("Theme.ContextMessageTokens", cfg.Theme.ContextMessageTokens, "#EEEEEE")
 	check("Theme.Input", cfg.Theme.Input, "#aaaaaa")
@@ -419,6 +434,20 @@ api_key_env = "DESC_KEY"
 	}
 	check("ApprovalDescription.Prompt", cfg.ApprovalDescription.Prompt, "Explain ${command}")
 	check("ApprovalDescription.Endpoint", cfg.ApprovalDescription.Endpoint.Model+" "+cfg.ApprovalDescription.Endpoint.APIKeyEnv, "small DESC_KEY")
+}
+
+func TestLoadSandbox(t *testing.T) {
+	d := newDirs(t)
+	text := strings.ReplaceAll(baseConfig, "STORE", d.store)
+	text = strings.Replace(text, `env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nsandbox = \"workspace\"\nnetwork = false\nwritable = [\""+d.root+"\"]", 1)
+	writeConfig(t, d.home, text)
+	cfg, err := Load(d.home, d.launch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cfg.Commands; c.Sandbox != SandboxWorkspace || c.Network || len(c.Writable) != 1 || c.Writable[0] != d.root {
+		t.Errorf("Commands = %+v", c)
+	}
 }
 
 func TestLoadApprovalDisabled(t *testing.T) {

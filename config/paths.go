@@ -50,7 +50,33 @@ func checkPaths(cfg *Config, loc *locator, launchDir string) error {
 				cfg.RLM.StorePath, launchDir)
 		}
 	}
+	c.writableDirs(cfg.Commands.Writable)
 	return collapse(c.errs)
+}
+
+// writableDirs checks that each [commands] writable entry is an absolute
+// path to an existing directory.
+func (c *checker) writableDirs(dirs []string) {
+	const key = "commands.writable"
+	for _, p := range dirs {
+		if strings.HasPrefix(p, "~") {
+			c.valueErr(key, "%q starts with ~, which is not expanded; write the full path, for example %q", p, "/home/you/.cache/go-build")
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			c.valueErr(key, "%q is not an absolute path; write the full path of an existing directory", p)
+			continue
+		}
+		fi, err := os.Stat(p)
+		switch {
+		case os.IsNotExist(err):
+			c.valueErr(key, "%s does not exist; create it (mkdir -p %s) or remove it from writable", p, p)
+		case err != nil:
+			c.valueErr(key, "%s cannot be used: %v; fix its permissions or remove it from writable", p, err)
+		case !fi.IsDir():
+			c.valueErr(key, "%s is not a directory; list directories only (a command may write anywhere beneath them)", p)
+		}
+	}
 }
 
 // storeDir checks that p is an absolute path to an existing directory and
