@@ -123,6 +123,23 @@ func Open(name, dir string, level func() config.Permission) (*Root, error) {
 	return &Root{name: name, dir: dir, root: rt, level: level}, nil
 }
 
+// OpenFile opens the directory f as the root called name, for a process
+// that received the directory as a descriptor and never learns its path
+// (a REPL worker). f stays the caller's to close.
+func OpenFile(name string, f *os.File, level func() config.Permission) (*Root, error) {
+	return Open(name, fmt.Sprintf("/proc/self/fd/%d", f.Fd()), level)
+}
+
+// DirFile returns a new descriptor of the root's directory, opened
+// through the root itself (not by path), to hand to another process.
+func (r *Root) DirFile() (*os.File, error) {
+	f, err := r.root.Open(".")
+	if err != nil {
+		return nil, r.wrap("open", ".", err)
+	}
+	return f, nil
+}
+
 // Name returns the root's name: Repository, Store or Library.
 func (r *Root) Name() string { return r.name }
 

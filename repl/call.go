@@ -67,6 +67,7 @@ type callState struct {
 	stopAfter func() bool   // unregisters the parent-context hook
 	done      chan struct{} // closed when the call ends; stops the watchdog
 	mem       memWatch
+	id        uint64 // on the parent's side of a worker: the call's frame id
 }
 
 func newCall(r *interp, parent context.Context, code string) *callState {
@@ -76,7 +77,7 @@ func newCall(r *interp, parent context.Context, code string) *callState {
 	c.out.limit = r.opts.OutputLimit
 	c.out.emit = r.opts.Output
 	c.stopAfter = context.AfterFunc(parent, func() { c.stop(stopCancel) })
-	if r.opts.MaxMemoryMB > 0 {
+	if r.opts.MaxMemoryMB > 0 && r.remote == nil { // a worker watches its own memory
 		c.mem.start(c)
 	}
 	return c
@@ -87,7 +88,9 @@ func (c *callState) stop(k stopKind) {
 	c.stopMu.Lock()
 	defer c.stopMu.Unlock()
 	if !c.ended && c.why.CompareAndSwap(int32(stopNone), int32(k)) {
-		c.thread.Cancel(k.String())
+		if c.thread != nil { // nil on the parent's side of a worker
+			c.thread.Cancel(k.String())
+		}
 		c.cancel()
 		close(c.stopCh)
 	}
@@ -121,17 +124,27 @@ func (c *callState) note(kind, message string) {
 }
 
 func (c *callState) flushNotes() {
-	opts := c.r.opts
-	for _, n := range c.notes {
-		count := 0
-		if opts.Failures != nil {
-			count, _ = opts.Failures.Record(n)
-		}
-		if opts.OnFailure != nil {
-			opts.OnFailure(n, count)
-		}
+	for _, n := range c.takeNotes() {
+		c.r.record(n)
 	}
+}
+
+// takeNotes returns the queued notes and clears the queue.
+func (c *callState) takeNotes() []failures.Note {
+	n := c.notes
 	c.notes = nil
+	return n
+}
+
+// record appends a note to the failure log and tells OnFailure.
+func (r *interp) record(n failures.Note) {
+	count := 0
+	if r.opts.Failures != nil {
+		count, _ = r.opts.Failures.Record(n)
+	}
+	if r.opts.OnFailure != nil {
+		r.opts.OnFailure(n, count)
+	}
 }
 
 // callOf returns the call running on thread; builtins use it for the

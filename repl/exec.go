@@ -43,6 +43,14 @@ func New(opts Options) (*REPL, error) {
 		opts.Environ = os.Environ
 	}
 	r := &REPL{opts: opts}
+	if opts.Workers != nil {
+		in, err := newRemote(opts)
+		if err != nil {
+			return nil, err
+		}
+		r.cur.Store(in)
+		return r, nil
+	}
 	r.cur.Store(newInterp(opts))
 	return r, nil
 }
@@ -59,6 +67,10 @@ func (r *REPL) Close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	in := r.current()
+	if in.remote != nil {
+		closeRemote(in)
+		return
+	}
 	in.globals = nil
 	in.helpers = nil
 }
@@ -93,8 +105,11 @@ func (r *REPL) exec(ctx context.Context, code string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	in := r.current()
-	if r.closed.Load() || in.globals == nil {
+	if r.closed.Load() || (in.remote == nil && in.globals == nil) {
 		return "error: this REPL has been closed; its subagent has finished", true
+	}
+	if in.remote != nil {
+		return r.execRemote(ctx, in, code)
 	}
 	c := in.begin(ctx, code)
 	done := make(chan outcome, 1)

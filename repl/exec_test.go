@@ -24,6 +24,7 @@ type blocker struct {
 func (b *blocker) free() { b.once.Do(func() { close(b.release) }) }
 
 func newBlocker(t *testing.T, in *interp) *blocker {
+	inProcessOnly(t)
 	b := &blocker{entered: make(chan struct{}), release: make(chan struct{}), finished: make(chan struct{})}
 	in.globals["block"] = starlark.NewBuiltin("block", func(th *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		defer close(b.finished)

@@ -4,13 +4,12 @@ package repl
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"go.starlark.net/starlark"
 
+	"harness/config"
 	"harness/jail"
 )
 
@@ -30,7 +29,7 @@ func (r *interp) helpText() string {
 	} else {
 		sb.WriteString("Output limit: none.\n")
 	}
-	if notes, err := os.ReadFile(filepath.Join(r.opts.Home, "repl-notes.md")); err == nil && len(notes) > 0 {
+	if notes, err := r.homeFile("repl-notes.md"); err == nil && len(notes) > 0 {
 		sb.WriteString("\n" + strings.TrimRight(string(notes), "\n") + "\n")
 	}
 	r.helpFiles(&sb)
@@ -72,6 +71,11 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 		".mkdir(parents=False, exist_ok=False) .unlink() .rmdir() .rename(dst) .stat(), .resolve() (lexical), " +
 		".joinpath() .with_name() .with_suffix() .relative_to() .match(), str(p). Errors name the virtual path and say what went wrong " +
 		"(not found, permission denied, outside the root, not a directory, …).\n")
+	prot := r.opts.protection
+	if prot == "" {
+		prot = "this REPL runs inside harness; only its path checks confine it."
+	}
+	sb.WriteString("Protection: " + prot + "\n")
 }
 
 func helpStarlark(sb *strings.Builder) {
@@ -109,6 +113,7 @@ func (r *interp) helpCommands(sb *strings.Builder) {
 		`They run on the host, where /repository, /store and /library do not exist: pass repository-relative paths. ` +
 		`No stdin, no terminal, no timeout. Other names on PATH need the user's approval each time; a path with a slash ` +
 		"(\"./script.sh\") runs a repository file, also with approval. Absolute paths and '..' are refused.\n")
+	sb.WriteString(r.sandboxLine() + "\n")
 	var allow []string
 	for name := range cmds.Allow {
 		if !containsString(cmds.Deny, name) {
@@ -152,4 +157,26 @@ func containsString(s []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// sandboxLine says how run() confines commands ([commands] sandbox).
+func (r *interp) sandboxLine() string {
+	cmds := r.opts.Commands
+	if cmds.Sandbox != config.SandboxWorkspace {
+		return "Sandbox: none; once allowed, a command can do whatever the user can."
+	}
+	where := "the repository"
+	if r.opts.Store != nil {
+		where += ", /store"
+	}
+	where += ", the system temp folder"
+	for _, w := range cmds.Writable {
+		where += ", " + w
+	}
+	line := "Sandbox: every command runs confined (sandbox = \"workspace\"): it may read and execute anything but write only in " +
+		where + "; a write elsewhere fails with \"Permission denied\"."
+	if !cmds.Network {
+		line += " TCP connections are blocked (network = false)."
+	}
+	return line
 }

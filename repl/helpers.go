@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -23,20 +22,6 @@ type helper struct {
 	name, signature, doc, file string
 }
 
-// replibDir returns $HARNESS_HOME/replib.
-func (r *interp) replibDir() string { return filepath.Join(r.opts.Home, "replib") }
-
-// helperFileNames lists the helper files by name without ".star".
-func (r *interp) helperFileNames() []string {
-	matches, _ := filepath.Glob(filepath.Join(r.replibDir(), "*.star"))
-	var names []string
-	for _, m := range matches {
-		names = append(names, strings.TrimSuffix(filepath.Base(m), ".star"))
-	}
-	sort.Strings(names)
-	return names
-}
-
 // loadHelpers runs every replib/*.star file in name order into the globals.
 // Each file sees the predeclared names and what earlier files defined; all
 // its top-level names become globals (private ones too, so they stay
@@ -44,13 +29,9 @@ func (r *interp) helperFileNames() []string {
 // fails is reported and contributes nothing.
 func (r *interp) loadHelpers() {
 	r.helpers, r.loadErrors = nil, nil
-	if r.opts.Home == "" {
-		r.publish()
-		return
-	}
 	for _, name := range r.helperFileNames() {
 		file := name + ".star"
-		src, err := os.ReadFile(filepath.Join(r.replibDir(), file))
+		src, err := r.homeFile("replib/" + file)
 		if err == nil {
 			err = r.loadHelper(file, src)
 		}
@@ -234,7 +215,7 @@ func (r *interp) publish() {
 // pointer to call it in REPL code. It does not wait for a running call.
 func (r *REPL) Functions() map[string]string {
 	out := map[string]string{}
-	for k, v := range r.current().info.Load().functions {
+	for k, v := range r.current().loadedInfo().functions {
 		out[k] = v
 	}
 	return out
@@ -243,7 +224,7 @@ func (r *REPL) Functions() map[string]string {
 // LoadErrors returns one message per helper file that failed to load in the
 // current interpreter (after New or a state reset).
 func (r *REPL) LoadErrors() []string {
-	return append([]string(nil), r.current().info.Load().errors...)
+	return append([]string(nil), r.current().loadedInfo().errors...)
 }
 
 // CheckHelpers loads $home/replib/*.star in a throwaway REPL over an empty

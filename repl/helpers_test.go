@@ -94,6 +94,9 @@ func newEnv(t testing.TB, options ...envOption) *env {
 		PromptTokens: func() (int, bool) { return 1234, true },
 		Failures:     failures.Open(e.home), Session: "test-session",
 	}
+	if !inProcess() {
+		opts.Workers, opts.testHooks = testPool(), true
+	}
 	opts.Output = func(s string) { e.outMu.Lock(); e.output = append(e.output, s); e.outMu.Unlock() }
 	opts.OnFailure = func(n failures.Note, _ int) { e.notes = append(e.notes, n) }
 	for _, o := range options {

@@ -364,6 +364,7 @@ func TestHelperLoadIsBounded(t *testing.T) {
 // to matter: walking millions of values made every call, even 1 + 1,
 // take seconds.
 func TestSmallCallsDoNotWalkTheState(t *testing.T) {
+	inProcessOnly(t)
 	e := newEnv(t, withMemory(16))
 	if out := e.exec("big = ['b' * 100 + str(i) for i in range(50000)]"); out != "(no output)" {
 		t.Fatal(out)

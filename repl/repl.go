@@ -17,6 +17,8 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
+	"harness/sandbox"
+	"harness/worker"
 )
 
 // Approver decides whether a host operation may go ahead. operation is a JSON
@@ -67,6 +69,21 @@ type Options struct {
 	// call, with its occurrence count across sessions (0 when the log could
 	// not be read).
 	OnFailure func(note failures.Note, count int)
+
+	// Sandbox, when set ([commands] sandbox = "workspace"), confines every
+	// command run() starts: the caller fills in the host directories it may
+	// write (the repository, the store, the temp folder, [commands]
+	// writable). Commands.Sandbox, Writable and Network describe it in help().
+	Sandbox *sandbox.Policy
+
+	// Workers, when set, runs the interpreter in a worker process taken from
+	// this pool (see the package documentation, Workers); otherwise it runs
+	// in this process.
+	Workers *worker.Pool
+
+	link       hostLink // in a worker: host calls cross to the parent
+	protection string   // in a worker: help()'s Protection line
+	testHooks  bool     // in a test binary's worker: predeclare testBuiltins
 }
 
 // interp is one generation of a REPL's Starlark state: the thread, the
@@ -92,6 +109,12 @@ type interp struct {
 	walks        int                       // walks of the globals, for tests
 	call         atomic.Pointer[callState] // the running call, nil between calls
 	reCache      *regexpCache
+	resets       int // state resets, so a worker can tell its parent
+
+	// remote is set on the parent's side of a worker: this interp then
+	// holds only the options, the call in progress and the helpers'
+	// description; the interpreter runs in remote's process.
+	remote *remote
 }
 
 // fileOptions are the Starlark dialect of REPL code and helper files.
@@ -115,6 +138,7 @@ func (r *interp) reset() {
 	r.cwd = "/" + jail.Repository
 	r.globals = r.builtins()
 	r.retained, r.walked = 0, 0
+	r.resets++
 	r.loadHelpers()
 }
 

@@ -21,7 +21,9 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"harness/config"
 	"harness/failures"
+	"harness/sandbox"
 )
 
 // waitDelay bounds how long run() waits for output pipes after the command
@@ -57,14 +59,50 @@ func (r *interp) run(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		cwd = p.p
 	}
 	c := callOf(r)
-	cmd, err := r.prepare(argv, cwd)
+	// A third of the budget: buffers grow by doubling, and the result copies
+	// the output once more into Starlark strings.
+	out, err := hostCall[runRequest, runReply](r, c, "run", runRequest{Argv: argv, Cwd: cwd, Limit: c.budget() / 3})
 	if err != nil {
 		return nil, err
 	}
-	if err := r.approve(c, cmd); err != nil {
-		return nil, err
+	d := starlark.NewDict(3)
+	_ = d.SetKey(starlark.String("exit_code"), starlark.MakeInt(out.ExitCode))
+	_ = d.SetKey(starlark.String("stdout"), starlark.String(out.Stdout))
+	_ = d.SetKey(starlark.String("stderr"), starlark.String(out.Stderr))
+	return d, nil
+}
+
+// runRequest is run()'s call of the "run" host service: the command, its
+// repository-relative cwd, and the output bytes the REPL can take.
+type runRequest struct {
+	Argv  []string `json:"argv"`
+	Cwd   string   `json:"cwd,omitempty"`
+	Limit int64    `json:"limit"`
+}
+
+// runReply is a finished command; its texts are valid UTF-8.
+type runReply struct {
+	ExitCode int    `json:"exit_code"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+}
+
+// serveRun is the "run" host service: the checks, the approval and the
+// command itself, all on the host.
+func serveRun(in *interp, c *callState, req runRequest) (runReply, error) {
+	if p := in.opts.Sandbox; p != nil {
+		if err := p.Check(); err != nil {
+			return runReply{}, fmt.Errorf("run: %v", err)
+		}
 	}
-	return r.execute(c, cmd)
+	cmd, err := in.prepare(req.Argv, req.Cwd)
+	if err != nil {
+		return runReply{}, err
+	}
+	if err := in.approve(c, cmd); err != nil {
+		return runReply{}, err
+	}
+	return in.execute(c, cmd, req.Limit)
 }
 
 func stringList(v starlark.Value) ([]string, error) {
@@ -213,6 +251,10 @@ func (r *interp) approve(c *callState, cmd *command) error {
 		"executable":        cmd.shown,
 		"arguments":         cmd.argv[1:],
 		"working_directory": cmd.shownDir,
+		"sandbox":           config.SandboxNone,
+	}
+	if r.opts.Sandbox != nil {
+		op["sandbox"] = config.SandboxWorkspace
 	}
 	if cmd.outsideTo != "" {
 		op["working_directory_resolves_to"] = cmd.outsideTo
@@ -252,20 +294,24 @@ func (r *interp) environ() []string {
 }
 
 // execute runs the command in its own session and process group, killing
-// the whole group when the call is cancelled.
-func (r *interp) execute(c *callState, cmd *command) (starlark.Value, error) {
+// the whole group when the call is cancelled; its output together may take
+// limit bytes. With a sandbox, the command starts through the shim, which
+// confines itself and then executes it.
+func (r *interp) execute(c *callState, cmd *command, limit int64) (runReply, error) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
-	x := exec.CommandContext(ctx, cmd.exe, cmd.argv[1:]...)
-	x.Args[0] = cmd.argv[0]
+	exe, args := cmd.exe, cmd.argv
+	if p := r.opts.Sandbox; p != nil {
+		exe, args = p.Command(sandbox.Self(), cmd.exe, cmd.argv)
+	}
+	x := exec.CommandContext(ctx, exe)
+	x.Args = args
 	x.Dir = cmd.dir
 	x.Env = r.environ()
 	x.SysProcAttr = procAttr() // own session and group; killed if harness dies
 	x.Cancel = func() error { return syscall.Kill(-x.Process.Pid, syscall.SIGKILL) }
 	x.WaitDelay = waitDelay
-	// A third of the budget: buffers grow by doubling, and the result copies
-	// the output once more into Starlark strings.
-	sk := &sink{limit: c.budget() / 3, over: cancel}
+	sk := &sink{limit: limit, over: cancel}
 	out, errb := &capped{sink: sk}, &capped{sink: sk}
 	x.Stdout, x.Stderr = out, errb
 	err := x.Start()
@@ -279,10 +325,10 @@ func (r *interp) execute(c *callState, cmd *command) (starlark.Value, error) {
 	exceeded := sk.exceeded
 	sk.mu.Unlock()
 	if exceeded {
-		return nil, fmt.Errorf("run: %s: its output passed this REPL's memory limit (max_memory_mb = %d) and it was killed; redirect the output to a file in the repository and read parts of it", cmd.argv[0], r.opts.MaxMemoryMB)
+		return runReply{}, fmt.Errorf("run: %s: its output passed this REPL's memory limit (max_memory_mb = %d) and it was killed; redirect the output to a file in the repository and read parts of it", cmd.argv[0], r.opts.MaxMemoryMB)
 	}
 	if c.ctx.Err() != nil {
-		return nil, fmt.Errorf("run: %s: cancelled", cmd.argv[0])
+		return runReply{}, fmt.Errorf("run: %s: cancelled", cmd.argv[0])
 	}
 	code := 0
 	if err != nil {
@@ -291,7 +337,7 @@ func (r *interp) execute(c *callState, cmd *command) (starlark.Value, error) {
 			if errors.Is(err, exec.ErrWaitDelay) {
 				err = nil // a background child kept the output open
 			} else {
-				return nil, fmt.Errorf("run: %s: %s", cmd.argv[0], classifyText(err))
+				return runReply{}, fmt.Errorf("run: %s: %s", cmd.argv[0], classifyText(err))
 			}
 		}
 	}
@@ -301,11 +347,9 @@ func (r *interp) execute(c *callState, cmd *command) (starlark.Value, error) {
 			code = -int(ws.Signal())
 		}
 	}
-	d := starlark.NewDict(3)
-	_ = d.SetKey(starlark.String("exit_code"), starlark.MakeInt(code))
-	_ = d.SetKey(starlark.String("stdout"), starlark.String(strings.ToValidUTF8(out.b.String(), "\uFFFD")))
-	_ = d.SetKey(starlark.String("stderr"), starlark.String(strings.ToValidUTF8(errb.b.String(), "\uFFFD")))
-	return d, nil
+	return runReply{ExitCode: code,
+		Stdout: strings.ToValidUTF8(out.b.String(), "\uFFFD"),
+		Stderr: strings.ToValidUTF8(errb.b.String(), "\uFFFD")}, nil
 }
 
 // capped is one output stream; both streams of a command share a sink

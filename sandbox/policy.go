@@ -110,3 +110,16 @@ func (p Policy) Restrict() error {
 	}
 	return cfg.Restrict(rules...) // no network rules: TCP bind and connect denied
 }
+
+// Self returns the path that re-executes the running binary: the
+// /proc/self/exe link where it exists (the same file even when the one on
+// disk was replaced), else os.Executable.
+func Self() string {
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		return "/proc/self/exe"
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return os.Args[0]
+}

@@ -24,11 +24,17 @@ type BindBody struct {
 	MaxMemoryMB int      `json:"max_memory_mb"`
 	// CeilingMB is the hard limit of the worker's data segment
 	// (RLIMIT_DATA), MaxMemoryMB plus the runtime allowance; 0 is none.
-	CeilingMB int      `json:"ceiling_mb"`
-	Session   string   `json:"session"`
-	Allow     []string `json:"allow"`   // [commands.allow] names, for help()
-	Deny      []string `json:"deny"`    // [commands] deny, for help()
-	Sandbox   string   `json:"sandbox"` // help()'s line about run()'s sandbox
+	CeilingMB int    `json:"ceiling_mb"`
+	Session   string `json:"session"`
+	// The [commands] settings help() describes (run() itself runs in the
+	// parent): allow names (not paths), deny, sandbox, writable, network.
+	Allow    []string `json:"allow"`
+	Deny     []string `json:"deny"`
+	Sandbox  string   `json:"sandbox"`
+	Writable []string `json:"writable,omitempty"`
+	Network  bool     `json:"network"`
+	// HelperLoadMS bounds the time one helper file may take to load.
+	HelperLoadMS int `json:"helper_load_ms"`
 	// TestHooks asks a test binary's worker to predeclare its test-only
 	// functions; a harness binary has none.
 	TestHooks bool `json:"test_hooks,omitempty"`

@@ -62,7 +62,9 @@ func (c Config) env() []string {
 			env = []string{"TZ=" + tz}
 		}
 	}
-	return append(append([]string(nil), env...), cookieVar+"="+strconv.Itoa(wire.Version))
+	// Two Ps are plenty for one interpreter and keep the thread count (and
+	// so the thread stacks under the ceiling) small on many-core machines.
+	return append(append([]string(nil), env...), "GOMAXPROCS=2", cookieVar+"="+strconv.Itoa(wire.Version))
 }
 
 // Process is one running worker. Conn belongs to the caller: one
