@@ -111,7 +111,7 @@ func (s *server) bind(f wire.Frame) error {
 		helperLoadTimeout = time.Duration(b.HelperLoadMS) * time.Millisecond
 	}
 	// Load the local time zone now: once confined the worker cannot read it.
-	time.Now().Zone()
+	_ = time.Local.String()
 	var rw, ro []*os.File
 	for i, name := range b.Mounts {
 		if name == jail.Library {
