@@ -37,6 +37,7 @@ type remote struct {
 	crash   chan string   // a callback run for this worker panicked
 	done    chan struct{} // closed when the connection has ended
 	nextID  uint64        // guarded by REPL.mu
+	told    bool          // a call's result has said the worker was lost; guarded by REPL.mu
 	level   atomic.Int32  // the level the worker was last told
 }
 
@@ -303,7 +304,7 @@ func (r *REPL) liveRemote(in *interp) (*interp, string, error) {
 		return in, "", nil
 	}
 	note := ""
-	if exit := in.remote.proc.Exit(); exit.Killed == "" {
+	if exit := in.remote.proc.Exit(); !in.remote.told {
 		note = stateLost("The REPL's worker process ended between calls ("+exitReason(exit)+").", "")
 	}
 	fresh, err := newRemote(r.opts)
@@ -318,6 +319,7 @@ func (r *REPL) liveRemote(in *interp) (*interp, string, error) {
 // why the state is gone. The next call starts a fresh worker.
 func (r *REPL) lost(in *interp, c *callState, memoryStop bool, crashed string) string {
 	exit := in.remote.proc.Exit()
+	in.remote.told = true
 	grace := abandonGrace.Round(time.Millisecond)
 	memAdvice := "Work on smaller pieces (read files in parts, keep fewer results in memory)."
 	var text string

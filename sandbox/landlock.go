@@ -11,8 +11,18 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-// abiOverride, when set (by tests), replaces the kernel's answer.
+// abiOverride, when not negative, replaces the kernel's answer.
 var abiOverride = -1
+
+// OverrideABI makes ABI report v instead of the kernel's answer until the
+// returned function is called, so tests can see how harness behaves on
+// another kernel. It changes what harness checks, not what the kernel
+// enforces.
+func OverrideABI(v int) (restore func()) {
+	old := abiOverride
+	abiOverride = v
+	return func() { abiOverride = old }
+}
 
 var abiOnce = sync.OnceValue(func() int {
 	v, err := ll.LandlockGetABIVersion()

@@ -119,3 +119,14 @@ func (p *Pool) Started() int {
 	defer p.mu.Unlock()
 	return p.started
 }
+
+// WaitSpare waits until the spare being started (if any) is ready, so
+// that the next Get is warm; benchmarks and tests use it.
+func (p *Pool) WaitSpare() {
+	p.mu.Lock()
+	starting := p.starting
+	p.mu.Unlock()
+	if starting != nil {
+		<-starting
+	}
+}

@@ -89,25 +89,25 @@ type Exit struct {
 	Killed  string // the reason given to Kill, "" when it ended by itself
 	Stderr  string // the last lines it wrote to stderr
 	PeakRSS int64  // bytes
+	crash   string // the first panic, fatal-error or fault line
+	frame   string // the first stack frame after it
 }
 
-// OutOfMemory reports whether the Go runtime ended the worker because it
-// could not allocate (the memory ceiling).
+// OutOfMemory reports whether the worker ended because the Go runtime
+// could not get memory: it says so ("fatal error: out of memory",
+// "cannot allocate memory"), or it faulted inside the runtime itself, which
+// happens when the collector's own allocations fail under the ceiling.
 func (e Exit) OutOfMemory() bool {
-	return strings.Contains(e.Stderr, "fatal error: runtime: out of memory") ||
-		strings.Contains(e.Stderr, "fatal error: out of memory")
+	if strings.HasPrefix(e.crash, "fatal error: ") {
+		return strings.Contains(e.crash, "out of memory") || strings.Contains(e.crash, "cannot allocate memory")
+	}
+	fault := strings.HasPrefix(e.crash, "SIGSEGV: ") || strings.HasPrefix(e.crash, "SIGBUS: ") || strings.HasPrefix(e.crash, "unexpected signal")
+	return fault && strings.HasPrefix(e.frame, "runtime.")
 }
 
 // Crash returns the first line of a Go panic or fatal error the worker
 // printed, or "".
-func (e Exit) Crash() string {
-	for _, line := range strings.Split(e.Stderr, "\n") {
-		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
-			return line
-		}
-	}
-	return ""
-}
+func (e Exit) Crash() string { return e.crash }
 
 // Start starts a worker and waits for its Hello.
 func Start(cfg Config) (*Process, error) {
@@ -187,6 +187,7 @@ func (p *Process) wait() {
 		p.stderr.Write([]byte(err.Error() + "\n"))
 	}
 	p.exit = Exit{Status: ps, Killed: p.killed, Stderr: p.stderr.tail(), PeakRSS: rss}
+	p.exit.crash, p.exit.frame = p.stderr.crashLine()
 	p.mu.Unlock()
 	close(p.done) // the Conn stays open: its reader drains what the worker sent, then sees end of file
 }

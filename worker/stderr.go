@@ -5,20 +5,25 @@ package worker
 import (
 	"bytes"
 	"io"
+	"strings"
 	"sync"
 )
 
 // tailKeep is how much of a worker's stderr is kept for its exit report.
 const tailKeep = 16 << 10
 
-// tailWriter copies complete lines to log with a prefix and keeps the
-// last tailKeep bytes.
+// tailWriter copies complete lines to log with a prefix, keeps the last
+// tailKeep bytes, and keeps the first line that reports a Go panic or
+// fatal error (a crash's goroutine dump can be longer than the tail).
 type tailWriter struct {
 	mu      sync.Mutex
 	log     io.Writer
 	prefix  string
 	partial []byte
 	last    []byte
+	crash   string // the first panic, fatal error or fault line
+	frame   string // the first stack frame after it
+	inStack bool   // a goroutine header followed the crash line
 }
 
 func newTailWriter(log io.Writer) *tailWriter { return &tailWriter{log: log} }
@@ -36,31 +41,59 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 	if len(w.last) > 2*tailKeep {
 		w.last = append(w.last[:0], w.last[len(w.last)-tailKeep:]...)
 	}
-	if w.log == nil {
-		return len(p), nil
-	}
 	w.partial = append(w.partial, p...)
 	for {
 		i := bytes.IndexByte(w.partial, '\n')
 		if i < 0 {
 			break
 		}
-		w.log.Write(append([]byte(w.prefix), w.partial[:i+1]...))
+		w.line(w.partial[:i+1])
 		w.partial = w.partial[i+1:]
 	}
-	if len(w.partial) > tailKeep { // a very long line: flush it as it is
-		w.log.Write(append(append([]byte(w.prefix), w.partial...), '\n'))
+	if len(w.partial) > tailKeep { // a very long line: take it as it is
+		w.line(append(w.partial, '\n'))
 		w.partial = nil
 	}
 	return len(p), nil
+}
+
+// line handles one complete line, ending in a newline.
+func (w *tailWriter) line(l []byte) {
+	text := string(bytes.TrimRight(l, "\n"))
+	switch {
+	case w.crash == "":
+		for _, p := range crashPrefixes {
+			if strings.HasPrefix(text, p) {
+				w.crash = text
+			}
+		}
+	case w.frame == "" && strings.HasPrefix(text, "goroutine "):
+		w.inStack = true
+	case w.frame == "" && w.inStack && text != "":
+		w.frame = text
+	}
+	if w.log != nil {
+		w.log.Write(append([]byte(w.prefix), l...))
+	}
+}
+
+// crashPrefixes start the line a dying Go program writes first.
+var crashPrefixes = []string{"panic: ", "fatal error: ", "SIGSEGV: ", "SIGBUS: ", "unexpected signal"}
+
+// crashLine returns the first crash line and the first stack frame after
+// it, or "".
+func (w *tailWriter) crashLine() (string, string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.crash, w.frame
 }
 
 // tail returns the last bytes written, flushing a final partial line.
 func (w *tailWriter) tail() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.partial) > 0 && w.log != nil {
-		w.log.Write(append(append([]byte(w.prefix), w.partial...), '\n'))
+	if len(w.partial) > 0 {
+		w.line(append(w.partial, '\n'))
 		w.partial = nil
 	}
 	s := w.last

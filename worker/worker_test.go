@@ -319,3 +319,31 @@ func TestLogLinesArePrefixed(t *testing.T) {
 		t.Errorf("lines %q", lines)
 	}
 }
+
+func TestExitClassification(t *testing.T) {
+	tests := []struct {
+		stderr     string
+		crash      string
+		outOfMemry bool
+	}{
+		{"runtime: out of memory: cannot allocate 4194304-byte block\nfatal error: out of memory\n\ngoroutine 1 [running]:\nruntime.throw()\n", "fatal error: out of memory", true},
+		{"fatal error: runtime: cannot allocate memory\n", "fatal error: runtime: cannot allocate memory", true},
+		{"fatal error: out of memory allocating heap arena metadata\n", "fatal error: out of memory allocating heap arena metadata", true},
+		{"SIGSEGV: segmentation violation\nPC=0x43649d m=3 sigcode=1 addr=0x0\n\ngoroutine 0 gp=0x1 m=3 [idle]:\nruntime.(*spanQueue).tryDrain(0x1)\n", "SIGSEGV: segmentation violation", true},
+		{"SIGSEGV: segmentation violation\nPC=0x1 m=0\n\ngoroutine 7 [running]:\nharness/repl.(*interp).f()\n", "SIGSEGV: segmentation violation", false},
+		{"fatal error: concurrent map writes\n\ngoroutine 5 [running]:\nruntime.throw()\n", "fatal error: concurrent map writes", false},
+		{"panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n", "panic: boom", false},
+		{"just a log line\n", "", false},
+	}
+	for _, tt := range tests {
+		w := newTailWriter(nil)
+		for _, chunk := range strings.SplitAfter(tt.stderr, "\n") { // line by line, as a pipe may deliver it
+			w.Write([]byte(chunk))
+		}
+		e := Exit{}
+		e.crash, e.frame = w.crashLine()
+		if e.Crash() != tt.crash || e.OutOfMemory() != tt.outOfMemry {
+			t.Errorf("%q: Crash() = %q, OutOfMemory() = %v; want %q, %v", tt.stderr, e.Crash(), e.OutOfMemory(), tt.crash, tt.outOfMemry)
+		}
+	}
+}
