@@ -164,7 +164,11 @@ func TestMemoryBombs(t *testing.T) {
 			peak := e.workerPeakRSS()
 			t.Logf("%v; worker peak RSS %d MiB; result: %.160s", time.Since(start).Round(time.Millisecond), peak>>20, out)
 			if !strings.Contains(out, "max_memory_mb = 64") {
-				t.Errorf("the result does not name the limit:\n%s", out)
+				stderr := ""
+				if p := e.repl.current().remote.proc; p.Exited() {
+					stderr = p.Exit().Head
+				}
+				t.Errorf("the result does not name the limit:\n%s\nthe worker's stderr began:\n%.1500s", out, stderr)
 			}
 			if got := strings.Contains(out, "REPL state lost"); got != b.lost {
 				t.Errorf("state lost = %v, want %v:\n%s", got, b.lost, out)
@@ -319,11 +323,11 @@ func TestConfinement(t *testing.T) {
 	os.Remove(link)
 	os.Symlink(outside, link)
 	cases := map[string]string{
-		`test_open("/etc/passwd")`:                          `"EACCES"`,
+		`test_open("/etc/passwd")`:                            `"EACCES"`,
 		`test_open(` + strconv.Quote(outside+"/secret") + `)`: `"EACCES"`,
-		`test_openat("link/secret")`:                        `"EACCES"`,
-		`test_exec("/bin/true")`:                            `"EACCES"`,
-		`test_open("/proc/self/status")`:                    `"EACCES"`,
+		`test_openat("link/secret")`:                          `"EACCES"`,
+		`test_exec("/bin/true")`:                              `"EACCES"`,
+		`test_open("/proc/self/status")`:                      `"EACCES"`,
 	}
 	if sandbox.ABI() >= 4 {
 		ln, err := net.Listen("tcp4", "127.0.0.1:0")

@@ -88,6 +88,7 @@ type Exit struct {
 	Status  *os.ProcessState
 	Killed  string // the reason given to Kill, "" when it ended by itself
 	Stderr  string // the last lines it wrote to stderr
+	Head    string // the first lines it wrote to stderr
 	PeakRSS int64  // bytes
 	crash   string // the first panic, fatal-error or fault line
 	frame   string // the first stack frame after it
@@ -98,8 +99,12 @@ type Exit struct {
 // "cannot allocate memory"), or it faulted inside the runtime itself, which
 // happens when the collector's own allocations fail under the ceiling.
 func (e Exit) OutOfMemory() bool {
+	if strings.HasPrefix(e.crash, "runtime/cgo: pthread_create failed") || strings.HasPrefix(e.crash, "runtime: out of memory") {
+		return true // no memory for a thread's stack, or for the heap
+	}
 	if strings.HasPrefix(e.crash, "fatal error: ") {
-		return strings.Contains(e.crash, "out of memory") || strings.Contains(e.crash, "cannot allocate memory")
+		return strings.Contains(e.crash, "out of memory") || strings.Contains(e.crash, "cannot allocate memory") ||
+			strings.Contains(e.crash, "unexpected signal during runtime execution")
 	}
 	fault := strings.HasPrefix(e.crash, "SIGSEGV: ") || strings.HasPrefix(e.crash, "SIGBUS: ") || strings.HasPrefix(e.crash, "unexpected signal")
 	return fault && strings.HasPrefix(e.frame, "runtime.")
@@ -188,6 +193,7 @@ func (p *Process) wait() {
 	}
 	p.exit = Exit{Status: ps, Killed: p.killed, Stderr: p.stderr.tail(), PeakRSS: rss}
 	p.exit.crash, p.exit.frame = p.stderr.crashLine()
+	p.exit.Head = p.stderr.start()
 	p.mu.Unlock()
 	close(p.done) // the Conn stays open: its reader drains what the worker sent, then sees end of file
 }

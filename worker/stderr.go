@@ -9,8 +9,12 @@ import (
 	"sync"
 )
 
-// tailKeep is how much of a worker's stderr is kept for its exit report.
-const tailKeep = 16 << 10
+// tailKeep and headKeep are how much of the end and of the start of a
+// worker's stderr are kept for its exit report.
+const (
+	tailKeep = 16 << 10
+	headKeep = 4 << 10
+)
 
 // tailWriter copies complete lines to log with a prefix, keeps the last
 // tailKeep bytes, and keeps the first line that reports a Go panic or
@@ -21,6 +25,7 @@ type tailWriter struct {
 	prefix  string
 	partial []byte
 	last    []byte
+	head    []byte // the first headKeep bytes
 	crash   string // the first panic, fatal error or fault line
 	frame   string // the first stack frame after it
 	inStack bool   // a goroutine header followed the crash line
@@ -37,6 +42,9 @@ func (w *tailWriter) setPrefix(s string) {
 func (w *tailWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if room := headKeep - len(w.head); room > 0 {
+		w.head = append(w.head, p[:min(room, len(p))]...)
+	}
 	w.last = append(w.last, p...)
 	if len(w.last) > 2*tailKeep {
 		w.last = append(w.last[:0], w.last[len(w.last)-tailKeep:]...)
@@ -78,7 +86,8 @@ func (w *tailWriter) line(l []byte) {
 }
 
 // crashPrefixes start the line a dying Go program writes first.
-var crashPrefixes = []string{"panic: ", "fatal error: ", "SIGSEGV: ", "SIGBUS: ", "unexpected signal"}
+var crashPrefixes = []string{"panic: ", "fatal error: ", "SIGSEGV: ", "SIGBUS: ", "SIGABRT: ", "unexpected signal",
+	"runtime/cgo: pthread_create failed", "runtime: out of memory"}
 
 // crashLine returns the first crash line and the first stack frame after
 // it, or "".
@@ -113,4 +122,11 @@ func (l *LockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.W.Write(p)
+}
+
+// start returns the first bytes written.
+func (w *tailWriter) start() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(w.head)
 }

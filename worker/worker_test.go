@@ -326,11 +326,13 @@ func TestExitClassification(t *testing.T) {
 		crash      string
 		outOfMemry bool
 	}{
-		{"runtime: out of memory: cannot allocate 4194304-byte block\nfatal error: out of memory\n\ngoroutine 1 [running]:\nruntime.throw()\n", "fatal error: out of memory", true},
+		{"runtime: out of memory: cannot allocate 4194304-byte block\nfatal error: out of memory\n\ngoroutine 1 [running]:\nruntime.throw()\n", "runtime: out of memory: cannot allocate 4194304-byte block", true},
 		{"fatal error: runtime: cannot allocate memory\n", "fatal error: runtime: cannot allocate memory", true},
 		{"fatal error: out of memory allocating heap arena metadata\n", "fatal error: out of memory allocating heap arena metadata", true},
 		{"SIGSEGV: segmentation violation\nPC=0x43649d m=3 sigcode=1 addr=0x0\n\ngoroutine 0 gp=0x1 m=3 [idle]:\nruntime.(*spanQueue).tryDrain(0x1)\n", "SIGSEGV: segmentation violation", true},
 		{"SIGSEGV: segmentation violation\nPC=0x1 m=0\n\ngoroutine 7 [running]:\nharness/repl.(*interp).f()\n", "SIGSEGV: segmentation violation", false},
+		{"fatal error: unexpected signal during runtime execution\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1]\n\nruntime stack:\nruntime.throw()\n", "fatal error: unexpected signal during runtime execution", true},
+		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n", "runtime/cgo: pthread_create failed: Resource temporarily unavailable", true},
 		{"fatal error: concurrent map writes\n\ngoroutine 5 [running]:\nruntime.throw()\n", "fatal error: concurrent map writes", false},
 		{"panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n", "panic: boom", false},
 		{"just a log line\n", "", false},
