@@ -13,14 +13,9 @@ import (
 // BenchmarkNew measures a fresh REPL loading 20 helper files (the 3
 // shipped ones and 17 more of similar size).
 func BenchmarkNew(b *testing.B) {
+	inProcessOnly(b)
 	e := newEnv(b)
-	dir := filepath.Join(e.home, "replib")
-	for i := 0; i < 17; i++ {
-		src := fmt.Sprintf("def helper_%02d(path, pattern = \"*\", limit = 10):\n    \"\"\"Helper %d: list up to limit paths.\"\"\"\n    out = []\n    for p in Path(path).glob(pattern):\n        if len(out) >= limit:\n            break\n        out.append(str(p))\n    return out\n\ndef _private_%02d(x):\n    return x\n", i, i, i)
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("h%02d.star", i)), []byte(src), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	writeHelpers(b, e)
 	opts := e.repl.opts
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -67,4 +62,52 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// writeHelpers adds 17 helper files of the shipped ones' size to e's
+// replib, 20 in all.
+func writeHelpers(b testing.TB, e *env) {
+	dir := filepath.Join(e.home, "replib")
+	for i := 0; i < 17; i++ {
+		src := fmt.Sprintf("def helper_%02d(path, pattern = \"*\", limit = 10):\n    \"\"\"Helper %d: list up to limit paths.\"\"\"\n    out = []\n    for p in Path(path).glob(pattern):\n        if len(out) >= limit:\n            break\n        out.append(str(p))\n    return out\n\ndef _private_%02d(x):\n    return x\n", i, i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("h%02d.star", i)), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFirstCall measures what a new subagent waits for: a REPL with
+// 20 helper files built and its first call answered, from a warm spare
+// worker (the pool starts the next spare between iterations, untimed).
+// It reports the workers' peak RSS after that call.
+func BenchmarkFirstCall(b *testing.B) {
+	workersOnly(b)
+	e := newEnv(b)
+	writeHelpers(b, e)
+	opts := e.repl.opts
+	ctx := context.Background()
+	var rss int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		opts.Workers.WaitSpare()
+		b.StartTimer()
+		r, err := New(opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out := r.Exec(ctx, "1 + 1"); out != "2" {
+			b.Fatal(out)
+		}
+		b.StopTimer()
+		if n := len(r.Functions()); n < 20 {
+			b.Fatalf("%d functions", n)
+		}
+		rss = max(rss, r.current().remote.proc.PeakRSS())
+		r.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MiB")
 }

@@ -29,11 +29,13 @@ type helper struct {
 // fails is reported and contributes nothing.
 func (r *interp) loadHelpers() {
 	r.helpers, r.loadErrors = nil, nil
-	for _, name := range r.helperFileNames() {
-		file := name + ".star"
-		src, err := r.homeFile("replib/" + file)
-		if err == nil {
-			err = r.loadHelper(file, src)
+	for _, f := range r.helperFiles() {
+		file := f.Name + ".star"
+		var err error
+		if f.Error != "" {
+			err = errors.New(f.Error)
+		} else {
+			err = r.loadHelper(file, f.Data)
 		}
 		if err != nil {
 			r.loadErrors = append(r.loadErrors, fmt.Sprintf("replib/%s: %s", file, describeLoadError(err)))

@@ -107,17 +107,28 @@ func serveFYI(in *interp, _ *callState, _ struct{}) (fyiReply, error) {
 }
 
 // homeRequest asks for one file of $HARNESS_HOME that the REPL may read
-// (repl-notes.md or replib/NAME.star), or, with List, the helper files.
+// (repl-notes.md or replib/NAME.star), or, with List, the helper files'
+// names, or, with Replib, every helper file's name and text at once (one
+// round trip for a worker loading its helpers).
 type homeRequest struct {
-	Name string `json:"name,omitempty"`
-	List bool   `json:"list,omitempty"`
+	Name   string `json:"name,omitempty"`
+	List   bool   `json:"list,omitempty"`
+	Replib bool   `json:"replib,omitempty"`
 }
 
 type homeReply struct {
-	Data  []byte   `json:"data,omitempty"`
-	Names []string `json:"names,omitempty"` // helper file names without ".star", sorted
+	Data  []byte     `json:"data,omitempty"`
+	Names []string   `json:"names,omitempty"` // helper file names without ".star", sorted
+	Files []homeFile `json:"files,omitempty"` // with Replib, in name order
 	// Missing is set instead of an error for a file that does not exist.
 	Missing bool `json:"missing,omitempty"`
+}
+
+// homeFile is one helper file: its text, or why it could not be read.
+type homeFile struct {
+	Name  string `json:"name"` // without ".star"
+	Data  []byte `json:"data,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // errMissing reports a home file that does not exist.
@@ -133,8 +144,26 @@ func homeAllowed(name string) bool {
 	return ok && strings.HasSuffix(file, ".star") && !strings.ContainsAny(file, `/\`) && !strings.HasPrefix(file, ".")
 }
 
-func serveHome(in *interp, _ *callState, req homeRequest) (homeReply, error) {
+func serveHome(in *interp, c *callState, req homeRequest) (homeReply, error) {
 	home := in.opts.Home
+	if req.Replib {
+		list, _ := serveHome(in, c, homeRequest{List: true})
+		var out homeReply
+		for _, name := range list.Names {
+			f := homeFile{Name: name}
+			rep, err := serveHome(in, c, homeRequest{Name: "replib/" + name + ".star"})
+			switch {
+			case err != nil:
+				f.Error = err.Error()
+			case rep.Missing:
+				f.Error = errMissing.Error()
+			default:
+				f.Data = rep.Data
+			}
+			out.Files = append(out.Files, f)
+		}
+		return out, nil
+	}
 	if req.List {
 		if home == "" {
 			return homeReply{}, nil
@@ -183,4 +212,13 @@ func (r *interp) helperFileNames() []string {
 		return nil
 	}
 	return rep.Names
+}
+
+// helperFiles returns every helper file, in name order.
+func (r *interp) helperFiles() []homeFile {
+	rep, err := hostCall[homeRequest, homeReply](r, callOf(r), "home", homeRequest{Replib: true})
+	if err != nil {
+		return nil
+	}
+	return rep.Files
 }

@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 			os.Exit(sandbox.Main(os.Args[2:], os.Stderr))
 		}
 	}
+	if os.Getenv("REPL_TEST_PROBE") == "dial" {
+		os.Exit(dialProbe(os.Args[1]))
+	}
 	code := m.Run()
 	if pool != nil {
 		pool.Close()

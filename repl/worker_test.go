@@ -115,7 +115,7 @@ func errnoName(err error) string {
 	return err.Error()
 }
 
-func workersOnly(t *testing.T) {
+func workersOnly(t testing.TB) {
 	t.Helper()
 	if inProcess() {
 		t.Skip("needs worker processes")
@@ -387,5 +387,27 @@ func TestWorkerNeverLearnsHostPaths(t *testing.T) {
 	}
 	if got := e.exec("library_summary()"); got != "/library: empty" {
 		t.Errorf("library at depth 2: %q", got)
+	}
+}
+
+// TestIdleWorkerRSS checks that a worker with the shipped helpers loaded,
+// having answered a call, stays small.
+func TestIdleWorkerRSS(t *testing.T) {
+	workersOnly(t)
+	e := newEnv(t)
+	writeHelpers(t, e)
+	r, err := New(e.repl.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Exec(context.Background(), "help()")
+	if out := r.Exec(context.Background(), "glob('*')"); out != "[]" {
+		t.Fatal(out)
+	}
+	rss := r.current().remote.proc.PeakRSS()
+	t.Logf("idle worker peak RSS: %.1f MiB", float64(rss)/(1<<20))
+	if rss > 15<<20 {
+		t.Errorf("idle worker peak RSS %d MiB, over 15 MiB", rss>>20)
 	}
 }
