@@ -1,0 +1,7 @@
+// Ordinary builds of the tests.
+
+//go:build !race
+
+package repl
+
+const raceBuild = false
