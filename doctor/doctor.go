@@ -17,6 +17,10 @@
 //	           warning for allow entries it does not offer (no tool is called, even
 //	           with --full; a failure's line gives the reason and the server's log)
 //	replib     every $HARNESS_HOME/replib/*.star file parses as Starlark
+//	sandbox    what confines REPL workers on this kernel (Landlock and its ABI, or the jail
+//	           alone: a warning), and, with [commands] sandbox = "workspace", that the kernel
+//	           can enforce it (FAIL when it cannot: run() would refuse every command)
+//	worker     a REPL worker starts, answers one call, and says what confines it
 //
 // Each line starts with ok, warn, FAIL or skip. Run returns false when any
 // line is FAIL (the command exits 1). Checks that need a loaded
@@ -42,6 +46,7 @@ import (
 
 	"harness/config"
 	"harness/llm"
+	"harness/sandbox"
 )
 
 // Timeouts of the network checks.
@@ -88,7 +93,10 @@ func (p *printer) fail(check, what, fix string) {
 // Run checks the installation in home for a session started in launchDir
 // and reports to w. full adds one streamed completion that must make a tool
 // call. It returns false when any check failed.
-func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer) (ok bool) {
+//
+// probe, when given, starts a REPL worker (harness passes repl.ProbeWorker)
+// for the worker check.
+func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer, probe ...WorkerProbe) (ok bool) {
 	p := &printer{w: w}
 	cfg := checkConfig(p, home, launchDir)
 	if cfg != nil {
@@ -104,7 +112,52 @@ func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer) (o
 		}
 	}
 	checkReplib(p, filepath.Join(home, "replib"))
+	checkSandbox(p, cfg)
+	for _, pr := range probe {
+		checkWorker(p, cfg, home, pr)
+	}
 	return !p.failed
+}
+
+// WorkerProbe starts a REPL worker with the helpers of home under a
+// maxMemoryMB limit, runs one call, and describes the result.
+type WorkerProbe func(home string, maxMemoryMB int) (string, error)
+
+// checkSandbox says what confines REPL workers on this kernel and whether
+// [commands] sandbox = "workspace" can be enforced.
+func checkSandbox(p *printer, cfg *config.Config) {
+	if sandbox.ABI() == 0 {
+		p.warn("sandbox", "%s", sandbox.Describe())
+	} else {
+		p.ok("sandbox", "%s", sandbox.Describe())
+	}
+	if cfg == nil || cfg.Commands.Sandbox != config.SandboxWorkspace {
+		return
+	}
+	pol := sandbox.Policy{Network: cfg.Commands.Network}
+	if err := pol.Check(); err != nil {
+		p.fail("sandbox", err.Error(), "run harness on a kernel with Landlock enabled (Linux 6.2 or later, landlock in lsm=), or set [commands] sandbox = \"none\"")
+		return
+	}
+	net := "may use the network"
+	if !cfg.Commands.Network {
+		net = "cannot make TCP connections"
+	}
+	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories, and %s", len(cfg.Commands.Writable), net)
+}
+
+// checkWorker starts one REPL worker.
+func checkWorker(p *printer, cfg *config.Config, home string, probe WorkerProbe) {
+	mb := 512
+	if cfg != nil {
+		mb = cfg.REPL.MaxMemoryMB
+	}
+	msg, err := probe(home, mb)
+	if err != nil {
+		p.fail("worker", err.Error(), "reinstall harness with ./install.sh; the log of REPL workers is "+filepath.Join(home, "workers.log"))
+		return
+	}
+	p.ok("worker", "%s", msg)
 }
 
 // checkConfig loads the configuration without the launch-directory rules

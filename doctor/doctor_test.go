@@ -5,6 +5,7 @@ package doctor_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"harness/config"
 	"harness/doctor"
 	"harness/llmtest"
+	"harness/sandbox"
 )
 
 const keyVar = "HARNESS_DOCTOR_TEST_KEY"
@@ -70,7 +72,7 @@ func TestAllGood(t *testing.T) {
 	if !ok {
 		t.Fatalf("doctor failed:\n%s", out)
 	}
-	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok completion", "ok replib"}
+	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok completion", "ok replib", sandboxStatus() + " sandbox"}
 	if got := lines(out); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("lines %v, want %v\n%s", got, want, out)
 	}
@@ -157,6 +159,59 @@ func TestFailures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sandboxStatus is the sandbox line's status on this kernel.
+func sandboxStatus() string {
+	if sandbox.ABI() == 0 {
+		return "warn"
+	}
+	return "ok"
+}
+
+func TestSandboxAndWorker(t *testing.T) {
+	os.Unsetenv(keyVar)
+	srv := llmtest.New(t)
+	home, launch := setup(t, srv, false)
+	var asked int
+	probe := func(h string, mb int) (string, error) {
+		if h != home || mb != 2048 {
+			t.Errorf("probe(%q, %d)", h, mb)
+		}
+		asked++
+		return "a REPL worker started and answered in 3ms", nil
+	}
+	var out bytes.Buffer
+	if !doctor.Run(context.Background(), home, launch, false, &out, probe) || asked != 1 ||
+		!strings.Contains(out.String(), "ok    worker      a REPL worker started and answered in 3ms") {
+		t.Errorf("worker check (asked %d):\n%s", asked, out.String())
+	}
+	out.Reset()
+	failing := func(string, int) (string, error) { return "", errors.New("a REPL worker ended before its handshake") }
+	if doctor.Run(context.Background(), home, launch, false, &out, failing) ||
+		!strings.Contains(out.String(), "FAIL  worker      a REPL worker ended before its handshake; fix: reinstall harness") {
+		t.Errorf("failing worker:\n%s", out.String())
+	}
+
+	p := filepath.Join(home, "config.toml")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(data, []byte("[commands]\n"), []byte("[commands]\nsandbox = \"workspace\"\nnetwork = false\n"), 1), 0o600)
+	for _, tt := range []struct {
+		abi  int
+		ok   bool
+		want string
+	}{
+		{0, false, "FAIL  sandbox     [commands] sandbox = \"workspace\" with network = false needs Landlock ABI 4"},
+		{0, false, "warn  sandbox     no Landlock"},
+		{7, true, "ok    sandbox     run() commands run confined: they write only in the repository, the store, the temp folder and 0 writable directories, and cannot make TCP connections"},
+	} {
+		restore := sandbox.OverrideABI(tt.abi)
+		got, ok := run(t, home, launch, false)
+		restore()
+		if ok != tt.ok || !strings.Contains(got, tt.want) {
+			t.Errorf("ABI %d: ok %v, want %v and %q:\n%s", tt.abi, ok, tt.ok, tt.want, got)
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"harness/worker"
 )
 
 // BenchmarkNew measures a fresh REPL loading 20 helper files (the 3
@@ -92,7 +94,7 @@ func BenchmarkFirstCall(b *testing.B) {
 	defer reportCPU(b)()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		opts.Workers.WaitSpare()
+		opts.Workers.(*worker.Pool).WaitSpare()
 		b.StartTimer()
 		r, err := New(opts)
 		if err != nil {

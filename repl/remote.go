@@ -31,8 +31,9 @@ const (
 // remote is one worker as its parent sees it.
 type remote struct {
 	proc    *worker.Process
-	ready   chan struct{} // closed when Ready has arrived
-	failed  string        // Ready's error: the worker could not bind
+	ready   chan struct{}  // closed when Ready has arrived
+	failed  string         // Ready's error: the worker could not bind
+	bound   wire.ReadyBody // Ready's body, once ready is closed
 	results chan wire.Frame
 	crash   chan string   // a callback run for this worker panicked
 	done    chan struct{} // closed when the connection has ended
@@ -103,7 +104,7 @@ func (rm *remote) read(in *interp) {
 		case wire.Ready:
 			var b wire.ReadyBody
 			f.Unmarshal(&b)
-			rm.failed = b.Error
+			rm.failed, rm.bound = b.Error, b
 			in.info.Store(newLoadInfo(b.Functions, b.LoadErrors))
 			close(rm.ready)
 		case wire.Output:

@@ -29,6 +29,11 @@ type Approver interface {
 	Approve(ctx context.Context, operation json.RawMessage) (bool, error)
 }
 
+// WorkerSource hands out started worker processes (*worker.Pool).
+type WorkerSource interface {
+	Get() (*worker.Process, error)
+}
+
 // Options are what one REPL needs. Repository is required; the getters may be
 // nil (FYI then prints "unknown").
 type Options struct {
@@ -77,9 +82,9 @@ type Options struct {
 	Sandbox *sandbox.Policy
 
 	// Workers, when set, runs the interpreter in a worker process taken from
-	// this pool (see the package documentation, Workers); otherwise it runs
-	// in this process.
-	Workers *worker.Pool
+	// it (a *worker.Pool; see the package documentation, Workers);
+	// otherwise it runs in this process.
+	Workers WorkerSource
 
 	link       hostLink // in a worker: host calls cross to the parent
 	protection string   // in a worker: help()'s Protection line

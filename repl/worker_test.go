@@ -13,12 +13,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"go.starlark.net/starlark"
 
+	"harness/config"
 	"harness/sandbox"
 )
 
@@ -408,5 +410,30 @@ func TestIdleWorkerRSS(t *testing.T) {
 	t.Logf("idle worker peak RSS: %.1f MiB", float64(rss)/(1<<20))
 	if rss > 15<<20 && !raceBuild {
 		t.Errorf("idle worker peak RSS %d MiB, over 15 MiB", rss>>20)
+	}
+}
+
+// TestLevelChangeFromOutsideDuringCall changes the permission level from
+// another goroutine (as Shift+Tab does) while a call keeps reading: a later
+// read in the same call is refused.
+func TestLevelChangeFromOutsideDuringCall(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "f.txt", "content")
+	started := make(chan struct{})
+	var once sync.Once
+	e.repl.current().opts.Output = func(s string) {
+		if strings.Contains(s, "reading") {
+			once.Do(func() { close(started) })
+		}
+	}
+	done := make(chan string, 1)
+	go func() {
+		done <- e.exec("print('reading')\nn = 0\nwhile try_call(Path('f.txt').read_text).error == None:\n    n += 1\nprint('refused after', 'some' if n > 0 else 'no', 'reads')")
+	}()
+	wait(t, started, "the call to start")
+	e.perm.Store(int32(config.PermNone))
+	out := wait(t, done, "the call to notice the new level")
+	if !strings.Contains(out, "refused after") {
+		t.Errorf("result: %q", out)
 	}
 }

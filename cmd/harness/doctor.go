@@ -11,6 +11,7 @@ import (
 
 	"harness/config"
 	"harness/doctor"
+	"harness/repl"
 )
 
 func cmdDoctor(args []string, stdout, stderr io.Writer) int {
@@ -39,7 +40,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if !doctor.Run(ctx, home, wd, full, stdout) {
+	if !doctor.Run(ctx, home, wd, full, stdout, repl.ProbeWorker) {
 		return exitError
 	}
 	return exitOK

@@ -11,6 +11,9 @@ import (
 
 	"harness/config"
 	"harness/reaper"
+	"harness/repl"
+	"harness/sandbox"
+	"harness/worker"
 )
 
 // Exit codes.
@@ -61,6 +64,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 {
 		switch args[0] {
+		case worker.Subcommand: // hidden: a REPL worker, started by harness
+			return repl.ServeWorker()
+		case sandbox.Subcommand: // hidden: the shim that confines a run() command
+			return sandbox.Main(args[1:], stderr)
 		case "setup":
 			return cmdSetup(args[1:], stdout, stderr)
 		case "doctor":

@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"harness/config"
@@ -15,16 +16,21 @@ import (
 	"harness/mcpclient"
 	"harness/repl"
 	"harness/rlm"
+	"harness/sandbox"
 	"harness/sessions"
+	"harness/worker"
 )
 
 // roots are the repository (the canonical launch directory) and the store,
-// and the MCP servers agents working there use.
+// the MCP servers agents working there use, and the pool of REPL workers
+// that serve them.
 type roots struct {
-	dir   string
-	repo  *jail.Root
-	store *jail.Root     // nil without [rlm.store]
-	mcp   *mcpclient.Set // nil without [mcp.servers]
+	dir     string
+	repo    *jail.Root
+	store   *jail.Root     // nil without [rlm.store]
+	mcp     *mcpclient.Set // nil without [mcp.servers]
+	workers *worker.Pool
+	log     *os.File // the workers' stderr, $HARNESS_HOME/workers.log; nil when it cannot be opened
 }
 
 // openRoots opens the launch directory as the repository, reading its
@@ -48,6 +54,12 @@ func openRoots(cfg *config.Config, launchDir string, level func() config.Permiss
 			return nil, exitUsage
 		}
 	}
+	r.log = openWorkerLog(cfg.Home)
+	wc := worker.Config{}
+	if r.log != nil {
+		wc.Log = &worker.LockedWriter{W: r.log}
+	}
+	r.workers = worker.NewPool(wc)
 	return r, exitOK
 }
 
@@ -67,10 +79,48 @@ func (r *roots) close() {
 	if r.mcp != nil {
 		r.mcp.Close()
 	}
+	if r.workers != nil {
+		r.workers.Close()
+	}
+	if r.log != nil {
+		r.log.Close()
+	}
 	r.repo.Close()
 	if r.store != nil {
 		r.store.Close()
 	}
+}
+
+// workerLogLimit is the size past which the workers' log starts afresh.
+const workerLogLimit = 1 << 20
+
+// openWorkerLog opens $HARNESS_HOME/workers.log for appending, emptying it
+// first when it has grown past workerLogLimit.
+func openWorkerLog(home string) *os.File {
+	p := filepath.Join(home, "workers.log")
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if fi, err := os.Stat(p); err == nil && fi.Size() > workerLogLimit {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(p, flags, 0o600)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// sandboxPolicy is run()'s confinement for [commands] sandbox =
+// "workspace", or nil.
+func (r *roots) sandboxPolicy(cfg *config.Config) *sandbox.Policy {
+	if cfg.Commands.Sandbox != config.SandboxWorkspace {
+		return nil
+	}
+	write := []string{r.dir}
+	if cfg.RLM.StorePath != "" {
+		write = append(write, cfg.RLM.StorePath)
+	}
+	write = append(write, os.TempDir())
+	return &sandbox.Policy{Write: append(write, cfg.Commands.Writable...), Network: cfg.Commands.Network}
 }
 
 // agentParts are what a root agent is built from besides the roots.
@@ -105,6 +155,7 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 			Failures:  p.failures(cfg),
 			OnFailure: p.onFailure,
 			Watch:     commands.Watch,
+			Sandbox:   r.sandboxPolicy(cfg), Workers: r.workers,
 		}),
 		Files: rlm.DefaultFileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
 		RoomAdvice: p.roomAdvice,
