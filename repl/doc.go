@@ -4,9 +4,14 @@
 //
 // # Use
 //
-//	r, err := repl.New(repl.Options{Repository: repoRoot, Store: storeRoot, ...})
+//	r, err := repl.New(repl.Options{Repository: repoRoot, Store: storeRoot, Workers: pool, ...})
 //	defer r.Close()
 //	text := r.Exec(ctx, code) // exactly what the model is given
+//
+// With Options.Workers (a *worker.Pool) the interpreter runs in a worker
+// process and this REPL is its parent's side (see Workers); without it the
+// interpreter runs in the calling process. Both behave the same for REPL
+// code and for the Options' callbacks; the differences are in Limits.
 //
 // One REPL serves one subagent, from its first call to its final answer.
 // Exec calls are serialized; Close and cancelling the context passed to
@@ -45,7 +50,8 @@
 //	chdir(p), getcwd()         the REPL's relative base only
 //	try_call(f, *a, **kw)      struct(value, error); never catches Esc or a memory stop
 //	run(argv, cwd=None)        a host process (see Commands)
-//	FYI()                      date, prompt tokens (Options.PromptTokens), model (Options.Model)
+//	FYI()                      date, prompt tokens (Options.PromptTokens), model (Options.Model),
+//	                           through the "fyi" host service
 //	help()                     output limit, $HARNESS_HOME/repl-notes.md, and the sections
 //	                           Files, Starlark, REPL functions, Commands, MCP servers (with
 //	                           Options.MCP), Helper functions
@@ -99,8 +105,20 @@
 // "working_directory" is always virtual. When cwd resolves outside the
 // repository, "working_directory_resolves_to" holds the host directory, and
 // "operation" is "working_directory" if only the directory needs approval.
-// A nil Approver refuses. Denials and refusals raise PermissionError-style
-// errors and are recorded as failure notes.
+// "sandbox" is "workspace" when Options.Sandbox confines the command, else
+// "none". A nil Approver refuses. Denials and refusals raise
+// PermissionError-style errors and are recorded as failure notes.
+//
+// With Options.Sandbox ([commands] sandbox = "workspace") every command,
+// allowed or approved, starts through the sandbox shim (harness re-executed
+// as sandbox.Subcommand), which confines itself with Landlock and then
+// executes the command: it may write only beneath Sandbox.Write, and make
+// TCP connections only with Sandbox.Network. On a kernel that cannot
+// enforce it, run() refuses before asking, naming the requirement. help()'s
+// Commands section describes the sandbox from Options.Commands.
+//
+// run() is a host service: in a worker the checks, the approval and the
+// command all happen in the parent.
 //
 // # MCP servers
 //
@@ -143,7 +161,21 @@
 // Cancelling Exec's context stops the interpreter at once (Thread.Cancel)
 // and kills run() process groups; state is kept.
 //
-// Starlark notices a stop only between steps, so a single long builtin
+// In a worker, the watchdog and the checks run inside the worker, and the
+// kernel adds a hard ceiling (worker.SetCeiling: RLIMIT_DATA at what the
+// worker maps when bound plus max_memory_mb plus a runtime allowance). A
+// single step that passes both (a giant replace, join or % format, a
+// json.decode of a huge string) ends the worker process instead of
+// harness; its result is what the call printed, then the state-lost notice
+// naming the limit. Builtins stuck past a stop are not abandoned there: the
+// parent waits abandonGrace after Esc, Close or the worker's own memory stop
+// (a Stopping frame), then kills the worker's process group (SIGKILL) and
+// reports the state lost; a worker that crashes or is killed from outside
+// is reported the same way, at the call it was running or, when it died
+// between calls, at the start of the next result. The next call binds a
+// fresh worker. None of this can end harness.
+//
+// In-process, Starlark notices a stop only between steps, so a single long builtin
 // (str() of a list nested a million deep, sorted() of a huge list, a giant
 // join, a regexp over a giant string) would outlast it. Each call therefore
 // runs on a goroutine of its own, and Exec waits for it or for a stop (Esc,
@@ -168,6 +200,39 @@
 // under the memory limit and with five seconds to finish. A file that
 // fails to load (an error, a stop at either limit) is reported and
 // contributes nothing.
+//
+// # Workers
+//
+// A worker is harness re-executed (worker.Subcommand) whose main is
+// ServeWorker. The parent sends Bind with the options and the mounts as
+// directory descriptors; the worker sets its memory ceiling, confines
+// itself with Landlock where the kernel has it (sandbox.RestrictWorker:
+// files only beneath its mounts, the library read-only, no execution, no
+// TCP from ABI 4), opens its jail roots from the descriptors (it never
+// learns a host path), loads the helpers and answers Ready. Each Exec runs
+// one call; printed text streams back as Output frames and failure notes as
+// Note frames, which the parent hands to Options.Output, Failures and
+// OnFailure exactly as in-process. See package wire for the frames.
+//
+// REPL functions that need the host call a host service by name
+// (hostServices in host.go: "run", "fyi", "home" for the helper files and
+// repl-notes.md of $HARNESS_HOME, nothing else of it): in-process the
+// service runs at once; in a worker the call crosses to the parent, which
+// runs the same function with its own Options (approvals, commands,
+// environment) and sends back the result, the error text and the notes it
+// recorded. A new REPL function that needs the host (an MCP call, say)
+// registers a service there and calls hostCall.
+//
+// The repository's permission level reaches the worker with each call and
+// each reply; while a call runs the parent compares it every 2 ms and
+// pushes a change at once (Shift+Tab during a call); and after printed
+// output the worker asks before its next file operation, so that a change
+// the Output callback makes applies to the very next operation, as
+// in-process.
+//
+// help()'s Files section ends with a Protection line saying what confines
+// this REPL: Landlock and its ABI, the path checks alone, or (in-process)
+// harness's own process.
 //
 // # Approval exemptions
 //

@@ -8,6 +8,7 @@
 //	llm  --deltas-->  rlm  --events (Stream)-->  ui / headless
 //	rlm  --tool call-->  tools | patch | repl (Starlark)  --result-->  rlm  --Save-->  sessions
 //	root  --rlm call-->  subagent (same loop, one level deeper)  --answer-->  root
+//	repl  --wire frames-->  worker process (Starlark)  --host calls (run, …)-->  repl
 //
 // Front ends only consume events and call Turn; they hold no agent logic.
 // rlm imports no UI code.

@@ -29,15 +29,22 @@
 //
 // # The memory ceiling
 //
-// SetCeiling sets RLIMIT_DATA (soft and hard) to max_memory_mb plus
-// RuntimeAllowanceMB, and debug.SetMemoryLimit to the same figure, so the
-// collector works harder as the worker nears it. RLIMIT_DATA rather than
-// RLIMIT_AS: the Go runtime reserves far more address space than it uses,
-// but data counts only writable private mappings. The allowance covers what
-// the runtime maps before any REPL state exists (about 40 MiB of heap
-// arenas and metadata on linux/amd64, most of it never touched) and the
-// interpreter itself. A worker that passes the ceiling cannot allocate:
-// the Go runtime ends it ("fatal error: runtime: out of memory"), and Exit
-// reports Exit.OutOfMemory. In binaries built with the race detector the
-// ceiling is not set (its shadow memory counts as data).
+// SetCeiling sets RLIMIT_DATA (soft and hard) to the data segment the
+// worker has mapped when it is bound plus max_memory_mb plus
+// RuntimeAllowanceMB (40 MiB: garbage not yet collected, fragmentation,
+// stacks, the interpreter's buffers), and debug.SetMemoryLimit to the same
+// growth over the runtime's total, so the collector works harder as the
+// worker nears it. RLIMIT_DATA rather than RLIMIT_AS: the Go runtime
+// reserves gigabytes of address space it never uses, while data counts
+// only writable private mappings. The ceiling is relative because what is
+// mapped at start depends on the binary and the runtime (about 110 MiB in
+// harness, almost none of it resident: a 32 MiB buffer of the crypto
+// packages, the heap's arena index, thread stacks). A worker re-executes
+// itself once at start with a soft RLIMIT_STACK of 1 MiB, so its threads
+// get 1 MiB stacks instead of 8, and runs with GOMAXPROCS=2, so a many-core
+// machine does not multiply them. A worker that passes the ceiling cannot
+// allocate: the Go runtime ends it ("fatal error: out of memory", or a
+// fault inside the runtime when the collector's own allocation fails), and
+// Exit.OutOfMemory reports it. In binaries built with the race detector
+// the ceiling is not set (its shadow memory counts as data).
 package worker
