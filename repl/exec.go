@@ -26,10 +26,12 @@ var abandonGrace = 1500 * time.Millisecond
 // REPL is one subagent's Starlark interpreter state. Exec calls are
 // serialized; Close may be called from any goroutine.
 type REPL struct {
-	opts   Options
-	mu     sync.Mutex             // held for the whole of Exec
-	cur    atomic.Pointer[interp] // the current generation; written under mu
-	closed atomic.Bool
+	opts      Options
+	mu        sync.Mutex             // held for the whole of Exec
+	cur       atomic.Pointer[interp] // the current generation; written under mu
+	closed    atomic.Bool
+	closing   chan struct{} // closed by Close
+	closeOnce sync.Once
 }
 
 // New builds a REPL and loads the helper files from $HARNESS_HOME/replib.
@@ -42,7 +44,7 @@ func New(opts Options) (*REPL, error) {
 	if opts.Environ == nil {
 		opts.Environ = os.Environ
 	}
-	r := &REPL{opts: opts}
+	r := &REPL{opts: opts, closing: make(chan struct{})}
 	if opts.Workers != nil {
 		in, err := newRemote(opts)
 		if err != nil {
@@ -61,6 +63,7 @@ func (r *REPL) current() *interp { return r.cur.Load() }
 // Close releases the REPL's state. A running call is cancelled.
 func (r *REPL) Close() {
 	r.closed.Store(true)
+	r.closeOnce.Do(func() { close(r.closing) })
 	if c := r.current().currentCall(); c != nil {
 		c.stop(stopCancel)
 	}

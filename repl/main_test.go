@@ -26,9 +26,12 @@ var (
 // testPool is the workers' pool shared by the tests.
 func testPool() *worker.Pool {
 	poolOnce.Do(func() {
-		// No ceiling sleep at exit in race builds; no TZ (tests use UTC or
-		// the local zone alike).
-		pool = worker.NewPool(worker.Config{Env: []string{"GORACE=atexit_sleep_ms=0"}})
+		// No sleep at exit in race builds; the zone as harness passes it.
+		env := []string{"GORACE=atexit_sleep_ms=0"}
+		if tz, ok := os.LookupEnv("TZ"); ok {
+			env = append(env, "TZ="+tz)
+		}
+		pool = worker.NewPool(worker.Config{Env: env})
 	})
 	return pool
 }

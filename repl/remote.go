@@ -226,6 +226,8 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string,
 	case <-rm.done:
 	case <-ctx.Done():
 		return errorText(nil, stopCancel), true
+	case <-r.closing:
+		return errorText(nil, stopCancel), true
 	}
 	c := newCall(in, ctx, code)
 	rm.nextID++

@@ -437,3 +437,13 @@ func TestLevelChangeFromOutsideDuringCall(t *testing.T) {
 		t.Errorf("result: %q", out)
 	}
 }
+
+// TestFYIZone checks that a confined worker still knows the local time
+// zone (it is loaded before the worker confines itself).
+func TestFYIZone(t *testing.T) {
+	e := newEnv(t)
+	out := e.exec("FYI()")
+	if zone := time.Now().Format("MST"); !strings.Contains(out, zone+"\n") {
+		t.Errorf("FYI() = %q, want the zone %s", out, zone)
+	}
+}
