@@ -237,6 +237,7 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string,
 	defer c.finish()
 	if rm.failed != "" {
 		rm.proc.Kill("bind failed")
+		rm.told = true // the next call tries a fresh worker
 		return "error: the REPL could not start: " + rm.failed, true
 	}
 	lv := int32(in.opts.Repository.Level())
