@@ -19,6 +19,7 @@
 //
 // where NAME is the target's base name (cut, on a character boundary, so the
 // whole name fits in 255 bytes), PID is the writing process's ID in decimal
+// (a REPL worker's harness's, see WriteFor)
 // and RANDOM is 12 lowercase hexadecimal digits. Parse recognizes exactly
 // this form; anything else is never touched.
 //
@@ -48,12 +49,32 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
 )
 
 // marker separates the target's name from the writer's PID.
 const marker = ".harness-"
+
+// owner is the PID temporaries record: this process's, or the one set by
+// WriteFor.
+var owner atomic.Int64
+
+func ownerPID() int {
+	if p := owner.Load(); p > 0 {
+		return int(p)
+	}
+	return os.Getpid()
+}
+
+// WriteFor makes this process record pid in its temporaries, and treat
+// temporaries recording pid as its own, instead of its own PID. A REPL
+// worker writes for the harness process that started it and dies with it:
+// its temporaries are orphans exactly when that harness is gone, whoever
+// reaps the worker (a worker outliving a killed harness may stay a zombie,
+// which the null signal would call alive).
+func WriteFor(pid int) { owner.Store(int64(pid)) }
 
 // maxName is the longest file name most file systems accept, in bytes.
 const maxName = 255
@@ -65,7 +86,7 @@ func TempName(base string) string {
 	if _, err := rand.Read(b[:]); err != nil {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
-	suffix := marker + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+	suffix := marker + strconv.Itoa(ownerPID()) + "-" + hex.EncodeToString(b[:])
 	if room := maxName - 1 - len(suffix); len(base) > room {
 		for room > 0 && !utf8.RuneStart(base[room]) {
 			room--
@@ -105,7 +126,7 @@ func isHex(s string) bool {
 // Orphan reports whether name is a temporary whose writing process is gone.
 func Orphan(name string) bool {
 	_, pid, ok := Parse(name)
-	return ok && pid != os.Getpid() && !alive(pid)
+	return ok && pid != ownerPID() && !alive(pid)
 }
 
 // alive reports whether a process with this PID exists (EPERM: it exists

@@ -153,3 +153,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteFor names temporaries after another process, as a REPL worker
+// does for its harness: they are that process's, kept while it lives.
+func TestWriteFor(t *testing.T) {
+	defer WriteFor(0)
+	parent := os.Getppid()
+	WriteFor(parent)
+	name := TempName("x.txt")
+	if _, pid, ok := Parse(name); !ok || pid != parent {
+		t.Fatalf("TempName = %q (pid %d)", name, pid)
+	}
+	if Orphan(name) {
+		t.Error("a temporary of the process written for is an orphan")
+	}
+	dead := ".y.txt.harness-" + strconv.Itoa(deadPID(t)) + "-0123456789ab"
+	if !Orphan(dead) {
+		t.Error("a dead writer's temporary is not an orphan")
+	}
+	WriteFor(0)
+	if _, pid, _ := Parse(TempName("z")); pid != os.Getpid() {
+		t.Errorf("after WriteFor(0): pid %d", pid)
+	}
+}

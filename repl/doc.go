@@ -216,12 +216,13 @@
 //
 // REPL functions that need the host call a host service by name
 // (hostServices in host.go: "run", "fyi", "home" for the helper files and
-// repl-notes.md of $HARNESS_HOME, nothing else of it): in-process the
-// service runs at once; in a worker the call crosses to the parent, which
-// runs the same function with its own Options (approvals, commands,
-// environment) and sends back the result, the error text and the notes it
-// recorded. A new REPL function that needs the host (an MCP call, say)
-// registers a service there and calls hostCall.
+// repl-notes.md of $HARNESS_HOME and nothing else of it, "mcp_servers" and
+// "mcp_call" for mcp() and mcp_tools()): in-process the service runs at
+// once; in a worker the call crosses to the parent, which runs the same
+// function with its own Options (approvals, commands, environment, MCP
+// servers) and sends back the result, the error text and the notes it
+// recorded. A new REPL function that needs the host registers a service
+// there and calls hostCall.
 //
 // The repository's permission level reaches the worker with each call and
 // each reply; while a call runs the parent compares it every 2 ms and

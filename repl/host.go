@@ -51,9 +51,11 @@ func service[Req, Resp any](f func(in *interp, c *callState, req Req) (Resp, err
 
 // hostServices are the services by name.
 var hostServices = map[string]hostService{
-	"run":  service(serveRun),
-	"fyi":  service(serveFYI),
-	"home": service(serveHome),
+	"run":         service(serveRun),
+	"fyi":         service(serveFYI),
+	"home":        service(serveHome),
+	"mcp_servers": service(serveMCPServers),
+	"mcp_call":    service(serveMCPCall),
 }
 
 // hostLink carries host calls from a worker to its parent.

@@ -170,3 +170,57 @@ func (r *interp) helpMCP(sb *strings.Builder) {
 		fmt.Fprintf(sb, "%s: %s%s\n", s.Name, listOrNone(names), note)
 	}
 }
+
+// mcpCallRequest is mcp()'s call of the "mcp_call" host service.
+type mcpCallRequest struct {
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// The host services behind a worker's mcp() and mcp_tools(): the parent's
+// Options.MCP, with the running call's context (Esc cancels a call).
+func serveMCPServers(in *interp, c *callState, _ struct{}) ([]MCPServer, error) {
+	if in.opts.MCP == nil {
+		return nil, fmt.Errorf("internal error: no MCP servers")
+	}
+	return in.opts.MCP.Servers(c.ctx), nil
+}
+
+func serveMCPCall(in *interp, c *callState, req mcpCallRequest) (MCPResult, error) {
+	if in.opts.MCP == nil {
+		return MCPResult{}, fmt.Errorf("internal error: no MCP servers")
+	}
+	return in.opts.MCP.Call(c.ctx, req.Server, req.Tool, req.Arguments)
+}
+
+// remoteMCP is a worker's Options.MCP: each method is a host call to the
+// parent, which makes it on its own MCP.
+type remoteMCP struct{ link hostLink }
+
+var _ MCP = remoteMCP{}
+
+func (m remoteMCP) Servers(context.Context) []MCPServer {
+	out, _, err := m.link.call("mcp_servers", json.RawMessage("{}"))
+	var servers []MCPServer
+	if err == nil {
+		json.Unmarshal(out, &servers)
+	}
+	return servers
+}
+
+func (m remoteMCP) Call(_ context.Context, server, tool string, arguments json.RawMessage) (MCPResult, error) {
+	req, _ := json.Marshal(mcpCallRequest{Server: server, Tool: tool, Arguments: arguments})
+	out, _, err := m.link.call("mcp_call", req)
+	if err != nil {
+		return MCPResult{}, err
+	}
+	var res MCPResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		return MCPResult{}, fmt.Errorf("internal error: bad mcp_call reply: %v", err)
+	}
+	if string(res.Structured) == "null" {
+		res.Structured = nil // none, as the parent had it
+	}
+	return res, nil
+}

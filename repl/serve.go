@@ -15,6 +15,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"harness/atomicfile"
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
@@ -34,6 +35,8 @@ func ServeWorker() int {
 		fmt.Fprintln(os.Stderr, "harness:", err)
 		return 2
 	}
+	// Files are written for harness, which this process dies with.
+	atomicfile.WriteFor(os.Getppid())
 	s := &server{conn: conn, execs: make(chan wire.Frame, 1)}
 	s.link = &childLink{conn: conn, waiting: map[uint64]chan wire.Frame{}}
 	warmUp()
@@ -154,6 +157,9 @@ func (s *server) bind(f wire.Frame) error {
 	}
 	for _, name := range b.Allow {
 		opts.Commands.Allow[name] = ""
+	}
+	if b.MCP {
+		opts.MCP = remoteMCP{s.link}
 	}
 	for i, name := range b.Mounts {
 		var level func() config.Permission

@@ -5,8 +5,9 @@
 //   - A REPL worker restricts itself, after it has received its directories
 //     (RestrictWorker): it may then open files only beneath the repository,
 //     the store and the library (the library read-only), execute nothing,
-//     and, from ABI 4, make no TCP connections; from ABI 6 it can neither
-//     signal processes outside itself nor reach abstract Unix sockets. This
+//     and, from ABI 4, make no TCP connections; from ABI 6 it cannot reach
+//     abstract Unix sockets (signals stay open: the null signal tells
+//     whether the writer of a leftover temporary file still runs). This
 //     is best effort: on a kernel without Landlock the worker runs on the
 //     jail's path checks alone, and Describe says so.
 //   - With [commands] sandbox = "workspace", every run() command starts
@@ -27,7 +28,7 @@
 //	3    6.2    truncate                               workspace: the minimum (writes cannot escape by truncate(2))
 //	4    6.7    TCP bind and connect                   worker: no TCP; workspace: network = false needs it
 //	5    6.10   ioctl on device files                  worker only
-//	6    6.12   signal and abstract-socket scoping     worker only
+//	6    6.12   signal and abstract-socket scoping     worker: abstract sockets only
 //	7+   6.15   audit logging flags                    not used
 //
 // Landlock does not cover everything: UDP (before ABI 10), Multipath TCP

@@ -72,8 +72,8 @@ const (
 // RestrictWorker confines the calling process, all its threads and any
 // process it starts: files may be opened only beneath the directories rw
 // (read and write) and ro (read-only), nothing may be executed, and, where
-// the kernel can enforce it, no TCP connection made, no signal sent outside
-// the process and no abstract Unix socket reached. The directories are
+// the kernel can enforce it, no TCP connection made and no abstract Unix
+// socket outside the process reached. The directories are
 // given as open files, so the caller needs no host path. It is best
 // effort: it returns the ABI it used, 0 when the kernel has no Landlock.
 func RestrictWorker(rw, ro []*os.File) (int, error) {
@@ -94,8 +94,13 @@ func RestrictWorker(rw, ro []*os.File) (int, error) {
 	if len(ro) > 0 {
 		rules = append(rules, landlock.PathAccess(workerRead, fdPaths(ro)...))
 	}
-	// No network rules: every TCP bind and connect is denied.
-	if err := landlock.V7.BestEffort().Restrict(rules...); err != nil {
+	// No network rules: every TCP bind and connect is denied. Signals stay
+	// unscoped: writers probe with a null signal whether the process that
+	// left a temporary file is alive (atomicfile.Sweep), and a scoped
+	// probe would call every writer alive.
+	cfg := landlock.V7
+	cfg.Scoped &= ll.ScopeAbstractUnixSocket
+	if err := cfg.BestEffort().Restrict(rules...); err != nil {
 		return 0, fmt.Errorf("landlock: %w", err)
 	}
 	return min(abi, 7), nil

@@ -33,6 +33,9 @@ type BindBody struct {
 	Sandbox  string   `json:"sandbox"`
 	Writable []string `json:"writable,omitempty"`
 	Network  bool     `json:"network"`
+	// MCP says the parent has MCP servers: the worker then offers mcp()
+	// and mcp_tools(), each a host call.
+	MCP bool `json:"mcp,omitempty"`
 	// HelperLoadMS bounds the time one helper file may take to load.
 	HelperLoadMS int `json:"helper_load_ms"`
 	// TestHooks asks a test binary's worker to predeclare its test-only

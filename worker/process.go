@@ -40,6 +40,11 @@ type Config struct {
 	// Log receives the workers' stderr, one line at a time, each prefixed
 	// with "worker PID: "; nil discards it.
 	Log io.Writer
+	// Watch, when set, is told each worker's process group as it starts
+	// (harness passes its reaper, which kills the groups it lists if
+	// harness dies); the returned function is called once the worker has
+	// been reaped.
+	Watch func(pgid int) (release func())
 }
 
 func (c Config) exe() string {
@@ -76,6 +81,8 @@ type Process struct {
 	cmd    *exec.Cmd
 	stderr *tailWriter
 	done   chan struct{}
+
+	release func() // tells Config.Watch the group is gone
 
 	mu     sync.Mutex
 	reaped bool
@@ -124,9 +131,7 @@ func Start(cfg Config) (*Process, error) {
 	exe := cfg.exe()
 	cmd := &exec.Cmd{Path: exe, Args: []string{"harness-worker", Subcommand}, Env: cfg.env(), Dir: "/"}
 	cmd.ExtraFiles = []*os.File{childEnd}
-	// Its own process group: the terminal's signals do not reach it, and
-	// Kill ends everything it might have started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	p := &Process{Conn: conn, cmd: cmd, stderr: newTailWriter(cfg.Log), done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
@@ -135,6 +140,10 @@ func Start(cfg Config) (*Process, error) {
 	}
 	p.PID = cmd.Process.Pid
 	p.stderr.setPrefix(fmt.Sprintf("worker %d: ", p.PID))
+	p.release = func() {}
+	if cfg.Watch != nil {
+		p.release = cfg.Watch(p.PID)
+	}
 	go p.wait()
 	if err := p.handshake(); err != nil {
 		p.Kill("handshake failed")
@@ -180,6 +189,7 @@ func (p *Process) handshake() error {
 // wait reaps the process and records how it ended.
 func (p *Process) wait() {
 	err := p.cmd.Wait()
+	p.release()
 	p.mu.Lock()
 	p.reaped = true
 	ps := p.cmd.ProcessState

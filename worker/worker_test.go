@@ -225,7 +225,7 @@ func TestWorkerEndsWithItsParent(t *testing.T) {
 		t.Fatalf("parent printed %q", out)
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
+	for syscall.Kill(pid, 0) == nil && !zombie(pid) { // whoever adopts it may reap it late
 		if time.Now().After(deadline) {
 			syscall.Kill(-pid, syscall.SIGKILL)
 			t.Fatalf("worker %d outlived its parent", pid)
@@ -348,4 +348,47 @@ func TestExitClassification(t *testing.T) {
 			t.Errorf("%q: Crash() = %q, OutOfMemory() = %v; want %q, %v", tt.stderr, e.Crash(), e.OutOfMemory(), tt.crash, tt.outOfMemry)
 		}
 	}
+}
+
+// TestWatch checks that Config.Watch hears of each worker's group as it
+// starts and is released once the worker is reaped.
+func TestWatch(t *testing.T) {
+	watched, released := make(chan int, 1), make(chan int, 1)
+	cfg := Config{Env: []string{"WORKER_TEST_MODE=echo"}, Watch: func(pgid int) func() {
+		watched <- pgid
+		return func() { released <- pgid }
+	}}
+	p, err := Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := <-watched; got != p.PID {
+		t.Errorf("watched %d, want the worker's group %d", got, p.PID)
+	}
+	select {
+	case <-released:
+		t.Fatal("released while the worker runs")
+	default:
+	}
+	p.Kill("test")
+	<-p.Done()
+	select {
+	case got := <-released:
+		if got != p.PID {
+			t.Errorf("released %d", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("not released after the worker ended")
+	}
+}
+
+// zombie reports whether pid has ended and waits to be reaped.
+func zombie(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	i := bytes.LastIndexByte(data, ')')
+	return i >= 0 && i+2 < len(data) && (data[i+2] == 'Z' || data[i+2] == 'X')
 }

@@ -55,7 +55,7 @@ func openRoots(cfg *config.Config, launchDir string, level func() config.Permiss
 		}
 	}
 	r.log = openWorkerLog(cfg.Home)
-	wc := worker.Config{}
+	wc := worker.Config{Watch: commands.Watch} // the reaper ends workers with harness, however it ends
 	if r.log != nil {
 		wc.Log = &worker.LockedWriter{W: r.log}
 	}
