@@ -17,8 +17,11 @@
 // (a pipe the parent copies line by line to Config.Log, keeping the last
 // lines for the exit report) and an environment of its own (Config.Env:
 // harness passes only TZ, so API keys never reach it). It runs in its own
-// process group, so the terminal's Ctrl+C does not reach it, and it exits
-// when its socket reaches end of file: when the parent closes it or dies.
+// process group, so the terminal's Ctrl+C does not reach it. It exits when
+// its socket reaches end of file (the parent closed it), and dies with the
+// parent however the parent ends: the kernel's parent-death signal
+// (SIGKILL) on Linux, and Config.Watch (harness's reaper, which kills the
+// listed process groups when harness is gone).
 // The pool keeps at most one spare, started ahead so a new subagent's first
 // call does not wait for a process to start.
 //
