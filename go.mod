@@ -16,6 +16,7 @@ require (
 )
 
 require (
+	github.com/coder/acp-go-sdk v0.13.0 // indirect
 	github.com/gdamore/encoding v1.0.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect

@@ -43,6 +43,8 @@ Usage:
                         write a starter ~/.harness/config.toml and create the store
   harness doctor [--full]
                         check the configuration, the endpoint and the helper files
+  harness acp           be an Agent Client Protocol agent on stdin and stdout,
+                        for an editor (Zed, for one)
   harness --version     print the version
   harness -h, --help    print this help
 
@@ -72,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdSetup(args[1:], stdout, stderr)
 		case "doctor":
 			return cmdDoctor(args[1:], stdout, stderr)
+		case "acp":
+			return cmdACP(args[1:], stdin, stdout, stderr)
 		}
 	}
 	switch infoFlag(args) {

@@ -37,21 +37,27 @@ type roots struct {
 // permission level from level at every operation, and the store. Errors
 // are printed to stderr; the code is exitOK, or the exit code to return.
 func openRoots(cfg *config.Config, launchDir string, level func() config.Permission, stderr io.Writer) (*roots, int) {
+	r, code, err := newRoots(cfg, launchDir, level)
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+	}
+	return r, code
+}
+
+// newRoots is openRoots returning its error, with the exit code it calls for.
+func newRoots(cfg *config.Config, launchDir string, level func() config.Permission) (*roots, int, error) {
 	dir, err := filepath.EvalSymlinks(launchDir)
 	if err != nil {
-		fmt.Fprintf(stderr, "harness: current directory: %v\n", err)
-		return nil, exitError
+		return nil, exitError, fmt.Errorf("current directory: %v", err)
 	}
 	r := &roots{dir: dir}
 	if r.repo, err = jail.Open(jail.Repository, dir, level); err != nil {
-		fmt.Fprintf(stderr, "harness: open the repository: %v\n", err)
-		return nil, exitError
+		return nil, exitError, fmt.Errorf("open the repository: %v", err)
 	}
 	if cfg.RLM.StorePath != "" {
 		if r.store, err = jail.Open(jail.Store, cfg.RLM.StorePath, nil); err != nil {
 			r.close()
-			fmt.Fprintf(stderr, "harness: open the store [rlm.store] path %s: %v\n", cfg.RLM.StorePath, err)
-			return nil, exitUsage
+			return nil, exitUsage, fmt.Errorf("open the store [rlm.store] path %s: %v", cfg.RLM.StorePath, err)
 		}
 	}
 	r.log = openWorkerLog(cfg.Home)
@@ -60,7 +66,7 @@ func openRoots(cfg *config.Config, launchDir string, level func() config.Permiss
 		wc.Log = &worker.LockedWriter{W: r.log}
 	}
 	r.workers = worker.NewPool(wc)
-	return r, exitOK
+	return r, exitOK, nil
 }
 
 // startMCP starts the configured MCP servers in the background; failures

@@ -1,0 +1,143 @@
+// A prompt's content blocks as the root's text, and small views of saved
+// sessions (their titles and repositories).
+
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"harness/sessions"
+)
+
+// promptText joins a prompt's blocks into the root's user message: text as
+// it is, a mentioned file (resource_link) as @path (relative to the
+// repository when it lies inside), an embedded file (resource) as @path
+// there and its text after the prompt in a fenced block. Images and audio
+// are refused: harness does not advertise them.
+func promptText(blocks []sdk.ContentBlock, repo string) (string, error) {
+	var b, after strings.Builder
+	for _, blk := range blocks {
+		switch {
+		case blk.Text != nil:
+			b.WriteString(blk.Text.Text)
+		case blk.ResourceLink != nil:
+			b.WriteString("@" + shownPath(blk.ResourceLink.Uri, repo))
+		case blk.Resource != nil:
+			res := blk.Resource.Resource
+			switch {
+			case res.TextResourceContents != nil:
+				t := res.TextResourceContents
+				p := shownPath(t.Uri, repo)
+				b.WriteString("@" + p)
+				fmt.Fprintf(&after, "\n\n@%s:\n%s", p, fenced(t.Text))
+			case res.BlobResourceContents != nil:
+				t := res.BlobResourceContents
+				b.WriteString("@" + shownPath(t.Uri, repo) + " (binary content, not included)")
+			}
+		case blk.Image != nil:
+			return "", fmt.Errorf("harness takes text prompts: an image cannot be sent (describe it, or save it in the repository and name its path)")
+		case blk.Audio != nil:
+			return "", fmt.Errorf("harness takes text prompts: audio cannot be sent")
+		}
+	}
+	text := b.String() + after.String()
+	if strings.TrimSpace(text) == "" {
+		return "", fmt.Errorf("the prompt is empty")
+	}
+	return text, nil
+}
+
+// fenced is text in a code fence longer than any run of backticks in it.
+func fenced(text string) string {
+	n := 3
+	for run, i := 0, 0; i < len(text); i++ {
+		if text[i] == '`' {
+			run++
+			n = max(n, run+1)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return f + "\n" + text + f
+}
+
+// shownPath is a file URI's path relative to the repository when inside
+// it, else the URI as given.
+func shownPath(uri, repo string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return uri
+	}
+	p := filepath.Clean(u.Path)
+	if rel, err := filepath.Rel(repo, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return rel
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if rel, err := filepath.Rel(repo, real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return rel
+		}
+	}
+	return p
+}
+
+// title is the session's first user message on one line.
+func title(items []sessions.Item) string {
+	for _, it := range items {
+		if !it.Hidden && it.Message.Role == "user" {
+			return oneLine(strings.Join(strings.Fields(it.Message.Content), " "), sessions.PreviewRunes)
+		}
+	}
+	return ""
+}
+
+// tailSize is how much of the end of a root file repositoryOf reads
+// first: its _harness_local object is there.
+const tailSize = 64 << 10
+
+// repositoryOf is the repository a saved root file names, read from the
+// end of the file ("" when it cannot be read). The file ends with
+// `],"_harness_local":{...}}` (sessions.File.Encode); a file whose local
+// object does not fit in the tail is read whole.
+func repositoryOf(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := max(0, fi.Size()-tailSize)
+	data, err := io.ReadAll(io.NewSectionReader(f, off, fi.Size()-off))
+	if err != nil {
+		return ""
+	}
+	const key = "\n],\"_harness_local\":"
+	if i := bytes.LastIndex(data, []byte(key)); i >= 0 {
+		var local struct {
+			Repository string `json:"repository"`
+		}
+		if json.NewDecoder(bytes.NewReader(data[i+len(key):])).Decode(&local) == nil {
+			return local.Repository
+		}
+	}
+	whole, err := sessions.Load(path)
+	if err != nil {
+		return ""
+	}
+	return whole.Local.Repository
+}
