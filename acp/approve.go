@@ -26,27 +26,24 @@ const (
 // operation is what an approval is about (repl's run operations and
 // mcpclient's calls).
 type operation struct {
-	Operation     string          `json:"operation"`
-	Executable    string          `json:"executable"`
-	Arguments     []string        `json:"arguments"`
-	Dir           string          `json:"working_directory"`
-	ResolvesTo    string          `json:"working_directory_resolves_to"`
-	Server        string          `json:"server"`
-	Tool          string          `json:"tool"`
-	MCPArguments  json.RawMessage `json:"-"`
-	raw           json.RawMessage
-	decodeProblem error
+	Operation  string          `json:"operation"`
+	Executable string          `json:"executable"`
+	Arguments  json.RawMessage `json:"arguments"` // run: the argv after the name; mcp: the call's object
+	Dir        string          `json:"working_directory"`
+	ResolvesTo string          `json:"working_directory_resolves_to"`
+	Server     string          `json:"server"`
+	Tool       string          `json:"tool"`
+
+	argv []string // run's Arguments
+	raw  json.RawMessage
+	bad  bool // not an operation harness knows
 }
 
 func parseOperation(raw json.RawMessage) operation {
 	var op operation
-	op.decodeProblem = json.Unmarshal(raw, &op)
-	if op.Operation == "mcp" {
-		var m struct {
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		json.Unmarshal(raw, &m)
-		op.MCPArguments, op.Arguments = m.Arguments, nil
+	op.bad = json.Unmarshal(raw, &op) != nil
+	if op.Operation != "mcp" && op.Arguments != nil && json.Unmarshal(op.Arguments, &op.argv) != nil {
+		op.bad = true
 	}
 	op.raw = raw
 	return op
@@ -58,7 +55,7 @@ func parseOperation(raw json.RawMessage) operation {
 // the repository is asked about each time).
 func (op operation) alwaysKey() string {
 	switch {
-	case op.decodeProblem != nil:
+	case op.bad:
 		return ""
 	case op.Operation == "run" && op.ResolvesTo == "" && op.Executable != "":
 		return "run\x00" + op.Executable
@@ -81,7 +78,7 @@ func (op operation) describe() string {
 	var b strings.Builder
 	switch op.Operation {
 	case "run", "working_directory":
-		fmt.Fprintf(&b, "Run %s", strings.Join(append([]string{op.Executable}, op.Arguments...), " "))
+		fmt.Fprintf(&b, "Run %s", strings.Join(append([]string{op.Executable}, op.argv...), " "))
 		if op.Dir != "" {
 			fmt.Fprintf(&b, " in %s", op.Dir)
 		}

@@ -22,7 +22,7 @@ const minSecret = 8
 // server names (characters other than letters, digits, - and _ become _,
 // and a repeated name gets -2, -3, …). The values of headers, and of env
 // variables whose names look like credentials, are returned as secrets to
-// redact from what is saved.
+// redact from what is saved (for "Bearer TOKEN", TOKEN too).
 func mcpSpecs(servers []sdk.McpServer) ([]mcpclient.Spec, []string, error) {
 	var specs []mcpclient.Spec
 	var secrets []string
@@ -53,9 +53,7 @@ func mcpSpecs(servers []sdk.McpServer) ([]mcpclient.Spec, []string, error) {
 			sp.Headers = map[string]string{}
 			for _, h := range s.Http.Headers {
 				sp.Headers[h.Name] = h.Value
-				if len(h.Value) >= minSecret {
-					secrets = append(secrets, h.Value)
-				}
+				secrets = append(secrets, headerSecrets(h.Value)...)
 			}
 		case s.Sse != nil:
 			return nil, nil, fmt.Errorf("mcpServers[%d] (%q): SSE servers are not supported (harness speaks stdio and Streamable HTTP to MCP servers)", i, s.Sse.Name)
@@ -105,4 +103,17 @@ func secretName(name string) bool {
 		}
 	}
 	return false
+}
+
+// headerSecrets are a header value and, for "Scheme credentials" (Bearer
+// TOKEN), the credentials alone, when long enough to be one.
+func headerSecrets(v string) []string {
+	var out []string
+	if len(v) >= minSecret {
+		out = append(out, v)
+	}
+	if _, cred, ok := strings.Cut(v, " "); ok && len(strings.TrimSpace(cred)) >= minSecret {
+		out = append(out, strings.TrimSpace(cred))
+	}
+	return out
 }

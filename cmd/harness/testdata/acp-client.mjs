@@ -1,0 +1,83 @@
+// An editor built on the official TypeScript ACP client
+// (@agentclientprotocol/sdk): it starts harness acp, initializes, creates
+// a session, prompts, allows the one permission request once, checks the
+// updates (every message passed the SDK's schema checks), lists the
+// sessions, and prints a JSON summary for the Go test.
+//
+// Environment: HARNESS_ACP_SDK (the SDK's dist/v1/stable/acp.js),
+// HARNESS_BIN (the harness binary; its arguments follow "acp"), REPO (the
+// session's cwd).
+
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
+
+const acp = await import(pathToFileURL(process.env.HARNESS_ACP_SDK).href);
+const repo = process.env.REPO;
+
+const child = spawn(process.env.HARNESS_BIN, ["acp"], { cwd: repo, stdio: ["pipe", "pipe", "inherit"] });
+const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+
+const updates = [];
+const permissions = [];
+const app = acp
+  .client({ name: "harness-interop" })
+  .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+    permissions.push(params);
+    const once = params.options.find((o) => o.kind === "allow_once");
+    return { outcome: { outcome: "selected", optionId: once.optionId } };
+  })
+  .onNotification(acp.methods.client.session.update, ({ params }) => {
+    updates.push(params);
+  });
+
+function check(ok, what) {
+  if (!ok) {
+    console.error("acp-client.mjs: " + what);
+    process.exit(1);
+  }
+}
+
+const summary = await app.connectWith(stream, async (ctx) => {
+  const init = await ctx.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: {},
+    clientInfo: { name: "harness-interop", version: "1" },
+  });
+  check(init.protocolVersion === 1 && init.agentCapabilities.loadSession === true, "initialize: " + JSON.stringify(init));
+  const session = await ctx.request(acp.methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  check(session.modes && session.modes.availableModes.length === 3, "session/new: " + JSON.stringify(session));
+  const prompt = await ctx.request(acp.methods.agent.session.prompt, {
+    sessionId: session.sessionId,
+    prompt: [{ type: "text", text: "Touch the file " }, { type: "resource_link", name: "x", uri: "file://" + repo + "/x" }],
+  });
+  const list = await ctx.request(acp.methods.agent.session.list, { cwd: repo });
+  return { init, session, prompt, list };
+});
+
+const mine = updates.filter((n) => n.sessionId === summary.session.sessionId).map((n) => n.update);
+const text = (kind) => mine.filter((u) => u.sessionUpdate === kind).map((u) => u.content.text).join("");
+const calls = new Map();
+for (const u of mine) {
+  if (u.sessionUpdate === "tool_call") {
+    calls.set(u.toolCallId, { title: u.title, kind: u.kind, statuses: [u.status] });
+  } else if (u.sessionUpdate === "tool_call_update") {
+    const c = calls.get(u.toolCallId);
+    check(c !== undefined, "a tool_call_update before its tool_call: " + JSON.stringify(u));
+    if (u.status) c.statuses.push(u.status);
+  }
+}
+check(summary.prompt.stopReason === "end_turn", "stopReason " + summary.prompt.stopReason);
+check(text("agent_message_chunk") === "Touched x.", "message " + JSON.stringify(text("agent_message_chunk")));
+check(permissions.length === 1, permissions.length + " permission requests");
+check(calls.has(permissions[0].toolCall.toolCallId), "the permission request names an unknown call");
+for (const [id, c] of calls) {
+  check(c.statuses[c.statuses.length - 1] === "completed", id + " " + JSON.stringify(c));
+}
+check(summary.list.sessions.some((s) => s.sessionId === summary.session.sessionId && s.cwd === repo), "session/list: " + JSON.stringify(summary.list));
+
+child.stdin.end();
+const code = await exited;
+check(code === 0, "harness acp exited " + code);
+console.log(JSON.stringify({ sessionId: summary.session.sessionId, titles: [...calls.values()].map((c) => c.title), thoughts: text("agent_thought_chunk") }));
