@@ -1,0 +1,187 @@
+package acp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"harness/llm"
+	"harness/rlm"
+	"harness/sessions"
+)
+
+func TestPromptText(t *testing.T) {
+	repo := t.TempDir()
+	text := func(s string) sdk.ContentBlock { return sdk.TextBlock(s) }
+	embedded := func(uri, body string) sdk.ContentBlock {
+		return sdk.ResourceBlock(sdk.EmbeddedResourceResource{TextResourceContents: &sdk.TextResourceContents{Uri: uri, Text: body}})
+	}
+	for _, tc := range []struct {
+		name   string
+		blocks []sdk.ContentBlock
+		want   string
+		err    string
+	}{
+		{"text", []sdk.ContentBlock{text("Fix "), text("it.")}, "Fix it.", ""},
+		{"a mentioned file inside", []sdk.ContentBlock{text("Read "), sdk.ResourceLinkBlock("m", "file://"+repo+"/src/main.go"), text(" now")}, "Read @src/main.go now", ""},
+		{"a mentioned file outside", []sdk.ContentBlock{sdk.ResourceLinkBlock("p", "file:///etc/passwd")}, "@/etc/passwd", ""},
+		{"another scheme", []sdk.ContentBlock{sdk.ResourceLinkBlock("w", "https://example.com/x")}, "@https://example.com/x", ""},
+		{"an embedded file", []sdk.ContentBlock{text("See "), embedded("file://"+repo+"/a.md", "# A\n```go\nx\n```\n")},
+			"See @a.md\n\n@a.md:\n````\n# A\n```go\nx\n```\n````", ""},
+		{"embedded text without a final newline", []sdk.ContentBlock{embedded("file://"+repo+"/b", "b")}, "@b\n\n@b:\n```\nb\n```", ""},
+		{"an image", []sdk.ContentBlock{text("Look"), sdk.ImageBlock("AAAA", "image/png")}, "", "an image cannot be sent"},
+		{"audio", []sdk.ContentBlock{sdk.AudioBlock("AAAA", "audio/wav")}, "", "audio cannot be sent"},
+		{"empty", []sdk.ContentBlock{text("  \n")}, "", "the prompt is empty"},
+	} {
+		got, err := promptText(tc.blocks, repo)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %q, %v; want error %q", tc.name, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %q, %v\nwant %q", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+func TestMCPSpecs(t *testing.T) {
+	specs, secrets, err := mcpSpecs([]sdk.McpServer{
+		{Stdio: &sdk.McpServerStdio{Name: "git hub", Command: "npx", Args: []string{"-y", "srv"},
+			Env: []sdk.EnvVariable{{Name: "GITHUB_TOKEN", Value: "ghp_0123456789"}, {Name: "PATH", Value: "/usr/local/bin:/usr/bin"}, {Name: "API_KEY", Value: "short"}}}},
+		{Http: &sdk.McpServerHttpInline{Type: "http", Name: "git hub", Url: "https://mcp.example/x",
+			Headers: []sdk.HttpHeader{{Name: "Authorization", Value: "Bearer tok-0123456789"}}}},
+		{Http: &sdk.McpServerHttpInline{Type: "http", Name: "", Url: "https://mcp.example/y", Headers: []sdk.HttpHeader{}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range specs {
+		got = append(got, s.Name+" "+s.Command+s.URL)
+	}
+	if strings.Join(got, "|") != "git_hub npx|git_hub-2 https://mcp.example/x|editor https://mcp.example/y" {
+		t.Errorf("specs %q", got)
+	}
+	if specs[0].Env["PATH"] != "/usr/local/bin:/usr/bin" || specs[1].Headers["Authorization"] != "Bearer tok-0123456789" {
+		t.Errorf("env %v headers %v", specs[0].Env, specs[1].Headers)
+	}
+	if strings.Join(secrets, "|") != "ghp_0123456789|Bearer tok-0123456789|tok-0123456789" {
+		t.Errorf("secrets %q", secrets)
+	}
+	for _, tc := range []struct {
+		s    sdk.McpServer
+		want string
+	}{
+		{sdk.McpServer{Sse: &sdk.McpServerSseInline{Type: "sse", Name: "old", Url: "https://x"}}, "SSE servers are not supported"},
+		{sdk.McpServer{Acp: &sdk.McpServerAcpInline{Type: "acp", Name: "a"}}, "MCP over ACP is not supported"},
+		{sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: "x"}}, "command is empty"},
+		{sdk.McpServer{}, "neither a stdio nor an HTTP server"},
+	} {
+		if _, _, err := mcpSpecs([]sdk.McpServer{tc.s}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
+		}
+	}
+}
+
+func TestMapperThoughtsAndNotes(t *testing.T) {
+	m := newMapper(roots{repository: "/repo"})
+	root := rlm.Agent{Name: "s"}
+	sub := rlm.Agent{Name: "lister", Depth: 1, ID: "c1"}
+	var texts []string
+	for _, e := range []rlm.Event{
+		rlm.ReasoningDelta{Agent: root, Text: "Plan."},
+		rlm.TextDelta{Agent: root, Text: "Delegating."},
+		rlm.ToolCall{Agent: root, ID: "c1", Name: "rlm", Arguments: `{"task":"t","name":"lister"}`},
+		rlm.ReasoningDelta{Agent: sub, Text: "Look"},
+		rlm.ReasoningDelta{Agent: sub, Text: "ing."},
+		rlm.TextDelta{Agent: sub, Text: " Found it."},
+		rlm.Retry{Agent: sub, Attempt: 1, Max: 4, Delay: 1500 * time.Millisecond, Reason: "429 Too Many Requests"},
+		rlm.ReasoningDelta{Agent: sub, Text: "Again."},
+		rlm.Error{Agent: sub, Message: "boom"},
+		rlm.ToolResult{Agent: root, ID: "c1", Name: "rlm", Content: "found"},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", Content: "cut"}},
+		rlm.Notice{Agent: root, Message: "The reply was cut."},
+	} {
+		for _, u := range m.event(e) {
+			switch {
+			case u.AgentThoughtChunk != nil:
+				texts = append(texts, "thought:"+u.AgentThoughtChunk.Content.Text.Text)
+			case u.AgentMessageChunk != nil:
+				texts = append(texts, "message:"+u.AgentMessageChunk.Content.Text.Text)
+			default:
+				b, _ := json.Marshal(u)
+				var k struct {
+					Kind string `json:"sessionUpdate"`
+				}
+				json.Unmarshal(b, &k)
+				texts = append(texts, k.Kind)
+			}
+		}
+	}
+	want := []string{"thought:Plan.", "message:Delegating.", "tool_call", "tool_call_update",
+		"thought:lister: Look", "thought:ing.", "thought: Found it.",
+		"thought:lister: 429 Too Many Requests: retrying in 1.5s (1 of 4); the text of the failed attempt above is void\n",
+		"thought:lister: Again.", "thought:lister: Error: boom\n", "tool_call_update", "thought:The reply was cut.\n"}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Errorf("updates:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
+	}
+	if !m.rootCut {
+		t.Error("a root notice after its reply does not mark it cut")
+	}
+	m.event(rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant"}})
+	if m.rootCut {
+		t.Error("a later reply is still marked cut")
+	}
+}
+
+func TestMapperOutput(t *testing.T) {
+	m := newMapper(roots{})
+	a := rlm.Agent{Name: "x", Depth: 1, ID: "r"}
+	m.event(rlm.ToolCall{Agent: a, ID: "c", Name: "repl", Arguments: `{"code":"..."}`})
+	var last string
+	for i := 0; i < 3000; i++ {
+		us := m.event(rlm.ToolOutput{Agent: a, ID: "c", Text: strings.Repeat("z", 30) + "\n"})
+		last = us[0].ToolCallUpdate.Content[0].Content.Content.Text.Text
+	}
+	if len(last) > maxOutput+4 || !strings.HasPrefix(last, "…\nzzz") {
+		t.Errorf("output shown: %d bytes starting %q", len(last), last[:10])
+	}
+	if us := m.event(rlm.ToolOutput{Agent: a, ID: "unknown", Text: "x"}); us != nil {
+		t.Errorf("output of an unknown call: %+v", us)
+	}
+}
+
+func TestRepositoryOf(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.json")
+	f := &sessions.File{Local: sessions.Local{Repository: "/home/me/repo"}}
+	f.Append(llm.Message{Role: "user", Content: strings.Repeat("long ", 50000)})
+	if err := sessions.WriteFile(small, f); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json")
+	for i := 0; i < 5000; i++ {
+		f.Local.TurnTokenCache = append(f.Local.TurnTokenCache, llm.TurnCount{Key: strings.Repeat("k", 20) + itoa(i), Tokens: i})
+	}
+	if err := sessions.WriteFile(big, f); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(big); fi.Size() < 2*tailSize {
+		t.Fatalf("the big file has %d bytes", fi.Size())
+	}
+	for _, p := range []string{small, big} {
+		if got := repositoryOf(p); got != "/home/me/repo" {
+			t.Errorf("%s: %q", filepath.Base(p), got)
+		}
+	}
+	if got := repositoryOf(filepath.Join(dir, "missing.json")); got != "" {
+		t.Errorf("missing file: %q", got)
+	}
+}
