@@ -41,7 +41,6 @@ type session struct {
 	mu         sync.Mutex
 	always     map[string]bool    // allow_always keys (see operation.alwaysKey)
 	cancelTurn context.CancelFunc // stops the running turn; nil between turns
-	rootCut    bool               // the pump's mapper.rootCut at the last flush
 
 	closing  chan struct{} // closed when the session closes
 	pumpDone chan struct{}

@@ -243,16 +243,6 @@ func (c *acpClient) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExit
 
 // Reading updates.
 
-// kindOf is an update's sessionUpdate tag.
-func kindOf(u sdk.SessionUpdate) string {
-	b, _ := json.Marshal(u)
-	var m struct {
-		Kind string `json:"sessionUpdate"`
-	}
-	json.Unmarshal(b, &m)
-	return m.Kind
-}
-
 // textOf concatenates the text of the updates of a kind.
 func textOf(us []sdk.SessionUpdate, kind string) string {
 	var b strings.Builder
