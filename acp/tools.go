@@ -361,7 +361,7 @@ var patchChange = regexp.MustCompile(`^(A|M|D|=) \S|^R \S.* -> \S`)
 // raised an error or lost its state, an MCP tool's error or refusal.
 func failed(name, result string) bool {
 	switch {
-	case result == rlm.NotRun,
+	case result == rlm.NotRun, result == noResult,
 		strings.HasPrefix(result, "Invalid arguments for "+name+":"),
 		strings.HasPrefix(result, "Unknown tool: "),
 		strings.HasPrefix(result, `"root" is `):

@@ -242,3 +242,41 @@ func TestACPModes(t *testing.T) {
 		t.Errorf("unknown mode: %v", err)
 	}
 }
+
+// TestACPResume: session/resume reopens a saved session without replaying
+// it, and the next prompt continues the conversation; authenticate has
+// nothing to do.
+func TestACPResume(t *testing.T) {
+	e := newEnv(t, llmtest.Text("first"), llmtest.Text("second"))
+	p := e.startACP()
+	p.initialize()
+	id := p.newSession(e.repo).SessionId
+	if _, err := p.prompt(id, "one"); err != nil {
+		t.Fatal(err)
+	}
+	p.stop()
+	p = e.startACP()
+	p.initialize()
+	if _, err := p.conn.Authenticate(p.ctx(), sdk.AuthenticateRequest{MethodId: "none"}); err != nil {
+		t.Errorf("authenticate: %v", err)
+	}
+	resp, err := p.conn.ResumeSession(p.ctx(), sdk.ResumeSessionRequest{SessionId: id, Cwd: e.repo})
+	if err != nil || resp.Modes == nil {
+		t.Fatalf("session/resume: %+v, %v", resp, err)
+	}
+	if us := p.take(id); len(us) != 0 {
+		t.Errorf("session/resume sent %d updates", len(us))
+	}
+	if _, err := p.prompt(id, "two"); err != nil {
+		t.Fatal(err)
+	}
+	var sent []string
+	for _, m := range e.chat(1).Messages {
+		if m.Role == "user" || m.Role == "assistant" && m.Content != "" {
+			sent = append(sent, m.Content)
+		}
+	}
+	if strings.Join(sent, "|") != "one|first|two" {
+		t.Errorf("the resumed session sent %q", sent)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -174,5 +175,29 @@ func TestACPStopReasons(t *testing.T) {
 	}
 	if resp, err := p.prompt(s.SessionId, "Again."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
 		t.Errorf("after the failure: %+v, %v", resp, err)
+	}
+}
+
+// TestACPSignal: SIGTERM during a turn stops it as Esc does, saves the
+// partial reply and exits 143.
+func TestACPSignal(t *testing.T) {
+	e := newEnv(t, llmtest.Reply{Content: "half of it", Split: 5, Fail: llmtest.FailStall, After: 2})
+	p := e.startACP()
+	p.initialize()
+	s := p.newSession(e.repo)
+	go p.prompt(s.SessionId, "Go.")
+	p.waitFor(t, "the streamed text", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+		return len(us) > 0 && us[len(us)-1].Update.AgentMessageChunk != nil
+	})
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.stop(); code != 143 {
+		t.Errorf("exit %d, want 143\nstderr:\n%s", code, p.stderr)
+	}
+	root, err := sessions.Load(filepath.Join(e.home, "sessions", string(s.SessionId), "library", "root.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := lastMessage(root.Messages()); last.Role != "assistant" || last.Content != "half " {
+		t.Errorf("saved answer %+v", last)
 	}
 }

@@ -26,7 +26,8 @@ type acpPeer struct {
 	cmd    *exec.Cmd
 	conn   *sdk.ClientSideConnection
 	stdin  io.WriteCloser
-	stderr *syncBuffer
+	stderr  *syncBuffer
+	stopped bool
 	*acpClient
 }
 
@@ -49,13 +50,20 @@ func (e *testEnv) startACP() *acpPeer {
 	}
 	p.conn = sdk.NewClientSideConnection(p.acpClient, stdin, stdout)
 	p.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	e.t.Cleanup(func() { p.stop() })
+	e.t.Cleanup(func() {
+		if !p.stopped {
+			if code := p.stop(); code != 0 {
+				e.t.Errorf("harness acp exited %d\nstderr:\n%s", code, p.stderr)
+			}
+		}
+	})
 	return p
 }
 
 // stop closes harness's stdin (the editor going away) and waits for it to
 // exit, killing it after 20 s; it returns the exit code.
 func (p *acpPeer) stop() int {
+	p.stopped = true
 	p.stdin.Close()
 	done := make(chan struct{})
 	go func() { p.cmd.Wait(); close(done) }()
