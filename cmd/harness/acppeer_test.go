@@ -22,10 +22,10 @@ import (
 // acpPeer is harness acp in a child process, with the SDK client
 // connected to its stdin and stdout.
 type acpPeer struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	conn   *sdk.ClientSideConnection
-	stdin  io.WriteCloser
+	t       *testing.T
+	cmd     *exec.Cmd
+	conn    *sdk.ClientSideConnection
+	stdin   io.WriteCloser
 	stderr  *syncBuffer
 	stopped bool
 	*acpClient
