@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,5 +200,43 @@ func TestACPSignal(t *testing.T) {
 	}
 	if last := lastMessage(root.Messages()); last.Role != "assistant" || last.Content != "half " {
 		t.Errorf("saved answer %+v", last)
+	}
+}
+
+// TestACPApprovalDescription: with [approval_description], the pending
+// request's call gets the description endpoint's explanation, and the
+// operation goes to that endpoint only.
+func TestACPApprovalDescription(t *testing.T) {
+	e := newEnv(t,
+		llmtest.Call("rlm", `{"task":"Touch x.","name":"toucher"}`),
+		llmtest.Call("repl", args(map[string]string{"code": `run(["touch", "x"])`})),
+		llmtest.Text("Touched."),
+		llmtest.Text("Touched x."),
+	)
+	desc := llmtest.New(t, llmtest.Text("Creates the empty file x."))
+	e.withMCP(fmt.Sprintf("\n[approval_description]\nenabled = true\nprompt = \"Explain: ${command}\"\n\n[approval_description.endpoint]\nbase_url = %q\nmodel = \"small\"\n", desc.URL))
+	p := e.startACP()
+	p.initialize()
+	s := p.newSession(e.repo)
+	p.setAnswer(func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		p.waitFor(t, "the description", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+			for _, n := range us {
+				if u := n.Update.ToolCallUpdate; u != nil && u.ToolCallId == req.ToolCall.ToolCallId && len(u.Content) == 2 &&
+					u.Content[0].Content.Content.Text.Text == "Creates the empty file x." {
+					return true
+				}
+			}
+			return false
+		})
+		return choose(optionOf(req, sdk.PermissionOptionKindAllowOnce)), nil
+	})
+	if resp, err := p.prompt(s.SessionId, "Touch x."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v", resp, err)
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "x")); err != nil {
+		t.Error(err)
+	}
+	if got := desc.Chats()[0].MustChat(t).Messages[0].Content; !strings.HasPrefix(got, `Explain: {"arguments":["x"]`) {
+		t.Errorf("the description request %q", got)
 	}
 }
