@@ -79,7 +79,7 @@
 // subagent's name, " · ", the tool and its main argument ("lister ·
 // read_file main.go", "rlm lister: list the files" for the root's
 // delegation, "MCP server tool" for an MCP tool); its kind is think (rlm),
-// execute (repl), read (read_file, list), search (grep), edit (apply_patch;
+// execute (repl), read (read_file), search (grep, list), edit (apply_patch;
 // delete or move when that is all the patch does) or other (FYI, MCP); its
 // locations are the host files of read_file (with start_line), grep, list
 // and apply_patch, inside their root. rawInput is the arguments the model

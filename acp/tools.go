@@ -169,16 +169,17 @@ func oneLine(s string, n int) string {
 }
 
 // kind is the ACP tool kind: delegating is thinking, the REPL executes,
-// apply_patch edits (or deletes or moves, when that is all it does).
+// listing a folder is searching, apply_patch edits (or deletes or moves,
+// when that is all it does).
 func (c call) kind() sdk.ToolKind {
 	switch c.name {
 	case rlm.RLMTool:
 		return sdk.ToolKindThink
 	case rlm.REPLTool:
 		return sdk.ToolKindExecute
-	case rlm.ReadFileTool, rlm.ListTool:
+	case rlm.ReadFileTool:
 		return sdk.ToolKindRead
-	case rlm.GrepTool:
+	case rlm.GrepTool, rlm.ListTool:
 		return sdk.ToolKindSearch
 	case rlm.ApplyPatchTool:
 		return c.patchKind()

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,7 +22,7 @@ import (
 )
 
 // TestACPEditorMCPServers: the mcpServers of session/new reach the
-// session's subagents beside the configured ones: an HTTP server (with
+// session's subagents beside the configured one: an HTTP server (with
 // its headers) and a stdio server, each tool offered as mcp__NAME__TOOL.
 // A call off the allow list asks the editor; allow_always covers the next
 // call to the same tool in that session; the credential in a header is
@@ -53,9 +54,11 @@ func TestACPEditorMCPServers(t *testing.T) {
 		llmtest.Call("mcp__web__shout", `{"text":"hi"}`),
 		llmtest.Call("mcp__web__shout", `{"text":"again"}`),
 		llmtest.Call("mcp__everything__echo", `{"message":"from stdio"}`),
+		llmtest.Call("mcp__configured__echo", `{"message":"from config"}`),
 		llmtest.Text("Shouted and echoed."),
 		llmtest.Text("Done."),
 	)
+	e.withMCP(fmt.Sprintf("\n[mcp.servers.configured]\ncommand = %q\nargs = [%q, %q]\nallow = [\"echo\"]\n", node, nodeArgs[0], nodeArgs[1]))
 	p := e.startACP()
 	p.initialize()
 	s := p.newSession(e.repo,
@@ -69,7 +72,7 @@ func TestACPEditorMCPServers(t *testing.T) {
 		t.Fatalf("prompt: %+v, %v\nstderr:\n%s", resp, err, p.stderr)
 	}
 	tools := e.chat(1).ToolNames()
-	for _, want := range []string{"mcp__web__shout", "mcp__everything__echo"} {
+	for _, want := range []string{"mcp__web__shout", "mcp__everything__echo", "mcp__configured__echo"} {
 		if !strings.Contains(" "+strings.Join(tools, " ")+" ", " "+want+" ") {
 			t.Errorf("the subagent's tools %v lack %s", tools, want)
 		}
@@ -80,12 +83,13 @@ func TestACPEditorMCPServers(t *testing.T) {
 			results = append(results, c.title+" = "+c.resultText())
 		}
 	}
-	want := []string{"user · MCP web shout = HI", "user · MCP web shout = AGAIN", "user · MCP everything echo = Echo: from stdio"}
+	want := []string{"user · MCP web shout = HI", "user · MCP web shout = AGAIN", "user · MCP everything echo = Echo: from stdio",
+		"user · MCP configured echo = Echo: from config"}
 	if strings.Join(results, "\n") != strings.Join(want, "\n") {
 		t.Errorf("MCP calls:\n%s\nwant:\n%s", strings.Join(results, "\n"), strings.Join(want, "\n"))
 	}
 	if n := len(p.permissions()); n != 2 {
-		t.Errorf("%d permission requests, want 2 (one per tool: allow_always covers the second shout)", n)
+		t.Errorf("%d permission requests, want 2 (one per tool: allow_always covers the second shout, the configured echo is allowed)", n)
 	}
 	mu.Lock()
 	for _, a := range auth {
