@@ -1,3 +1,5 @@
+// Tests of the input filter, with a fuzz target for its checks.
+
 package acp
 
 import (

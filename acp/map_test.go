@@ -1,3 +1,5 @@
+// Tests of prompts, editor MCP servers, the event mapper and repositoryOf.
+
 package acp
 
 import (

@@ -1,3 +1,5 @@
+// Tests of the replay of a saved session, and its benchmark.
+
 package acp
 
 import (

@@ -1,3 +1,5 @@
+// Tests of how tool calls look: titles, kinds, locations, diffs, and which results are failures.
+
 package acp
 
 import (
