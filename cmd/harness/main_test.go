@@ -19,6 +19,8 @@ func TestRunDispatch(t *testing.T) {
 		{[]string{"--json"}, 2, "", "--json needs -p"},
 		{[]string{"-p", "--help"}, 2, "", "harness setup"}, // a prompt, so the config is needed
 		{[]string{"--system-prompt", "-h", "-p", "x"}, 2, "", "harness setup"},
+		{[]string{"acp", "--help"}, 0, "Usage: harness acp", ""},
+		{[]string{"acp", "--stdio"}, 2, "", `harness acp: unknown argument "--stdio"`},
 	} {
 		var out, errOut strings.Builder
 		code := run(tc.args, strings.NewReader(""), &out, &errOut)
