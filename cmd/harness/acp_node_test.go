@@ -45,7 +45,8 @@ func acpSDK(t *testing.T) (node, entry string) {
 
 // TestACPTypeScriptClient runs testdata/acp-client.mjs: the official
 // client drives harness acp through a turn with a delegation and one
-// approval, with a mentioned file in the prompt, and the session list.
+// approval, with a mentioned file in the prompt, the session list, a mode
+// change, session/close and session/load with its replay.
 func TestACPTypeScriptClient(t *testing.T) {
 	node, entry := acpSDK(t)
 	e := newEnv(t,
@@ -83,6 +84,9 @@ func TestACPTypeScriptClient(t *testing.T) {
 	}
 	if got := e.chat(0).Messages[0].Content; got != "Touch the file @x" {
 		t.Errorf("the prompt sent %q", got)
+	}
+	if cfg, _ := os.ReadFile(filepath.Join(e.home, "config.toml")); !strings.Contains(string(cfg), `permission = "read-only"`) {
+		t.Errorf("session/set_mode did not save the level:\n%s", cfg)
 	}
 }
 

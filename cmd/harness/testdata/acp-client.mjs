@@ -2,7 +2,8 @@
 // (@agentclientprotocol/sdk): it starts harness acp, initializes, creates
 // a session, prompts, allows the one permission request once, checks the
 // updates (every message passed the SDK's schema checks), lists the
-// sessions, and prints a JSON summary for the Go test.
+// sessions, sets the mode, closes the session and loads it again (checking
+// the replay), and prints a JSON summary for the Go test.
 //
 // Environment: HARNESS_ACP_SDK (the SDK's dist/v1/stable/acp.js),
 // HARNESS_BIN (the harness binary; its arguments follow "acp"), REPO (the
@@ -53,10 +54,21 @@ const summary = await app.connectWith(stream, async (ctx) => {
     prompt: [{ type: "text", text: "Touch the file " }, { type: "resource_link", name: "x", uri: "file://" + repo + "/x" }],
   });
   const list = await ctx.request(acp.methods.agent.session.list, { cwd: repo });
-  return { init, session, prompt, list };
+  await ctx.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "read-only" });
+  await ctx.request(acp.methods.agent.session.close, { sessionId: session.sessionId });
+  const live = updates.length;
+  const load = await ctx.request(acp.methods.agent.session.load, { sessionId: session.sessionId, cwd: repo, mcpServers: [] });
+  const replayed = updates.slice(live).map((n) => n.update);
+  return { init, session, prompt, list, load, replayed };
 });
 
-const mine = updates.filter((n) => n.sessionId === summary.session.sessionId).map((n) => n.update);
+check(summary.load.modes.currentModeId === "read-only", "session/load: " + JSON.stringify(summary.load));
+const replayedText = (kind) => summary.replayed.filter((u) => u.sessionUpdate === kind).map((u) => u.content.text).join("");
+check(replayedText("user_message_chunk") === "Touch the file @x", "replayed prompt " + JSON.stringify(replayedText("user_message_chunk")));
+check(replayedText("agent_message_chunk") === "Touched x.", "replayed answer " + JSON.stringify(replayedText("agent_message_chunk")));
+check(summary.replayed.filter((u) => u.sessionUpdate === "tool_call").length === 4, "replayed calls " + JSON.stringify(summary.replayed));
+
+const mine = updates.slice(0, updates.length - summary.replayed.length).filter((n) => n.sessionId === summary.session.sessionId).map((n) => n.update);
 const text = (kind) => mine.filter((u) => u.sessionUpdate === kind).map((u) => u.content.text).join("");
 const calls = new Map();
 for (const u of mine) {
