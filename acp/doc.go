@@ -106,7 +106,8 @@
 // was cut at the token limit (the Notice event), else end_turn; the usage
 // is the turn's. A failed turn is a JSON-RPC error with the failure's
 // message. After each turn a session_info_update gives the time and the
-// first prompt as the title. Prompts of one session run one after another.
+// first prompt as the title. Prompts of one session run one at a time: a
+// prompt sent while one runs stops that one (the SDK cancels it), then runs.
 //
 // # Approvals
 //
@@ -141,7 +142,8 @@
 // (one of the same name replaces the configured one): stdio (command,
 // args, env) and Streamable HTTP (url, headers). SSE and MCP-over-ACP
 // servers are refused. Names become server names (characters other than
-// letters, digits, - and _ become _). Header values, and env values whose
+// letters, digits, - and _ become _; a repeated name gets -2, -3, …).
+// Header values (and the TOKEN of "Bearer TOKEN"), and env values whose
 // names look like credentials (KEY, TOKEN, SECRET, …), of 8 bytes or more,
 // are redacted from what is saved, as API keys are.
 //
