@@ -240,3 +240,39 @@ func TestACPApprovalDescription(t *testing.T) {
 		t.Errorf("the description request %q", got)
 	}
 }
+
+// TestACPPromptDuringPrompt: a prompt sent while another runs stops that
+// one (cancelled), then runs to its end.
+func TestACPPromptDuringPrompt(t *testing.T) {
+	e := newEnv(t, llmtest.Reply{Content: "first and", Split: 6, Fail: llmtest.FailStall, After: 2}, llmtest.Text("second"))
+	p := e.startACP()
+	p.initialize()
+	s := p.newSession(e.repo)
+	first := make(chan sdk.PromptResponse, 1)
+	go func() {
+		resp, err := p.prompt(s.SessionId, "one")
+		if err != nil {
+			t.Errorf("first prompt: %v", err)
+		}
+		first <- resp
+	}()
+	p.waitFor(t, "the first answer streaming", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+		return len(us) > 0 && us[len(us)-1].Update.AgentMessageChunk != nil
+	})
+	resp, err := p.prompt(s.SessionId, "two")
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Errorf("second prompt: %+v, %v", resp, err)
+	}
+	if r := <-first; r.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("first prompt: %+v", r)
+	}
+	var users []string
+	for _, m := range e.chat(1).Messages {
+		if m.Role == "user" {
+			users = append(users, m.Content)
+		}
+	}
+	if strings.Join(users, "|") != "one|two" {
+		t.Errorf("the second request's user messages %q", users)
+	}
+}
