@@ -32,9 +32,6 @@ func TestACPBadConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), path+":4:") || !strings.Contains(err.Error(), "frobnicate") {
 		t.Fatalf("initialize with a bad config: %v", err)
 	}
-	if !strings.Contains(p.stderr.String(), path+":4:") {
-		t.Errorf("stderr lacks the error:\n%s", p.stderr)
-	}
 	_, err = p.conn.NewSession(p.ctx(), sdk.NewSessionRequest{Cwd: e.repo, McpServers: []sdk.McpServer{}})
 	if err == nil || !strings.Contains(err.Error(), path+":4:") {
 		t.Errorf("session/new with a bad config: %v", err)
@@ -52,6 +49,10 @@ func TestACPBadConfig(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("cwd %s: %v, want %q", tc.cwd, err, tc.want)
 		}
+	}
+	p.stop() // stderr is complete once harness exited
+	if !strings.Contains(p.stderr.String(), path+":4:") {
+		t.Errorf("stderr lacks the error:\n%s", p.stderr)
 	}
 }
 
