@@ -77,11 +77,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	w := &lockedWriter{w: out}
 	pr, pw := io.Pipe()
 	log := logger(opts.Log)
-	go filter(in, pw, w, log)
 	a := &server{opts: opts, log: log, sessions: map[string]*session{}}
 	conn := sdk.NewAgentSideConnection(a, w, pr)
 	conn.SetLogger(slog.New(slog.NewTextHandler(opts.Log, nil)))
 	a.conn = conn
+	// Input flows only now: no handler runs before the connection is set up.
+	go filter(in, pw, w, log)
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():

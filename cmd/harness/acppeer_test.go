@@ -48,8 +48,13 @@ func (e *testEnv) startACP() *acpPeer {
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
-	p.conn = sdk.NewClientSideConnection(p.acpClient, stdin, stdout)
+	pr, pw := io.Pipe()
+	p.conn = sdk.NewClientSideConnection(p.acpClient, stdin, pr)
 	p.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	go func() { // harness's output flows once the connection is set up
+		io.Copy(pw, stdout)
+		pw.Close()
+	}()
 	e.t.Cleanup(func() {
 		if !p.stopped {
 			if code := p.stop(); code != 0 {
