@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,13 @@ type remote struct {
 	nextID  uint64        // guarded by REPL.mu
 	told    bool          // a call's result has said the worker was lost; guarded by REPL.mu
 	level   atomic.Int32  // the level the worker was last told
+	// levelMu orders the frames that carry a level (Exec, Reply, Level):
+	// each reads the level, records it and sends it under the lock, so the
+	// worker's last frame always holds the level recorded last, and a
+	// change made meanwhile is still seen by the next poll (a Reply built
+	// with the old level and sent after a pushed new one would otherwise
+	// leave the worker on the old level for the rest of the call).
+	levelMu sync.Mutex
 }
 
 // newRemote binds a worker from opts.Workers to opts and returns the
@@ -183,6 +191,8 @@ func (rm *remote) serve(in *interp, id uint64, b wire.CallBody) {
 
 // reply sends a Reply with the level as it is now.
 func (rm *remote) reply(in *interp, id uint64, b wire.ReplyBody) {
+	rm.levelMu.Lock()
+	defer rm.levelMu.Unlock()
 	lv := int32(in.opts.Repository.Level())
 	b.Level = int(lv)
 	rm.level.Store(lv)
@@ -191,17 +201,21 @@ func (rm *remote) reply(in *interp, id uint64, b wire.ReplyBody) {
 
 // pushLevel tells the worker about a new permission level.
 func (rm *remote) pushLevel(in *interp) {
+	rm.levelMu.Lock()
+	defer rm.levelMu.Unlock()
 	if lv := int32(in.opts.Repository.Level()); rm.level.Swap(lv) != lv {
 		rm.proc.Conn.Send(wire.Make(wire.Level, 0, wire.LevelBody{Level: int(lv)}))
 	}
 }
 
+// dead says the worker is gone: its connection has ended, or its process
+// has exited (the connection's end may not have been read yet).
 func (rm *remote) dead() bool {
 	select {
 	case <-rm.done:
 		return true
 	default:
-		return false
+		return rm.proc.Exited()
 	}
 }
 
@@ -240,9 +254,11 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string,
 		rm.told = true // the next call tries a fresh worker
 		return "error: the REPL could not start: " + rm.failed, true
 	}
+	rm.levelMu.Lock()
 	lv := int32(in.opts.Repository.Level())
 	rm.level.Store(lv)
 	rm.proc.Conn.Send(wire.Make(wire.Exec, c.id, wire.ExecBody{Code: code, Level: int(lv)}))
+	rm.levelMu.Unlock()
 	tick := time.NewTicker(levelPoll)
 	defer tick.Stop()
 	var grace <-chan time.Time
