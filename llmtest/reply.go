@@ -39,6 +39,10 @@ type Reply struct {
 	UsageMode UsageMode
 	// Delay is slept before each chunk (cut short when the request ends).
 	Delay time.Duration
+	// Pace, when positive, replaces Delay with a fixed schedule: chunk i is
+	// sent i×Pace after the first, however long writing takes, so a long
+	// stream keeps its rate (2ms is 500 chunks a second).
+	Pace time.Duration
 
 	// Chunks, when non-nil, replaces the generated chunks: each string is
 	// sent as one "data: …" event, followed by "data: [DONE]" unless NoDone.

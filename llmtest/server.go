@@ -28,7 +28,7 @@ type Server struct {
 	// Model is the model name served by /models (default "llmtest-model").
 	Model string
 
-	t       testing.TB
+	t       TB
 	srv     *httptest.Server
 	closing chan struct{}
 	stalled chan struct{}
@@ -54,10 +54,18 @@ type Request struct {
 	Body   []byte
 }
 
+// TB is what New needs of its test: *testing.T and every testing.TB have
+// it, and a program that serves scripted replies outside a test (a
+// measurement under scripts/) gives its own.
+type TB interface {
+	Cleanup(func())
+	Errorf(format string, args ...any)
+}
+
 // New starts a server that answers chat requests with replies, in order,
 // one per request. It is closed when the test ends, and the test fails then
 // if a chat request found no scripted reply.
-func New(t testing.TB, replies ...Reply) *Server {
+func New(t TB, replies ...Reply) *Server {
 	s := &Server{
 		Model:   "llmtest-model",
 		t:       t,
@@ -334,12 +342,17 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 	w.WriteHeader(http.StatusOK)
 	flush := flusher(w)
 	flush()
+	start := time.Now()
 	for i, c := range reply.chunks() {
 		if reply.Fail != FailNone && i == reply.After {
 			s.fail(w, r, reply.Fail, c, flush)
 			return
 		}
-		if !s.wait(r, reply.Delay) || !s.gate(r, reply.Gate) {
+		d := reply.Delay
+		if reply.Pace > 0 {
+			d = time.Until(start.Add(time.Duration(i) * reply.Pace))
+		}
+		if !s.wait(r, d) || !s.gate(r, reply.Gate) {
 			return
 		}
 		if strings.HasPrefix(c, ":") {

@@ -163,3 +163,23 @@ func TestDelay(t *testing.T) {
 		t.Fatal("a cancelled request still waits for the delay")
 	}
 }
+
+// TestPace: chunks go out on a fixed schedule, Pace apart, and Pace
+// replaces Delay.
+func TestPace(t *testing.T) {
+	const p = 5 * time.Millisecond
+	srv := llmtest.New(t, llmtest.Reply{Content: strings.Repeat("x", 20), Split: 1, Pace: p, Delay: time.Hour})
+	var at []time.Time
+	start := time.Now()
+	resp, err := srv.Client("").Stream(context.Background(), llm.Request{}, func(llm.Delta) { at = append(at, time.Now()) })
+	if err != nil || resp.Message.Content != strings.Repeat("x", 20) {
+		t.Fatalf("resp %+v, err %v", resp, err)
+	}
+	// role, 20 fragments, finish: chunk i leaves at i×p at the earliest.
+	if took := time.Since(start); took < 21*p {
+		t.Errorf("22 paced chunks took %v, less than 21×%v", took, p)
+	}
+	if len(at) < 20 {
+		t.Fatalf("%d deltas, want 20", len(at))
+	}
+}
