@@ -131,6 +131,7 @@ type App struct {
 	postMu sync.Mutex
 	posted []func()
 	wake   chan struct{}
+	clock  clock // paces the frames drawn for events (frames.go)
 }
 
 // ErrTerminalLost is the error Run returns (wrapped) when the terminal
@@ -178,7 +179,7 @@ func (a *App) run() error {
 
 func newApp(opts Options) *App {
 	a := &App{opts: opts, tv: tview.NewApplication(), st: newStyles(opts.Theme), backend: opts.Backend,
-		wake: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), clock: realClock{}}
 	a.root = newView(rlm.Agent{}, opts.System)
 	a.root.reset(opts.Backend.Conversation())
 	a.root.tools = opts.Backend.RootTools()
@@ -232,43 +233,6 @@ func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMo
 		a.main.overlayMouse(ev, act)
 	}
 	return ev, tview.MouseMove
-}
-
-// pump hands the stream's events and posted functions to the event
-// goroutine, one batch per draw: QueueUpdateDraw returns once the batch
-// ran, so a fast agent coalesces deltas instead of flooding the screen.
-// (When the UI stops, this goroutine may stay blocked in QueueUpdateDraw;
-// tview offers no way out, and nothing else waits for it.)
-func (a *App) pump(ctx context.Context) {
-	quit := a.opts.Quit
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-a.opts.Events.Ready():
-		case <-a.wake:
-		case <-quit:
-			quit = nil
-			a.post(a.quit)
-			continue
-		}
-		a.tv.QueueUpdateDraw(func() {
-			// Functions first taken, events then drained and handled, the
-			// functions run last: every event emitted before a function
-			// was posted is handled before it (a turn's last events before
-			// the turn's end).
-			a.postMu.Lock()
-			fs := a.posted
-			a.posted = nil
-			a.postMu.Unlock()
-			for _, ev := range a.opts.Events.Drain() {
-				a.handle(ev)
-			}
-			for _, f := range fs {
-				f()
-			}
-		})
-	}
 }
 
 // top is the view on screen: the deepest running subagent, else the root.

@@ -130,18 +130,26 @@ func (f *fakeBackend) Rename(name string) error {
 
 // uiTest is a running UI on a simulation screen.
 type uiTest struct {
-	t     *testing.T
-	scr   tcell.SimulationScreen
-	app   *App
-	be    *fakeBackend
-	drawn chan struct{}
-	done  chan error
-	saved chan config.Permission
+	t      *testing.T
+	scr    tcell.SimulationScreen
+	app    *App
+	be     *fakeBackend
+	drawn  chan struct{}
+	frames atomic.Int64 // frames drawn
+	done   chan error
+	saved  chan config.Permission
 }
 
 // startUI runs the UI at w×h with a fake backend; edit may change the
 // options first.
 func startUI(t *testing.T, w, h int, be *fakeBackend, edit func(*Options)) *uiTest {
+	t.Helper()
+	return startUIClock(t, w, h, be, edit, nil)
+}
+
+// startUIClock is startUI with the frame pacer on clk (nil: the real
+// clock).
+func startUIClock(t *testing.T, w, h int, be *fakeBackend, edit func(*Options), clk clock) *uiTest {
 	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if be == nil {
@@ -163,10 +171,14 @@ func startUI(t *testing.T, w, h int, be *fakeBackend, edit func(*Options)) *uiTe
 	}
 	be.ap = opts.Approvals
 	u.app = newApp(opts)
+	if clk != nil {
+		u.app.clock = clk
+	}
 	u.app.main.ov.SetCollapsed(true) // most tests look under it
 	u.app.tv.SetScreen(scr)          // Inits the screen, which resets its size
 	scr.SetSize(w, h)
 	u.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
+		u.frames.Add(1)
 		select {
 		case u.drawn <- struct{}{}:
 		default:

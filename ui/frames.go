@@ -1,0 +1,96 @@
+// Frame pacing: what other goroutines change reaches the screen at most
+// once per frame interval.
+
+package ui
+
+import (
+	"context"
+	"time"
+)
+
+// frameInterval is the shortest time between two frames drawn for events
+// and posted functions (60 a second). Keys and the mouse are drawn at once
+// by tview's event loop, whatever the interval.
+const frameInterval = 16 * time.Millisecond
+
+// clock is the time the pump paces frames by; tests give a fake one.
+type clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// pump hands the stream's events and posted functions to the event
+// goroutine, one batch per frame. It sleeps until something arrives (an
+// idle screen costs nothing); then, when the last frame it drew is less
+// than frameInterval old, it waits out the rest of the interval while the
+// stream goes on coalescing deltas and post goes on queueing, and hands
+// everything over in one QueueUpdate that draws once. So a stream of any
+// rate draws at most 60 frames a second, the first event after a pause is
+// drawn at once, and a key typed meanwhile never waits behind a backlog:
+// tview handles and draws it between two batches. (When the UI stops,
+// this goroutine may stay blocked in QueueUpdate; tview offers no way out,
+// and nothing else waits for it.)
+func (a *App) pump(ctx context.Context) {
+	quit := a.opts.Quit
+	var last time.Time // when the last batch was drawn
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-a.opts.Events.Ready():
+		case <-a.wake:
+		case <-quit:
+			quit = nil
+			a.post(a.quit)
+			continue
+		}
+		if wait := frameInterval - a.clock.Now().Sub(last); wait > 0 {
+			select {
+			case <-a.clock.After(wait):
+			case <-ctx.Done():
+				return
+			}
+		}
+		// What arrived during the wait is in this batch: drop its
+		// signals, so that the next frame waits for something new.
+		select {
+		case <-a.opts.Events.Ready():
+		default:
+		}
+		select {
+		case <-a.wake:
+		default:
+		}
+		a.tv.QueueUpdate(func() {
+			at := a.clock.Now()
+			if a.batch() {
+				a.tv.ForceDraw()
+				last = at
+			}
+		})
+	}
+}
+
+// batch runs on the event goroutine: it takes the posted functions, then
+// drains and handles the events, then runs the functions, so every event
+// emitted before a function was posted is handled before it (a turn's last
+// events before the turn's end). It reports whether there was anything.
+func (a *App) batch() bool {
+	a.postMu.Lock()
+	fs := a.posted
+	a.posted = nil
+	a.postMu.Unlock()
+	evs := a.opts.Events.Drain()
+	for _, ev := range evs {
+		a.handle(ev)
+	}
+	for _, f := range fs {
+		f()
+	}
+	return len(evs) > 0 || len(fs) > 0
+}

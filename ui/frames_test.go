@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"harness/rlm"
+)
+
+// fakeClock is a clock whose time moves only with Advance. Every After
+// call is reported on asked.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+	asked  chan time.Duration
+}
+
+type fakeTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), asked: make(chan time.Duration, 100)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+	} else {
+		c.timers = append(c.timers, fakeTimer{c.now.Add(d), ch})
+	}
+	c.mu.Unlock()
+	c.asked <- d
+	return ch
+}
+
+// Advance moves the time by d and fires the timers that are due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.timers[:0]
+	for _, t := range c.timers {
+		if t.at.After(c.now) {
+			kept = append(kept, t)
+			continue
+		}
+		t.c <- c.now
+	}
+	c.timers = kept
+}
+
+// waitAsked waits until the pump asks for a timer and returns its length.
+func (c *fakeClock) waitAsked(t *testing.T) time.Duration {
+	t.Helper()
+	select {
+	case d := <-c.asked:
+		return d
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pump never waited for the next frame")
+		return 0
+	}
+}
+
+// streamUI starts a UI on a fake clock whose first streamed words, "alpha",
+// are on screen: the frame interval starts now.
+func streamUI(t *testing.T) (*uiTest, *fakeClock) {
+	clk := newFakeClock()
+	u := startUIClock(t, 60, 12, nil, nil, clk)
+	// Let the start-up batch (the first recount) go through, then a
+	// whole interval pass.
+	done := make(chan struct{})
+	u.app.post(func() { close(done) })
+	for waiting := true; waiting; {
+		select {
+		case <-done:
+			waiting = false
+		case <-clk.asked:
+			clk.Advance(frameInterval)
+		case <-time.After(5 * time.Second):
+			t.Fatal("the start-up batch never ran")
+		}
+	}
+	clk.Advance(frameInterval)
+	u.be.events.Emit(rlm.TextDelta{Text: "alpha"})
+	u.waitText("alpha") // drawn at once: no frame for a while
+	if n := len(clk.asked); n != 0 {
+		t.Fatalf("the first event after a pause waited for %d timers", n)
+	}
+	return u, clk
+}
+
+// TestFramesCoalesce: every delta, and every posted function, that
+// arrives within one frame interval is drawn in one frame at its end; then
+// the screen is idle.
+func TestFramesCoalesce(t *testing.T) {
+	for _, n := range []int{1, 2, 50} {
+		t.Run(strings.Repeat("d", min(n, 3)), func(t *testing.T) {
+			u, clk := streamUI(t)
+			u.be.events.Emit(rlm.TextDelta{Text: " beta"})
+			if d := clk.waitAsked(t); d != frameInterval {
+				t.Fatalf("waited %v, want %v", d, frameInterval)
+			}
+			var want strings.Builder
+			want.WriteString("alpha beta")
+			for i := 1; i < n; i++ {
+				u.be.events.Emit(rlm.TextDelta{Text: " w"})
+				want.WriteString(" w")
+			}
+			u.app.post(func() { u.app.root.add(kNote, "", "a posted note") })
+			before := u.frames.Load()
+			if s := u.text(); strings.Contains(s, "beta") || strings.Contains(s, "posted note") {
+				t.Fatalf("drawn before the frame was due:\n%s", s)
+			}
+			clk.Advance(frameInterval)
+			u.waitFor("the frame", func(s string) bool {
+				return strings.Contains(strings.ReplaceAll(s, "\n", " "), "posted note")
+			})
+			if got := u.frames.Load() - before; got != 1 {
+				t.Errorf("%d events in one interval drew %d frames, want 1", n+1, got)
+			}
+			if s := strings.Join(strings.Fields(u.text()), " "); !strings.Contains(s, want.String()) {
+				t.Errorf("the frame lacks %q:\n%s", want.String(), s)
+			}
+			// Idle: nothing asks for a frame, however long it stays.
+			clk.Advance(time.Second)
+			u.text()
+			if got := u.frames.Load() - before; got != 1 || len(clk.asked) != 0 {
+				t.Errorf("idle: %d frames, %d timers", got, len(clk.asked))
+			}
+		})
+	}
+}
+
+// TestFramesKeyDuringStream: a key typed while deltas wait for their frame
+// is drawn at once, without them; they follow when their frame is due.
+func TestFramesKeyDuringStream(t *testing.T) {
+	u, clk := streamUI(t)
+	u.be.events.Emit(rlm.TextDelta{Text: " beta"})
+	clk.waitAsked(t)
+	u.key(tcell.KeyRune, 'x', 0)
+	s := u.waitText("> x")
+	if strings.Contains(s, "beta") {
+		t.Fatalf("the key waited for the stream's frame:\n%s", s)
+	}
+	clk.Advance(frameInterval)
+	u.waitText("alpha beta")
+}
+
+// TestFramesAfterPause: an event arriving a frame interval or more after
+// the last frame is drawn at once; one arriving sooner waits only for the
+// rest of the interval.
+func TestFramesAfterPause(t *testing.T) {
+	u, clk := streamUI(t)
+	clk.Advance(frameInterval)
+	u.be.events.Emit(rlm.TextDelta{Text: " beta"})
+	u.waitText("alpha beta")
+	clk.Advance(10 * time.Millisecond)
+	u.be.events.Emit(rlm.TextDelta{Text: " gamma"})
+	if d := clk.waitAsked(t); d != frameInterval-10*time.Millisecond {
+		t.Errorf("waited %v, want the rest of the interval, %v", d, frameInterval-10*time.Millisecond)
+	}
+	clk.Advance(frameInterval)
+	u.waitText("alpha beta gamma")
+}
