@@ -2,7 +2,10 @@
 
 package ui
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // kind says what a block shows, and so its colour.
 type kind int
@@ -23,9 +26,12 @@ const (
 )
 
 // block is one piece of the transcript: a message part, a tool call, a
-// result, a note. Its wrapped lines are cached for one width and rebuilt
-// only when the width or the text changes, so a frame re-wraps at most the
-// block being streamed into.
+// result, a note. Its wrapped lines are cached for one width. A block is
+// rendered on its own, from its text alone, so a change re-renders only
+// that block: a new width or replaced text wraps it again whole, and text
+// appended by a stream re-wraps only from the start of its last line (the
+// only line break that appended text can move), so a frame costs what was
+// streamed since the last one, however long the reply.
 type block struct {
 	kind kind
 	id   string // the tool call ID, for calls, outputs, results and notes
@@ -46,10 +52,16 @@ type block struct {
 	extra bool
 	after msgKey
 
+	// argsStale: args grew since text was formatted from them (a
+	// streamed call is formatted once per frame, when drawn).
+	argsStale bool
+
 	ver        int // bumped by every change of text
+	replaced   int // ver at the last change that was not an append
 	cacheW     int
 	cacheVer   int
 	cacheLines []seg
+	cacheWhole bool // the text cached ends with a whole character (endsWhole)
 }
 
 func newBlock(k kind, id, text string, gap bool) *block {
@@ -63,12 +75,23 @@ func newCallBlock(id, name, args string, gap bool) *block {
 	return &block{kind: kCall, id: id, gap: gap, name: name, callArgs: args, lazy: true}
 }
 
-// ensure formats a lazy call block's text.
+// ensure formats a lazy call block's text, or a streamed call's new
+// arguments.
 func (b *block) ensure() {
-	if b.lazy {
+	switch {
+	case b.lazy:
 		b.lazy = false
 		b.text.WriteString(formatCall(b.name, b.callArgs))
 		b.callArgs = ""
+	case b.argsStale:
+		b.argsStale = false
+		name := b.name
+		if name == "" {
+			name = "…"
+		}
+		b.text.Reset()
+		b.text.WriteString(formatCall(name, b.args.String()))
+		b.replaced = b.ver
 	}
 }
 
@@ -86,25 +109,49 @@ func (b *block) add(s string) {
 
 // set replaces the text.
 func (b *block) set(s string) {
-	b.lazy = false
+	b.lazy, b.argsStale = false, false
 	b.text.Reset()
 	b.text.WriteString(s)
 	b.ver++
+	b.replaced = b.ver
 }
 
 // lines returns the block's lines at width w (the gap line first, as an
 // empty segment at -1).
 func (b *block) lines(w int) []seg {
-	if b.cacheLines != nil && b.cacheW == w && b.cacheVer == b.ver {
-		return b.cacheLines
+	b.ensure()
+	if b.cacheLines != nil && b.cacheW == w {
+		if b.cacheVer == b.ver {
+			return b.cacheLines
+		}
+		if b.replaced <= b.cacheVer && b.cacheWhole {
+			// Only appended since: the lines before the last stay.
+			n := len(b.cacheLines)
+			from := b.cacheLines[n-1].start // wrap ends with a text line, never the gap
+			b.cacheLines = wrapFrom(b.text.String(), from, w, b.cacheLines[:n-1])
+			b.cacheVer, b.cacheWhole = b.ver, endsWhole(b.text.String())
+			return b.cacheLines
+		}
 	}
 	var out []seg
 	if b.gap {
 		out = append(out, seg{-1, -1})
 	}
 	out = wrap(b.String(), w, out)
-	b.cacheLines, b.cacheW, b.cacheVer = out, w, b.ver
+	b.cacheLines, b.cacheW, b.cacheVer, b.cacheWhole = out, w, b.ver, endsWhole(b.text.String())
 	return out
+}
+
+// endsWhole reports whether s does not end in the middle of a UTF-8
+// sequence: text appended to one that does could complete its last
+// character and change the width of a line before the last, so such a
+// block is wrapped whole once more.
+func endsWhole(s string) bool {
+	i := len(s) - 1
+	for i > 0 && i > len(s)-utf8.UTFMax && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i < 0 || utf8.FullRuneInString(s[i:])
 }
 
 // lineText returns line i of the block at width w.

@@ -205,14 +205,12 @@ func (v *view) liveCall(id, name string) *block {
 	return b
 }
 
-// addArgs appends streamed arguments to a call block and shows them.
+// addArgs appends streamed arguments to a call block; they are formatted
+// when the block is next drawn.
 func (b *block) addArgs(s string) {
 	b.args.WriteString(s)
-	name := b.name
-	if name == "" {
-		name = "…"
-	}
-	b.set(formatCall(name, b.args.String()))
+	b.argsStale = true
+	b.ver++
 }
 
 // liveBlock returns the streamed block of kind k (and call id), creating it.

@@ -41,11 +41,16 @@ func cellWidth(r rune) int {
 // newlines and, within a paragraph, after the last space that fits; a
 // word longer than the width is cut. The space a line breaks at is dropped.
 // An empty text is one empty line.
-func wrap(text string, width int, out []seg) []seg {
+func wrap(text string, width int, out []seg) []seg { return wrapFrom(text, 0, width, out) }
+
+// wrapFrom wraps text from offset start, which must begin a line of wrap's
+// result: text[:start] is wrapped exactly as before, since a line's breaks
+// depend only on the text from its start to the character that overflows
+// it, so text appended later moves only the last line's break.
+func wrapFrom(text string, start, width int, out []seg) []seg {
 	if width < 1 {
 		width = 1
 	}
-	start := 0
 	for {
 		nl := indexByte(text, start, '\n')
 		out = wrapPara(text, start, nl, width, out)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -156,6 +158,74 @@ func FuzzWrap(f *testing.F) {
 		}
 		if prev != len(text) {
 			t.Fatalf("text after the last line: %q", text[prev:])
+		}
+	})
+}
+
+// appendWrapMismatch streams text into a block in pieces of the given
+// sizes, wrapping at width w after each, and returns a description of the
+// first step whose lines differ from wrapping the text so far whole.
+func appendWrapMismatch(text string, sizes []int, w int) string {
+	b := newBlock(kAssistant, "", "", true)
+	b.lines(w)
+	at := 0
+	for i := 0; at < len(text); i++ {
+		n := max(1, sizes[i%len(sizes)])
+		end := min(at+n, len(text))
+		b.add(text[at:end])
+		at = end
+		got := b.lines(w)
+		want := wrap(text[:at], w, []seg{{-1, -1}})
+		if !slices.Equal(got, want) {
+			return fmt.Sprintf("after %q at width %d: lines %v, want %v", text[:at], w, got, want)
+		}
+	}
+	return ""
+}
+
+// TestAppendWrap: a streamed block re-wrapped from its last line gives the
+// lines of wrapping its whole text, at every width and in every cut.
+func TestAppendWrap(t *testing.T) {
+	texts := []string{
+		"hello world", "the quick brown fox jumps over the lazy dog", "abcdefghij a bcdefghij",
+		"a\n\nb\n", "日本語です 日本 語です", "ab\tc d\te", "two  spaces   three    four",
+		" leading and trailing ", "x\n\n\n", strings.Repeat("lorem ipsum dolor sit amet ", 20),
+		"long-word-without-any-space-at-all then words", "emoji 😀😀 and combining e\u0301 too",
+	}
+	for _, text := range texts {
+		for _, sizes := range [][]int{{1}, {2}, {3, 1, 4}, {7}, {len(text)}} {
+			for w := 1; w <= 14; w++ {
+				if msg := appendWrapMismatch(text, sizes, w); msg != "" {
+					t.Fatal(msg)
+				}
+			}
+		}
+	}
+}
+
+// TestAppendWrapAfterSet: replacing the text (set) or a new width wraps
+// whole again.
+func TestAppendWrapAfterSet(t *testing.T) {
+	b := newBlock(kAssistant, "", "", false)
+	b.add("hello wonderful world")
+	b.lines(8)
+	b.set("short")
+	b.add(" and more words")
+	if got, want := b.lines(8), wrap("short and more words", 8, nil); !slices.Equal(got, want) {
+		t.Errorf("after set: %v, want %v", got, want)
+	}
+	b.add(" yes")
+	if got, want := b.lines(5), wrap("short and more words yes", 5, nil); !slices.Equal(got, want) {
+		t.Errorf("new width: %v, want %v", got, want)
+	}
+}
+
+func FuzzAppendWrap(f *testing.F) {
+	f.Add("the quick brown fox jumps", uint8(3), uint8(2), uint8(7))
+	f.Add("日本語 です\n\nab  cd", uint8(1), uint8(5), uint8(4))
+	f.Fuzz(func(t *testing.T, text string, a, b, w uint8) {
+		if msg := appendWrapMismatch(text, []int{int(a%16) + 1, int(b%16) + 1}, int(w%40)+1); msg != "" {
+			t.Fatal(msg)
 		}
 	})
 }
