@@ -98,6 +98,7 @@ func (l *Level) Set(p config.Permission) { l.v.Store(int32(p)) }
 type App struct {
 	opts Options
 	tv   *tview.Application
+	scr  *frameScreen // the terminal, as the widgets draw on it
 	st   styles
 
 	backend Backend
@@ -151,11 +152,15 @@ func Run(opts Options) error {
 
 // run runs the event loop until the user exits.
 func (a *App) run() error {
-	if s := a.opts.Screen; s != nil {
-		a.tv.SetScreen(s)
-		s.EnableMouse()
-		s.EnablePaste()
+	if a.scr == nil {
+		s, err := tcell.NewScreen()
+		if err != nil {
+			return err
+		}
+		a.setScreen(s)
 	}
+	a.scr.EnableMouse()
+	a.scr.EnablePaste()
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	a.opts.Approvals.attach(func(f func(*App)) { a.post(func() { f(a) }) })
@@ -188,13 +193,23 @@ func newApp(opts Options) *App {
 	a.ovDirty = true
 	a.main = newMainView(a)
 	pages := tview.NewPages().AddPage("main", a.main, true, true)
-	a.tv.SetRoot(pages, true).EnableMouse(true).EnablePaste(true)
+	a.tv.SetRoot(rootPages{pages}, true).EnableMouse(true).EnablePaste(true)
 	a.tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
 		a.do(KeyAction(ev, len(a.pending) > 0))
 		return nil
 	})
 	a.tv.SetMouseCapture(a.mouse)
+	if opts.Screen != nil {
+		a.setScreen(opts.Screen)
+	}
 	return a
+}
+
+// setScreen gives tview the terminal s behind a frame buffer (screen.go);
+// tview initializes it.
+func (a *App) setScreen(s tcell.Screen) {
+	a.scr = newFrameScreen(s)
+	a.tv.SetScreen(a.scr)
 }
 
 // post runs f on the event goroutine soon. It never blocks, so agent

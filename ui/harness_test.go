@@ -130,7 +130,7 @@ func (f *fakeBackend) Rename(name string) error {
 
 // uiTest is a running UI on a simulation screen.
 type uiTest struct {
-	t      *testing.T
+	t      testing.TB
 	scr    tcell.SimulationScreen
 	app    *App
 	be     *fakeBackend
@@ -142,14 +142,14 @@ type uiTest struct {
 
 // startUI runs the UI at w×h with a fake backend; edit may change the
 // options first.
-func startUI(t *testing.T, w, h int, be *fakeBackend, edit func(*Options)) *uiTest {
+func startUI(t testing.TB, w, h int, be *fakeBackend, edit func(*Options)) *uiTest {
 	t.Helper()
 	return startUIClock(t, w, h, be, edit, nil)
 }
 
 // startUIClock is startUI with the frame pacer on clk (nil: the real
 // clock).
-func startUIClock(t *testing.T, w, h int, be *fakeBackend, edit func(*Options), clk clock) *uiTest {
+func startUIClock(t testing.TB, w, h int, be *fakeBackend, edit func(*Options), clk clock) *uiTest {
 	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if be == nil {
@@ -170,13 +170,13 @@ func startUIClock(t *testing.T, w, h int, be *fakeBackend, edit func(*Options), 
 		edit(&opts)
 	}
 	be.ap = opts.Approvals
+	opts.Screen = scr
 	u.app = newApp(opts)
 	if clk != nil {
 		u.app.clock = clk
 	}
 	u.app.main.ov.SetCollapsed(true) // most tests look under it
-	u.app.tv.SetScreen(scr)          // Inits the screen, which resets its size
-	scr.SetSize(w, h)
+	scr.SetSize(w, h)                // after newApp, whose SetScreen inits the screen and so resets its size
 	u.app.tv.SetAfterDrawFunc(func(tcell.Screen) {
 		u.frames.Add(1)
 		select {

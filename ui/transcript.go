@@ -74,8 +74,8 @@ func (t *transcript) top(d doc, w, h int) pos {
 }
 
 // Draw draws the lines from top, highlighting the selection.
+// The area's background is mainView's: the transcript draws only text.
 func (t *transcript) Draw(s tcell.Screen) {
-	t.DrawForSubclass(s, t)
 	x, y, w, h := t.GetInnerRect()
 	t.w, t.h = w, h
 	t.rows = t.rows[:0]

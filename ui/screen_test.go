@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// countScreen counts what reaches the real screen.
+type countScreen struct {
+	tcell.Screen
+	sets, shows int
+}
+
+func (c *countScreen) SetContent(x, y int, r rune, comb []rune, st tcell.Style) {
+	c.sets++
+	c.Screen.SetContent(x, y, r, comb, st)
+}
+
+func (c *countScreen) Show() { c.shows++; c.Screen.Show() }
+
+func simRow(s tcell.SimulationScreen, y int) string {
+	cells, w, _ := s.GetContents()
+	var row []rune
+	for x := 0; x < w; x++ {
+		if rs := cells[y*w+x].Runes; len(rs) > 0 {
+			row = append(row, rs[0])
+			x += cellWidth(rs[0]) - 1 // the cell a wide character covers
+		}
+	}
+	return string(row)
+}
+
+// TestFrameScreen: a frame reaches the terminal only as the cells it
+// changed; an unchanged frame writes nothing.
+func TestFrameScreen(t *testing.T) {
+	sim := tcell.NewSimulationScreen("UTF-8")
+	cs := &countScreen{Screen: sim}
+	f := newFrameScreen(cs)
+	if err := f.Init(); err != nil {
+		t.Fatal(err)
+	}
+	sim.SetSize(8, 2)
+	// frame draws as tview and the widgets do: clear, fill, then text.
+	frame := func(text string, cursor int) {
+		f.Clear()
+		for y := 0; y < 2; y++ {
+			for x := 0; x < 8; x++ {
+				f.SetContent(x, y, ' ', nil, tcell.StyleDefault.Background(tcell.ColorBlack))
+			}
+		}
+		drawText(f, 0, 0, 8, text, tcell.StyleDefault, -1, -1)
+		f.ShowCursor(cursor, 1)
+		f.Show()
+	}
+	steps := []struct {
+		name, text  string
+		cursor      int
+		sets, shows int
+		row         string
+	}{
+		{"first frame whole", "hello", 0, 16, 1, "hello   "},
+		{"same frame nothing", "hello", 0, 0, 0, "hello   "},
+		{"one cell", "hellO", 0, 1, 1, "hellO   "},
+		{"cursor only", "hellO", 3, 0, 1, "hellO   "},
+		{"wide character", "日llO", 3, 2, 1, "日llO   "},
+		{"wide one goes", "hhllO", 3, 2, 1, "hhllO   "},
+	}
+	for _, s := range steps {
+		cs.sets, cs.shows = 0, 0
+		frame(s.text, s.cursor)
+		if cs.sets != s.sets || cs.shows != s.shows {
+			t.Errorf("%s: %d cells set, %d shows; want %d, %d", s.name, cs.sets, cs.shows, s.sets, s.shows)
+		}
+		if got := simRow(sim, 0); got != s.row {
+			t.Errorf("%s: row %q, want %q", s.name, got, s.row)
+		}
+	}
+	if x, y, on := sim.GetCursor(); x != 3 || y != 1 || !on {
+		t.Errorf("cursor at %d,%d (%v), want 3,1", x, y, on)
+	}
+	sim.SetSize(9, 2)
+	cs.sets, cs.shows = 0, 0
+	frame("hhllO", 3)
+	if cs.sets != 18 || cs.shows != 1 {
+		t.Errorf("after a resize: %d cells set, %d shows; want 18, 1", cs.sets, cs.shows)
+	}
+}
