@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"harness/llm"
+	"harness/rlm"
+	"harness/sessions"
+)
+
+// streamTokens is a reply of n four-byte tokens, as scripts/uicost
+// streams it: paragraphs of 120 tokens separated by a blank line.
+func streamTokens(n int) []string {
+	words := []string{"the ", "and ", "for ", "you ", "not ", "are ", "but ", "can ", "all ", "any ", "one ", "out "}
+	out := make([]string, n)
+	for i := range out {
+		switch {
+		case i%120 == 119:
+			out[i] = "ok.\n"
+		case i%120 == 0 && i > 0:
+			out[i] = "\nSo "
+		default:
+			out[i] = words[i%len(words)]
+		}
+	}
+	return out
+}
+
+// cpuTime is the CPU the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// streamRate is the benchmark's stream: 500 tokens a second.
+const streamRate = 500
+
+// replayStream runs a turn on a 200×50 simulation screen over items whose
+// reply is tokens streamed one per event at streamRate on a fake clock, the
+// pump pacing frames by it, and returns the frames drawn and the CPU used
+// from the turn's start to its last frame.
+func replayStream(b *testing.B, items []sessions.Item, tokens []string) (frames int64, cpu time.Duration) {
+	clk := newFakeClock()
+	be := &fakeBackend{items: items}
+	done := make(chan struct{})
+	var start time.Duration
+	var u *uiTest
+	be.script = func(ctx context.Context, f *fakeBackend, prompt string) {
+		root := rlm.Agent{Name: f.SessionName()}
+		quiet(b, u, clk) // the turn's first events drawn
+		start = cpuTime()
+		frames = u.frames.Load()
+		step := time.Second / streamRate
+		// The clock moves only while the pump is idle or waits for its
+		// timer, so the frames are those of a real stream at this rate.
+		waiting := false
+		for _, tok := range tokens {
+			f.events.Emit(rlm.TextDelta{Agent: root, Text: tok})
+			if !waiting {
+				select { // the pump draws at once or waits for the interval's end
+				case <-clk.asked:
+					waiting = true
+				case <-u.drawn:
+				case <-time.After(10 * time.Second):
+					b.Fatal("the pump neither drew nor waited")
+				}
+			}
+			if clk.Advance(step) {
+				waitSignal(b, u.drawn) // the frame that timer was for
+				waiting = false
+			}
+		}
+		f.events.Emit(rlm.Usage{Agent: root, Usage: llm.Usage{TotalTokens: 1000 + len(tokens)}})
+		f.add(root, llm.Message{Role: "assistant", Content: strings.Join(tokens, "")})
+	}
+	u = startUIClock(b, 200, 50, be, nil, clk)
+	u.app.main.ov.SetCollapsed(false)
+	for u.app.root.building { // a large session's first overlay build
+		clk.Advance(frameInterval)
+		u.text()
+	}
+	u.app.tv.QueueUpdate(func() {
+		u.app.send("Write a long answer.")
+		go func() { <-u.app.turnDone; close(done) }()
+	})
+	<-done
+	for !strings.Contains(u.text(), "ok.") || u.app.running { // the turn's end, drawn
+		clk.Advance(frameInterval)
+		drainSignal(u.drawn)
+		time.Sleep(time.Millisecond)
+	}
+	return u.frames.Load() - frames, cpuTime() - start
+}
+
+// quiet lets the pump draw what it has until it stays idle (20 ms of real
+// time with no frame and no timer asked for), draining the signals.
+func quiet(b testing.TB, u *uiTest, clk *fakeClock) {
+	for {
+		select {
+		case <-clk.asked:
+			clk.Advance(frameInterval)
+		case <-u.drawn:
+		case <-time.After(20 * time.Millisecond):
+			return
+		}
+	}
+}
+
+func drainSignal(c chan struct{}) {
+	select {
+	case <-c:
+	default:
+	}
+}
+
+func waitSignal(b testing.TB, c chan struct{}) {
+	select {
+	case <-c:
+	case <-time.After(10 * time.Second):
+		b.Fatal("no frame")
+	}
+}
+
+// BenchmarkStream20k: a 20,000-token reply streamed at 500 tokens a second
+// (40 s on the fake clock) into the App on a 200×50 simulation screen,
+// into a new session and into a 20 MB, 10,000-message one (about 100,000
+// transcript lines at 200 columns). Reported: frames drawn, CPU per frame,
+// and CPU per second of stream (ms/s; 10 ms/s is 1 % of a core).
+func BenchmarkStream20k(b *testing.B) {
+	tokens := streamTokens(20000)
+	seconds := float64(len(tokens)) / streamRate
+	for _, c := range []struct {
+		name  string
+		items func() []sessions.Item
+	}{
+		{"empty", func() []sessions.Item { return nil }},
+		{"resumed", hugeSession},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			items := c.items()
+			var frames int64
+			var cpu time.Duration
+			for b.Loop() {
+				f, t := replayStream(b, items, tokens)
+				frames += f
+				cpu += t
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(frames)/n, "frames")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(frames), "cpu-µs/frame")
+			b.ReportMetric(float64(cpu.Milliseconds())/n/seconds, "cpu-ms/s")
+		})
+	}
+}
