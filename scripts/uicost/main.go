@@ -1,0 +1,177 @@
+// Command uicost is the scripted endpoint and the session maker that
+// scripts/uicost.sh measures the UI's streaming cost with.
+//
+//	uicost serve -url FILE -done FILE [-tokens 20000] [-rate 500]
+//	uicost session -home DIR -repo DIR -name NAME [-turns 2000] [-lines 50]
+//
+// serve runs llmtest's fake endpoint on the loopback address, writes its
+// base URL to -url and answers every chat request that offers tools (an
+// agent's turn) with -tokens tokens of text, one token per SSE chunk, at
+// -rate tokens a second on a fixed schedule; other requests (a title or a
+// summary) get a short reply. Every token is four bytes; paragraphs of 120
+// tokens are separated by a blank line, and the reply ends with
+// "[stream end]". After each long reply is written it appends a line to
+// -done. It runs until it is killed.
+//
+// session writes a saved harness session NAME under DIR/sessions: -turns
+// turns of a question, an rlm call, its result and an answer, about -lines
+// transcript lines each (every line shorter than 200 columns), with a
+// turn_token_cache holding every turn, so opening it sends no /tokenize
+// request.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"harness/llm"
+	"harness/llmtest"
+	"harness/sessions"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: uicost serve|session [flags] (see the package doc)")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(os.Args[2:])
+	case "session":
+		err = session(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q: want serve or session", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "uicost:", err)
+		os.Exit(1)
+	}
+}
+
+// program is the llmtest.TB of a server running outside a test.
+type program struct{ cleanups []func() }
+
+func (p *program) Cleanup(f func())                  { p.cleanups = append(p.cleanups, f) }
+func (p *program) Errorf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	urlFile := fs.String("url", "", "file to write the base URL to")
+	doneFile := fs.String("done", "", "file to append a line to after each long reply")
+	tokens := fs.Int("tokens", 20000, "tokens in a long reply")
+	rate := fs.Int("rate", 500, "tokens a second")
+	fs.Parse(args)
+	if *urlFile == "" || *doneFile == "" || *tokens < 1 || *rate < 1 {
+		return fmt.Errorf("serve needs -url, -done, and positive -tokens and -rate")
+	}
+	p := &program{}
+	srv := llmtest.New(p)
+	long := longReply(*tokens, time.Second/time.Duration(*rate))
+	srv.Respond(func(r llmtest.Request) llmtest.Reply {
+		var body struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		json.Unmarshal(r.Body, &body)
+		if len(body.Tools) == 0 {
+			return llmtest.Text("Streaming test")
+		}
+		go func() {
+			// Written once the reply's last chunk is: Pace makes it
+			// last tokens/rate seconds.
+			time.Sleep(time.Duration(*tokens+2) * long.Pace)
+			f, err := os.OpenFile(*doneFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				fmt.Fprintln(f, "done")
+				f.Close()
+			}
+		}()
+		return long
+	})
+	if err := os.WriteFile(*urlFile, []byte(srv.URL+"\n"), 0o644); err != nil {
+		return err
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	<-sig
+	for i := len(p.cleanups) - 1; i >= 0; i-- {
+		p.cleanups[i]()
+	}
+	return nil
+}
+
+// longReply is n four-byte tokens sent one per chunk, every pace.
+func longReply(n int, pace time.Duration) llmtest.Reply {
+	words := []string{"the", "and", "for", "you", "not", "are", "but", "can", "all", "any", "one", "out", "use", "new", "way", "get"}
+	var sb strings.Builder
+	end := []string{"[str", "eam ", "end]"}
+	for i := 0; i < n-len(end); i++ {
+		switch {
+		case i%120 == 119:
+			sb.WriteString("ok.\n")
+		case i%120 == 0 && i > 0:
+			sb.WriteString("\nSo ")
+		default:
+			sb.WriteString(words[i%len(words)] + " ")
+		}
+	}
+	sb.WriteString(strings.Join(end, ""))
+	return llmtest.Reply{Content: sb.String(), Split: 4, Pace: pace,
+		Usage: &llm.Usage{PromptTokens: 1000, CompletionTokens: n, TotalTokens: 1000 + n}}
+}
+
+func session(args []string) error {
+	fs := flag.NewFlagSet("session", flag.ExitOnError)
+	home := fs.String("home", "", "HARNESS_HOME")
+	repo := fs.String("repo", "", "the repository harness runs in")
+	name := fs.String("name", "", "session name")
+	turns := fs.Int("turns", 2000, "turns")
+	lines := fs.Int("lines", 50, "transcript lines per turn")
+	fs.Parse(args)
+	if *home == "" || *repo == "" || *name == "" || *turns < 1 || *lines < 8 {
+		return fmt.Errorf("session needs -home, -repo, -name, a positive -turns and -lines of at least 8")
+	}
+	f := &sessions.File{Local: sessions.Local{Repository: *repo}}
+	for i := range *turns {
+		msgs := turn(i, *lines)
+		f.Append(msgs...)
+		c := llm.EstimateTurn(msgs)
+		c.Estimated = false
+		f.Local.TurnTokenCache = append(f.Local.TurnTokenCache, c)
+	}
+	dir := filepath.Join(*home, "sessions", *name, "library")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return sessions.WriteFile(filepath.Join(dir, "root.json"), f)
+}
+
+// turn is turn i: a one-line question, an rlm call whose task is a
+// quarter of the lines, a result of half and an answer of the rest.
+func turn(i, lines int) []llm.Message {
+	text := func(n int, what string) string {
+		var sb strings.Builder
+		for l := range n {
+			if l > 0 {
+				sb.WriteByte('\n')
+			}
+			fmt.Fprintf(&sb, "%s %d line %d: lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor", what, i, l)
+		}
+		return sb.String()
+	}
+	id := fmt.Sprintf("call_%d", i)
+	task, _ := json.Marshal(map[string]string{"task": text(lines/4, "task"), "name": fmt.Sprintf("w%d", i)})
+	return []llm.Message{
+		{Role: "user", Content: fmt.Sprintf("question %d: what does the code at line %d do?", i, i)},
+		{Role: "assistant", ToolCalls: []llm.ToolCall{{ID: id, Name: "rlm", Arguments: string(task)}}},
+		{Role: "tool", ToolCallID: id, Content: text(lines/2, "result")},
+		{Role: "assistant", Content: text(lines-lines/4-lines/2-6, "answer")},
+	}
+}
