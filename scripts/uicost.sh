@@ -137,5 +137,5 @@ if [ -n "$crush" ] && { [ -z "$only" ] || [ "$only" = crush ]; }; then
   "options": {"disable_provider_auto_update": true, "disable_metrics": true}
 }
 EOF
-	run crush "${UICOST_CRUSH_READY:-Ready}" "$crush"
+	run crush "Ready for instructions" "$crush"
 fi

@@ -36,7 +36,11 @@ type block struct {
 	kind kind
 	id   string // the tool call ID, for calls, outputs, results and notes
 	gap  bool   // a blank line above (the first block of a message)
-	text strings.Builder
+	// text is the block's text: a saved message's own string (shared with
+	// the conversation, not copied), or what buf holds for a block that is
+	// streamed into.
+	text string
+	buf  strings.Builder
 
 	name string          // a call's tool name
 	args strings.Builder // a streamed call's arguments so far
@@ -65,9 +69,7 @@ type block struct {
 }
 
 func newBlock(k kind, id, text string, gap bool) *block {
-	b := &block{kind: k, id: id, gap: gap}
-	b.text.WriteString(text)
-	return b
+	return &block{kind: k, id: id, gap: gap, text: text}
 }
 
 // newCallBlock returns the block of a saved tool call.
@@ -81,7 +83,7 @@ func (b *block) ensure() {
 	switch {
 	case b.lazy:
 		b.lazy = false
-		b.text.WriteString(formatCall(b.name, b.callArgs))
+		b.text = formatCall(b.name, b.callArgs)
 		b.callArgs = ""
 	case b.argsStale:
 		b.argsStale = false
@@ -89,29 +91,32 @@ func (b *block) ensure() {
 		if name == "" {
 			name = "…"
 		}
-		b.text.Reset()
-		b.text.WriteString(formatCall(name, b.args.String()))
+		b.text = formatCall(name, b.args.String())
 		b.replaced = b.ver
 	}
 }
 
 func (b *block) String() string {
 	b.ensure()
-	return b.text.String()
+	return b.text
 }
 
 // add appends streamed text.
 func (b *block) add(s string) {
 	b.ensure()
-	b.text.WriteString(s)
+	if b.buf.Len() == 0 {
+		b.buf.WriteString(b.text)
+	}
+	b.buf.WriteString(s)
+	b.text = b.buf.String()
 	b.ver++
 }
 
 // set replaces the text.
 func (b *block) set(s string) {
 	b.lazy, b.argsStale = false, false
-	b.text.Reset()
-	b.text.WriteString(s)
+	b.buf.Reset()
+	b.text = s
 	b.ver++
 	b.replaced = b.ver
 }
@@ -128,8 +133,8 @@ func (b *block) lines(w int) []seg {
 			// Only appended since: the lines before the last stay.
 			n := len(b.cacheLines)
 			from := b.cacheLines[n-1].start // wrap ends with a text line, never the gap
-			b.cacheLines = wrapFrom(b.text.String(), from, w, b.cacheLines[:n-1])
-			b.cacheVer, b.cacheWhole = b.ver, endsWhole(b.text.String())
+			b.cacheLines = wrapFrom(b.text, from, w, b.cacheLines[:n-1])
+			b.cacheVer, b.cacheWhole = b.ver, endsWhole(b.text)
 			return b.cacheLines
 		}
 	}
@@ -138,7 +143,7 @@ func (b *block) lines(w int) []seg {
 		out = append(out, seg{-1, -1})
 	}
 	out = wrap(b.String(), w, out)
-	b.cacheLines, b.cacheW, b.cacheVer, b.cacheWhole = out, w, b.ver, endsWhole(b.text.String())
+	b.cacheLines, b.cacheW, b.cacheVer, b.cacheWhole = out, w, b.ver, endsWhole(b.text)
 	return out
 }
 
