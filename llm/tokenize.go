@@ -15,9 +15,10 @@ import (
 )
 
 // Estimate returns the heuristic token count of text: ceil(UTF-8 bytes / 3.25).
-func Estimate(text string) int {
-	return int(math.Ceil(float64(len(text)) / 3.25))
-}
+func Estimate(text string) int { return EstimateBytes(len(text)) }
+
+// EstimateBytes is Estimate of a text of n bytes.
+func EstimateBytes(n int) int { return int(math.Ceil(float64(n) / 3.25)) }
 
 // Tokenizer counts tokens with a server's /tokenize endpoint, speaking the
 // llama.cpp dialect ({"content": s} → {"tokens": [...]}, tokens possibly

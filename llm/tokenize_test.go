@@ -284,3 +284,30 @@ func TestCountTurnsStalledTokenizer(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateSizes: a turn estimated from its messages' sizes is the
+// turn's EstimateTurn without the Key, from no message to several.
+func TestEstimateSizes(t *testing.T) {
+	msgs := []llm.Message{
+		{Role: "user", Content: "what does main do?"},
+		{Role: "assistant", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "grep", Arguments: `{"pattern":"func main"}`}}},
+		{Role: "tool", ToolCallID: "c1", Content: strings.Repeat("main.go:1: func main() {}\n", 9)},
+		{Role: "assistant", Content: "It starts the \"server\" <here>."},
+	}
+	for n := 0; n <= len(msgs); n++ {
+		var sizes []int
+		for _, m := range msgs[:n] {
+			sizes = append(sizes, llm.MessageBytes(m))
+		}
+		got, want := llm.EstimateSizes(sizes), llm.EstimateTurn(msgs[:n])
+		want.Key = ""
+		if got.Tokens != want.Tokens || !got.Estimated || len(got.Messages) != n {
+			t.Fatalf("%d messages: %+v, want %+v", n, got, want)
+		}
+		for i := range got.Messages {
+			if got.Messages[i] != want.Messages[i] {
+				t.Fatalf("%d messages: %+v, want %+v", n, got, want)
+			}
+		}
+	}
+}

@@ -74,6 +74,24 @@ func EstimateTurn(turn []Message) TurnCount {
 	return estimateTexts(turnText(turn))
 }
 
+// MessageBytes is the size of m's compact JSON: what EstimateTurn counts
+// a message by.
+func MessageBytes(m Message) int { return len(compact(m)) }
+
+// EstimateSizes is EstimateTurn for a turn whose messages' MessageBytes
+// are sizes, without the Key: a running turn's estimate grows with each
+// message without encoding the earlier ones again.
+func EstimateSizes(sizes []int) TurnCount {
+	tc := TurnCount{Estimated: true, Messages: make([]int, len(sizes))}
+	total := len("[]") + max(len(sizes)-1, 0) // brackets and commas
+	for i, n := range sizes {
+		tc.Messages[i] = EstimateBytes(n)
+		total += n
+	}
+	tc.Tokens = EstimateBytes(total)
+	return tc
+}
+
 func estimateTexts(texts [][]byte) TurnCount {
 	tc := TurnCount{Key: keyOf(texts), Estimated: true, Messages: make([]int, len(texts))}
 	strs := make([]string, len(texts))
