@@ -122,6 +122,8 @@ type App struct {
 	recounting   bool            // a recount runs (tokens.go)
 	recountAgain bool            // a turn ended meanwhile: count again after it
 	ovDirty      bool            // the overlay's data must be rebuilt
+	ovView       *view           // whose turns the overlay shows (nil: none, or "counting")
+	liveShown    liveState       // whose live rows it shows
 
 	main           *mainView
 	mouseEv        *tcell.EventMouse // the terminal event being handled
@@ -437,7 +439,8 @@ func (a *App) turnEnded(done chan struct{}) {
 	}
 	a.running, a.cancel, a.waiting = false, nil, false
 	a.stack = nil
-	a.root.live = nil
+	a.root.live = nil // a stopped reply's blocks stay, no longer streamed into
+	a.root.countLive()
 	a.ovDirty = true
 	a.recount()
 	if a.quitting {

@@ -59,6 +59,9 @@ type block struct {
 	// argsStale: args grew since text was formatted from them (a
 	// streamed call is formatted once per frame, when drawn).
 	argsStale bool
+	// streamed is the size of the text or arguments streamed in, as JSON
+	// string content: what the saved message will add to the turn.
+	streamed int
 
 	ver        int // bumped by every change of text
 	replaced   int // ver at the last change that was not an append
@@ -109,6 +112,7 @@ func (b *block) add(s string) {
 	}
 	b.buf.WriteString(s)
 	b.text = b.buf.String()
+	b.streamed += contextJSONStringLen(s) - len(`""`)
 	b.ver++
 }
 

@@ -416,3 +416,61 @@ func TestOverlayBuilderMatchesBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlayBuilderExtends: a conversation appended to in place, message
+// by message, with the last turn running, builds what a fresh build gives,
+// starting each time at the last turn; the total follows.
+func TestOverlayBuilderExtends(t *testing.T) {
+	all, counts := ctxBenchConversation()
+	all = all[:60]
+	items := make([]sessions.Item, 0, len(all)+1)
+	var b OverlayBuilder
+	for i, it := range all {
+		items = append(items, it)
+		cs := counts
+		if i%2 == 0 {
+			cs = nil // with and without a cache
+		}
+		if i == 30 {
+			b = OverlayBuilder{} // a fresh builder in the middle of a turn
+		}
+		got := b.Build(items, cs, ActiveLast)
+		turns := sessions.Turns(items)
+		want := BuildOverlayTurns(items, cs, len(turns)-1)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("after %d items: builder gave\n%+v\nfresh build\n%+v", i+1, got, want)
+		}
+		if tot, est := b.Total(); true {
+			wt, we := OverlayTotal(want)
+			if tot != wt || est != we {
+				t.Fatalf("after %d items: total %d, %v; want %d, %v", i+1, tot, est, wt, we)
+			}
+		}
+	}
+	// Same counts slice, appended in place: only the last turn is built.
+	more := append(items, ctxAsst("more", ""))
+	b.Build(more, counts, ActiveLast)
+	if last := len(sessions.Turns(more)) - 1; b.from != last {
+		t.Errorf("an appended message rebuilt from turn %d, want the last, %d", b.from, last)
+	}
+}
+
+// BenchmarkOverlayBuilderAppend: messages added one by one to the running
+// turn of a 10,000-turn conversation, appended in place as a view does
+// (BenchmarkOverlayBuilderRebuild is the same without the fast path).
+func BenchmarkOverlayBuilderAppend(b *testing.B) {
+	base, counts := ctxBenchConversation()
+	items := make([]sessions.Item, len(base), len(base)+1+b.N)
+	copy(items, base)
+	items = append(items, ctxUser("one more"))
+	var ob OverlayBuilder
+	ob.Build(items, counts, ActiveLast)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		items = append(items, ctxAsst(fmt.Sprint("step ", i), ""))
+		if turns := ob.Build(items, counts, ActiveLast); len(turns) != 10001 || !turns[10000].Active {
+			b.Fatalf("bad build: %d turns", len(turns))
+		}
+	}
+}

@@ -70,18 +70,22 @@ func (a *App) handle(ev rlm.Event) {
 	case rlm.ReasoningDelta:
 		if v := a.viewOf(e.Agent); v != nil {
 			v.liveBlock(kReasoning, "", "").add(e.Text)
+			v.countLive()
 		}
 	case rlm.TextDelta:
 		if v := a.viewOf(e.Agent); v != nil {
 			v.liveBlock(kAssistant, "", "").add(e.Text)
+			v.countLive()
 		}
 	case rlm.ToolCallStarted:
 		if v := a.viewOf(e.Agent); v != nil {
 			v.liveCall(e.ID, e.Name).addArgs("")
+			v.countLive()
 		}
 	case rlm.ToolArgsDelta:
 		if v := a.viewOf(e.Agent); v != nil {
 			v.liveCall(e.ID, "").addArgs(e.Text)
+			v.countLive()
 		}
 	case rlm.ToolOutput:
 		if v := a.viewOf(e.Agent); v != nil {
@@ -103,7 +107,7 @@ func (a *App) handle(ev rlm.Event) {
 		v.add(kError, "", "Error: "+e.Message)
 	case rlm.Usage:
 		if v := a.viewOf(e.Agent); v != nil && e.Usage.TotalTokens > 0 {
-			v.usage, v.hasUsage = e.Usage.TotalTokens, true
+			v.usage, v.hasUsage, v.usageLive = e.Usage.TotalTokens, true, v.liveTokens
 		}
 	case rlm.Retry:
 		a.showRetry(e)

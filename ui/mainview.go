@@ -89,6 +89,7 @@ func (m *mainView) Draw(s tcell.Screen) {
 	m.tr.SetRect(x, y, w, trH)
 	m.tr.Draw(s)
 	a.refreshOverlay()
+	a.refreshLive()
 	m.ov.Place(x, y, w, trH)
 	m.ov.Draw(s)
 	row := y + trH
@@ -117,15 +118,21 @@ func (m *mainView) Draw(s tcell.Screen) {
 // tokens in use, the permission level, and what keys do now.
 func (a *App) statusText() string {
 	v := a.top()
-	tokens := fmt.Sprint(v.total)
-	if v.totalEst {
+	tokens := fmt.Sprint(v.total + v.liveTokens)
+	if v.totalEst || v.liveTokens > 0 {
 		tokens = "~" + tokens
 	}
 	if v.building {
 		tokens = "counting"
 	}
 	if v.hasUsage {
-		tokens = fmt.Sprint(v.usage)
+		// Usage counts the reply up to where it arrived; what streamed
+		// since is estimated.
+		more := max(v.liveTokens-v.usageLive, 0)
+		tokens = fmt.Sprint(v.usage + more)
+		if more > 0 {
+			tokens = "~" + tokens
+		}
 	}
 	parts := []string{a.agentName(v), a.opts.Model, tokens + " tokens", a.opts.Level.Get().String()}
 	if len(a.pending) > 0 {

@@ -56,9 +56,11 @@ type Overlay struct {
 
 	styles    overlayStyles
 	data      OverlayData
-	lines     []overlayLine
-	naturalW  int // widest line, borders included
-	keptW     int // widest natural width seen: the retained expanded width
+	lines     []overlayLine // the turns' lines, then the live rows'
+	turnLine  []int         // the index in lines of each turn's header
+	liveAt    int           // the index in lines of the first live row
+	live      []OverlayRow  // SetLive's rows
+	keptW     int           // widest natural width seen: the retained expanded width
 	collapsed bool
 	scroll    int  // first content line shown
 	follow    bool // keep the last line in view
@@ -81,7 +83,6 @@ func NewOverlay(theme config.Theme) *Overlay {
 	o := &Overlay{Box: tview.NewBox(), follow: true}
 	o.Box.SetBackgroundColor(tcell.ColorDefault)
 	o.styles = newOverlayStyles(theme, tcell.ColorDefault)
-	o.naturalW = overlayNaturalWidth(nil, nil)
 	return o
 }
 
@@ -98,21 +99,73 @@ func (o *Overlay) SetBackground(c tcell.Color) *Overlay {
 // (clamped when drawn) while the same agent is on screen; while the last
 // line was in view, or when another agent comes on screen, the last lines
 // are shown.
-func (o *Overlay) SetData(d OverlayData) {
+func (o *Overlay) SetData(d OverlayData) { o.setDataFrom(d, 0) }
+
+// setDataFrom is SetData when d's turns before turn from are those of the
+// last SetData (an OverlayBuilder's Build that extended the last one):
+// only the later turns' lines are laid out again, so a message added to a
+// long session costs its turn.
+func (o *Overlay) setDataFrom(d OverlayData, from int) {
 	if !slices.Equal(o.data.Agents, d.Agents) {
 		o.follow = true
+		from = 0
+	}
+	from = min(from, len(o.turnLine), len(d.Turns))
+	cut := o.liveAt
+	if from < len(o.turnLine) {
+		cut = o.turnLine[from]
 	}
 	o.data = d
-	o.lines = o.lines[:0]
-	for i, t := range d.Turns {
+	o.lines, o.turnLine = o.lines[:cut], o.turnLine[:from]
+	for i := from; i < len(d.Turns); i++ {
+		o.turnLine = append(o.turnLine, len(o.lines))
 		o.lines = append(o.lines, overlayLine{int32(i), -1})
-		for j := range t.Rows {
+		for j := range d.Turns[i].Rows {
 			o.lines = append(o.lines, overlayLine{int32(i), int32(j)})
 		}
 	}
-	o.naturalW = overlayNaturalWidth(d.Agents, d.Turns)
-	o.keptW = max(o.keptW, o.naturalW)
+	o.liveAt = len(o.lines)
+	o.keptW = max(o.keptW, overlayNaturalWidth(d.Agents, d.Turns[from:]))
+	o.SetLive(o.live)
+}
+
+// SetLive sets the rows of the reply being streamed into the last turn
+// (nil for none): they are drawn after that turn's rows, with its header
+// counting their tokens too, until the next SetLive. It lays out only
+// those rows, so it can follow a stream frame by frame.
+func (o *Overlay) SetLive(rows []OverlayRow) {
+	o.live = rows
+	o.lines = o.lines[:o.liveAt]
+	if last := len(o.data.Turns) - 1; last >= 0 {
+		n := len(o.data.Turns[last].Rows)
+		for j, r := range rows {
+			o.lines = append(o.lines, overlayLine{int32(last), int32(n + j)})
+			o.keptW = max(o.keptW, overlayRowWidth(r))
+		}
+	}
 	o.replace()
+}
+
+// row returns the row a content line shows: one of its turn's, or a live
+// row after the last turn's.
+func (o *Overlay) row(l overlayLine) *OverlayRow {
+	t := &o.data.Turns[l.turn]
+	if int(l.row) < len(t.Rows) {
+		return &t.Rows[l.row]
+	}
+	return &o.live[int(l.row)-len(t.Rows)]
+}
+
+// tokens returns turn i's count, the live rows' included for the last.
+func (o *Overlay) tokens(i int) (int, bool) {
+	t := &o.data.Turns[i]
+	n, est := t.Tokens, t.Estimated
+	if i == len(o.data.Turns)-1 {
+		for _, r := range o.live {
+			n, est = n+r.Tokens, true
+		}
+	}
+	return n, est
 }
 
 // Data returns what SetData was last given.

@@ -149,7 +149,8 @@ func (o *Overlay) drawLine(screen tcell.Screen, x, y, w int, l overlayLine) {
 		label := "Turn " + strconv.Itoa(t.Index+1)
 		lw := overlayPrint(screen, x, y, w, label, st.label)
 		col := x + max(overlayLabelW, lw) + 1
-		count(col, t.Tokens, t.Estimated, st.tokens)
+		n, est := o.tokens(int(l.turn))
+		count(col, n, est, st.tokens)
 		state := ""
 		switch {
 		case t.Active:
@@ -161,7 +162,7 @@ func (o *Overlay) drawLine(screen tcell.Screen, x, y, w int, l overlayLine) {
 		overlayPrint(screen, col, y, end-col, state, st.preview)
 		return
 	}
-	r := &t.Rows[l.row]
+	r := o.row(l)
 	overlayPrint(screen, x+1, y, min(overlayLabelW-1, w-1), r.Role, st.role)
 	count(x+overlayLabelW+1, r.Tokens, r.Estimated, st.rowTokens)
 	col := x + overlayFixedW
@@ -270,8 +271,13 @@ func overlayNaturalWidth(agents []string, turns []OverlayTurn) int {
 	w = max(w, 2+overlayFixedW+len("running"))
 	for i := range turns {
 		for j := range turns[i].Rows {
-			w = max(w, 2+overlayFixedW+utf8.RuneCountInString(turns[i].Rows[j].Preview))
+			w = max(w, overlayRowWidth(turns[i].Rows[j]))
 		}
 	}
 	return w
+}
+
+// overlayRowWidth is the width a row's line needs, borders included.
+func overlayRowWidth(r OverlayRow) int {
+	return 2 + overlayFixedW + utf8.RuneCountInString(r.Preview)
 }

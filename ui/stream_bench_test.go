@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -155,5 +157,69 @@ func BenchmarkStream20k(b *testing.B) {
 			b.ReportMetric(float64(cpu.Microseconds())/float64(frames), "cpu-µs/frame")
 			b.ReportMetric(float64(cpu.Milliseconds())/n/seconds, "cpu-ms/s")
 		})
+	}
+}
+
+// TestRunningEstimate: while a reply streams, the status line and the
+// context overlay's running turn count it (a live row with its preview),
+// frame by frame, without rebuilding the overlay's turns; once saved, the
+// message's own estimate replaces it, close to what was shown.
+func TestRunningEstimate(t *testing.T) {
+	items := []sessions.Item{
+		{Message: llm.Message{Role: "user", Content: "first question"}},
+		{Message: llm.Message{Role: "assistant", Content: "first answer"}},
+	}
+	a, scr := benchApp(t, items)
+	a.main.ov.SetCollapsed(false)
+	a.running = true
+	root := rlm.Agent{}
+	prompt := llm.Message{Role: "user", Content: "Write a long answer."}
+	a.handle(rlm.MessageAdded{Agent: root, Message: prompt}) // the view appends it to its items
+	a.main.Draw(scr)
+	base, _ := a.root.builder.Total()
+	var text strings.Builder
+	for i := range 50 {
+		word := fmt.Sprintf("word%d \"quoted\"\n", i)
+		text.WriteString(word)
+		a.handle(rlm.TextDelta{Agent: root, Text: word})
+		if a.ovDirty {
+			t.Fatal("a delta asks for the overlay's turns to be rebuilt")
+		}
+		a.main.Draw(scr)
+		live := a.root.live[0].liveRowTokens()
+		if want := fmt.Sprintf("~%d tokens", base+live); !strings.Contains(a.statusText(), want) {
+			t.Fatalf("after %d deltas: status %q, want %s", i+1, a.statusText(), want)
+		}
+		ov := a.main.ov
+		last := ov.lines[len(ov.lines)-1]
+		if r := ov.row(last); r.Role != contextRoleAssistant || !strings.HasPrefix(r.Preview, "word0 \"quoted\"") || r.Tokens != live {
+			t.Fatalf("after %d deltas: last overlay row %+v", i+1, *r)
+		}
+		if n, est := ov.tokens(int(last.turn)); n != ov.data.Turns[last.turn].Tokens+live || !est {
+			t.Fatalf("after %d deltas: running turn %d (%v), want %d", i+1, n, est, ov.data.Turns[last.turn].Tokens+live)
+		}
+	}
+	shown := a.root.liveTokens
+	reply := llm.Message{Role: "assistant", Content: text.String()}
+	a.handle(rlm.MessageAdded{Agent: root, Message: reply})
+	a.main.Draw(scr)
+	want := BuildOverlayTurns(a.root.items, nil, 1)
+	if got := a.main.ov.Data().Turns; !reflect.DeepEqual(got, want) || len(a.main.ov.live) != 0 {
+		t.Fatalf("after the reply was saved: %+v (live %v), want %+v", got, a.main.ov.live, want)
+	}
+	saved := want[1].Rows[len(want[1].Rows)-1].Tokens
+	if d := shown - saved; d < -3 || d > 3 {
+		t.Errorf("the streamed reply was estimated at %d tokens, saved at %d", shown, saved)
+	}
+	total, _ := OverlayTotal(want)
+	if s := a.statusText(); !strings.Contains(s, fmt.Sprintf("~%d tokens", total)) {
+		t.Errorf("status %q, want ~%d tokens", s, total)
+	}
+	// Usage counts what streamed before it; what streams after is added.
+	a.handle(rlm.Usage{Agent: root, Usage: llm.Usage{TotalTokens: 5000}})
+	a.handle(rlm.TextDelta{Agent: root, Text: "more"})
+	more := a.root.live[0].liveRowTokens()
+	if s := a.statusText(); !strings.Contains(s, fmt.Sprintf("~%d tokens", 5000+more)) {
+		t.Errorf("status %q, want ~%d tokens", s, 5000+more)
 	}
 }

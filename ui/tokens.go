@@ -36,6 +36,7 @@ func (a *App) refreshOverlay() {
 	if v.building {
 		// ovDirty stays: the build's end redraws with the latest data.
 		a.main.ov.SetData(OverlayData{Agents: names, Counting: true})
+		a.ovView = nil
 		return
 	}
 	a.ovDirty = false
@@ -44,7 +45,7 @@ func (a *App) refreshOverlay() {
 	if v == a.root {
 		counts = a.counts
 		if a.running {
-			active = len(sessions.Turns(v.items)) - 1
+			active = ActiveLast
 		}
 	} else {
 		active = 0 // a running subagent's conversation is one turn
@@ -52,12 +53,43 @@ func (a *App) refreshOverlay() {
 	if !v.built && conversationBytes(v.items) >= overlayAsyncBytes {
 		a.buildOverlayAsync(v, counts, active)
 		a.main.ov.SetData(OverlayData{Agents: names, Counting: true})
+		a.ovView = nil
 		return
 	}
 	turns := v.builder.Build(v.items, counts, active)
 	v.built = true
-	a.main.ov.SetData(OverlayData{Agents: names, Turns: turns})
-	v.total, v.totalEst = OverlayTotal(turns)
+	from := v.builder.from
+	if a.ovView != v {
+		from = 0 // the overlay showed another agent's turns, and their live rows
+		a.main.ov.live, a.liveShown = nil, liveState{}
+	}
+	a.ovView = v
+	a.main.ov.setDataFrom(OverlayData{Agents: names, Turns: turns}, from)
+	v.total, v.totalEst = v.builder.Total()
+}
+
+// refreshLive gives the overlay the rows of the reply the agent on screen
+// is streaming, when they changed since the last frame: a few blocks'
+// estimates and previews, whatever the session's length.
+func (a *App) refreshLive() {
+	v := a.top()
+	if a.liveShown == (liveState{v, v.liveVer}) {
+		return
+	}
+	a.liveShown = liveState{v, v.liveVer}
+	var rows []OverlayRow
+	if a.ovView == v {
+		for _, b := range v.live {
+			rows = append(rows, b.liveRow())
+		}
+	}
+	a.main.ov.SetLive(rows)
+}
+
+// liveState is which live rows the overlay shows: a view's, at a version.
+type liveState struct {
+	v   *view
+	ver int
 }
 
 // buildOverlayAsync runs v's first overlay build on a goroutine. The

@@ -23,6 +23,11 @@ type view struct {
 
 	usage    int // latest endpoint-reported total tokens
 	hasUsage bool
+	// liveTokens estimates the reply being streamed (its blocks'
+	// liveRowTokens), updated with each delta; usageLive is what it was
+	// when usage arrived (usage counts that much of it already).
+	liveTokens, usageLive int
+	liveVer               int // bumped when the live blocks change
 
 	items    []sessions.Item // the conversation, for the context overlay
 	builder  OverlayBuilder
@@ -55,6 +60,8 @@ func (v *view) reset(items []sessions.Item) {
 	}
 	old := v.blocks
 	v.blocks, v.live, v.items = make([]*block, 0, len(items)+len(extras)+1), nil, items
+	v.countLive()
+	v.usageLive = 0
 	clear(old)
 	if v.system != nil && *v.system != "" {
 		v.blocks = append(v.blocks, newBlock(kSystem, "", *v.system, false))
@@ -210,7 +217,47 @@ func (v *view) liveCall(id, name string) *block {
 func (b *block) addArgs(s string) {
 	b.args.WriteString(s)
 	b.argsStale = true
+	b.streamed += contextJSONStringLen(s) - len(`""`)
 	b.ver++
+}
+
+// liveRowTokens estimates what a streamed block will add to its turn: the
+// JSON member its message will hold it in, as llm.EstimateTurn counts.
+func (b *block) liveRowTokens() int {
+	n := b.streamed
+	switch b.kind {
+	case kReasoning:
+		n += len(`"reasoning_content":"",`)
+	case kCall:
+		n += len(`{"id":"","type":"function","function":{"name":"","arguments":""}},`) + len(b.id) + len(b.name)
+	default:
+		n += len(`{"role":"assistant","content":""},`)
+	}
+	return llm.EstimateBytes(n)
+}
+
+// liveRow is a streamed block's row in the context overlay.
+func (b *block) liveRow() OverlayRow {
+	r := OverlayRow{Role: contextRoleAssistant, Tokens: b.liveRowTokens(), Estimated: true}
+	switch b.kind {
+	case kReasoning:
+		r.Role, r.Preview = contextRoleReasoning, contextPreview(b.text)
+	case kCall:
+		r.Role, r.Preview = contextRoleTool, contextPreview(b.name+" "+b.args.String())
+	default:
+		r.Preview = contextPreview(b.text)
+	}
+	return r
+}
+
+// countLive sums the streamed blocks' estimates into liveTokens and marks
+// the live rows changed.
+func (v *view) countLive() {
+	v.liveTokens = 0
+	for _, b := range v.live {
+		v.liveTokens += b.liveRowTokens()
+	}
+	v.liveVer++
 }
 
 // liveBlock returns the streamed block of kind k (and call id), creating it.
@@ -237,6 +284,8 @@ func (v *view) dropLive() {
 	}
 	v.removeIf(func(b *block) bool { return drop[b] })
 	v.live = nil
+	v.countLive()
+	v.usageLive = 0
 }
 
 // removeIf removes blocks matching f, searching from the end and stopping
