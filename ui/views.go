@@ -152,7 +152,7 @@ func (v *view) addMessage(m llm.Message) {
 	v.items = append(v.items, sessions.Item{Message: m})
 	at := -1
 	if len(v.live) > 0 {
-		at = slices.Index(v.blocks, v.live[0])
+		at = v.lastIndex(v.live[0])
 	}
 	v.dropLive()
 	if at < 0 || at >= len(v.blocks) {
@@ -273,33 +273,41 @@ func (v *view) liveBlock(k kind, id, header string) *block {
 	return b
 }
 
-// dropLive removes the streamed blocks, which a message replaces.
+// lastIndex is the index of b in the blocks, searched from the end (the
+// blocks looked for are the recent ones), or -1.
+func (v *view) lastIndex(b *block) int {
+	for i := len(v.blocks) - 1; i >= 0; i-- {
+		if v.blocks[i] == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// dropLive removes the streamed blocks, which a message replaces. They
+// are at the end, after at most a few notes: only the blocks from the
+// first of them on are looked at, not the whole transcript.
 func (v *view) dropLive() {
 	if len(v.live) == 0 {
 		return
 	}
-	drop := make(map[*block]bool, len(v.live))
-	for _, b := range v.live {
-		drop[b] = true
+	if from := v.lastIndex(v.live[0]); from >= 0 {
+		drop := make(map[*block]bool, len(v.live))
+		for _, b := range v.live {
+			drop[b] = true
+		}
+		out := v.blocks[:from]
+		for _, b := range v.blocks[from:] {
+			if !drop[b] {
+				out = append(out, b)
+			}
+		}
+		clear(v.blocks[len(out):])
+		v.blocks = out
 	}
-	v.removeIf(func(b *block) bool { return drop[b] })
 	v.live = nil
 	v.countLive()
 	v.usageLive = 0
-}
-
-// removeIf removes blocks matching f, searching from the end and stopping
-// at the first non-transient block that does not match once past the
-// recent tail (blocks removed are always near the end).
-func (v *view) removeIf(f func(*block) bool) {
-	out := v.blocks[:0]
-	for _, b := range v.blocks {
-		if !f(b) {
-			out = append(out, b)
-		}
-	}
-	clear(v.blocks[len(out):])
-	v.blocks = out
 }
 
 // output appends printed text to call id's output block.
