@@ -16,7 +16,7 @@
 //	│ agent │ model │ tokens │ permission │ what keys do now  │
 //	└─────────────────────────────────────────────────────────┘
 //
-// The root primitive is a tview.Pages holding mainView, which lays out the
+// The root primitive is a tview.Pages (rootPages) holding mainView, which lays out the
 // transcript widget, the Overlay (context.go, overlay.go), the input, the
 // command list and the status line. The transcript shows the root, or while
 // a subagent runs, the deepest running subagent; it returns to the caller
@@ -24,16 +24,43 @@
 //
 // # The flow of events
 //
-//	rlm agents  --Emit-->  rlm.Stream  --pump: Ready, QueueUpdateDraw(Drain)-->  App.handle  -->  views
-//	terminal  --tcell event-->  KeyAction / MouseAction (keys.go)  --Action-->  App.do
+//	rlm agents  --Emit-->  rlm.Stream  --pump: Ready, wait for the frame, QueueUpdate(batch)-->  App.handle  -->  views  -->  one frame
+//	terminal  --tcell event-->  KeyAction / MouseAction (keys.go)  --Action-->  App.do  -->  a frame at once
 //	REPL goroutine  --Approvals.Approve-->  App.post  -->  pending approval (y / n / Esc)
+//	frame  --widgets draw-->  frameScreen  --only the changed cells-->  tcell  -->  terminal
 //
 // Everything the widgets hold belongs to tview's event goroutine. Other
 // goroutines (the turn, the REPL asking for approval, description and
 // token-count requests) never touch it: they call App.post, which queues a
-// function the pump runs with QueueUpdateDraw. post never blocks, so an
-// agent is never stalled by the screen, and the pump queues one batch per
-// frame, so a fast stream coalesces instead of flooding the screen.
+// function for the pump. post never blocks, so an agent is never stalled
+// by the screen. Whatever changes the screen from another goroutine goes
+// through post, a countdown too (one post per second shown): never
+// QueueUpdate or Draw, which would bypass the frame pacing (and
+// QueueUpdate from the event goroutine deadlocks, as tview's doc says).
+//
+// # Frames
+//
+// The pump (frames.go) is the frame pacer. It sleeps until an event or a
+// posted function arrives, so an idle screen costs nothing; when the last
+// frame it drew is less than 16 ms old it waits out the rest of the
+// interval while the stream goes on coalescing deltas, then hands
+// everything that arrived to the event goroutine in one batch, which draws
+// once: at most 60 frames a second, however fast the stream, and the first
+// event after a pause is drawn at once. Keys and the mouse do not wait for
+// it: tview handles them between batches and draws at once, so a key typed
+// during a stream is echoed in the next frame, never behind a backlog. The
+// pump's clock is injectable, so tests count frames without sleeping.
+//
+// A frame's work is what changed and what is visible. Widgets draw on a
+// frameScreen (screen.go), a grid of cells that hands tcell only the cells
+// that differ from the last frame shown (a frame equal to the last writes
+// nothing); mainView fills the background once and the transcript draws
+// only its text. The block being streamed into re-wraps from its last line
+// only; the running turn's estimates grow by what each delta adds (the
+// live rows of the context overlay and the status line's count), and a
+// message added to the running turn rebuilds that turn's overlay rows, not
+// the session's. BenchmarkStream20k replays a 20,000-token stream and
+// reports frames and CPU; scripts/uicost.sh measures the same under tmux.
 //
 // # The transcript
 //
@@ -44,8 +71,10 @@
 // reasoning, text and tool arguments go into live blocks that the saved
 // message replaces. A block wraps its text lazily and caches the lines for
 // one width, so a frame wraps only the blocks it draws and re-wraps only the
-// one being streamed into; saved tool calls are even formatted only when
-// first drawn. Scrolling is anchored on a block and line, never on an
+// one being streamed into, from its last line; saved tool calls are even
+// formatted only when first drawn, and a streamed call's arguments once per
+// frame. A block is rendered from its own text alone, so any block can be
+// rendered again on its own (the last one while it streams). Scrolling is anchored on a block and line, never on an
 // absolute line number, so nothing needs the whole session wrapped: a 20 MB,
 // 10,000-message session draws a frame in about 2 ms. The context overlay's
 // first build over such a session (every turn keyed and estimated, a few
