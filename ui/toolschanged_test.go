@@ -32,6 +32,13 @@ func TestToolsFollowToolsChanged(t *testing.T) {
 	u.typeText("go")
 	u.key(tcell.KeyEnter, 0, 0)
 	<-inSub
+	// Keys act on what the last frame showed: wait for the frame that has
+	// the subagent's new tools.
+	u.waitFor("the subagent's new tools", func(string) bool {
+		var ok bool
+		u.app.tv.QueueUpdate(func() { ok = len(u.app.stack) == 1 && len(u.app.top().tools) == 2 })
+		return ok
+	})
 	u.typeText("/tools")
 	u.key(tcell.KeyEnter, 0, 0)
 	u.waitText("mcp__docs__search\nSearch the docs.")
