@@ -2,7 +2,7 @@
 # The UI's streaming cost under tmux: CPU, terminal writes and peak RSS of
 # harness (and optionally crush) while a long reply streams.
 #
-# Usage: scripts/uicost.sh [-tokens N] [-rate R] [-turns N] [-crush PATH] [-only NAME]
+# Usage: scripts/uicost.sh [-tokens N] [-rate R] [-turns N] [-crush PATH] [-before PATH] [-only NAME]
 #
 # It builds harness and scripts/uicost, starts the scripted endpoint
 # (uicost serve: N four-byte tokens, one per SSE chunk, R tokens a second),
@@ -17,6 +17,9 @@
 #	resumed  --resume of a session of -turns turns, 50 transcript lines each
 #	         (2,000 turns: 100,000 lines, 9.6 MB)
 #	crush    with -crush PATH: crush, configured for the same endpoint
+#	before-empty, before-resumed
+#	         with -before PATH: the same two cases with another harness
+#	         binary (say, one built from an earlier commit)
 #
 # Needs go and tmux. Everything lives in a temporary folder, removed at the
 # end (set UICOST_KEEP=1 to keep it; UICOST_PIPE=1 also saves there what
@@ -26,15 +29,16 @@ cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 export PATH="/usr/local/go/bin:$PATH"
 
-tokens=20000 rate=500 turns=2000 crush="" only=""
+tokens=20000 rate=500 turns=2000 crush="" before="" only=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-tokens) tokens="$2"; shift 2 ;;
 	-rate) rate="$2"; shift 2 ;;
 	-turns) turns="$2"; shift 2 ;;
 	-crush) crush="$2"; shift 2 ;;
+	-before) before="$2"; shift 2 ;;
 	-only) only="$2"; shift 2 ;;
-	*) echo "usage: $0 [-tokens N] [-rate R] [-turns N] [-crush PATH] [-only empty|resumed|crush]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-tokens N] [-rate R] [-turns N] [-crush PATH] [-before PATH] [-only empty|resumed|crush|before-empty|before-resumed]" >&2; exit 2 ;;
 	esac
 done
 command -v tmux >/dev/null || { echo "uicost: tmux is not installed (apt-get install tmux)" >&2; exit 1; }
@@ -57,7 +61,9 @@ for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
 url="$(cat "$work/url")"
 mkdir -p "$work/repo" "$work/home"
 HARNESS_HOME="$work/home" "$work/harness" setup --base-url "$url" --model llmtest-model >/dev/null
-"$work/uicost" session -home "$work/home" -repo "$work/repo" -name resumed -turns "$turns"
+for s in resumed before-resumed; do # one each: a case's turn is saved into its session
+	"$work/uicost" session -home "$work/home" -repo "$work/repo" -name "$s" -turns "$turns"
+done
 ticks="$(getconf CLK_TCK)"
 : >"$work/done"
 
@@ -107,7 +113,7 @@ run() {
 	hwm="$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")"
 	awk -v n="$name" -v c="$((c1 - c0))" -v o="$open_cpu" -v hz="$ticks" -v w="$((w1 - w0))" \
 		-v by="$((b1 - b0))" -v t0="$t0" -v t1="$t1" -v m="$hwm" 'BEGIN {
-		printf "%-8s stream CPU %6.2f s in %5.1f s wall (%4.1f%% of a core) | writes %6d (%5.1f/s), %7.1f KB | open CPU %5.2f s | peak RSS %6.1f MiB\n",
+		printf "%-14s stream CPU %6.2f s in %5.1f s wall (%4.1f%% of a core) | writes %6d (%5.1f/s), %7.1f KB | open CPU %5.2f s | peak RSS %6.1f MiB\n",
 			n, c / hz, t1 - t0, 100 * c / hz / (t1 - t0), w, w / (t1 - t0), by / 1024, o / hz, m / 1024 }'
 	tmux -L "$sock" kill-session -t "$name"
 }
@@ -119,6 +125,12 @@ if [ -z "$only" ] || [ "$only" = empty ]; then
 fi
 if [ -z "$only" ] || [ "$only" = resumed ]; then
 	run resumed "tokens │" "$work/harness" --resume resumed
+fi
+if [ -n "$before" ] && { [ -z "$only" ] || [ "$only" = before-empty ]; }; then
+	run before-empty "tokens │" "$before"
+fi
+if [ -n "$before" ] && { [ -z "$only" ] || [ "$only" = before-resumed ]; }; then
+	run before-resumed "tokens │" "$before" --resume before-resumed
 fi
 if [ -n "$crush" ] && { [ -z "$only" ] || [ "$only" = crush ]; }; then
 	mkdir -p "$work/xdg/config/crush" "$work/xdg/data/crush"
