@@ -149,5 +149,5 @@ if [ -n "$crush" ] && { [ -z "$only" ] || [ "$only" = crush ]; }; then
   "options": {"disable_provider_auto_update": true, "disable_metrics": true}
 }
 EOF
-	run crush "Ready for instructions" "$crush"
+	run crush "ctrl+j newline" "$crush"
 fi
