@@ -4,6 +4,8 @@
 package ui
 
 import (
+	"unicode/utf8"
+
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -38,6 +40,22 @@ type frameCell struct {
 	comb string
 	st   tcell.Style
 }
+
+// text is the cell's characters as Put takes them; an ASCII character's
+// string is shared, not allocated (SetContent allocates one per cell).
+func (c frameCell) text() string {
+	if c.comb == "" && c.r >= 0 && c.r < utf8.RuneSelf {
+		return asciiStrings[c.r]
+	}
+	return string(c.r) + c.comb
+}
+
+var asciiStrings = func() (t [utf8.RuneSelf]string) {
+	for i := range t {
+		t[i] = string(rune(i))
+	}
+	return t
+}()
 
 type frameCursor struct {
 	x, y int
@@ -165,11 +183,7 @@ func (f *frameScreen) Show() {
 			}
 		}
 		f.shown[i] = c
-		var comb []rune
-		if c.comb != "" {
-			comb = []rune(c.comb)
-		}
-		f.Screen.SetContent(i%f.w, i/f.w, c.r, comb, c.st)
+		f.Screen.Put(i%f.w, i/f.w, c.text(), c.st)
 	}
 	if !changed {
 		return

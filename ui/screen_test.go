@@ -17,6 +17,11 @@ func (c *countScreen) SetContent(x, y int, r rune, comb []rune, st tcell.Style) 
 	c.Screen.SetContent(x, y, r, comb, st)
 }
 
+func (c *countScreen) Put(x, y int, s string, st tcell.Style) (string, int) {
+	c.sets++
+	return c.Screen.Put(x, y, s, st)
+}
+
 func (c *countScreen) Show() { c.shows++; c.Screen.Show() }
 
 func simRow(s tcell.SimulationScreen, y int) string {
