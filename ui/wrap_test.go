@@ -229,3 +229,21 @@ func FuzzAppendWrap(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAppendWrap: a frame's worth of tokens (32 bytes) appended to a
+// streamed block already 100 KB long, then its lines at 200 columns: the
+// cost of what was appended, not of the block.
+func BenchmarkAppendWrap(b *testing.B) {
+	blk := newBlock(kAssistant, "", "", true)
+	for _, tok := range streamTokens(25000) {
+		blk.add(tok)
+	}
+	blk.lines(200)
+	b.ReportAllocs()
+	for b.Loop() {
+		blk.add("and more text in this frame ok ")
+		if len(blk.lines(200)) == 0 {
+			b.Fatal("no lines")
+		}
+	}
+}
