@@ -44,6 +44,9 @@ func (a *App) pump(ctx context.Context) {
 			return
 		case <-a.opts.Events.Ready():
 		case <-a.wake:
+			if !a.hasPosted() {
+				continue // posted after the last batch was taken, and run by it
+			}
 		case <-quit:
 			quit = nil
 			a.post(a.quit)
@@ -74,6 +77,13 @@ func (a *App) pump(ctx context.Context) {
 			}
 		})
 	}
+}
+
+// hasPosted reports whether functions wait for the next batch.
+func (a *App) hasPosted() bool {
+	a.postMu.Lock()
+	defer a.postMu.Unlock()
+	return len(a.posted) > 0
 }
 
 // batch runs on the event goroutine: it takes the posted functions, then
