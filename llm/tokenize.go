@@ -139,8 +139,8 @@ func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) 
 		return 0, &StatusError{URL: t.url, Code: resp.StatusCode, Message: bodyMessage(data)}
 	}
 	var out struct {
-		Count  *int              `json:"count"`
-		Tokens []json.RawMessage `json:"tokens"`
+		Count  *int       `json:"count"`
+		Tokens *tokenList `json:"tokens"`
 	}
 	if err := json.Unmarshal(data, &out); err != nil || (out.Count == nil && out.Tokens == nil) {
 		return 0, &dialectError{t.url, truncate(string(data))}
@@ -148,11 +148,63 @@ func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) 
 	if out.Count != nil {
 		return *out.Count, nil
 	}
-	if field == "prompt" && len(out.Tokens) == 0 && text != "" {
+	if field == "prompt" && *out.Tokens == 0 && text != "" {
 		// llama.cpp ignores "prompt" and answers an empty token list.
 		return 0, &dialectError{t.url, truncate(string(data))}
 	}
-	return len(out.Tokens), nil
+	return int(*out.Tokens), nil
+}
+
+// tokenList is the length of a JSON array of tokens (numbers, or objects
+// with pieces), counted without decoding the elements: a long prefix is
+// millions of tokens, and decoding each into a json.RawMessage held about
+// 40 bytes per token (over 100 MB for a 10 MB conversation).
+type tokenList int
+
+// UnmarshalJSON counts the elements of the array b, which json.Unmarshal
+// has already checked is valid JSON.
+func (n *tokenList) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '[' {
+		return fmt.Errorf("tokens is not an array: %.20s", b)
+	}
+	depth, commas, empty := 0, 0, true
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		}
+		if depth == 1 && c != ']' && c != ',' {
+			empty = false // an element starts, or goes on
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 1 {
+				commas++
+			}
+		}
+	}
+	*n = 0
+	if !empty {
+		*n = tokenList(commas + 1)
+	}
+	return nil
 }
 
 // refused reports whether err says the server does not take the llama.cpp

@@ -5,6 +5,7 @@ package llm_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -309,5 +310,38 @@ func TestEstimateSizes(t *testing.T) {
 				t.Fatalf("%d messages: %+v, want %+v", n, got, want)
 			}
 		}
+	}
+}
+
+// TestTokenListCount: a token array is counted without decoding it, pieces
+// holding commas, brackets and escaped quotes included.
+func TestTokenListCount(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       int
+	}{
+		{"numbers", `{"tokens":[1, 2,3]}`, 3},
+		{"empty", `{"tokens":[ ]}`, 0},
+		{"one", `{"tokens":[42]}`, 1},
+		{"pieces", `{"tokens":[{"id":1,"piece":"a,b"},{"id":2,"piece":"]}[{"},{"id":3,"piece":"\"x,\\"}]}`, 3},
+		{"nested", "{\"tokens\":[[1,2],[3],{\"a\":[4,5]}]\n}", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, tc.body)
+			}))
+			defer srv.Close()
+			n, err := llm.NewTokenizer(srv.URL+"/v1", "").Count(context.Background(), "some text")
+			if err != nil || n != tc.want {
+				t.Errorf("Count = %d, %v; want %d", n, err, tc.want)
+			}
+		})
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"tokens":"abc"}`)
+	}))
+	defer srv.Close()
+	if _, err := llm.NewTokenizer(srv.URL+"/v1", "").Count(context.Background(), "x"); err == nil {
+		t.Error("tokens that are not an array gave a count")
 	}
 }
