@@ -10,8 +10,8 @@
 # 200×50, waits until it is idle, sends a prompt, and waits until the reply's
 # last words are on screen. CPU (utime+stime) and write(2) calls come from
 # /proc/PID/stat and /proc/PID/io of the agent process itself, over the
-# stream (from Enter to the last words on screen); peak RSS is VmHWM at the
-# end. Cases:
+# stream (from Enter to the last words on screen); peak RSS is VmHWM once the
+# turn has ended and the process is idle again. Cases:
 #
 #	empty    a new session
 #	resumed  --resume of a session of -turns turns, 50 transcript lines each
@@ -109,6 +109,13 @@ run() {
 	local c1 w1 b1 t1
 	c1="$(cpu "$pid")" w1="$(writes "$pid")" b1="$(wbytes "$pid")" t1="$(date +%s.%N)"
 	screen "$name" | grep -q "eam end\]" || { echo "$name: the reply's end never showed:"; screen "$name"; }
+	a="$(cpu "$pid")"
+	for _ in $(seq 120); do # the turn's end (saving, counting its tokens) done
+		sleep 0.5
+		b="$(cpu "$pid")"
+		[ "$a" = "$b" ] && break
+		a="$b"
+	done
 	local hwm
 	hwm="$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")"
 	awk -v n="$name" -v c="$((c1 - c0))" -v o="$open_cpu" -v hz="$ticks" -v w="$((w1 - w0))" \
