@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Estimate returns the heuristic token count of text: ceil(UTF-8 bytes / 3.25).
@@ -111,10 +112,7 @@ func (e *dialectError) Error() string {
 }
 
 func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) {
-	body, err := json.Marshal(map[string]string{field: text})
-	if err != nil {
-		return 0, err
-	}
+	body := countBody(field, text)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
 	if err != nil {
 		return 0, fmt.Errorf("bad tokenize URL %q: %w", t.url, err)
@@ -131,7 +129,7 @@ func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) 
 		return 0, &ConnectError{URL: t.url, Err: unwrapURL(err)}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := readAll(resp, 64<<20)
 	if err != nil {
 		return 0, fmt.Errorf("read %s: %w", t.url, err)
 	}
@@ -153,6 +151,74 @@ func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) 
 		return 0, &dialectError{t.url, truncate(string(data))}
 	}
 	return int(*out.Tokens), nil
+}
+
+// countBody is the request {"<field>": text}, in one buffer sized for it:
+// text is a conversation's prefix, megabytes long, and json.Marshal of a
+// map copies it twice more.
+func countBody(field, text string) []byte {
+	b := make([]byte, 0, len(text)+len(text)/8+len(field)+16)
+	b = append(b, '{')
+	b = appendJSONString(b, field)
+	b = append(b, ':')
+	b = appendJSONString(b, text)
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string that decodes to what
+// json.Marshal's encoding of s decodes to (invalid UTF-8 becomes U+FFFD).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// readAll reads at most limit bytes of resp's body into a buffer sized by
+// its Content-Length when it has one (a token list for a long prefix is
+// megabytes, which io.ReadAll reaches by doubling).
+func readAll(resp *http.Response, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if n := resp.ContentLength; n > 0 && n < limit {
+		buf.Grow(int(n) + bytes.MinRead) // ReadFrom wants MinRead free to see EOF
+	}
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit))
+	return buf.Bytes(), err
 }
 
 // tokenList is the length of a JSON array of tokens (numbers, or objects

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"unsafe"
 )
 
 // SplitTurns groups msgs into turns: a user message and every message after
@@ -165,6 +166,17 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 	return out
 }
 
+// prefixText is all[:n] as a string, without copying it: all is only
+// appended to, after the requests that read it have returned, so the bytes
+// the string shows never change (a long conversation's prefix is megabytes,
+// and each of its messages is a request).
+func prefixText(all []byte, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&all[0], n)
+}
+
 // countTurn counts one turn whose messages' text in all starts at offset
 // start. base is the count through the previous turn when baseKnown.
 func countTurn(ctx context.Context, t *Tokenizer, all []byte, start int, texts [][]byte, base int, baseKnown bool) (TurnCount, int, error) {
@@ -172,7 +184,7 @@ func countTurn(ctx context.Context, t *Tokenizer, all []byte, start int, texts [
 		if start == 0 {
 			base = 0
 		} else {
-			n, err := t.Count(ctx, string(all[:start]))
+			n, err := t.Count(ctx, prefixText(all, start))
 			if err != nil {
 				return TurnCount{}, 0, err
 			}
@@ -183,7 +195,7 @@ func countTurn(ctx context.Context, t *Tokenizer, all []byte, start int, texts [
 	prev, end := base, start
 	for i, txt := range texts {
 		end += 1 + len(txt) // the "[" or "," before it, then the message
-		n, err := t.Count(ctx, string(all[:end]))
+		n, err := t.Count(ctx, prefixText(all, end))
 		if err != nil {
 			return TurnCount{}, 0, err
 		}
