@@ -110,10 +110,12 @@ run() {
 	c1="$(cpu "$pid")" w1="$(writes "$pid")" b1="$(wbytes "$pid")" t1="$(date +%s.%N)"
 	screen "$name" | grep -q "eam end\]" || { echo "$name: the reply's end never showed:"; screen "$name"; }
 	a="$(cpu "$pid")"
-	for _ in $(seq 120); do # the turn's end (saving, counting its tokens) done
+	local quiet=0
+	for _ in $(seq 240); do # the turn's end (saving, counting its tokens) done: 3 s without CPU
 		sleep 0.5
 		b="$(cpu "$pid")"
-		[ "$a" = "$b" ] && break
+		if [ "$a" = "$b" ]; then quiet=$((quiet + 1)); else quiet=0; fi
+		[ "$quiet" -ge 6 ] && break
 		a="$b"
 	done
 	local hwm
