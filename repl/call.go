@@ -100,7 +100,16 @@ func (c *callState) reason() stopKind { return stopKind(c.why.Load()) }
 
 // stopped reports whether the call has been stopped; builtins that swallow
 // errors (try_call) must not swallow a stop.
-func (c *callState) stopped() bool { return c.reason() != stopNone }
+// stopped says the call was stopped. A cancelled parent context counts at
+// once, before its AfterFunc hook has run: in a worker, the parent's Cancel
+// frame cancels it just before the reply of the host service that was
+// stopped, and try_call must see the stop when that reply's error returns.
+func (c *callState) stopped() bool {
+	if c.reason() == stopNone && c.ctx.Err() != nil {
+		c.stop(stopCancel)
+	}
+	return c.reason() != stopNone
+}
 
 // finish ends the call: after it returns no watchdog or context hook can
 // stop it any more.

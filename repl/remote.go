@@ -184,9 +184,16 @@ func (rm *remote) serve(in *interp, id uint64, b wire.CallBody) {
 		}
 		ok = true
 	})
-	if ok { // after a crash the worker is killed; it gets no reply
-		rm.reply(in, id, reply)
+	if !ok { // after a crash the worker is killed; it gets no reply
+		return
 	}
+	if c := in.currentCall(); c != nil && c.ctx.Err() != nil {
+		// The call was stopped while the service ran (Esc): the worker
+		// hears so before the reply, whose error then fails the call as a
+		// stop that try_call does not catch, as it does in-process.
+		rm.proc.Conn.Send(wire.Make(wire.Cancel, c.id, nil))
+	}
+	rm.reply(in, id, reply)
 }
 
 // reply sends a Reply with the level as it is now.
