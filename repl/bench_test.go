@@ -113,3 +113,19 @@ func BenchmarkFirstCall(b *testing.B) {
 	}
 	b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MiB")
 }
+
+// BenchmarkLoop measures a loop of indexing, arithmetic and a method call
+// (the operations the AST pass routes through builtins).
+func BenchmarkLoop(b *testing.B) {
+	e := newEnv(b)
+	ctx := context.Background()
+	e.repl.Exec(ctx, "xs = list(range(10000))\ndef total(xs):\n    s = 0\n    for i in range(len(xs)):\n        s += xs[i] % 7\n    return s")
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := 0; i < b.N; i++ {
+		if out := e.repl.Exec(ctx, "total(xs)"); out != "29994" {
+			b.Fatal(out)
+		}
+	}
+}

@@ -28,7 +28,7 @@ type replFunction struct {
 // replFunctions lists the REPL functions in help() order.
 var replFunctions = []replFunction{
 	{"FYI", "FYI()", "print the date, this agent's prompt-token count and the model", ""},
-	{"help", "help()", "print this description of the REPL", ""},
+	{"help", "help(name=None)", "print this description of the REPL, or the documentation of one function, helper or module", ""},
 	{"run", "run(argv, cwd=None)", `run a host command without a shell; returns {"exit_code", "stdout", "stderr"} (see Commands)`, ""},
 	{"Path", "Path(*parts)", "a path in /repository, /store or /library (pathlib names; see Files)", ""},
 	{"try_call", "try_call(f, *args, **kwargs)", `call f and return struct(value=..., error=None) or struct(value=None, error="message"): the stand-in for try/except`, ""},
@@ -78,6 +78,8 @@ func (r *interp) builtins() starlark.StringDict {
 		}
 	}
 	r.sizedBuiltins(g)
+	r.pyBuiltins(g)
+	g["json"], g["math"], g["time"] = r.jsonModule(), r.mathModule(), r.timeModule()
 	if r.opts.testHooks {
 		for name, f := range testBuiltins {
 			g[name] = starlark.NewBuiltin(name, f(r))

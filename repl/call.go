@@ -49,17 +49,19 @@ const (
 
 // callState is one Exec in progress.
 type callState struct {
-	r      *interp
-	thread *starlark.Thread // the interpreter running the call
-	ctx    context.Context  // cancelled when the call is stopped for any reason
-	cancel context.CancelFunc
-	code   string
-	out    outBuf
-	why    atomic.Int32
-	stopMu sync.Mutex // orders stop against finish
-	ended  bool       // finish has run; stops are ignored
-	crash  string
-	notes  []failures.Note
+	r       *interp
+	thread  *starlark.Thread // the interpreter running the call
+	ctx     context.Context  // cancelled when the call is stopped for any reason
+	cancel  context.CancelFunc
+	code    string
+	pm      *posMap // positions of the rewritten code in code; nil when unchanged
+	refused bool    // the pre-pass refused a form (its error is the call's)
+	out     outBuf
+	why     atomic.Int32
+	stopMu  sync.Mutex // orders stop against finish
+	ended   bool       // finish has run; stops are ignored
+	crash   string
+	notes   []failures.Note
 
 	stopCh chan struct{} // closed by the first stop
 	phase  atomic.Int32  // phaseRunning, then phaseUnwound or phaseAbandoned

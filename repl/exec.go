@@ -158,7 +158,7 @@ func (r *REPL) abandon(in *interp, c *callState) string {
 		text = stateLost(fmt.Sprintf("The call passed this REPL's memory limit (max_memory_mb = %d) inside a single operation that did not stop within %v, so its interpreter was abandoned.", in.opts.MaxMemoryMB, grace),
 			"Work on smaller pieces (read files in parts, keep fewer results in memory).")
 	} else {
-		text = errorText(nil, stopCancel) + "\n" +
+		text = cancelledText + "\n" +
 			stateLost(fmt.Sprintf("A single operation (a builtin such as str, sorted, join or a regular expression on a very large value) did not stop within %v, so its interpreter was abandoned.", grace),
 				"Avoid single operations on huge or deeply nested values.")
 	}

@@ -152,7 +152,7 @@ func TestCancelledLoopUnwindsWithinGrace(t *testing.T) {
 	if e.repl.current() != old {
 		t.Error("the interpreter was replaced after a cancel that unwound")
 	}
-	if got := e.exec("kept"); got != `"yes"` {
+	if got := e.exec("kept"); got != `'yes'` {
 		t.Errorf("state after cancel: %q", got)
 	}
 }

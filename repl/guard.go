@@ -85,7 +85,7 @@ func repeatCall(e syntax.Expr) *syntax.CallExpr {
 
 // repeat is x * y with the size checked first.
 func (r *interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	x, y := args[0], args[1]
+	x, y := boolToInt(args[0]), boolToInt(args[1])
 	if need, what := repeatSize(x, y); need > bigAlloc && r.opts.MaxMemoryMB > 0 {
 		if err := r.checkAlloc(what, need); err != nil {
 			return nil, err
@@ -143,6 +143,20 @@ func (r *interp) checkAlloc(what string, need int64) error {
 var perElement = map[string]int64{
 	"list": 24, "tuple": 24, "sorted": 24, "reversed": 24,
 	"enumerate": 72, // the pair list, the pairs' backing array, one tuple header per pair
+}
+
+// checkSize refuses a builtin call that would preallocate more elements
+// than the memory budget holds (see perElement).
+func (r *interp) checkSize(name string, args starlark.Tuple) error {
+	if r.opts.MaxMemoryMB <= 0 {
+		return nil
+	}
+	if n, need := preallocation(name, args); need > bigAlloc {
+		if err := r.checkAlloc(fmt.Sprintf("%s of %d elements", name, n), need); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return nil
 }
 
 // sizedBuiltins wraps the universal builtins that allocate in proportion to

@@ -1,4 +1,5 @@
-// help(): the output limit, repl-notes.md and the five sections.
+// help(): the output limit, repl-notes.md and the five sections, kept
+// short (it is in every subagent's context); help(name) for one name.
 
 package repl
 
@@ -8,14 +9,24 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 
 	"harness/config"
 	"harness/jail"
 )
 
+// helperBudget is the most help() spends on the helper functions; past it
+// they are listed by signature only (help(name) shows one in full).
+const helperBudget = 1100
+
 func (r *interp) help(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
+	var what starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0, &what); err != nil {
 		return nil, err
+	}
+	if what != nil {
+		callOf(r).write(r.helpOn(what))
+		return starlark.None, nil
 	}
 	callOf(r).write(r.helpText())
 	return starlark.None, nil
@@ -25,7 +36,7 @@ func (r *interp) help(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 func (r *interp) helpText() string {
 	var sb strings.Builder
 	if r.opts.OutputLimit > 0 {
-		fmt.Fprintf(&sb, "Output limit: %d bytes per call; longer results are cut with a notice.\n", r.opts.OutputLimit)
+		fmt.Fprintf(&sb, "Output limit: %d bytes per call.\n", r.opts.OutputLimit)
 	} else {
 		sb.WriteString("Output limit: none.\n")
 	}
@@ -53,24 +64,17 @@ func access(root *jail.Root) string {
 
 func (r *interp) helpFiles(sb *strings.Builder) {
 	repo := r.opts.Repository
-	fmt.Fprintf(sb, "\n## Files\n")
-	fmt.Fprintf(sb, "/repository: the repository, %s now (permission level %s; the user can change it at any time). "+
-		"It is the working directory: relative paths start at %s. REPL code: Path(\"src/main.go\"). "+
-		"Direct tools: read_file, grep, list and apply_patch with repository-relative paths.\n", access(repo), repo.Level(), r.cwd)
+	sb.WriteString("\n## Files\n")
+	fmt.Fprintf(sb, "/repository (%s now, level %s; the user can change it): the working directory, relative paths start at %s.\n",
+		access(repo), repo.Level(), r.cwd)
 	if r.opts.Store != nil {
-		sb.WriteString("/store: a directory shared by all subagents and sessions, read-write at every level. " +
-			"REPL code: Path(\"/store/notes.md\"). Direct tools: pass root=\"store\" and store-relative paths. Pass data to other agents by writing it here and naming the path.\n")
+		sb.WriteString("/store: shared by all agents and sessions, read-write; pass data on by writing here and naming the path.\n")
 	}
 	if r.opts.Library != nil {
-		sb.WriteString("/library: this session's root and depth-1 conversation files, read-only. " +
-			"REPL code: Path(\"/library\").iterdir(). Direct tools: read_file, grep and list with root=\"library\".\n")
+		sb.WriteString("/library: this session's conversations, read-only.\n")
 	}
-	sb.WriteString("Nothing else exists: host paths and paths above a mount are outside every mount. " +
-		"Path follows pathlib: Path(p), / joins, .name .stem .suffix .parent .parts, .exists() .is_file() .is_dir() .is_symlink(), " +
-		".read_text() .read_bytes() .write_text(s) .write_bytes(b), .iterdir() .glob(pat) .rglob(pat), " +
-		".mkdir(parents=False, exist_ok=False) .unlink() .rmdir() .rename(dst) .stat(), .resolve() (lexical), " +
-		".joinpath() .with_name() .with_suffix() .relative_to() .match(), str(p). Errors name the virtual path and say what went wrong " +
-		"(not found, permission denied, outside the root, not a directory, …).\n")
+	sb.WriteString("Nothing else exists; Path, open(), os, glob and shutil see only these. " +
+		"Tools take repository paths or root=\"store\"/\"library\".\n")
 	prot := r.opts.protection
 	if prot == "" {
 		prot = "this REPL runs inside harness; only its path checks confine it."
@@ -80,13 +84,9 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 
 func helpStarlark(sb *strings.Builder) {
 	sb.WriteString("\n## Starlark\n")
-	sb.WriteString("The REPL runs Starlark, a small Python dialect. Variables and functions persist between calls until your final answer. " +
-		"Supported: def, lambda, if/elif/else, for, while, break/continue, comprehensions, int (arbitrary size), float, string, bytes, list, dict, set, tuple, " +
-		"% and .format() formatting, slicing, and the built-ins abs any all bool bytes chr dict dir enumerate fail float getattr hasattr hash int len list " +
-		"max min ord print range repr reversed set sorted str tuple type zip. Strings are UTF-8 byte sequences: s[i] and len(s) count bytes. " +
-		"Top-level names can be rebound; functions cannot assign globals; recursion is allowed up to 2000 nested calls. An error stops the call, but what ran before it stays done. " +
-		"Modules: json (encode, decode, indent), math, time (now, parse_time, time, …), struct, re (search, match, fullmatch, findall, sub, split, compile; " +
-		"flags re.I re.M re.S; Go RE2 syntax, no backreferences).\n")
+	sb.WriteString("Starlark reading Python: f-strings, imports, top-level try/except and with, ** is del assert raise, " +
+		"decorators, type hints; strings are characters. Variables persist between calls; an error stops the call after what ran.\n")
+	sb.WriteString("Modules: " + strings.Join(moduleList(), " ") + " (re is Go RE2: no backreferences or lookaround).\n")
 	sb.WriteString("Use instead:\n")
 	for _, u := range useInsteadTable {
 		fmt.Fprintf(sb, "  %s → %s\n", u.name, u.alternative)
@@ -95,24 +95,21 @@ func helpStarlark(sb *strings.Builder) {
 
 func (r *interp) helpFunctions(sb *strings.Builder) {
 	sb.WriteString("\n## REPL functions\n")
+	var sigs []string
 	for _, f := range replFunctions {
-		if r.hasMount(f.mount) {
-			fmt.Fprintf(sb, "%s: %s\n", f.signature, f.doc)
+		if r.hasMount(f.mount) && f.name != "chdir" && f.name != "getcwd" {
+			sigs = append(sigs, f.signature)
 		}
 	}
-	sb.WriteString("print(*args, sep=\" \"): printed output is part of the result.\n")
+	sb.WriteString(strings.Join(sigs, ", ") + "\n")
 }
 
 func (r *interp) helpCommands(sb *strings.Builder) {
 	cmds := r.opts.Commands
 	sb.WriteString("\n## Commands\n")
-	sb.WriteString(`run(["go", "test", "./..."]) runs a host program without a shell (no pipes, globbing or redirection; ` +
-		`use run(["sh", "-c", "..."]) when you need them). It returns {"exit_code": int, "stdout": str, "stderr": str} ` +
-		`after the command ends (a negative exit code is the signal that killed it) and prints nothing. ` +
-		`Commands start in the repository root (chdir() does not affect them); cwd="sub/dir" picks a repository-relative directory. ` +
-		`They run on the host, where /repository, /store and /library do not exist: pass repository-relative paths. ` +
-		`No stdin, no terminal, no timeout. Other names on PATH need the user's approval each time; a path with a slash ` +
-		"(\"./script.sh\") runs a repository file, also with approval. Absolute paths and '..' are refused.\n")
+	sb.WriteString(`run(["go", "test", "./..."]) or subprocess.run(argv, capture_output=True, text=True, timeout=60) runs a program ` +
+		`in the repository: no shell unless ["sh", "-c", …] or shell=True, no stdin, relative paths (the host has no /repository). ` +
+		`run() returns {"exit_code", "stdout", "stderr"}. Others need approval each time; absolute paths and '..' are refused.` + "\n")
 	sb.WriteString(r.sandboxLine() + "\n")
 	var allow []string
 	for name := range cmds.Allow {
@@ -121,26 +118,94 @@ func (r *interp) helpCommands(sb *strings.Builder) {
 		}
 	}
 	sort.Strings(allow)
-	fmt.Fprintf(sb, "Run without asking: %s\n", listOrNone(allow))
 	deny := append([]string(nil), cmds.Deny...)
 	sort.Strings(deny)
-	fmt.Fprintf(sb, "Always refused: %s\n", listOrNone(deny))
+	fmt.Fprintf(sb, "Run without asking: %s. Always refused: %s.\n", listOrNone(allow), listOrNone(deny))
 }
 
+// helpHelpers lists the helpers with the first sentence of their
+// docstrings, or by signature alone when that passes helperBudget.
 func (r *interp) helpHelpers(sb *strings.Builder) {
 	sb.WriteString("\n## Helper functions\n")
 	if len(r.helpers) == 0 {
 		sb.WriteString("(none loaded)\n")
 		return
 	}
+	var full strings.Builder
 	for _, h := range r.helpers {
-		fmt.Fprintf(sb, "%s\n", h.signature)
-		if h.doc != "" {
-			for _, line := range strings.Split(h.doc, "\n") {
-				fmt.Fprintf(sb, "    %s\n", line)
-			}
+		full.WriteString(h.signature)
+		if s := firstSentence(h.doc); s != "" {
+			full.WriteString(": " + s)
+		}
+		full.WriteString("\n")
+	}
+	if full.Len() <= helperBudget {
+		sb.WriteString(full.String())
+		return
+	}
+	sigs := make([]string, len(r.helpers))
+	for i, h := range r.helpers {
+		sigs[i] = h.signature
+	}
+	sb.WriteString(strings.Join(sigs, ", ") + "\n(help(name) shows a helper's docstring.)\n")
+}
+
+// firstSentence returns a docstring's first sentence, on one line, at
+// most 100 bytes.
+func firstSentence(doc string) string {
+	s := strings.Join(strings.Fields(doc), " ")
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	if len(s) > 100 {
+		s = cut(s, 97) + "..."
+	}
+	return s
+}
+
+// helpOn is help(x): a helper's or REPL function's documentation, a
+// module's names, or a value's type.
+func (r *interp) helpOn(v starlark.Value) string {
+	name := ""
+	switch x := v.(type) {
+	case starlark.String:
+		name = string(x)
+	case *starlark.Function:
+		name = x.Name()
+	case *starlark.Builtin:
+		name = x.Name()
+	case *starlarkstruct.Module:
+		return x.Name + ": " + strings.Join(publicNames(x), " ") + "\n"
+	}
+	for _, h := range r.helpers {
+		if h.name == name {
+			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + quotePy(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
 		}
 	}
+	for _, f := range replFunctions {
+		if f.name == name && r.hasMount(f.mount) {
+			return f.signature + ": " + f.doc + "\n"
+		}
+	}
+	if _, ok := moduleMakers[name]; ok {
+		m, _ := r.module(name)
+		return name + ": " + strings.Join(publicNames(m), " ") + "\n"
+	}
+	if fn, ok := v.(*starlark.Function); ok {
+		return signature(fn) + "\n" + indent(cleandoc(fn.Doc()))
+	}
+	return "No documentation for " + pyRepr(v) + "; help() describes the REPL.\n"
+}
+
+func indent(doc string) string {
+	if doc == "" {
+		return ""
+	}
+	var sb strings.Builder
+	for _, l := range strings.Split(doc, "\n") {
+		sb.WriteString("    " + l + "\n")
+	}
+	return sb.String()
 }
 
 func listOrNone(s []string) string {

@@ -9,9 +9,11 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 
 	"harness/config"
 	"harness/jail"
@@ -51,7 +53,7 @@ func (r *interp) loadHelpers() {
 func describeLoadError(err error) string {
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
-		return backtrace(ee)
+		return backtrace(ee, func(p syntax.Position) syntax.Position { return p })
 	}
 	return err.Error()
 }
@@ -89,10 +91,17 @@ func (r *interp) loadHelper(file string, src []byte) (err error) {
 // execHelper parses, guards and runs a helper file, then merges its
 // top-level names into the globals and records its public functions.
 func (r *interp) execHelper(file string, src []byte) error {
-	f, err := r.fileOpts.Parse(file, src, 0)
+	pre, err := helperPrepass(string(src))
+	if err != nil {
+		pe := err.(*prepassError)
+		line, col := lineCol(string(src), lineStarts(string(src)), pe.pos)
+		return &syntax.Error{Pos: syntax.MakePosition(&file, int32(line), int32(col)), Msg: pe.msg}
+	}
+	f, err := r.fileOpts.Parse(file, pre.text, 0)
 	if err != nil {
 		return err
 	}
+	astPass(f, astOptions{marks: pre.marks})
 	guardRepeats(f)
 	prog, err := starlark.FileProgram(f, r.globals.Has)
 	if err != nil {
@@ -249,4 +258,31 @@ func CheckHelpers(home string) ([]string, error) {
 	}
 	defer r.Close()
 	return r.LoadErrors(), nil
+}
+
+// helperCache keeps the pre-pass of helper files, which every new REPL
+// loads again unchanged.
+var helperCache struct {
+	sync.Mutex
+	m map[string]*prepassOut
+}
+
+func helperPrepass(src string) (*prepassOut, error) {
+	helperCache.Lock()
+	out, ok := helperCache.m[src]
+	helperCache.Unlock()
+	if ok {
+		return out, nil
+	}
+	out, err := prepass(src)
+	if err != nil {
+		return nil, err
+	}
+	helperCache.Lock()
+	if helperCache.m == nil || len(helperCache.m) > 256 {
+		helperCache.m = map[string]*prepassOut{}
+	}
+	helperCache.m[src] = out
+	helperCache.Unlock()
+	return out, nil
 }

@@ -65,7 +65,7 @@ func TestMCPCall(t *testing.T) {
 	e := newEnv(t, withMCP(host))
 	for _, tc := range []struct{ code, want string }{
 		{`r = mcp("docs", "sum", a=1, b=[2, "x"], c={"d": None})` + "\nprint(r['sum'], r['terms'][1], r['ok'], r['none'])", "3 2 True None"},
-		{`mcp("docs", "echo", text="hi")`, `"Echo: hi"`},
+		{`mcp("docs", "echo", text="hi")`, `'Echo: hi'`},
 		{`mcp("docs", "fails")`, "Error in mcp: docs/fails reported an error: the disk is on fire"},
 		{`print(try_call(mcp, "docs", "fails").error)`, "docs/fails reported an error: the disk is on fire"},
 		{`mcp("docs", "secret")`, "Error in mcp: PermissionError: the user refused the call to docs/secret; do not retry it"},
@@ -111,10 +111,10 @@ func TestMCPCallCancelled(t *testing.T) {
 func TestMCPTools(t *testing.T) {
 	e := newEnv(t, withMCP(newFakeMCP()))
 	for _, tc := range []struct{ code, want string }{
-		{`[(t["server"], t["name"], t["allowed"]) for t in mcp_tools()]`, `[("docs", "echo", True), ("docs", "sum", False), ("paused", "t1", False)]`},
+		{`[(t["server"], t["name"], t["allowed"]) for t in mcp_tools()]`, `[('docs', 'echo', True), ('docs', 'sum', False), ('paused', 't1', False)]`},
 		{`len(mcp_tools("paused"))`, "1"},
-		{`mcp_tools("docs")[0]["input_schema"]["properties"]["text"]["type"]`, `"string"`},
-		{`mcp_tools(server="docs")[1]["description"]`, `"Add."`},
+		{`mcp_tools("docs")[0]["input_schema"]["properties"]["text"]["type"]`, `'string'`},
+		{`mcp_tools(server="docs")[1]["description"]`, `'Add.'`},
 		{`mcp_tools("nope")`, `mcp_tools: there is no MCP server "nope"; the servers are: broken, docs, paused`},
 		{`mcp_tools("broken")`, `mcp_tools: MCP server broken is unavailable: failed to start`},
 		{`mcp_tools(3)`, "server must be a server name or None, not int"},
@@ -134,7 +134,7 @@ func TestMCPHelpAndFunctions(t *testing.T) {
 	if !strings.Contains(help, want) || !strings.Contains(help, "\ndocs: echo*, sum\nbroken: unavailable (failed to start: command \"x\" not found on PATH)\npaused: t1 (stopped (exit status 3); its stderr is in /h/mcp/paused.log)\n") {
 		t.Errorf("help() lacks the MCP section:\n%s", help)
 	}
-	if !strings.Contains(help, "mcp_tools(server=None): ") {
+	if !strings.Contains(help, "mcp_tools(server=None)") {
 		t.Error("help() does not list mcp_tools among the REPL functions")
 	}
 	if fns := e.repl.Functions(); fns["mcp"] != "mcp(server, tool, **arguments)" || fns["mcp_tools"] == "" {

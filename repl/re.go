@@ -18,6 +18,8 @@ const (
 	reIgnoreCase = 2
 	reMultiline  = 8
 	reDotAll     = 16
+	reVerbose    = 64
+	reASCII      = 256
 )
 
 type regexpCache struct {
@@ -38,9 +40,9 @@ func (c *regexpCache) compile(fn, pattern string, flags int) (*regexp.Regexp, er
 	if flags&reDotAll != 0 {
 		prefix += "s"
 	}
-	src := pattern
+	src := translatePattern(pattern, flags)
 	if prefix != "" {
-		src = "(?" + prefix + ")" + pattern
+		src = "(?" + prefix + ")" + src
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -49,7 +51,7 @@ func (c *regexpCache) compile(fn, pattern string, flags int) (*regexp.Regexp, er
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: bad regular expression %q: %v (Go RE2 syntax: no backreferences or lookaround)", fn, pattern, err)
+		return nil, &pyError{&pyException{typ: reError, text: fmt.Sprintf("%s: bad regular expression %q: %v (Go RE2 syntax: no backreferences or lookaround)", fn, pattern, err)}}
 	}
 	if len(c.m) > 256 {
 		c.m = map[string]*regexp.Regexp{}
@@ -74,12 +76,17 @@ func (p *pattern) Freeze()               {}
 func (p *pattern) Truth() starlark.Bool  { return true }
 func (p *pattern) Hash() (uint32, error) { return starlark.String(p.src).Hash() }
 func (p *pattern) AttrNames() []string {
-	return []string{"findall", "fullmatch", "match", "pattern", "search", "split", "sub"}
+	return []string{"findall", "finditer", "flags", "fullmatch", "groups", "match", "pattern", "search", "split", "sub", "subn"}
 }
 
 func (p *pattern) Attr(name string) (starlark.Value, error) {
-	if name == "pattern" {
+	switch name {
+	case "pattern":
 		return starlark.String(p.src), nil
+	case "flags":
+		return starlark.MakeInt(p.flags), nil
+	case "groups":
+		return starlark.MakeInt(p.re.NumSubexp()), nil
 	}
 	op, ok := reOps[name]
 	if !ok {
@@ -102,9 +109,11 @@ var reOps = map[string]reOp{
 	"fullmatch": func(p *pattern, fn string, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return p.find(fn, a, kw, 2)
 	},
-	"findall": (*pattern).findall,
-	"sub":     (*pattern).sub,
-	"split":   (*pattern).split,
+	"findall":  (*pattern).findall,
+	"finditer": (*pattern).finditer,
+	"sub":      (*pattern).sub,
+	"subn":     (*pattern).subn,
+	"split":    (*pattern).split,
 }
 
 // reModule returns the re module; module functions take the pattern first
@@ -114,7 +123,17 @@ func (r *interp) reModule() *starlarkstruct.Module {
 		"IGNORECASE": starlark.MakeInt(reIgnoreCase), "I": starlark.MakeInt(reIgnoreCase),
 		"MULTILINE": starlark.MakeInt(reMultiline), "M": starlark.MakeInt(reMultiline),
 		"DOTALL": starlark.MakeInt(reDotAll), "S": starlark.MakeInt(reDotAll),
+		"VERBOSE": starlark.MakeInt(reVerbose), "X": starlark.MakeInt(reVerbose),
+		"ASCII": starlark.MakeInt(reASCII), "A": starlark.MakeInt(reASCII), "UNICODE": starlark.MakeInt(0), "U": starlark.MakeInt(0),
 	}}
+	m.Members["escape"] = starlark.NewBuiltin("re.escape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var s string
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &s); err != nil {
+			return nil, err
+		}
+		return starlark.String(pyEscape(s)), nil
+	})
+	m.Members["error"] = reError
 	m.Members["compile"] = starlark.NewBuiltin("re.compile", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var src string
 		var flags int
@@ -324,8 +343,8 @@ func (p *pattern) sub(fn string, args starlark.Tuple, kw []starlark.Tuple) (star
 	return starlark.String(sb.String()), nil
 }
 
-// match is a match object; positions are byte offsets, as Starlark string
-// indexing is.
+// match is a match object; positions are character offsets, as string
+// indexing is (loc holds byte offsets).
 type match struct {
 	s     string
 	loc   []int
@@ -333,7 +352,7 @@ type match struct {
 }
 
 func (m *match) String() string {
-	return fmt.Sprintf("<re.Match span=(%d, %d) match=%s>", m.loc[0], m.loc[1], starlark.String(m.s[m.loc[0]:m.loc[1]]).String())
+	return fmt.Sprintf("<re.Match object; span=(%d, %d), match=%s>", byteToChar(m.s, m.loc[0]), byteToChar(m.s, m.loc[1]), quotePy(m.s[m.loc[0]:m.loc[1]]))
 }
 func (m *match) Type() string          { return "re.Match" }
 func (m *match) Freeze()               {}
@@ -420,7 +439,7 @@ func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) 
 	if err != nil {
 		return nil, err
 	}
-	start, end := starlark.MakeInt(m.loc[2*g]), starlark.MakeInt(m.loc[2*g+1])
+	start, end := starlark.MakeInt(byteToChar(m.s, m.loc[2*g])), starlark.MakeInt(byteToChar(m.s, m.loc[2*g+1]))
 	switch name {
 	case "start":
 		return start, nil
@@ -504,4 +523,132 @@ func (m *match) expand(sb *strings.Builder, tmpl string) error {
 		}
 	}
 	return nil
+}
+
+// reError is re.error, raised for bad patterns.
+var reError = &excType{name: "error", module: "re", base: excException}
+
+// pyEscape is re.escape: every character that is not alphanumeric or _
+// gets a backslash, as Python 3.7+ does for its special characters.
+func pyEscape(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`()[]{}?*+-|^$\.&~# `+"\t\n\r\v\f", r) {
+			sb.WriteByte('\\')
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// finditer is Pattern.finditer: the matches, one by one.
+func (p *pattern) finditer(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var s string
+	var flags int
+	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "flags?", &flags); err != nil {
+		return nil, err
+	}
+	p, err := p.withFlags(fn, flags)
+	if err != nil {
+		return nil, err
+	}
+	var out []starlark.Value
+	for _, loc := range p.re.FindAllStringSubmatchIndex(s, -1) {
+		out = append(out, &match{s: s, loc: loc, names: p.re.SubexpNames()})
+	}
+	return newListIter("callable_iterator", out), nil
+}
+
+// subn is Pattern.subn: (the new string, the number of replacements).
+func (p *pattern) subn(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	v, err := p.sub(fn, args, kw)
+	if err != nil {
+		return nil, err
+	}
+	var repl starlark.Value
+	var s string
+	var count, flags int
+	_ = starlark.UnpackArgs(fn, args, kw, "repl", &repl, "string", &s, "count?", &count, "flags?", &flags)
+	p, _ = p.withFlags(fn, flags)
+	n := len(p.re.FindAllStringIndex(s, -1))
+	if count > 0 && n > count {
+		n = count
+	}
+	return starlark.Tuple{v, starlark.MakeInt(n)}, nil
+}
+
+// Get is m[g], as m.group(g).
+func (m *match) Get(k starlark.Value) (starlark.Value, bool, error) {
+	g, err := m.index("re.Match", k)
+	if err != nil {
+		return nil, false, pyErrorf(excIndexError, "no such group")
+	}
+	return m.group(g, starlark.None), true, nil
+}
+
+// translatePattern gives a Python pattern its Python meaning in RE2: \w,
+// \d and \s match Unicode letters, digits and spaces (unless re.ASCII),
+// \Z is the end of the text, and re.VERBOSE drops whitespace and comments.
+// Word boundaries (\b) stay ASCII, as RE2 has them.
+func translatePattern(p string, flags int) string {
+	var sb strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			i++
+			e := p[i]
+			switch {
+			case e == 'Z':
+				sb.WriteString(`\z`)
+			case flags&reASCII != 0:
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+			case e == 'w' && inClass:
+				sb.WriteString(`\p{L}\p{N}_`)
+			case e == 'w':
+				sb.WriteString(`[\p{L}\p{N}_]`)
+			case e == 'W' && !inClass:
+				sb.WriteString(`[^\p{L}\p{N}_]`)
+			case e == 'd':
+				sb.WriteString(`\p{Nd}`)
+			case e == 'D':
+				sb.WriteString(`\P{Nd}`)
+			case e == 's' && inClass:
+				sb.WriteString(`\s\v\p{Z}`)
+			case e == 's':
+				sb.WriteString(`[\s\v\p{Z}]`)
+			case e == 'S' && !inClass:
+				sb.WriteString(`[^\s\v\p{Z}]`)
+			default:
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+			}
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			sb.WriteByte(c)
+		case c == '[':
+			inClass = true
+			sb.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				sb.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				sb.WriteByte(']')
+				i++
+			}
+		case flags&reVerbose != 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+		case flags&reVerbose != 0 && c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
 }

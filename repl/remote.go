@@ -246,9 +246,9 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string,
 	case <-rm.ready:
 	case <-rm.done:
 	case <-ctx.Done():
-		return errorText(nil, stopCancel), true
+		return cancelledText, true
 	case <-r.closing:
-		return errorText(nil, stopCancel), true
+		return cancelledText, true
 	}
 	c := newCall(in, ctx, code)
 	rm.nextID++
@@ -356,7 +356,7 @@ func (r *REPL) lost(in *interp, c *callState, memoryStop bool, crashed string) s
 	case exit.Killed == killGrace && memoryStop:
 		text = stateLost(fmt.Sprintf("The call passed this REPL's memory limit (max_memory_mb = %d) inside a single operation that did not stop within %v, so its worker process was killed.", in.opts.MaxMemoryMB, grace), memAdvice)
 	case exit.Killed == killGrace:
-		text = errorText(nil, stopCancel) + "\n" +
+		text = cancelledText + "\n" +
 			stateLost(fmt.Sprintf("A single operation (a builtin such as str, sorted, join or a regular expression on a very large value) did not stop within %v, so its worker process was killed.", grace),
 				"Avoid single operations on huge or deeply nested values.")
 	case exit.OutOfMemory():

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
@@ -120,6 +121,15 @@ type interp struct {
 	// holds only the options, the call in progress and the helpers'
 	// description; the interpreter runs in remote's process.
 	remote *remote
+
+	// Python habits (prepass.go, driver.go, py*.go).
+	types       map[string]*pyType                // classes by Python name, for type()
+	modules     map[string]starlark.Value         // imported modules
+	predeclared map[string]bool                   // names bound before REPL code ran: read directly in functions
+	slots       map[*starlark.Module]*moduleSlots // the running call's chunk globals, for live reads
+	handling    []*pyException                    // exceptions being handled, for a bare raise
+	openFiles   []*pyFile                         // files open for writing, written at the end of each call
+	dt          *dtClasses                        // the datetime module's classes
 }
 
 // fileOptions are the Starlark dialect of REPL code and helper files.
@@ -141,10 +151,15 @@ func (r *interp) reset() {
 	r.thread.OnMaxSteps = r.onSteps
 	r.thread.SetMaxExecutionSteps(stepInterval)
 	r.cwd = "/" + jail.Repository
+	r.modules, r.slots, r.handling, r.openFiles, r.dt = map[string]starlark.Value{}, map[*starlark.Module]*moduleSlots{}, nil, nil, nil
 	r.globals = r.builtins()
 	r.retained, r.walked = 0, 0
 	r.resets++
 	r.loadHelpers()
+	r.predeclared = make(map[string]bool, len(r.globals))
+	for name := range r.globals {
+		r.predeclared[name] = true
+	}
 }
 
 // begin installs a call of code; it runs on the goroutine calling Exec.
@@ -170,7 +185,7 @@ func (r *interp) runCall(c *callState) (string, bool) {
 	return out, err != nil || c.stopped()
 }
 
-// evaluate parses and executes code, recovering Go panics.
+// evaluate rewrites, parses and executes code, recovering Go panics.
 func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -179,20 +194,29 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	f, err := r.fileOpts.Parse("repl", code, 0)
+	pre, perr := prepass(code)
+	if perr != nil {
+		c.refused = true
+		return nil, refusal(code, perr)
+	}
+	c.pm = pre.pm
+	f, err := r.fileOpts.Parse("repl", pre.text, 0)
 	if err != nil {
 		return nil, err
 	}
+	astPass(f, astOptions{marks: pre.marks, liveGlobal: r.isLive})
 	guardRepeats(f)
 	var last syntax.Expr
 	if n := len(f.Stmts); n > 0 {
 		if es, ok := f.Stmts[n-1].(*syntax.ExprStmt); ok {
-			last = es.X
-			f.Stmts = f.Stmts[:n-1]
+			if _, marker := markerCall(es.X); marker == "" {
+				last = es.X
+				f.Stmts = f.Stmts[:n-1]
+			}
 		}
 	}
 	if len(f.Stmts) > 0 {
-		if err := starlark.ExecREPLChunk(f, r.thread, r.globals); err != nil {
+		if err := r.runStmts(f, f.Stmts); err != nil {
 			return nil, err
 		}
 	}
@@ -202,13 +226,33 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 	return starlark.EvalExprOptions(r.fileOpts, r.thread, last, r.globals)
 }
 
+// isLive reports whether a global read in a function is looked up when it
+// runs: names bound by REPL code are; predeclared names are read directly.
+func (r *interp) isLive(name string) bool {
+	return !r.predeclared[name] && !starlark.Universe.Has(name)
+}
+
+// refusal is the error for a form the pre-pass refuses, at the user's
+// line and column.
+func refusal(code string, err error) error {
+	pe := err.(*prepassError)
+	line, col := lineCol(code, lineStarts(code), pe.pos)
+	name := "repl"
+	return &syntax.Error{Pos: syntax.MakePosition(&name, int32(line), int32(col)), Msg: pe.msg}
+}
+
 // result turns the outcome of a call into the model's text, resetting the
 // interpreter when the call was stopped for memory or crashed.
 func (r *interp) result(c *callState, value starlark.Value, err error) string {
 	var sb strings.Builder
 	if err == nil && value != nil && value != starlark.None {
-		sb.WriteString(value.String())
+		sb.WriteString(pyRepr(value))
 	}
+	if note := r.flushFiles(); note != "" {
+		c.write(note + "\n")
+	}
+	strCache.reset()
+	clear(r.slots)
 	reason := c.reason()
 	lost := reason == stopMemory || reason == stopCrash
 	if !lost && r.opts.MaxMemoryMB > 0 {
@@ -228,12 +272,14 @@ func (r *interp) result(c *callState, value starlark.Value, err error) string {
 		if sb.Len() > 0 {
 			sb.WriteString("\n")
 		}
-		text := errorText(err, reason)
+		text := c.errorText(err, reason)
 		sb.WriteString(text)
 		if row, ok := matchUseInstead(c.code, err); ok {
 			hint := row.hint()
 			sb.WriteString("\n" + hint)
-			c.note(failures.KindUnsupported, firstLine(errorMessage(err))+"\n"+hint)
+			c.note(failures.KindUnsupported, hint+"\n"+firstLine(errorMessage(err)))
+		} else if gap := r.gap(c, err); gap != "" {
+			c.note(failures.KindUnsupported, gap+"\n"+firstLine(errorMessage(err)))
 		}
 	}
 	t := tail{text: sb.String(), isError: err != nil || lost}
@@ -266,16 +312,50 @@ func stateLost(why, advice string) string {
 		strings.TrimSpace("the helper functions were reloaded, and the next call starts fresh. "+advice)
 }
 
-// errorText formats an error the way the model sees it.
-func errorText(err error, reason stopKind) string {
+// cancelledText is the result of a call the user stopped.
+const cancelledText = "cancelled: the call was stopped by the user (Esc)"
+
+// errorText formats an error the way the model sees it, with positions in
+// rewritten code given as the user's lines and columns.
+func (c *callState) errorText(err error, reason stopKind) string {
 	if reason == stopCancel {
-		return "cancelled: the call was stopped by the user (Esc)"
+		return cancelledText
 	}
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
-		return backtrace(ee)
+		return backtrace(ee, c.mapPos)
+	}
+	var se syntax.Error
+	if errors.As(err, &se) {
+		se.Pos = c.mapPos(se.Pos)
+		return se.Error()
+	}
+	var pse *syntax.Error
+	if errors.As(err, &pse) {
+		e := *pse
+		e.Pos = c.mapPos(e.Pos)
+		return e.Error()
+	}
+	var rl resolve.ErrorList
+	if errors.As(err, &rl) {
+		var lines []string
+		for _, e := range rl {
+			e.Pos = c.mapPos(e.Pos)
+			lines = append(lines, e.Error())
+		}
+		return strings.Join(lines, "\n")
 	}
 	return err.Error()
+}
+
+// mapPos maps a position in the code Starlark ran to the user's code.
+func (c *callState) mapPos(p syntax.Position) syntax.Position {
+	if c == nil || c.pm == nil || p.Filename() != "repl" {
+		return p
+	}
+	line, col := c.pm.position(int(p.Line), int(p.Col))
+	name := "repl"
+	return syntax.MakePosition(&name, int32(line), int32(col))
 }
 
 // errorMessage returns an error's message without its backtrace.
@@ -307,12 +387,16 @@ func firstLine(s string) string {
 }
 
 // backtrace formats an evaluation error like starlark's Backtrace, but
-// collapses runs of identical frames (deep recursion) into one line.
-func backtrace(e *starlark.EvalError) string {
+// collapses runs of identical frames (deep recursion) into one line, maps
+// positions with pos, and ends a Python exception as Python does
+// ("ValueError: message").
+func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position) string {
 	stack := e.CallStack
 	suffix := ""
+	var pe *pyError
+	isPy := errors.As(e, &pe)
 	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
-		if stack[last].Name != repeatName { // x * y reads as Starlark's own error
+		if stack[last].Name != repeatName && !isPy { // x * y reads as Starlark's own error
 			suffix = " in " + stack[last].Name
 		}
 		stack = stack[:last]
@@ -325,7 +409,7 @@ func backtrace(e *starlark.EvalError) string {
 		for j < len(stack) && stack[j] == fr {
 			j++
 		}
-		fmt.Fprintf(&sb, "  %s: in %s\n", fr.Pos, fr.Name)
+		fmt.Fprintf(&sb, "  %s: in %s\n", pos(fr.Pos), fr.Name)
 		if n := j - i - 1; n > 0 {
 			if n <= 2 {
 				j = i + 1 // print short repeats as they are
@@ -334,6 +418,15 @@ func backtrace(e *starlark.EvalError) string {
 			}
 		}
 		i = j
+	}
+	if isPy {
+		sb.WriteString(pe.Error())
+		return sb.String()
+	}
+	var fe *fsError
+	if typ, msg := classifyMessage(e.Msg); typ != excException && typ != nil && !errors.As(e, &fe) && !strings.Contains(e.Msg, "run: ") {
+		fmt.Fprintf(&sb, "%s: %s", typ.name, msg) // Starlark's error in Python's words
+		return sb.String()
 	}
 	fmt.Fprintf(&sb, "Error%s: %s", suffix, e.Msg)
 	return sb.String()

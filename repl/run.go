@@ -58,10 +58,7 @@ func (r *interp) run(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		}
 		cwd = p.p
 	}
-	c := callOf(r)
-	// A third of the budget: buffers grow by doubling, and the result copies
-	// the output once more into Starlark strings.
-	out, err := hostCall[runRequest, runReply](r, c, "run", runRequest{Argv: argv, Cwd: cwd, Limit: c.budget() / 3})
+	out, err := r.runCommand(argv, cwd, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -72,19 +69,39 @@ func (r *interp) run(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	return d, nil
 }
 
-// runRequest is run()'s call of the "run" host service: the command, its
-// repository-relative cwd, and the output bytes the REPL can take.
-type runRequest struct {
-	Argv  []string `json:"argv"`
-	Cwd   string   `json:"cwd,omitempty"`
-	Limit int64    `json:"limit"`
+// runCommand runs argv in cwd (repository-relative, "" for the root)
+// through the "run" host service, with its checks and approval; run() and
+// the subprocess and os modules all use it. A positive timeout kills the
+// command's process group when it passes and returns a TimeoutExpired
+// error carrying the output so far.
+func (r *interp) runCommand(argv []string, cwd string, timeout time.Duration) (runReply, error) {
+	c := callOf(r)
+	// A third of the budget: buffers grow by doubling, and the result copies
+	// the output once more into Starlark strings.
+	out, err := hostCall[runRequest, runReply](r, c, "run", runRequest{Argv: argv, Cwd: cwd, Limit: c.budget() / 3, Timeout: timeout})
+	if err == nil && out.TimedOut {
+		err = timeoutExpired(argv, timeout, out.Stdout, out.Stderr)
+	}
+	return out, err
 }
 
-// runReply is a finished command; its texts are valid UTF-8.
+// runRequest is run()'s call of the "run" host service: the command, its
+// repository-relative cwd, the output bytes the REPL can take and the
+// time it may run (0 for no limit but the call's).
+type runRequest struct {
+	Argv    []string      `json:"argv"`
+	Cwd     string        `json:"cwd,omitempty"`
+	Limit   int64         `json:"limit"`
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
+
+// runReply is a finished command; its texts are valid UTF-8. TimedOut
+// says the request's timeout killed it.
 type runReply struct {
 	ExitCode int    `json:"exit_code"`
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
+	TimedOut bool   `json:"timed_out,omitempty"`
 }
 
 // serveRun is the "run" host service: the checks, the approval and the
@@ -102,7 +119,7 @@ func serveRun(in *interp, c *callState, req runRequest) (runReply, error) {
 	if err := in.approve(c, cmd); err != nil {
 		return runReply{}, err
 	}
-	return in.execute(c, cmd, req.Limit)
+	return in.execute(c, cmd, req.Limit, req.Timeout)
 }
 
 func stringList(v starlark.Value) ([]string, error) {
@@ -295,11 +312,17 @@ func (r *interp) environ() []string {
 
 // execute runs the command in its own session and process group, killing
 // the whole group when the call is cancelled; its output together may take
-// limit bytes. With a sandbox, the command starts through the shim, which
-// confines itself and then executes it.
-func (r *interp) execute(c *callState, cmd *command, limit int64) (runReply, error) {
+// limit bytes; a positive timeout kills it when it passes. With a sandbox,
+// the command starts through the shim, which confines itself and then
+// executes it.
+func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.Duration) (runReply, error) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
+	if timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeout(ctx, timeout)
+		defer stop()
+	}
 	exe, args := cmd.exe, cmd.argv
 	if p := r.opts.Sandbox; p != nil {
 		exe, args = p.Command(sandbox.Self(), cmd.exe, cmd.argv)
@@ -348,8 +371,9 @@ func (r *interp) execute(c *callState, cmd *command, limit int64) (runReply, err
 		}
 	}
 	return runReply{ExitCode: code,
-		Stdout: strings.ToValidUTF8(out.b.String(), "\uFFFD"),
-		Stderr: strings.ToValidUTF8(errb.b.String(), "\uFFFD")}, nil
+		Stdout:   strings.ToValidUTF8(out.b.String(), "\uFFFD"),
+		Stderr:   strings.ToValidUTF8(errb.b.String(), "\uFFFD"),
+		TimedOut: ctx.Err() == context.DeadlineExceeded}, nil
 }
 
 // capped is one output stream; both streams of a command share a sink

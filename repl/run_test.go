@@ -35,29 +35,29 @@ func TestRun(t *testing.T) {
 		hostOK   bool // the command itself prints a host path
 	}
 	tests := []tc{
-		{name: "allow runs without asking", code: `run(["say", "hi"])`, want: []string{`"exit_code": 0`, `"stdout": "hi\n"`, `"stderr": ""`}},
+		{name: "allow runs without asking", code: `run(["say", "hi"])`, want: []string{`'exit_code': 0`, `'stdout': 'hi\n'`, `'stderr': ''`}},
 		{name: "deny wins over allow", code: `run(["blocked", "x"])`, want: []string{`PermissionError: "blocked" is on the [commands] deny list`}, denied: true},
 		{name: "PATH command approved", code: `run(["sh", "-c", "echo out; echo err >&2; exit 3"])`, approve: true, asked: 1,
-			want: []string{`"exit_code": 3`, `"stdout": "out\n"`, `"stderr": "err\n"`}},
+			want: []string{`'exit_code': 3`, `'stdout': 'out\n'`, `'stderr': 'err\n'`}},
 		{name: "PATH command refused", code: `run(["sh", "-c", "echo no"])`, asked: 1, want: []string{"PermissionError: the user refused to run sh"}, denied: true},
 		{name: "not found", code: `run(["no-such-command-xyz"])`, want: []string{`FileNotFoundError: command "no-such-command-xyz" not found on PATH`}},
 		{name: "env_filter and no .env", code: `run(["sh", "-c", "env"])`, approve: true, asked: 1, want: []string{"KEEP_ME=kept"}, wantNone: []string{"SECRET_TOKEN"}, hostOK: true},
-		{name: "signal exit", code: `run(["sh", "-c", "kill -9 $$"])`, approve: true, asked: 1, want: []string{`"exit_code": -9`}},
-		{name: "invalid UTF-8 replaced", code: `run(["sh", "-c", "printf 'a\\377b'"])`, approve: true, asked: 1, want: []string{`"stdout": "a�b"`}},
-		{name: "no stdin", code: `run(["sh", "-c", "cat; echo done"])`, approve: true, asked: 1, want: []string{`"stdout": "done\n"`}},
+		{name: "signal exit", code: `run(["sh", "-c", "kill -9 $$"])`, approve: true, asked: 1, want: []string{`'exit_code': -9`}},
+		{name: "invalid UTF-8 replaced", code: `run(["sh", "-c", "printf 'a\\377b'"])`, approve: true, asked: 1, want: []string{`'stdout': 'a�b'`}},
+		{name: "no stdin", code: `run(["sh", "-c", "cat; echo done"])`, approve: true, asked: 1, want: []string{`'stdout': 'done\n'`}},
 		{name: "starts in the repository root", code: `chdir("sub")` + "\n" + `run(["sh", "-c", "ls"])`, approve: true, asked: 1, want: []string{`file.txt`, `script.sh`}},
-		{name: "cwd", code: `run(["sh", "-c", "ls"], cwd = "sub")`, approve: true, asked: 1, want: []string{`"stdout": "blocked\ninner.txt\n"`}},
+		{name: "cwd", code: `run(["sh", "-c", "ls"], cwd = "sub")`, approve: true, asked: 1, want: []string{`'stdout': 'blocked\ninner.txt\n'`}},
 		{name: "cwd absolute", code: `run(["say"], cwd = "/repository/sub")`, want: []string{"PermissionError: cwd \"/repository/sub\" must be relative"}, denied: true},
 		{name: "cwd dotdot", code: `run(["say"], cwd = "sub/../..")`, want: []string{"must be relative to the repository root and free of '..'"}, denied: true},
 		{name: "cwd missing", code: `run(["say"], cwd = "nope")`, want: []string{"FileNotFoundError: cwd nope: not found"}},
 		{name: "cwd not a directory", code: `run(["say"], cwd = "file.txt")`, want: []string{"NotADirectoryError"}},
-		{name: "cwd outside needs approval", code: `run(["say", "x"], cwd = "out")`, approve: true, asked: 1, want: []string{`"stdout": "x\n"`}},
+		{name: "cwd outside needs approval", code: `run(["say", "x"], cwd = "out")`, approve: true, asked: 1, want: []string{`'stdout': 'x\n'`}},
 		{name: "cwd outside refused", code: `run(["say", "x"], cwd = "out")`, asked: 1, want: []string{"refused"}, denied: true},
-		{name: "repository executable", code: `run(["./script.sh", "a"])`, approve: true, asked: 1, want: []string{`"stdout": "script a\n"`}},
+		{name: "repository executable", code: `run(["./script.sh", "a"])`, approve: true, asked: 1, want: []string{`'stdout': 'script a\n'`}},
 		{name: "repository executable from cwd", code: `run(["../script.sh"], cwd = "sub")`, want: []string{"absolute paths and '..' are not allowed"}, denied: true},
-		{name: "repository executable resolved against cwd", code: `run(["./blocked"], cwd = "sub")`, approve: true, asked: 1, want: []string{`"stdout": "not blocked\n"`}},
+		{name: "repository executable resolved against cwd", code: `run(["./blocked"], cwd = "sub")`, approve: true, asked: 1, want: []string{`'stdout': 'not blocked\n'`}},
 		{name: "executable through an outside cwd", code: `run(["./x.sh"], cwd = "out")`, want: []string{"/repository/out/x.sh resolves outside the repository"}, denied: true},
-		{name: "repository path ignores deny list", code: `run(["sub/blocked"])`, approve: true, asked: 1, want: []string{`"stdout": "not blocked\n"`}},
+		{name: "repository path ignores deny list", code: `run(["sub/blocked"])`, approve: true, asked: 1, want: []string{`'stdout': 'not blocked\n'`}},
 		{name: "not executable", code: `run(["./file.txt"])`, want: []string{"PermissionError: /repository/file.txt is not an executable file"}},
 		{name: "missing executable path", code: `run(["./nope.sh"])`, want: []string{"FileNotFoundError: /repository/nope.sh does not exist"}},
 		{name: "absolute path denied", code: `run(["/bin/echo", "x"])`, want: []string{"absolute paths and '..' are not allowed"}, denied: true},
@@ -228,7 +228,7 @@ func TestRunEnvironmentNeverFallsBackToTheApps(t *testing.T) {
 	t.Setenv("SECRET_TOKEN", "s3cret")
 	e := newEnv(t, withEnviron(func() []string { return []string{"SECRET_TOKEN=s3cret"} }),
 		withCommands(config.Commands{EnvFilter: []string{"SECRET_TOKEN"}, Allow: map[string]string{"env": "/usr/bin/env"}}))
-	if out := e.exec(`run(["env"])["stdout"]`); out != `""` {
+	if out := e.exec(`run(["env"])["stdout"]`); out != `''` {
 		t.Fatalf("child environment: %s", out)
 	}
 }

@@ -183,7 +183,7 @@ func TestMemoryBombs(t *testing.T) {
 			if got := e.exec("1 + 1"); got != "2" {
 				t.Errorf("next call: %q", got)
 			}
-			want := `"kept"`
+			want := `'kept'`
 			if b.lost {
 				want = "undefined: keep"
 			}
@@ -316,7 +316,7 @@ func TestConfinement(t *testing.T) {
 	e.write(t, "inner/file", "inside")
 	link := filepath.Join(e.repo, "link")
 	os.Symlink("inner", link)
-	if got := e.exec(`test_openat("link/file")`); got != `"ok"` {
+	if got := e.exec(`test_openat("link/file")`); got != `'ok'` {
 		t.Fatalf("a file inside through a symlink: %s", got)
 	}
 	// The symlink is swapped between the jail's check and the open: only
@@ -324,11 +324,11 @@ func TestConfinement(t *testing.T) {
 	os.Remove(link)
 	os.Symlink(outside, link)
 	cases := map[string]string{
-		`test_open("/etc/passwd")`:                            `"EACCES"`,
-		`test_open(` + strconv.Quote(outside+"/secret") + `)`: `"EACCES"`,
-		`test_openat("link/secret")`:                          `"EACCES"`,
-		`test_exec("/bin/true")`:                              `"EACCES"`,
-		`test_open("/proc/self/status")`:                      `"EACCES"`,
+		`test_open("/etc/passwd")`:                            `'EACCES'`,
+		`test_open(` + strconv.Quote(outside+"/secret") + `)`: `'EACCES'`,
+		`test_openat("link/secret")`:                          `'EACCES'`,
+		`test_exec("/bin/true")`:                              `'EACCES'`,
+		`test_open("/proc/self/status")`:                      `'EACCES'`,
 	}
 	if sandbox.ABI() >= 4 {
 		ln, err := net.Listen("tcp4", "127.0.0.1:0")
@@ -336,7 +336,7 @@ func TestConfinement(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ln.Close()
-		cases[`test_connect("`+ln.Addr().String()+`")`] = `"EACCES"`
+		cases[`test_connect("`+ln.Addr().String()+`")`] = `'EACCES'`
 	}
 	for code, want := range cases {
 		if got := e.exec(code); got != want {
@@ -347,7 +347,7 @@ func TestConfinement(t *testing.T) {
 		t.Errorf("the jail on the swapped link: %s", got)
 	}
 	// The worker still reaches its own directories.
-	if got := e.exec(`Path("inner/file").read_text()`); got != `"inside"` {
+	if got := e.exec(`Path("inner/file").read_text()`); got != `'inside'` {
 		t.Errorf("read inside the repository: %s", got)
 	}
 	if got := e.exec(`Path("/store/x").write_text("y")`); got != "1" {

@@ -1,0 +1,429 @@
+// The AST pass: after Starlark parses the pre-pass's text, calls of hidden
+// builtins replace the operations whose Python meaning differs.
+
+package repl
+
+import (
+	"strconv"
+
+	"go.starlark.net/syntax"
+)
+
+// Hidden builtins the AST pass calls. Their names are not identifiers, so
+// REPL code can neither name nor rebind them.
+const (
+	hidPow      = "**"     // x ** y
+	hidIs       = "is"     // x is y, when neither side is None, True or False
+	hidGen      = "genexp" // a generator expression: a one-pass iterator over the comprehension
+	hidMod      = "%"      // x % y: Python's %-formatting for strings
+	hidIndex    = "[]"     // x[i]: strings index characters
+	hidSlice    = "[:]"    // x[a:b:c]: strings slice characters
+	hidSetSlice = "[:]="   // x[a:b] = v
+	hidIter     = "for"    // the iterable of a for loop or clause: strings iterate characters
+	hidMethod   = "."      // x.name(...) for the names in pyMethods
+	hidGlobal   = "global" // a global read inside a function: looked up when it runs
+	hidArgs     = "*args"  // the star arguments of a call, merged
+	hidKwargs   = "**kw"   // the ** arguments of a call, merged
+)
+
+// astOptions say which rewrites apply to a file.
+type astOptions struct {
+	marks      map[markKind]map[[2]int]bool
+	liveGlobal func(name string) bool // whether a global read in a function is looked up when it runs
+}
+
+// astPass rewrites f in place.
+func astPass(f *syntax.File, opts astOptions) {
+	w := &astWalker{opts: opts}
+	w.stmts(f.Stmts)
+}
+
+type astWalker struct {
+	opts   astOptions
+	scopes []map[string]bool // innermost last; the first function scope starts live lookups
+	funcs  int               // function scopes on the stack
+}
+
+func (w *astWalker) marked(k markKind, p syntax.Position) bool {
+	return w.opts.marks[k][[2]int{int(p.Line), int(p.Col)}]
+}
+
+func (w *astWalker) stmts(list []syntax.Stmt) {
+	for i, s := range list {
+		list[i] = w.stmt(s)
+	}
+}
+
+func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		s.X = w.expr(s.X)
+	case *syntax.AssignStmt:
+		if sl, ok := s.LHS.(*syntax.SliceExpr); ok && s.Op == syntax.EQ {
+			call := hidden(hidSetSlice, sl.Lbrack, w.expr(sl.X), w.opt(sl.Lo, sl.Lbrack), w.opt(sl.Hi, sl.Lbrack), w.opt(sl.Step, sl.Lbrack), w.expr(s.RHS))
+			return &syntax.ExprStmt{X: call}
+		}
+		if id, ok := s.LHS.(*syntax.Ident); ok && s.Op == syntax.PERCENT_EQ {
+			s.Op = syntax.EQ
+			s.RHS = &syntax.BinaryExpr{X: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, OpPos: s.OpPos, Op: syntax.PERCENT, Y: s.RHS}
+		}
+		s.LHS = w.target(s.LHS)
+		s.RHS = w.expr(s.RHS)
+	case *syntax.IfStmt:
+		s.Cond = w.expr(s.Cond)
+		w.stmts(s.True)
+		w.stmts(s.False)
+	case *syntax.ForStmt:
+		s.X = hidden(hidIter, s.For, w.expr(s.X))
+		s.Vars = w.target(s.Vars)
+		w.stmts(s.Body)
+	case *syntax.WhileStmt:
+		s.Cond = w.expr(s.Cond)
+		w.stmts(s.Body)
+	case *syntax.ReturnStmt:
+		if s.Result != nil {
+			s.Result = w.expr(s.Result)
+		}
+	case *syntax.DefStmt:
+		w.params(s.Params)
+		w.function(s.Params, s.Body, nil)
+	}
+	return s
+}
+
+// function walks a def or lambda body in a new function scope.
+func (w *astWalker) function(params []syntax.Expr, body []syntax.Stmt, expr *syntax.Expr) {
+	scope := map[string]bool{}
+	for _, p := range params {
+		switch p := p.(type) {
+		case *syntax.Ident:
+			scope[p.Name] = true
+		case *syntax.BinaryExpr:
+			scope[p.X.(*syntax.Ident).Name] = true
+		case *syntax.UnaryExpr:
+			if id, ok := p.X.(*syntax.Ident); ok {
+				scope[id.Name] = true
+			}
+		}
+	}
+	boundIn(body, scope)
+	w.scopes = append(w.scopes, scope)
+	w.funcs++
+	if expr != nil {
+		*expr = w.expr(*expr)
+	} else {
+		w.stmts(body)
+	}
+	w.funcs--
+	w.scopes = w.scopes[:len(w.scopes)-1]
+}
+
+// params walks parameter defaults, which are evaluated where the def is.
+func (w *astWalker) params(params []syntax.Expr) {
+	for _, p := range params {
+		if b, ok := p.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			b.Y = w.expr(b.Y)
+		}
+	}
+}
+
+// boundIn adds the names a function body binds (its locals).
+func boundIn(body []syntax.Stmt, scope map[string]bool) {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *syntax.AssignStmt:
+			bindTargets(s.LHS, scope)
+		case *syntax.ForStmt:
+			bindTargets(s.Vars, scope)
+			boundIn(s.Body, scope)
+		case *syntax.WhileStmt:
+			boundIn(s.Body, scope)
+		case *syntax.IfStmt:
+			boundIn(s.True, scope)
+			boundIn(s.False, scope)
+		case *syntax.DefStmt:
+			scope[s.Name.Name] = true
+		case *syntax.LoadStmt:
+			for _, id := range s.To {
+				scope[id.Name] = true
+			}
+		}
+	}
+}
+
+func bindTargets(e syntax.Expr, scope map[string]bool) {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		scope[e.Name] = true
+	case *syntax.TupleExpr:
+		for _, x := range e.List {
+			bindTargets(x, scope)
+		}
+	case *syntax.ListExpr:
+		for _, x := range e.List {
+			bindTargets(x, scope)
+		}
+	case *syntax.ParenExpr:
+		bindTargets(e.X, scope)
+	}
+}
+
+// target walks an assignment target: its outermost subscript stays an
+// assignment, and what it indexes is an ordinary expression.
+func (w *astWalker) target(e syntax.Expr) syntax.Expr {
+	switch t := e.(type) {
+	case *syntax.TupleExpr:
+		for i, x := range t.List {
+			t.List[i] = w.target(x)
+		}
+	case *syntax.ListExpr:
+		for i, x := range t.List {
+			t.List[i] = w.target(x)
+		}
+	case *syntax.ParenExpr:
+		t.X = w.target(t.X)
+	case *syntax.IndexExpr:
+		t.X, t.Y = w.expr(t.X), w.expr(t.Y)
+	case *syntax.DotExpr:
+		t.X = w.expr(t.X)
+	}
+	return e
+}
+
+// opt returns e walked, or None for a missing slice bound.
+func (w *astWalker) opt(e syntax.Expr, pos syntax.Position) syntax.Expr {
+	if e == nil {
+		return &syntax.Ident{NamePos: pos, Name: "None"}
+	}
+	return w.expr(e)
+}
+
+func hidden(name string, pos syntax.Position, args ...syntax.Expr) *syntax.CallExpr {
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: name}, Lparen: pos, Args: args, Rparen: pos}
+}
+
+// stringish reports whether e is a string literal (parenthesized, or
+// joined with +): x % y is then Python's %-formatting, which the hidden
+// builtin gives. Other x % y stay Starlark's operator, the same for
+// numbers and much cheaper in loops.
+func stringish(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Literal:
+		return e.Token == syntax.STRING
+	case *syntax.ParenExpr:
+		return stringish(e.X)
+	case *syntax.BinaryExpr:
+		return e.Op == syntax.PLUS && (stringish(e.X) || stringish(e.Y))
+	case *syntax.CallExpr:
+		if id, ok := e.Fn.(*syntax.Ident); ok && id.Name == hidMethod && len(e.Args) > 0 {
+			return stringish(e.Args[0]) // "...".format(...) or a rewritten f-string
+		}
+	}
+	return false
+}
+
+func isSingleton(e syntax.Expr) bool {
+	id, ok := e.(*syntax.Ident)
+	return ok && (id.Name == "None" || id.Name == "True" || id.Name == "False")
+}
+
+// expr rewrites an expression and returns its replacement.
+func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		return w.ident(e)
+	case *syntax.IndexExpr:
+		x, y := w.expr(e.X), w.expr(e.Y)
+		if w.marked(markPow, e.Lbrack) {
+			return hidden(hidPow, e.Lbrack, x, y)
+		}
+		if lit, ok := y.(*syntax.Literal); ok && lit.Token == syntax.STRING {
+			e.X, e.Y = x, y // d["key"]: a mapping lookup, the same natively
+			return e
+		}
+		return hidden(hidIndex, e.Lbrack, x, y)
+	case *syntax.SliceExpr:
+		return hidden(hidSlice, e.Lbrack, w.expr(e.X), w.opt(e.Lo, e.Lbrack), w.opt(e.Hi, e.Lbrack), w.opt(e.Step, e.Lbrack))
+	case *syntax.BinaryExpr:
+		e.X, e.Y = w.expr(e.X), w.expr(e.Y)
+		switch {
+		case (e.Op == syntax.EQL || e.Op == syntax.NEQ) && w.marked(markIs, e.OpPos) && !isSingleton(e.X) && !isSingleton(e.Y):
+			call := hidden(hidIs, e.OpPos, e.X, e.Y)
+			if e.Op == syntax.NEQ {
+				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
+			}
+			return call
+		case e.Op == syntax.PERCENT && stringish(e.X):
+			return hidden(hidMod, e.OpPos, e.X, e.Y)
+		}
+	case *syntax.UnaryExpr:
+		if e.X != nil {
+			e.X = w.expr(e.X)
+		}
+	case *syntax.CallExpr:
+		return w.call(e)
+	case *syntax.DotExpr:
+		e.X = w.expr(e.X)
+		if e.Name.Name == loadName {
+			e.Name.Name = "load"
+		}
+	case *syntax.ParenExpr:
+		e.X = w.expr(e.X)
+	case *syntax.TupleExpr:
+		w.exprs(e.List)
+	case *syntax.ListExpr:
+		w.exprs(e.List)
+	case *syntax.DictExpr:
+		for _, x := range e.List {
+			entry := x.(*syntax.DictEntry)
+			entry.Key, entry.Value = w.expr(entry.Key), w.expr(entry.Value)
+		}
+	case *syntax.CondExpr:
+		e.Cond, e.True, e.False = w.expr(e.Cond), w.expr(e.True), w.expr(e.False)
+	case *syntax.LambdaExpr:
+		w.params(e.Params)
+		w.function(e.Params, nil, &e.Body)
+	case *syntax.Comprehension:
+		return w.comprehension(e)
+	}
+	return e
+}
+
+func (w *astWalker) exprs(list []syntax.Expr) {
+	for i, x := range list {
+		list[i] = w.expr(x)
+	}
+}
+
+// ident turns a global read inside a function into a lookup when it runs,
+// so a function sees the current value of a global however and whenever
+// it was bound.
+func (w *astWalker) ident(id *syntax.Ident) syntax.Expr {
+	if id.Name == loadName {
+		id.Name = "load"
+	}
+	if w.funcs == 0 || w.opts.liveGlobal == nil {
+		return id
+	}
+	for _, s := range w.scopes {
+		if s[id.Name] {
+			return id
+		}
+	}
+	if !w.opts.liveGlobal(id.Name) {
+		return id
+	}
+	lit := &syntax.Literal{Token: syntax.STRING, TokenPos: id.NamePos, Raw: strconv.Quote(id.Name), Value: id.Name}
+	return hidden(hidGlobal, id.NamePos, lit)
+}
+
+func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
+	scope := map[string]bool{}
+	w.scopes = append(w.scopes, scope)
+	for _, cl := range c.Clauses {
+		switch cl := cl.(type) {
+		case *syntax.ForClause:
+			cl.X = hidden(hidIter, cl.For, w.expr(cl.X))
+			bindTargets(cl.Vars, scope)
+			cl.Vars = w.target(cl.Vars)
+		case *syntax.IfClause:
+			cl.Cond = w.expr(cl.Cond)
+		}
+	}
+	c.Body = w.expr(c.Body)
+	w.scopes = w.scopes[:len(w.scopes)-1]
+	if !c.Curly && w.marked(markGen, c.Lbrack) {
+		return hidden(hidGen, c.Lbrack, c)
+	}
+	return c
+}
+
+// reorderArgs puts a call's arguments in the order Starlark requires
+// (positional, named, *args, **kwargs), as Python allows them in any
+// order after the positional ones: f(*xs, sep=", ") and f(*a, b, *c)
+// (the star arguments merged into one).
+func reorderArgs(c *syntax.CallExpr) {
+	var pos, named, stars, dstars, afterStar []syntax.Expr
+	needs, seenStar := false, false
+	for _, a := range c.Args {
+		switch a := a.(type) {
+		case *syntax.UnaryExpr:
+			switch a.Op {
+			case syntax.STAR:
+				needs = needs || len(named) > 0 || len(dstars) > 0 || seenStar
+				stars, seenStar = append(stars, a), true
+				afterStar = append(afterStar, a.X)
+				continue
+			case syntax.STARSTAR:
+				dstars = append(dstars, a)
+				continue
+			}
+		case *syntax.BinaryExpr:
+			if _, ok := a.X.(*syntax.Ident); ok && a.Op == syntax.EQ {
+				needs = needs || seenStar || len(dstars) > 0
+				named = append(named, a)
+				continue
+			}
+		}
+		if seenStar {
+			needs = true
+			afterStar = append(afterStar, &syntax.ListExpr{Lbrack: syntax.Start(a), List: []syntax.Expr{a}, Rbrack: syntax.Start(a)})
+			continue
+		}
+		if len(named) > 0 || len(dstars) > 0 {
+			return // a positional argument after a named one: Python's error too
+		}
+		pos = append(pos, a)
+	}
+	if !needs && len(dstars) <= 1 {
+		return
+	}
+	args := append(pos, named...)
+	if len(stars) > 0 {
+		star := stars[0].(*syntax.UnaryExpr)
+		if len(afterStar) > 1 {
+			star = &syntax.UnaryExpr{OpPos: star.OpPos, Op: syntax.STAR, X: hidden(hidArgs, star.OpPos, afterStar...)}
+		}
+		args = append(args, star)
+	}
+	if len(dstars) == 1 {
+		args = append(args, dstars[0])
+	} else if len(dstars) > 1 {
+		first := dstars[0].(*syntax.UnaryExpr)
+		var maps []syntax.Expr
+		for _, d := range dstars {
+			maps = append(maps, d.(*syntax.UnaryExpr).X)
+		}
+		args = append(args, &syntax.UnaryExpr{OpPos: first.OpPos, Op: syntax.STARSTAR, X: hidden(hidKwargs, first.OpPos, maps...)})
+	}
+	c.Args = args
+}
+
+// call rewrites a call: its arguments, and x.name(...) for the names in
+// pyMethods, whose Python behaviour the REPL supplies.
+func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
+	for i, a := range c.Args {
+		switch a := a.(type) {
+		case *syntax.BinaryExpr:
+			if a.Op == syntax.EQ {
+				if _, ok := a.X.(*syntax.Ident); ok {
+					a.Y = w.expr(a.Y) // name=value: the name is not an expression
+					continue
+				}
+			}
+		}
+		c.Args[i] = w.expr(a)
+	}
+	reorderArgs(c)
+	if dot, ok := c.Fn.(*syntax.DotExpr); ok && dot.Name.Name == loadName {
+		dot.Name.Name = "load"
+	}
+	if dot, ok := c.Fn.(*syntax.DotExpr); ok && pyMethods[dot.Name.Name] {
+		name := dot.Name.Name
+		lit := &syntax.Literal{Token: syntax.STRING, TokenPos: dot.NamePos, Raw: strconv.Quote(name), Value: name}
+		args := append([]syntax.Expr{w.expr(dot.X), lit}, c.Args...)
+		return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: c.Lparen, Name: hidMethod}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}
+	}
+	c.Fn = w.expr(c.Fn)
+	return c
+}

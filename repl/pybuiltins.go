@@ -1,0 +1,683 @@
+// Python's builtins on the REPL's values, and the hidden builtins the
+// pre-pass and the AST pass call.
+
+package repl
+
+import (
+	"reflect"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// pyBuiltins adds the type objects, the Python builtins and the hidden
+// builtins to g (after sizedBuiltins, whose wrappers they call).
+func (r *interp) pyBuiltins(g starlark.StringDict) {
+	r.types = map[string]*pyType{}
+	native := func(name string) *starlark.Builtin {
+		if b, ok := g[name].(*starlark.Builtin); ok {
+			return b
+		}
+		return starlark.Universe[name].(*starlark.Builtin)
+	}
+	call := func(b *starlark.Builtin, strArgs bool) func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if strArgs {
+				args = charArgs(args)
+			}
+			v, err := starlark.Call(thread, b, args, kw)
+			if err != nil {
+				return nil, pyErrorf(excTypeError, "%s", errorMessage(err))
+			}
+			return v, nil
+		}
+	}
+	object := r.defType("object", nil, nil, false)
+	intT := r.defType("int", object, r.intCall, true)
+	r.defType("bool", intT, call(native("bool"), false), true)
+	r.defType("float", object, r.floatCall, true)
+	r.defType("str", object, r.strCall, true)
+	r.defType("bytes", object, r.bytesCall, true)
+	r.defType("list", object, call(native("list"), true), true)
+	r.defType("tuple", object, call(native("tuple"), true), true)
+	dict := r.defType("dict", object, call(native("dict"), false), true)
+	dict.attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
+	set := r.defType("set", object, call(native("set"), true), true)
+	r.types["frozenset"] = set
+	r.defType("range", object, call(native("range"), false), false)
+	r.defType("NoneType", object, nil, false)
+	r.defType("type", object, func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		if len(args) != 1 || len(kw) > 0 {
+			return nil, pyErrorf(excTypeError, "type() takes 1 argument here (classes cannot be created in this REPL)")
+		}
+		return r.typeOf(args[0]), nil
+	}, false)
+	path := &pyType{name: "Path", module: "pathlib", base: object, call: func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return r.pathCtor(thread, nil, args, kw)
+	}, methods: true}
+	path.attrs = starlark.StringDict{
+		"cwd": starlark.NewBuiltin("Path.cwd", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return r.newPath(r.cwd), nil
+		}),
+		"home": starlark.NewBuiltin("Path.home", r.noHome),
+	}
+	r.types["Path"] = path
+	r.types["PosixPath"] = &pyType{name: "PosixPath", module: "pathlib", base: path, call: path.call, attrs: path.attrs, methods: true}
+
+	for _, name := range []string{"int", "bool", "float", "str", "bytes", "list", "tuple", "dict", "set", "frozenset", "range", "type", "object"} {
+		g[name] = r.types[name]
+	}
+	g["Path"] = path
+	for name, f := range r.builtinFuncs(native) {
+		g[name] = starlark.NewBuiltin(name, f)
+	}
+	for _, e := range builtinExceptions {
+		g[e.name] = e
+	}
+	for name, e := range exceptionAliases {
+		g[name] = e
+	}
+	g["__name__"] = starlark.String("__main__")
+	g["Ellipsis"] = ellipsis{}
+	r.hiddenBuiltins(g)
+}
+
+func (r *interp) defType(name string, base *pyType, call func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error), methods bool) *pyType {
+	t := &pyType{name: name, base: base, call: call, methods: methods}
+	r.types[name] = t
+	return t
+}
+
+// charArgs turns string arguments into tuples of their characters, for
+// builtins that iterate their arguments (list("abc")).
+func charArgs(args starlark.Tuple) starlark.Tuple {
+	for i, a := range args {
+		var elems starlark.Tuple
+		switch s := a.(type) {
+		case starlark.String:
+			if i > 0 && args[0].Type() == "string" {
+				continue
+			}
+			elems = chars(string(s))
+		case starlark.Bytes:
+			elems = byteInts(string(s))
+		default:
+			continue
+		}
+		out := append(starlark.Tuple(nil), args...)
+		out[i] = elems
+		args = out
+	}
+	return args
+}
+
+// byteInts are the elements of bytes: ints, as Python iterates them.
+func byteInts(s string) starlark.Tuple {
+	out := make(starlark.Tuple, len(s))
+	for i := 0; i < len(s); i++ {
+		out[i] = starlark.MakeInt(int(s[i]))
+	}
+	return out
+}
+
+type ellipsis struct{}
+
+func (ellipsis) String() string        { return "Ellipsis" }
+func (ellipsis) Type() string          { return "ellipsis" }
+func (ellipsis) Freeze()               {}
+func (ellipsis) Truth() starlark.Bool  { return true }
+func (ellipsis) Hash() (uint32, error) { return 0, nil }
+
+func (r *interp) noHome(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return nil, pyErrorf(excRuntime, "there is no home directory in this REPL; files live under %s", r.mountNames())
+}
+
+// builtinFuncs returns the Python builtins implemented as functions.
+func (r *interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]builtinFunc {
+	iterWrap := func(name string) builtinFunc {
+		b := native(name)
+		return func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return starlark.Call(thread, b, charArgs(args), kw)
+		}
+	}
+	return map[string]builtinFunc{
+		"print": r.pyPrint, "repr": unary(func(v starlark.Value) (starlark.Value, error) { return starlark.String(pyRepr(v)), nil }),
+		"ascii": unary(func(v starlark.Value) (starlark.Value, error) { return starlark.String(asciiRepr(pyRepr(v))), nil }),
+		"len": unary(func(v starlark.Value) (starlark.Value, error) {
+			n, err := pyLen(v)
+			return starlark.MakeInt(n), err
+		}),
+		"isinstance": r.pyIsinstance, "issubclass": pyIssubclass, "callable": unary(func(v starlark.Value) (starlark.Value, error) {
+			_, ok := v.(starlark.Callable)
+			return starlark.Bool(ok), nil
+		}),
+		"sum": pySum, "map": r.pyMap, "filter": r.pyFilter, "min": r.pyMinMax(true), "max": r.pyMinMax(false),
+		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": iterWrap("zip"),
+		"any": iterWrap("any"), "all": iterWrap("all"),
+		"round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
+		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),
+		"next": pyNext, "iter": unary(pyIterOf), "format": pyFormatBuiltin, "setattr": pySetattr, "id": pyID,
+		"open": r.pyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return nil, pyErrorf(excEOF, "EOF when reading a line (the REPL has no input)")
+		},
+		"exit": pyExit, "quit": pyExit,
+	}
+}
+
+func unary(f func(starlark.Value) (starlark.Value, error)) builtinFunc {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var x starlark.Value
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &x); err != nil {
+			return nil, err
+		}
+		return f(x)
+	}
+}
+
+// pyPrint is print(*args, sep=" ", end="\n", file=None, flush=False).
+func (r *interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	sep, end := " ", "\n"
+	var file starlark.Value = starlark.None
+	for _, kv := range kw {
+		k, v := string(kv[0].(starlark.String)), kv[1]
+		switch k {
+		case "sep", "end":
+			s := ""
+			if v != starlark.None {
+				str, ok := v.(starlark.String)
+				if !ok {
+					return nil, pyErrorf(excTypeError, "%s must be None or a string, not %s", k, pyTypeName(v))
+				}
+				s = string(str)
+			} else if k == "sep" {
+				s = " "
+			} else {
+				s = "\n"
+			}
+			if k == "sep" {
+				sep = s
+			} else {
+				end = s
+			}
+		case "file":
+			file = v
+		case "flush":
+		default:
+			return nil, pyErrorf(excTypeError, "'%s' is an invalid keyword argument for print()", k)
+		}
+	}
+	var sb strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		sb.WriteString(pyStr(a))
+	}
+	sb.WriteString(end)
+	if file != starlark.None {
+		if _, err := callMethod(thread, file, "write", starlark.Tuple{starlark.String(sb.String())}, nil); err != nil {
+			return nil, err
+		}
+		return starlark.None, nil
+	}
+	callOf(r).write(sb.String())
+	return starlark.None, nil
+}
+
+// pyEnumerate is enumerate(iterable, start=0).
+func (r *interp) pyEnumerate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	var start starlark.Value = starlark.MakeInt(0)
+	if err := starlark.UnpackArgs("enumerate", args, kw, "iterable", &it, "start?", &start); err != nil {
+		return nil, err
+	}
+	n, ok := start.(starlark.Int)
+	if !ok {
+		return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(start))
+	}
+	if need := int64(starlark.Len(it)) * perElement["enumerate"]; need > bigAlloc && r.opts.MaxMemoryMB > 0 {
+		if err := r.checkAlloc("enumerate", need); err != nil {
+			return nil, err
+		}
+	}
+	step, err := stepper(it)
+	if err != nil {
+		return nil, err
+	}
+	next := func() (starlark.Value, bool, error) {
+		v, ok, err := step()
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		t := starlark.Tuple{n, v}
+		n = n.Add(starlark.MakeInt(1))
+		return t, true, nil
+	}
+	if _, lazy := it.(*pyIter); lazy {
+		return newLazyIter(thread, "enumerate", next), nil
+	}
+	var out []starlark.Value
+	for {
+		v, ok, _ := next()
+		if !ok {
+			return newListIter("enumerate", out), nil
+		}
+		out = append(out, v)
+	}
+}
+
+func (r *interp) pyIsinstance(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x, c starlark.Value
+	if err := starlark.UnpackPositionalArgs("isinstance", args, kw, 2, &x, &c); err != nil {
+		return nil, err
+	}
+	ok, err := r.isInstance(x, c)
+	return starlark.Bool(ok), err
+}
+
+func pyIssubclass(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x, c starlark.Value
+	if err := starlark.UnpackPositionalArgs("issubclass", args, kw, 2, &x, &c); err != nil {
+		return nil, err
+	}
+	classes := []starlark.Value{c}
+	if t, ok := c.(starlark.Tuple); ok {
+		classes = t
+	}
+	for _, c := range classes {
+		switch x := x.(type) {
+		case *excType:
+			if ce, ok := c.(*excType); ok && x.isSubclass(ce) {
+				return starlark.True, nil
+			}
+		case *pyType:
+			if x.subclassOf(c) {
+				return starlark.True, nil
+			}
+		default:
+			return nil, pyErrorf(excTypeError, "issubclass() arg 1 must be a class")
+		}
+	}
+	return starlark.False, nil
+}
+
+// pySum is sum(iterable, start=0).
+func pySum(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	var total starlark.Value = starlark.MakeInt(0)
+	if err := starlark.UnpackArgs("sum", args, kw, "iterable", &it, "start?", &total); err != nil {
+		return nil, err
+	}
+	if _, ok := total.(starlark.String); ok {
+		return nil, pyErrorf(excTypeError, "sum() can't sum strings [use ''.join(seq) instead]")
+	}
+	err := iterate(it, func(x starlark.Value) (bool, error) {
+		v, err := pyAdd(total, x)
+		if err != nil {
+			return false, err
+		}
+		total = v
+		return true, nil
+	})
+	return total, err
+}
+
+func pyAdd(x, y starlark.Value) (starlark.Value, error) {
+	x, y = boolToInt(x), boolToInt(y)
+	v, err := starlark.Binary(syntax.PLUS, x, y)
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for +: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+	}
+	return v, nil
+}
+
+// boolToInt reads a bool as the int it is in Python's arithmetic.
+func boolToInt(v starlark.Value) starlark.Value {
+	if b, ok := v.(starlark.Bool); ok {
+		return starlark.MakeInt(b2i(bool(b)))
+	}
+	return v
+}
+
+// pyMap is map(f, *iterables): eager over sequences, lazy when an
+// argument is a one-pass iterator (which may be infinite).
+func (r *interp) pyMap(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(kw) > 0 || len(args) < 2 {
+		return nil, pyErrorf(excTypeError, "map() must have at least two arguments")
+	}
+	f := args[0]
+	steps := make([]func() (starlark.Value, bool, error), len(args)-1)
+	lazy := false
+	for i, a := range args[1:] {
+		step, err := stepper(a)
+		if err != nil {
+			return nil, err
+		}
+		steps[i] = step
+		_, isIter := a.(*pyIter)
+		lazy = lazy || isIter
+	}
+	next := func() (starlark.Value, bool, error) {
+		call := make(starlark.Tuple, len(steps))
+		for i, step := range steps {
+			v, ok, err := step()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			call[i] = v
+		}
+		v, err := starlark.Call(thread, f, call, nil)
+		return v, err == nil, err
+	}
+	if lazy {
+		return newLazyIter(thread, "map", next), nil
+	}
+	var out []starlark.Value
+	for {
+		v, ok, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return newListIter("map", out), nil
+		}
+		out = append(out, v)
+	}
+}
+
+// pyFilter is filter(f, iterable); f None keeps the true elements.
+func (r *interp) pyFilter(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var f, it starlark.Value
+	if err := starlark.UnpackPositionalArgs("filter", args, kw, 2, &f, &it); err != nil {
+		return nil, err
+	}
+	step, err := stepper(it)
+	if err != nil {
+		return nil, err
+	}
+	next := func() (starlark.Value, bool, error) {
+		for {
+			v, ok, err := step()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			keep := v.Truth()
+			if f != starlark.None {
+				k, err := starlark.Call(thread, f, starlark.Tuple{v}, nil)
+				if err != nil {
+					return nil, false, err
+				}
+				keep = k.Truth()
+			}
+			if keep {
+				return v, true, nil
+			}
+		}
+	}
+	if _, lazy := it.(*pyIter); lazy {
+		return newLazyIter(thread, "filter", next), nil
+	}
+	var out []starlark.Value
+	for {
+		v, ok, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return newListIter("filter", out), nil
+		}
+		out = append(out, v)
+	}
+}
+
+// pyMinMax is min/max(iterable, *, key=None, default=...) and
+// min/max(a, b, *rest, key=None).
+func (r *interp) pyMinMax(isMin bool) builtinFunc {
+	name := "max"
+	if isMin {
+		name = "min"
+	}
+	return func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var key, def starlark.Value = starlark.None, nil
+		for _, kv := range kw {
+			switch string(kv[0].(starlark.String)) {
+			case "key":
+				key = kv[1]
+			case "default":
+				def = kv[1]
+			default:
+				return nil, pyErrorf(excTypeError, "'%s' is an invalid keyword argument for %s()", kv[0].(starlark.String), name)
+			}
+		}
+		var vals []starlark.Value
+		switch len(args) {
+		case 0:
+			return nil, pyErrorf(excTypeError, "%s expected at least 1 argument, got 0", name)
+		case 1:
+			if err := r.checkSize("list", args); err != nil {
+				return nil, err
+			}
+			v, err := listOf(args[0])
+			if err != nil {
+				return nil, err
+			}
+			vals = v
+		default:
+			if def != nil {
+				return nil, pyErrorf(excTypeError, "Cannot specify a default for %s() with multiple positional arguments", name)
+			}
+			vals = args
+		}
+		if len(vals) == 0 {
+			if def != nil {
+				return def, nil
+			}
+			return nil, pyErrorf(excValueError, "%s() arg is an empty sequence", name)
+		}
+		best, bestKey := vals[0], vals[0]
+		if key != starlark.None {
+			k, err := starlark.Call(thread, key, starlark.Tuple{best}, nil)
+			if err != nil {
+				return nil, err
+			}
+			bestKey = k
+		}
+		for _, v := range vals[1:] {
+			k := v
+			if key != starlark.None {
+				kv, err := starlark.Call(thread, key, starlark.Tuple{v}, nil)
+				if err != nil {
+					return nil, err
+				}
+				k = kv
+			}
+			op := syntax.GT
+			if isMin {
+				op = syntax.LT
+			}
+			better, err := starlark.Compare(op, k, bestKey)
+			if err != nil {
+				return nil, pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", op, pyTypeName(k), pyTypeName(bestKey))
+			}
+			if better {
+				best, bestKey = v, k
+			}
+		}
+		return best, nil
+	}
+}
+
+func (r *interp) pySorted(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	var key starlark.Value = starlark.None
+	var reverse bool
+	if err := starlark.UnpackArgs("sorted", args, kw, "iterable", &it, "key?", &key, "reverse?", &reverse); err != nil {
+		return nil, err
+	}
+	if err := r.checkSize("sorted", args[:1]); err != nil {
+		return nil, err
+	}
+	vals, err := listOf(it)
+	if err != nil {
+		return nil, err
+	}
+	out, err := sortValues(thread, vals, key, reverse)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.NewList(out), nil
+}
+
+func (r *interp) pyReversed(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs("reversed", args, kw, 1, &x); err != nil {
+		return nil, err
+	}
+	if err := r.checkSize("reversed", args); err != nil {
+		return nil, err
+	}
+	if s, ok := x.(starlark.String); ok {
+		x = starlark.Tuple(chars(string(s)))
+	}
+	seq, ok := x.(starlark.Indexable)
+	if !ok {
+		if m, isMap := x.(starlark.IterableMapping); isMap {
+			keys, _ := listOf(m)
+			seq = starlark.Tuple(keys)
+		} else {
+			return nil, pyErrorf(excTypeError, "'%s' object is not reversible", pyTypeName(x))
+		}
+	}
+	out := make([]starlark.Value, seq.Len())
+	for i := range out {
+		out[i] = seq.Index(seq.Len() - 1 - i)
+	}
+	return newListIter("reversed", out), nil
+}
+
+func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it, def starlark.Value
+	if err := starlark.UnpackPositionalArgs("next", args, kw, 1, &it, &def); err != nil {
+		return nil, err
+	}
+	p, ok := it.(*pyIter)
+	if !ok {
+		return nil, pyErrorf(excTypeError, "'%s' object is not an iterator", pyTypeName(it))
+	}
+	v, ok, err := p.step()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if def != nil {
+			return def, nil
+		}
+		return nil, &pyError{&pyException{typ: excStopIteration}}
+	}
+	return v, nil
+}
+
+// pyIterOf is iter(x): a one-pass iterator over x.
+func pyIterOf(x starlark.Value) (starlark.Value, error) {
+	if it, ok := x.(*pyIter); ok {
+		return it, nil
+	}
+	vals, err := listOf(x)
+	if err != nil {
+		return nil, err
+	}
+	return newListIter(pyTypeName(x)+"_iterator", vals), nil
+}
+
+func pyFormatBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	spec := ""
+	if err := starlark.UnpackPositionalArgs("format", args, kw, 1, &v, &spec); err != nil {
+		return nil, err
+	}
+	s, err := formatValue(v, spec)
+	return starlark.String(s), err
+}
+
+func pySetattr(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var obj, v starlark.Value
+	var name string
+	if err := starlark.UnpackPositionalArgs("setattr", args, kw, 3, &obj, &name, &v); err != nil {
+		return nil, err
+	}
+	f, ok := obj.(starlark.HasSetField)
+	if !ok {
+		return nil, pyErrorf(excAttribute, "'%s' object attribute '%s' is read-only", pyTypeName(obj), name)
+	}
+	return starlark.None, f.SetField(name, v)
+}
+
+// pyID is id(x): the address of a reference value, a hash otherwise.
+func pyID(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackPositionalArgs("id", args, kw, 1, &v); err != nil {
+		return nil, err
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer {
+		return starlark.MakeUint64(uint64(rv.Pointer())), nil
+	}
+	h, _ := v.Hash()
+	return starlark.MakeUint64(uint64(h)), nil
+}
+
+func pyExit(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return nil, &pyError{&pyException{typ: excSystemExit, args: args}}
+}
+
+func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var keys starlark.Value
+	var v starlark.Value = starlark.None
+	if err := starlark.UnpackPositionalArgs("dict.fromkeys", args, kw, 1, &keys, &v); err != nil {
+		return nil, err
+	}
+	d := starlark.NewDict(0)
+	err := iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(k, v) })
+	return d, err
+}
+
+// strCall is str(x), str(b, encoding, errors).
+func (r *interp) strCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value = starlark.String("")
+	var encoding, errs starlark.Value = starlark.None, starlark.None
+	if err := starlark.UnpackArgs("str", args, kw, "object?", &x, "encoding?", &encoding, "errors?", &errs); err != nil {
+		return nil, err
+	}
+	if b, ok := x.(starlark.Bytes); ok && (encoding != starlark.None || errs != starlark.None) {
+		enc, e := "utf-8", "strict"
+		if s, ok := encoding.(starlark.String); ok {
+			enc = string(s)
+		}
+		if s, ok := errs.(starlark.String); ok {
+			e = string(s)
+		}
+		s, err := decodeBytes(string(b), enc, e)
+		return starlark.String(s), err
+	}
+	return starlark.String(pyStr(x)), nil
+}
+
+// bytesCall is bytes(), bytes(n), bytes(iterable of ints), bytes(s, encoding).
+func (r *interp) bytesCall(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) >= 1 {
+		if s, ok := args[0].(starlark.String); ok {
+			if len(args) < 2 {
+				return nil, pyErrorf(excTypeError, "string argument without an encoding")
+			}
+			return strEncode(thread, s, args[1:], kw)
+		}
+		if n, ok := args[0].(starlark.Int); ok && len(args) == 1 {
+			k, ok := n.Int64()
+			if !ok || k < 0 || k > 1<<30 {
+				return nil, pyErrorf(excValueError, "negative count")
+			}
+			return starlark.Bytes(make([]byte, k)), nil
+		}
+	}
+	return starlark.Call(thread, starlark.Universe["bytes"], args, kw)
+}

@@ -1,0 +1,389 @@
+// Python exceptions: the class hierarchy, exception values, and the kind
+// of every error a call can end with.
+
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+
+	"harness/jail"
+)
+
+// excType is an exception class. Classes are shared by every REPL; they
+// are immutable.
+type excType struct {
+	name, module string
+	base         *excType
+}
+
+var (
+	_ starlark.Callable = (*excType)(nil)
+	_ starlark.HasAttrs = (*excType)(nil)
+)
+
+func (t *excType) String() string {
+	if t.module != "" {
+		return "<class '" + t.module + "." + t.name + "'>"
+	}
+	return "<class '" + t.name + "'>"
+}
+func (t *excType) Type() string          { return "type" }
+func (t *excType) Freeze()               {}
+func (t *excType) Truth() starlark.Bool  { return true }
+func (t *excType) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
+func (t *excType) Name() string          { return t.name }
+func (t *excType) AttrNames() []string   { return []string{"__name__", "__qualname__"} }
+func (t *excType) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "__name__", "__qualname__":
+		return starlark.String(t.name), nil
+	}
+	return nil, nil
+}
+
+// isSubclass reports whether t is other or derives from it.
+func (t *excType) isSubclass(other *excType) bool {
+	for c := t; c != nil; c = c.base {
+		if c == other {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *excType) CallInternal(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	e := &pyException{typ: t, args: args}
+	for _, kv := range kw {
+		if e.attrs == nil {
+			e.attrs = starlark.StringDict{}
+		}
+		e.attrs[string(kv[0].(starlark.String))] = kv[1]
+	}
+	if t.isSubclass(excOSError) && len(args) >= 2 {
+		e.setOSError(args)
+	}
+	return e, nil
+}
+
+func newExc(name string, base *excType) *excType { return &excType{name: name, base: base} }
+
+var (
+	excBase           = newExc("BaseException", nil)
+	excSystemExit     = newExc("SystemExit", excBase)
+	excKeyboard       = newExc("KeyboardInterrupt", excBase)
+	excException      = newExc("Exception", excBase)
+	excArithmetic     = newExc("ArithmeticError", excException)
+	excZeroDivision   = newExc("ZeroDivisionError", excArithmetic)
+	excOverflow       = newExc("OverflowError", excArithmetic)
+	excAssertion      = newExc("AssertionError", excException)
+	excAttribute      = newExc("AttributeError", excException)
+	excEOF            = newExc("EOFError", excException)
+	excImport         = newExc("ImportError", excException)
+	excModuleNotFound = newExc("ModuleNotFoundError", excImport)
+	excLookup         = newExc("LookupError", excException)
+	excIndexError     = newExc("IndexError", excLookup)
+	excKeyError       = newExc("KeyError", excLookup)
+	excNameError      = newExc("NameError", excException)
+	excUnboundLocal   = newExc("UnboundLocalError", excNameError)
+	excOSError        = newExc("OSError", excException)
+	excFileNotFound   = newExc("FileNotFoundError", excOSError)
+	excFileExists     = newExc("FileExistsError", excOSError)
+	excPermission     = newExc("PermissionError", excOSError)
+	excIsADirectory   = newExc("IsADirectoryError", excOSError)
+	excNotADirectory  = newExc("NotADirectoryError", excOSError)
+	excTimeout        = newExc("TimeoutError", excOSError)
+	excUnsupportedOp  = &excType{name: "UnsupportedOperation", module: "io", base: excOSError}
+	excRuntime        = newExc("RuntimeError", excException)
+	excRecursion      = newExc("RecursionError", excRuntime)
+	excNotImplemented = newExc("NotImplementedError", excRuntime)
+	excStopIteration  = newExc("StopIteration", excException)
+	excTypeError      = newExc("TypeError", excException)
+	excValueError     = newExc("ValueError", excException)
+	excUnicode        = newExc("UnicodeError", excValueError)
+	excUnicodeDecode  = newExc("UnicodeDecodeError", excUnicode)
+	excUnicodeEncode  = newExc("UnicodeEncodeError", excUnicode)
+	excJSONDecode     = &excType{name: "JSONDecodeError", module: "json", base: excValueError}
+	excSubprocess     = &excType{name: "SubprocessError", module: "subprocess", base: excException}
+	excCalledProcess  = &excType{name: "CalledProcessError", module: "subprocess", base: excSubprocess}
+	excTimeoutExpired = &excType{name: "TimeoutExpired", module: "subprocess", base: excSubprocess}
+	excCSV            = &excType{name: "Error", module: "csv", base: excException}
+	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, excAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excRuntime, excRecursion, excNotImplemented, excStopIteration, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
+	exceptionAliases  = map[string]*excType{"IOError": excOSError, "EnvironmentError": excOSError}
+)
+
+// pyException is an exception value: what except binds and raise raises.
+type pyException struct {
+	typ   *excType
+	args  starlark.Tuple
+	text  string // str(e) when set; otherwise computed from args
+	attrs starlark.StringDict
+	cause starlark.Value
+}
+
+var _ starlark.HasAttrs = (*pyException)(nil)
+
+func (e *pyException) String() string        { return e.typ.name + pyRepr(e.args) }
+func (e *pyException) Type() string          { return e.typ.name }
+func (e *pyException) Freeze()               {}
+func (e *pyException) Truth() starlark.Bool  { return true }
+func (e *pyException) Hash() (uint32, error) { return starlark.String(e.typ.name).Hash() }
+
+func (e *pyException) reprPy() string {
+	if len(e.args) == 1 {
+		return e.typ.name + "(" + pyRepr(e.args[0]) + ")"
+	}
+	return e.typ.name + pyRepr(e.args)
+}
+
+// str is str(e).
+func (e *pyException) str() string {
+	if e.text != "" {
+		return e.text
+	}
+	switch len(e.args) {
+	case 0:
+		return ""
+	case 1:
+		if e.typ.isSubclass(excKeyError) {
+			return pyRepr(e.args[0])
+		}
+		return pyStr(e.args[0])
+	}
+	return pyRepr(e.args)
+}
+
+func (e *pyException) AttrNames() []string {
+	names := []string{"__cause__", "__class__", "args"}
+	for k := range e.attrs {
+		names = append(names, k)
+	}
+	return names
+}
+
+func (e *pyException) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "args":
+		return e.args, nil
+	case "__class__":
+		return e.typ, nil
+	case "__cause__":
+		if e.cause == nil {
+			return starlark.None, nil
+		}
+		return e.cause, nil
+	}
+	if v, ok := e.attrs[name]; ok {
+		return v, nil
+	}
+	if e.typ.isSubclass(excOSError) {
+		switch name {
+		case "errno", "strerror", "filename", "filename2":
+			return starlark.None, nil
+		}
+	}
+	return nil, nil
+}
+
+// setOSError fills errno, strerror and filename from OSError(errno,
+// strerror[, filename]).
+func (e *pyException) setOSError(args starlark.Tuple) {
+	if e.attrs == nil {
+		e.attrs = starlark.StringDict{}
+	}
+	e.attrs["errno"], e.attrs["strerror"] = args[0], args[1]
+	e.text = fmt.Sprintf("[Errno %s] %s", pyStr(args[0]), pyStr(args[1]))
+	if len(args) >= 3 {
+		e.attrs["filename"] = args[2]
+		e.text += ": " + pyRepr(args[2])
+	}
+}
+
+// pyError is an error carrying an exception.
+type pyError struct{ exc *pyException }
+
+func (e *pyError) Error() string {
+	if s := e.exc.str(); s != "" {
+		return e.exc.typ.name + ": " + s
+	}
+	return e.exc.typ.name
+}
+
+// pyErrorf returns an error raising typ with a formatted message.
+func pyErrorf(typ *excType, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	return &pyError{&pyException{typ: typ, args: starlark.Tuple{starlark.String(msg)}}}
+}
+
+// keyError is KeyError(key).
+func keyError(key starlark.Value) error {
+	return &pyError{&pyException{typ: excKeyError, args: starlark.Tuple{key}}}
+}
+
+// osErrors maps a jail kind to Python's class, errno and strerror.
+var osErrors = map[jail.Kind]struct {
+	typ      *excType
+	errno    int
+	strerror string
+}{
+	jail.KindNotFound:   {excFileNotFound, 2, "No such file or directory"},
+	jail.KindExists:     {excFileExists, 17, "File exists"},
+	jail.KindPermission: {excPermission, 13, "Permission denied"},
+	jail.KindEscape:     {excPermission, 13, "Permission denied"},
+	jail.KindNotDir:     {excNotADirectory, 20, "Not a directory"},
+	jail.KindIsDir:      {excIsADirectory, 21, "Is a directory"},
+}
+
+// osError converts a file error into its exception. str(e) reads like
+// Python's ("[Errno 2] No such file or directory: 'notes.txt'", the path
+// relative to the working directory when below it); a denial adds why.
+func (r *interp) osError(fe *fsError) *pyException {
+	info, ok := osErrors[fe.kind]
+	if !ok {
+		return &pyException{typ: excOSError, args: starlark.Tuple{starlark.String(fe.Error())}}
+	}
+	name := starlark.String(r.displayPath(fe.vpath))
+	e := &pyException{typ: info.typ, args: starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror)}}
+	e.setOSError(starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror), name})
+	if fe.kind == jail.KindEscape || fe.kind == jail.KindPermission {
+		if fe.reason != "" {
+			e.text += " (" + fe.kind.String() + ": " + fe.reason + ")"
+		}
+	}
+	return e
+}
+
+// displayPath shows a virtual path relative to the working directory when
+// it is below it, as the user most likely wrote it.
+func (r *interp) displayPath(v string) string {
+	if rest, ok := strings.CutPrefix(v, r.cwd+"/"); ok {
+		return rest
+	}
+	return v
+}
+
+// exceptionOf returns the exception an error raises: its own for errors
+// the REPL's Python builtins return, the matching OSError for file errors,
+// and for Starlark's own errors the class their message names.
+func (r *interp) exceptionOf(err error) *pyException {
+	var pe *pyError
+	if errors.As(err, &pe) {
+		return pe.exc
+	}
+	var fe *fsError
+	if errors.As(err, &fe) {
+		return r.osError(fe)
+	}
+	var rl resolve.ErrorList
+	if errors.As(err, &rl) && len(rl) > 0 {
+		err = errors.New(rl[0].Msg)
+	}
+	text := errorMessage(err)
+	if m := keyRule.FindStringSubmatch(text); m != nil {
+		if k := m[1]; len(k) >= 2 && k[0] == '"' && k[len(k)-1] == '"' && !strings.ContainsAny(k[1:len(k)-1], `"\\`) {
+			return &pyException{typ: excKeyError, args: starlark.Tuple{starlark.String(k[1 : len(k)-1])}}
+		}
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return &pyException{typ: excKeyError, args: starlark.Tuple{starlark.MakeInt(n)}}
+		}
+	}
+	typ, msg := classifyMessage(text)
+	return &pyException{typ: typ, args: starlark.Tuple{starlark.String(msg)}}
+}
+
+// keyRule reads Starlark's missing-key message, to give KeyError its key.
+var keyRule = regexp.MustCompile(`^key (.+) not in \w+$`)
+
+type msgRule struct {
+	re  *regexp.Regexp
+	typ *excType
+	fix func(m []string) string // Python's message, or nil to keep the text
+}
+
+func rule(re string, typ *excType, fix func([]string) string) msgRule {
+	return msgRule{regexp.MustCompile(re), typ, fix}
+}
+
+// starlarkTypeNames maps Starlark's type names to Python's.
+var starlarkTypeNames = map[string]string{"string": "str", "NoneType": "NoneType", "builtin_function_or_method": "builtin_function_or_method"}
+
+func pyTypeOf(starlarkName string) string {
+	if n, ok := starlarkTypeNames[starlarkName]; ok {
+		return n
+	}
+	return starlarkName
+}
+
+var msgRules = []msgRule{
+	rule(`^(?:\w+: )?run: (PermissionError|FileNotFoundError|NotADirectoryError): (.*)$`, nil, nil),
+	rule(`^fail: (.*)$`, excException, func(m []string) string { return m[1] }),
+	rule(`key (.+) not in \w+`, excKeyError, func(m []string) string { return pyReprFromStarlark(m[1]) }),
+	rule(`missing key`, excKeyError, nil),
+	rule(`pop from empty|empty list`, excIndexError, func([]string) string { return "pop from empty list" }),
+	rule(`index -?\d+ out of range|out of range`, excIndexError, nil),
+	rule(`floating-point division by zero|float division by zero`, excZeroDivision, func([]string) string { return "division by zero" }),
+	rule(`floored division by zero|integer division by zero`, excZeroDivision, func([]string) string { return "integer division or modulo by zero" }),
+	rule(`modulo by zero`, excZeroDivision, func([]string) string { return "integer modulo by zero" }),
+	rule(`division by zero`, excZeroDivision, nil),
+	rule(`^(\S+) has no \.(\w+) field or method`, excAttribute, func(m []string) string {
+		return fmt.Sprintf("'%s' object has no attribute '%s'", pyTypeOf(m[1]), m[2])
+	}),
+	rule(`has no \.(\w+) field or method`, excAttribute, nil),
+	rule(`substring not found`, excValueError, func([]string) string { return "substring not found" }),
+	rule(`remove: element not found`, excValueError, func([]string) string { return "list.remove(x): x not in list" }),
+	rule(`value not found|not in list|element not found`, excValueError, nil),
+	rule(`too many values to unpack|too few values to unpack|not enough values`, excValueError, nil),
+	rule(`invalid literal|invalid syntax|invalid base|not a valid|could not convert`, excValueError, nil),
+	rule(`^json\.|json: `, excJSONDecode, nil),
+	rule(`local variable (\w+) referenced before assignment`, excUnboundLocal, func(m []string) string {
+		return fmt.Sprintf("cannot access local variable '%s' where it is not associated with a value", m[1])
+	}),
+	rule(`global variable (\w+) referenced before assignment`, excNameError, func(m []string) string {
+		return fmt.Sprintf("name '%s' is not defined", m[1])
+	}),
+	rule(`^undefined: (\w+)`, excNameError, func(m []string) string { return fmt.Sprintf("name '%s' is not defined", m[1]) }),
+	rule(`unknown binary op: string \+ (\S+)`, excTypeError, func(m []string) string {
+		return fmt.Sprintf(`can only concatenate str (not "%s") to str`, pyTypeOf(m[1]))
+	}),
+	rule(`unknown binary op: (\S+) (\S+) (\S+)`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
+	}),
+	rule(`during iteration`, excRuntime, nil),
+	rule(`unsupported|unknown (binary|unary) op|not callable|got \S+, want|missing argument|unexpected keyword|positional argument|for parameter|not iterable|unhashable|not supported|cannot compare|not comparable|does not support|invalid call|frozen`, excTypeError, nil),
+}
+
+var runKinds = map[string]*excType{"PermissionError": excPermission, "FileNotFoundError": excFileNotFound, "NotADirectoryError": excNotADirectory}
+
+// classifyMessage names the class of a Starlark error message and gives
+// Python's wording where it differs.
+func classifyMessage(msg string) (*excType, string) {
+	for i, r := range msgRules {
+		m := r.re.FindStringSubmatch(msg)
+		if m == nil {
+			continue
+		}
+		if i == 0 {
+			return runKinds[m[1]], "run: " + m[2]
+		}
+		if r.fix != nil {
+			return r.typ, r.fix(m)
+		}
+		return r.typ, msg
+	}
+	return excException, msg
+}
+
+// pyReprFromStarlark turns a simple Starlark string repr ("a") into
+// Python's ('a'); other text is kept.
+func pyReprFromStarlark(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && !strings.ContainsAny(s[1:len(s)-1], `"'\`) {
+		return "'" + s[1:len(s)-1] + "'"
+	}
+	return s
+}

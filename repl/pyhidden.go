@@ -1,0 +1,403 @@
+// The hidden builtins behind the pre-pass's rewrites and the AST pass's
+// calls, and live global lookups.
+
+package repl
+
+import (
+	"reflect"
+	"strings"
+	"unsafe"
+
+	"go.starlark.net/starlark"
+)
+
+// hiddenBuiltins adds the builtins the rewritten code calls.
+func (r *interp) hiddenBuiltins(g starlark.StringDict) {
+	add := func(name, shown string, f builtinFunc) { g[name] = starlark.NewBuiltin(shown, f) }
+	two := func(f func(x, y starlark.Value) (starlark.Value, error)) builtinFunc {
+		return func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return f(args[0], args[1])
+		}
+	}
+	add(hidPow, "**", two(r.pyPow))
+	add(hidIs, "is", two(func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(identical(x, y)), nil }))
+	add(hidMod, "%", two(percentOp))
+	add(hidIndex, "[]", two(pyIndex))
+	add(hidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return newListIter("generator", elems(args[0])), nil
+	})
+	add(hidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return pySlice(args[0], args[1], args[2], args[3])
+	})
+	add(hidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return starlark.None, pySetSlice(args[0], args[1], args[2], args[3], args[4])
+	})
+	add(hidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return r.iterable(args[0])
+	})
+	add(hidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return callMethod(thread, args[0], string(args[1].(starlark.String)), args[2:], kw)
+	})
+	add(hidArgs, "*args", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		var out starlark.Tuple
+		for _, a := range args {
+			vals, err := listOf(a)
+			if err != nil {
+				return nil, pyErrorf(excTypeError, "argument after * must be an iterable, not %s", pyTypeName(a))
+			}
+			out = append(out, vals...)
+		}
+		return out, nil
+	})
+	add(hidKwargs, "**kwargs", pyDictMerge)
+	add(hidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return r.liveGlobal(thread, string(args[0].(starlark.String)))
+	})
+	for name, f := range map[string]builtinFunc{
+		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
+		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
+		"__py_delitem": pyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
+		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_unpack": pyUnpack, "__py_dup": pyDup,
+		"__py_setglobal": r.pySetGlobal,
+		"__py_try":       tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
+	} {
+		add(name, strings.TrimPrefix(name, "__py_"), f)
+	}
+}
+
+// identical is Python's "is": the same object for mutable values, equal
+// for the immutable ones (whose identity Python leaves unspecified).
+func identical(x, y starlark.Value) bool {
+	if reflect.TypeOf(x) != reflect.TypeOf(y) {
+		return false
+	}
+	if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer {
+		return rv.Pointer() == reflect.ValueOf(y).Pointer()
+	}
+	switch x.(type) {
+	case starlark.String, starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType, starlark.Bytes:
+		eq, err := starlark.Equal(x, y)
+		return err == nil && eq
+	}
+	return false
+}
+
+// iterable is the iterable of a for loop: a string's characters, or the
+// value itself.
+func (r *interp) iterable(v starlark.Value) (starlark.Value, error) {
+	switch v := v.(type) {
+	case starlark.String:
+		if need := int64(len(v)) * 24; need > bigAlloc && r.opts.MaxMemoryMB > 0 {
+			if err := r.checkAlloc("iterating a string", need); err != nil {
+				return nil, err
+			}
+		}
+		return starlark.Tuple(chars(string(v))), nil
+	case starlark.Bytes:
+		return byteInts(string(v)), nil
+	case starlark.Iterable:
+		return v, nil
+	}
+	return nil, pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(v))
+}
+
+func tryOutside(_ *starlark.Thread, b *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return nil, pyErrorf(excRuntime, "try/except runs only at the top level of a REPL call; inside functions and helper files use try_call(f, *args)")
+}
+
+// pyAssert is assert cond, msg: msg is a function called only on failure.
+func pyAssert(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	if args[0].Truth() {
+		return starlark.None, nil
+	}
+	e := &pyException{typ: excAssertion}
+	if len(args) > 1 {
+		msg, err := starlark.Call(thread, args[1], nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		e.args = starlark.Tuple{msg}
+	}
+	return nil, &pyError{e}
+}
+
+// pyRaise is raise, raise E, raise E(...) and raise E from cause.
+func (r *interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		if n := len(r.handling); n > 0 {
+			return nil, &pyError{r.handling[n-1]}
+		}
+		return nil, pyErrorf(excRuntime, "No active exception to reraise")
+	}
+	var exc *pyException
+	switch x := args[0].(type) {
+	case *pyException:
+		exc = x
+	case *excType:
+		v, _ := x.CallInternal(thread, nil, nil)
+		exc = v.(*pyException)
+	default:
+		return nil, pyErrorf(excTypeError, "exceptions must derive from BaseException")
+	}
+	if len(args) > 1 {
+		exc.cause = args[1]
+	}
+	return nil, &pyError{exc}
+}
+
+func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	x, k := args[0], args[1]
+	switch c := x.(type) {
+	case *starlark.List:
+		i, err := indexInt(k)
+		if err != nil {
+			return nil, pyErrorf(excTypeError, "list indices must be integers or slices, not %s", pyTypeName(k))
+		}
+		n := c.Len()
+		if i < 0 {
+			i += n
+		}
+		if i < 0 || i >= n {
+			return nil, pyErrorf(excIndexError, "list assignment index out of range")
+		}
+		return starlark.None, pyDelSlice(c, starlark.MakeInt(i), starlark.MakeInt(i+1), starlark.None)
+	case interface {
+		Delete(starlark.Value) (starlark.Value, bool, error)
+	}:
+		_, found, err := c.Delete(k)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, keyError(k)
+		}
+		return starlark.None, nil
+	}
+	return nil, pyErrorf(excTypeError, "'%s' object does not support item deletion", pyTypeName(x))
+}
+
+func pyDelsliceBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return starlark.None, pyDelSlice(args[0], args[1], args[2], args[3])
+}
+
+func pyDelattr(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return nil, pyErrorf(excAttribute, "'%s' object attribute '%s' cannot be deleted", pyTypeName(args[0]), pyStr(args[1]))
+}
+
+// pyDelname is a top-level del of names; the driver runs it between chunks.
+func (r *interp) pyDelname(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	for _, a := range args {
+		name := string(a.(starlark.String))
+		if _, ok := r.globals[name]; !ok {
+			return nil, pyErrorf(excNameError, "name '%s' is not defined", name)
+		}
+		delete(r.globals, name)
+	}
+	return starlark.None, nil
+}
+
+// pyDictMerge is {**a, "k": v, **b}.
+func pyDictMerge(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	out := starlark.NewDict(0)
+	for _, a := range args {
+		m, ok := a.(starlark.IterableMapping)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "'%s' object is not a mapping", pyTypeName(a))
+		}
+		for _, kv := range m.Items() {
+			if err := out.SetKey(kv[0], kv[1]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// pyUnpack is a starred assignment: before elements, the rest as a list,
+// after elements.
+func pyUnpack(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	vals, err := listOf(args[0])
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "cannot unpack non-iterable %s object", pyTypeName(args[0]))
+	}
+	before, _ := starlark.AsInt32(args[1])
+	after, _ := starlark.AsInt32(args[2])
+	if len(vals) < before+after {
+		return nil, pyErrorf(excValueError, "not enough values to unpack (expected at least %d, got %d)", before+after, len(vals))
+	}
+	out := append(starlark.Tuple(nil), vals[:before]...)
+	out = append(out, starlark.NewList(append([]starlark.Value(nil), vals[before:len(vals)-after]...)))
+	return append(out, vals[len(vals)-after:]...), nil
+}
+
+// pySetGlobal is an assignment to a name a def declares global: the
+// REPL's globals and the running chunk's own binding.
+func (r *interp) pySetGlobal(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	name := string(args[0].(starlark.String))
+	r.globals[name] = args[1]
+	if d := thread.CallStackDepth(); d > 0 {
+		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
+			if ms := r.slotsFor(fn.Module()); ms != nil {
+				if i, ok := ms.names[name]; ok {
+					ms.slots[i] = args[1]
+				}
+			}
+		}
+	}
+	return starlark.None, nil
+}
+
+// pyDup is a chained assignment's value, once per target.
+func pyDup(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	n, _ := starlark.AsInt32(args[1])
+	out := make(starlark.Tuple, n)
+	for i := range out {
+		out[i] = args[0]
+	}
+	return out, nil
+}
+
+// contextManager is a value usable in a with statement.
+type contextManager interface {
+	enter() (starlark.Value, error)
+	exit() error
+}
+
+// withValue is the one-pass iterable of a with statement: created with
+// the managers entered, it yields their values once and exits them when
+// the loop ends, however it ends.
+type withValue struct {
+	thread   *starlark.Thread
+	managers []contextManager
+	values   []starlark.Value
+}
+
+func (w *withValue) String() string        { return "<with>" }
+func (w *withValue) Type() string          { return "with" }
+func (w *withValue) Freeze()               {}
+func (w *withValue) Truth() starlark.Bool  { return true }
+func (w *withValue) Hash() (uint32, error) { return 0, nil }
+func (w *withValue) Iterate() starlark.Iterator {
+	return &withIterator{w: w}
+}
+
+type withIterator struct {
+	w    *withValue
+	done bool
+}
+
+func (it *withIterator) Next(p *starlark.Value) bool {
+	if it.done {
+		return false
+	}
+	it.done = true
+	if len(it.w.values) == 1 {
+		*p = it.w.values[0]
+	} else {
+		*p = starlark.Tuple(it.w.values)
+	}
+	return true
+}
+
+// Done exits the managers; an error (a file that could not be written)
+// stops the thread, as a with statement's exit error would surface.
+func (it *withIterator) Done() {
+	var first error
+	for i := len(it.w.managers) - 1; i >= 0; i-- {
+		if err := it.w.managers[i].exit(); err != nil && first == nil {
+			first = err
+		}
+	}
+	it.w.managers = nil
+	if first != nil {
+		it.w.thread.Cancel(errorMessage(first))
+	}
+}
+
+func (r *interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	w := &withValue{thread: thread}
+	for _, a := range args {
+		cm, ok := a.(contextManager)
+		if !ok {
+			for i := len(w.managers) - 1; i >= 0; i-- {
+				_ = w.managers[i].exit()
+			}
+			return nil, pyErrorf(excTypeError, "'%s' object does not support the context manager protocol", pyTypeName(a))
+		}
+		v, err := cm.enter()
+		if err != nil {
+			return nil, err
+		}
+		w.managers, w.values = append(w.managers, cm), append(w.values, v)
+	}
+	return w, nil
+}
+
+// moduleSlots are a module's globals by name. Starlark keeps a module's
+// globals in a slice that only its compiled code indexes; a function
+// reading a global while the chunk defining it still runs needs the
+// current value, which is there and not yet in the REPL's globals.
+type moduleSlots struct {
+	names map[string]int
+	slots []starlark.Value
+}
+
+// slotsOf reads m's globals through reflection; it returns nil if the
+// layout of go.starlark.net's Module is not the expected one (a test
+// checks it is).
+func slotsOf(m *starlark.Module) *moduleSlots {
+	mv := reflect.ValueOf(m).Elem()
+	gv, pv := mv.FieldByName("globals"), mv.FieldByName("program")
+	if !gv.IsValid() || gv.Type() != reflect.TypeOf([]starlark.Value(nil)) || !pv.IsValid() || pv.IsNil() {
+		return nil
+	}
+	cv := pv.Elem().FieldByName("compiled")
+	if !cv.IsValid() || cv.IsNil() {
+		return nil
+	}
+	bv := cv.Elem().FieldByName("Globals")
+	if !bv.IsValid() || bv.Kind() != reflect.Slice {
+		return nil
+	}
+	ms := &moduleSlots{names: map[string]int{}, slots: *(*[]starlark.Value)(unsafe.Pointer(gv.UnsafeAddr()))}
+	for i := 0; i < bv.Len(); i++ {
+		if nv := bv.Index(i).FieldByName("Name"); nv.IsValid() && nv.Kind() == reflect.String {
+			ms.names[nv.String()] = i
+		}
+	}
+	if len(ms.slots) != bv.Len() {
+		return nil
+	}
+	return ms
+}
+
+// slotsFor returns a module's globals, read once per call.
+func (r *interp) slotsFor(m *starlark.Module) *moduleSlots {
+	ms, ok := r.slots[m]
+	if !ok {
+		ms = slotsOf(m)
+		r.slots[m] = ms
+	}
+	return ms
+}
+
+// liveGlobal returns the current value of a global read inside a
+// function: the running chunk's own binding, else the REPL's globals.
+func (r *interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Value, error) {
+	if d := thread.CallStackDepth(); d > 0 {
+		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
+			if ms := r.slotsFor(fn.Module()); ms != nil {
+				if i, ok := ms.names[name]; ok && ms.slots[i] != nil {
+					return ms.slots[i], nil
+				}
+			}
+		}
+	}
+	if v := r.globals[name]; v != nil {
+		return v, nil
+	}
+	if v, ok := starlark.Universe[name]; ok {
+		return v, nil
+	}
+	return nil, pyErrorf(excNameError, "name '%s' is not defined", name)
+}

@@ -1,0 +1,177 @@
+// One-pass iterators: generator expressions, map, filter, iter() and the
+// itertools that may be infinite.
+
+package repl
+
+import (
+	"go.starlark.net/starlark"
+)
+
+// pyIter is a one-pass iterator, as Python's generators and map objects
+// are: iterating it twice yields its elements once. Its elements are
+// precomputed (items) or produced on demand (next). Starlark iterators
+// cannot fail, so an error while producing an element stops the thread
+// with the error's text (see fail).
+type pyIter struct {
+	name   string
+	items  []starlark.Value
+	pos    int
+	next   func() (starlark.Value, bool, error)
+	done   bool
+	thread *starlark.Thread
+}
+
+var (
+	_ starlark.Iterable = (*pyIter)(nil)
+)
+
+func newListIter(name string, items []starlark.Value) *pyIter {
+	return &pyIter{name: name, items: items}
+}
+
+func newLazyIter(thread *starlark.Thread, name string, next func() (starlark.Value, bool, error)) *pyIter {
+	return &pyIter{name: name, next: next, thread: thread}
+}
+
+func (it *pyIter) String() string       { return "<" + it.name + " object>" }
+func (it *pyIter) reprPy() string       { return "<" + it.name + " object>" }
+func (it *pyIter) Type() string         { return it.name }
+func (it *pyIter) Freeze()              {}
+func (it *pyIter) Truth() starlark.Bool { return true }
+func (it *pyIter) Hash() (uint32, error) {
+	return 0, pyErrorf(excTypeError, "unhashable type: '%s'", it.name)
+}
+func (it *pyIter) Iterate() starlark.Iterator {
+	return &pyIterator{it}
+}
+
+// step returns the next element.
+func (it *pyIter) step() (starlark.Value, bool, error) {
+	if it.done {
+		return nil, false, nil
+	}
+	if it.next == nil {
+		if it.pos >= len(it.items) {
+			it.done, it.items = true, nil
+			return nil, false, nil
+		}
+		v := it.items[it.pos]
+		it.items[it.pos] = nil
+		it.pos++
+		return v, true, nil
+	}
+	v, ok, err := it.next()
+	if err != nil || !ok {
+		it.done = true
+	}
+	return v, ok, err
+}
+
+type pyIterator struct{ it *pyIter }
+
+func (p *pyIterator) Next(out *starlark.Value) bool {
+	v, ok, err := p.it.step()
+	if err != nil {
+		p.it.fail(err)
+		return false
+	}
+	if ok {
+		*out = v
+	}
+	return ok
+}
+
+func (p *pyIterator) Done() {}
+
+// fail stops the thread: a Starlark loop cannot see an iterator's error.
+func (it *pyIter) fail(err error) {
+	if it.thread != nil {
+		it.thread.Cancel(errorMessage(err))
+	}
+}
+
+// iterate calls f for each element of an iterable value (strings yield
+// their characters); f returns false to stop.
+func iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
+	if b, ok := v.(starlark.Bytes); ok {
+		v = byteInts(string(b))
+	}
+	if s, ok := v.(starlark.String); ok {
+		for _, c := range chars(string(s)) {
+			if more, err := f(c); err != nil || !more {
+				return err
+			}
+		}
+		return nil
+	}
+	if it, ok := v.(*pyIter); ok {
+		for {
+			x, ok, err := it.step()
+			if err != nil || !ok {
+				return err
+			}
+			if more, err := f(x); err != nil || !more {
+				return err
+			}
+		}
+	}
+	itv, ok := v.(starlark.Iterable)
+	if !ok {
+		return pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(v))
+	}
+	iter := itv.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for iter.Next(&x) {
+		if more, err := f(x); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// listOf returns the elements of an iterable value.
+func listOf(v starlark.Value) ([]starlark.Value, error) {
+	var out []starlark.Value
+	if n := starlark.Len(v); n > 0 {
+		out = make([]starlark.Value, 0, n)
+	}
+	err := iterate(v, func(x starlark.Value) (bool, error) {
+		out = append(out, x)
+		return true, nil
+	})
+	return out, err
+}
+
+// chars splits a string into its characters (invalid bytes one by one).
+func chars(s string) []starlark.Value {
+	out := make([]starlark.Value, 0, len(s))
+	for i := 0; i < len(s); {
+		_, w := decodeRune(s[i:])
+		out = append(out, starlark.String(s[i:i+w]))
+		i += w
+	}
+	return out
+}
+
+// stepper returns a function producing the elements of v one at a time:
+// a one-pass iterator's own, or those of a copy of v (so that no
+// Starlark iteration stays open, which would freeze a list against
+// appends).
+func stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
+	if it, ok := v.(*pyIter); ok {
+		return it.step, nil
+	}
+	vals, err := listOf(v)
+	if err != nil {
+		return nil, err
+	}
+	i := 0
+	return func() (starlark.Value, bool, error) {
+		if i >= len(vals) {
+			return nil, false, nil
+		}
+		i++
+		return vals[i-1], true, nil
+	}, nil
+}

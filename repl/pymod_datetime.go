@@ -1,0 +1,685 @@
+// The datetime module: date, datetime, timedelta and timezone with
+// Python's construction, arithmetic, formatting and parsing.
+
+package repl
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// pyDate is a date (dateOnly) or a datetime. Naive datetimes keep their
+// wall-clock fields in UTC; aware ones carry a fixed-offset zone.
+type pyDate struct {
+	t        time.Time
+	dateOnly bool
+	tz       *pyTimezone // nil when naive
+	cls      *dtClasses
+}
+
+// pyDelta is a timedelta, in microseconds.
+type pyDelta struct {
+	us  int64
+	cls *dtClasses
+}
+
+// pyTimezone is a fixed UTC offset.
+type pyTimezone struct {
+	offset time.Duration
+	name   string
+	cls    *dtClasses
+}
+
+// dtClasses are the module's classes, made once per interpreter.
+type dtClasses struct {
+	date, datetime, timedelta, timezone, timeT *pyType
+	utc                                        *pyTimezone
+}
+
+var (
+	_ starlark.HasBinary  = (*pyDate)(nil)
+	_ starlark.Comparable = (*pyDate)(nil)
+	_ starlark.HasAttrs   = (*pyDate)(nil)
+	_ starlark.HasBinary  = (*pyDelta)(nil)
+	_ starlark.HasUnary   = (*pyDelta)(nil)
+	_ starlark.Comparable = (*pyDelta)(nil)
+)
+
+func (r *interp) dtClasses() *dtClasses {
+	if r.dt != nil {
+		return r.dt
+	}
+	c := &dtClasses{}
+	c.utc = &pyTimezone{name: "UTC", cls: c}
+	c.timedelta = &pyType{name: "timedelta", module: "datetime", call: c.newDelta}
+	c.timedelta.attrs = starlark.StringDict{"max": &pyDelta{us: math.MaxInt64, cls: c}, "min": &pyDelta{us: math.MinInt64, cls: c}}
+	c.timezone = &pyType{name: "timezone", module: "datetime", call: c.newTimezone, attrs: starlark.StringDict{"utc": c.utc}}
+	c.date = &pyType{name: "date", module: "datetime", call: c.newDate(true)}
+	c.datetime = &pyType{name: "datetime", module: "datetime", base: c.date, call: c.newDate(false)}
+	c.timeT = &pyType{name: "time", module: "datetime", call: c.newTimeOfDay}
+	c.date.attrs = starlark.StringDict{
+		"today": builtin("date.today", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return c.localNow(true), nil
+		}),
+		"fromtimestamp": builtin("date.fromtimestamp", c.fromTimestamp(true, false)),
+		"fromisoformat": builtin("date.fromisoformat", c.fromISO(true)),
+	}
+	c.datetime.attrs = starlark.StringDict{
+		"now": builtin("datetime.now", c.now),
+		"today": builtin("datetime.today", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return c.localNow(false), nil
+		}),
+		"utcnow": builtin("datetime.utcnow", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return c.naive(time.Now().UTC(), false), nil
+		}),
+		"fromtimestamp":    builtin("datetime.fromtimestamp", c.fromTimestamp(false, false)),
+		"utcfromtimestamp": builtin("datetime.utcfromtimestamp", c.fromTimestamp(false, true)),
+		"fromisoformat":    builtin("datetime.fromisoformat", c.fromISO(false)),
+		"strptime":         builtin("datetime.strptime", c.strptime),
+		"combine":          builtin("datetime.combine", c.combine),
+	}
+	r.dt = c
+	return c
+}
+
+func (r *interp) datetimeModule() starlark.Value {
+	c := r.dtClasses()
+	return newModule("datetime", starlark.StringDict{
+		"date": c.date, "datetime": c.datetime, "timedelta": c.timedelta, "timezone": c.timezone, "time": c.timeT,
+		"MINYEAR": starlark.MakeInt(1), "MAXYEAR": starlark.MakeInt(9999),
+	})
+}
+
+// naive returns a naive date or datetime with t's wall-clock fields.
+func (c *dtClasses) naive(t time.Time, dateOnly bool) *pyDate {
+	w := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1000*1000, time.UTC)
+	if dateOnly {
+		w = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	}
+	return &pyDate{t: w, dateOnly: dateOnly, cls: c}
+}
+
+func (c *dtClasses) localNow(dateOnly bool) *pyDate { return c.naive(time.Now(), dateOnly) }
+
+func (c *dtClasses) aware(t time.Time, tz *pyTimezone) *pyDate {
+	t = t.In(time.FixedZone(tz.name, int(tz.offset.Seconds())))
+	return &pyDate{t: t.Truncate(time.Microsecond), tz: tz, cls: c}
+}
+
+func (c *dtClasses) now(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var tz starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "tz?", &tz); err != nil {
+		return nil, err
+	}
+	if z, ok := tz.(*pyTimezone); ok {
+		return c.aware(time.Now(), z), nil
+	}
+	return c.localNow(false), nil
+}
+
+func (c *dtClasses) newDate(dateOnly bool) func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var y, mo, d int
+		h, mi, s, us := 0, 0, 0, 0
+		var tz starlark.Value = starlark.None
+		name := "datetime"
+		var err error
+		if dateOnly {
+			name = "date"
+			err = starlark.UnpackArgs(name, args, kw, "year", &y, "month", &mo, "day", &d)
+		} else {
+			err = starlark.UnpackArgs(name, args, kw, "year", &y, "month", &mo, "day", &d, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz)
+		}
+		if err != nil {
+			return nil, pyErrorf(excTypeError, "%s", err.Error())
+		}
+		if err := checkDate(y, mo, d, h, mi, s, us); err != nil {
+			return nil, err
+		}
+		t := time.Date(y, time.Month(mo), d, h, mi, s, us*1000, time.UTC)
+		if z, ok := tz.(*pyTimezone); ok {
+			return &pyDate{t: time.Date(y, time.Month(mo), d, h, mi, s, us*1000, time.FixedZone(z.name, int(z.offset.Seconds()))), tz: z, cls: c}, nil
+		}
+		return &pyDate{t: t, dateOnly: dateOnly, cls: c}, nil
+	}
+}
+
+func checkDate(y, mo, d, h, mi, s, us int) error {
+	switch {
+	case y < 1 || y > 9999:
+		return pyErrorf(excValueError, "year %d is out of range", y)
+	case mo < 1 || mo > 12:
+		return pyErrorf(excValueError, "month must be in 1..12")
+	case d < 1 || d > time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day():
+		return pyErrorf(excValueError, "day is out of range for month")
+	case h < 0 || h > 23:
+		return pyErrorf(excValueError, "hour must be in 0..23")
+	case mi < 0 || mi > 59:
+		return pyErrorf(excValueError, "minute must be in 0..59")
+	case s < 0 || s > 59:
+		return pyErrorf(excValueError, "second must be in 0..59")
+	case us < 0 || us > 999999:
+		return pyErrorf(excValueError, "microsecond must be in 0..999999")
+	}
+	return nil
+}
+
+func (c *dtClasses) fromTimestamp(dateOnly, utc bool) builtinFunc {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var ts, tz starlark.Value = nil, starlark.None
+		if err := starlark.UnpackArgs(b.Name(), args, kw, "timestamp", &ts, "tz?", &tz); err != nil {
+			return nil, err
+		}
+		f, ok := toFloat(ts)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as a timestamp", pyTypeName(ts))
+		}
+		sec, frac := math.Modf(f)
+		t := time.Unix(int64(sec), int64(math.Round(frac*1e6))*1000)
+		if z, ok := tz.(*pyTimezone); ok {
+			return c.aware(t, z), nil
+		}
+		if utc {
+			t = t.UTC()
+		}
+		return c.naive(t, dateOnly), nil
+	}
+}
+
+// fromISO parses YYYY-MM-DD[(T| )HH:MM[:SS[.ffffff]]][Z|±HH:MM].
+func (c *dtClasses) fromISO(dateOnly bool) builtinFunc {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var s string
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &s); err != nil {
+			return nil, err
+		}
+		bad := pyErrorf(excValueError, "Invalid isoformat string: %s", quotePy(s))
+		layouts := []string{"2006-01-02T15:04:05.999999Z07:00", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04Z07:00",
+			"2006-01-02T15:04:05.999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02T15", "2006-01-02", "20060102"}
+		norm := strings.Replace(s, " ", "T", 1)
+		for _, l := range layouts {
+			t, err := time.Parse(l, norm)
+			if err != nil {
+				continue
+			}
+			if dateOnly {
+				if l != "2006-01-02" && l != "20060102" {
+					return nil, bad
+				}
+				return c.naive(t, true), nil
+			}
+			if strings.Contains(l, "Z07") {
+				_, off := t.Zone()
+				return c.aware(t, c.zone(time.Duration(off)*time.Second)), nil
+			}
+			return c.naive(t, false), nil
+		}
+		return nil, bad
+	}
+}
+
+func (c *dtClasses) zone(off time.Duration) *pyTimezone {
+	if off == 0 {
+		return c.utc
+	}
+	return &pyTimezone{offset: off, name: offsetText(off, ":"), cls: c}
+}
+
+func offsetText(off time.Duration, sep string) string {
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	h, m := int(off.Hours()), int(off.Minutes())%60
+	return fmt.Sprintf("UTC%s%02d%s%02d", sign, h, sep, m)[3:]
+}
+
+func (c *dtClasses) combine(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var d *pyDate
+	var tod *pyTimeOfDay
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &d, &tod); err != nil {
+		return nil, err
+	}
+	return &pyDate{t: time.Date(d.t.Year(), d.t.Month(), d.t.Day(), tod.h, tod.m, tod.s, tod.us*1000, time.UTC), cls: c}, nil
+}
+
+func (d *pyDate) pyClass() *pyType {
+	if d.dateOnly {
+		return d.cls.date
+	}
+	return d.cls.datetime
+}
+
+func (d *pyDate) isoformat(sep string) string {
+	s := fmt.Sprintf("%04d-%02d-%02d", d.t.Year(), d.t.Month(), d.t.Day())
+	if d.dateOnly {
+		return s
+	}
+	s += fmt.Sprintf("%s%02d:%02d:%02d", sep, d.t.Hour(), d.t.Minute(), d.t.Second())
+	if us := d.t.Nanosecond() / 1000; us != 0 {
+		s += fmt.Sprintf(".%06d", us)
+	}
+	if d.tz != nil {
+		s += offsetText(d.tz.offset, ":")
+	}
+	return s
+}
+
+func (d *pyDate) String() string { return d.strPy() }
+func (d *pyDate) strPy() string  { return d.isoformat(" ") }
+func (d *pyDate) reprPy() string {
+	t := d.t
+	if d.dateOnly {
+		return fmt.Sprintf("datetime.date(%d, %d, %d)", t.Year(), t.Month(), t.Day())
+	}
+	s := fmt.Sprintf("datetime.datetime(%d, %d, %d, %d, %d", t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute())
+	if us := t.Nanosecond() / 1000; t.Second() != 0 || us != 0 {
+		s += fmt.Sprintf(", %d", t.Second())
+		if us != 0 {
+			s += fmt.Sprintf(", %d", us)
+		}
+	}
+	if d.tz != nil {
+		s += ", tzinfo=" + d.tz.reprPy()
+	}
+	return s + ")"
+}
+func (d *pyDate) Type() string          { return d.pyClass().name }
+func (d *pyDate) Freeze()               {}
+func (d *pyDate) Truth() starlark.Bool  { return true }
+func (d *pyDate) Hash() (uint32, error) { return uint32(d.t.UnixNano() / 1000), nil }
+func (d *pyDate) formatPy(spec string) (string, error) {
+	if spec == "" {
+		return d.strPy(), nil
+	}
+	return strftime(d.t, spec), nil
+}
+
+func (d *pyDate) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	o := y.(*pyDate)
+	if (d.tz == nil) != (o.tz == nil) {
+		if op == syntax.EQL || op == syntax.NEQ {
+			return op == syntax.NEQ, nil
+		}
+		return false, pyErrorf(excTypeError, "can't compare offset-naive and offset-aware datetimes")
+	}
+	return compareInts(op, d.t.UnixNano(), o.t.UnixNano()), nil
+}
+
+func compareInts(op syntax.Token, a, b int64) bool {
+	switch op {
+	case syntax.EQL:
+		return a == b
+	case syntax.NEQ:
+		return a != b
+	case syntax.LT:
+		return a < b
+	case syntax.LE:
+		return a <= b
+	case syntax.GT:
+		return a > b
+	}
+	return a >= b
+}
+
+func (d *pyDate) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	switch y := y.(type) {
+	case *pyDelta:
+		if op == syntax.PLUS || (op == syntax.MINUS && side == starlark.Left) {
+			us := y.us
+			if op == syntax.MINUS {
+				us = -us
+			}
+			if d.dateOnly {
+				us = us / 86400e6 * 86400e6
+			}
+			return &pyDate{t: d.t.Add(time.Duration(us) * time.Microsecond), dateOnly: d.dateOnly, tz: d.tz, cls: d.cls}, nil
+		}
+	case *pyDate:
+		if op == syntax.MINUS && side == starlark.Left {
+			if (d.tz == nil) != (y.tz == nil) {
+				return nil, pyErrorf(excTypeError, "can't subtract offset-naive and offset-aware datetimes")
+			}
+			return &pyDelta{us: d.t.Sub(y.t).Microseconds(), cls: d.cls}, nil
+		}
+	}
+	return nil, nil
+}
+
+var dateFields = []string{"year", "month", "day", "weekday", "isoweekday", "isoformat", "strftime", "replace", "timetuple", "toordinal", "ctime", "isocalendar"}
+var datetimeFields = []string{"hour", "minute", "second", "microsecond", "tzinfo", "date", "time", "timestamp", "astimezone", "utcoffset", "tzname"}
+
+func (d *pyDate) AttrNames() []string {
+	if d.dateOnly {
+		return dateFields
+	}
+	return append(append([]string{}, dateFields...), datetimeFields...)
+}
+
+func (d *pyDate) Attr(name string) (starlark.Value, error) {
+	t := d.t
+	switch name {
+	case "year":
+		return starlark.MakeInt(t.Year()), nil
+	case "month":
+		return starlark.MakeInt(int(t.Month())), nil
+	case "day":
+		return starlark.MakeInt(t.Day()), nil
+	}
+	if !d.dateOnly {
+		switch name {
+		case "hour":
+			return starlark.MakeInt(t.Hour()), nil
+		case "minute":
+			return starlark.MakeInt(t.Minute()), nil
+		case "second":
+			return starlark.MakeInt(t.Second()), nil
+		case "microsecond":
+			return starlark.MakeInt(t.Nanosecond() / 1000), nil
+		case "tzinfo":
+			if d.tz == nil {
+				return starlark.None, nil
+			}
+			return d.tz, nil
+		}
+	}
+	m := d.method(name)
+	if m == nil {
+		return nil, nil
+	}
+	return builtin(d.pyClass().name+"."+name, m), nil
+}
+
+func (d *pyDate) method(name string) builtinFunc {
+	noArgs := func(f func() starlark.Value) builtinFunc {
+		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
+				return nil, err
+			}
+			return f(), nil
+		}
+	}
+	t := d.t
+	switch name {
+	case "weekday":
+		return noArgs(func() starlark.Value { return starlark.MakeInt((int(t.Weekday()) + 6) % 7) })
+	case "isoweekday":
+		return noArgs(func() starlark.Value { return starlark.MakeInt((int(t.Weekday())+6)%7 + 1) })
+	case "toordinal":
+		return noArgs(func() starlark.Value {
+			return starlark.MakeInt64(int64(t.Sub(time.Date(1, 1, 1, 0, 0, 0, 0, t.Location())).Hours()/24) + 1)
+		})
+	case "isocalendar":
+		return noArgs(func() starlark.Value {
+			y, w := t.ISOWeek()
+			return starlark.Tuple{starlark.MakeInt(y), starlark.MakeInt(w), starlark.MakeInt((int(t.Weekday())+6)%7 + 1)}
+		})
+	case "ctime":
+		return noArgs(func() starlark.Value { return starlark.String(strftime(t, "%a %b %e %H:%M:%S %Y")) })
+	case "timetuple":
+		return noArgs(func() starlark.Value { return &structTime{t: t} })
+	case "isoformat":
+		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			sep, spec := "T", "auto"
+			if err := starlark.UnpackArgs(b.Name(), args, kw, "sep?", &sep, "timespec?", &spec); err != nil {
+				return nil, err
+			}
+			s := d.isoformat(sep)
+			switch spec {
+			case "seconds":
+				s = d.isoformat(sep)[:10+len(sep)+8]
+			case "minutes":
+				s = d.isoformat(sep)[:10+len(sep)+5]
+			case "milliseconds":
+				s = d.isoformat(sep)[:10+len(sep)+8] + fmt.Sprintf(".%03d", t.Nanosecond()/1e6)
+			}
+			return starlark.String(s), nil
+		}
+	case "strftime":
+		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var f string
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &f); err != nil {
+				return nil, err
+			}
+			return starlark.String(strftime(t, f)), nil
+		}
+	case "replace":
+		return d.replace
+	}
+	if d.dateOnly {
+		return nil
+	}
+	switch name {
+	case "date":
+		return noArgs(func() starlark.Value { return d.cls.naive(t, true) })
+	case "time":
+		return noArgs(func() starlark.Value {
+			return &pyTimeOfDay{h: t.Hour(), m: t.Minute(), s: t.Second(), us: t.Nanosecond() / 1000, cls: d.cls}
+		})
+	case "timestamp":
+		return noArgs(func() starlark.Value {
+			wall := t
+			if d.tz == nil {
+				wall = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.Local)
+			}
+			return starlark.Float(float64(wall.UnixNano()) / 1e9)
+		})
+	case "utcoffset":
+		return noArgs(func() starlark.Value {
+			if d.tz == nil {
+				return starlark.None
+			}
+			return &pyDelta{us: d.tz.offset.Microseconds(), cls: d.cls}
+		})
+	case "tzname":
+		return noArgs(func() starlark.Value {
+			if d.tz == nil {
+				return starlark.None
+			}
+			return starlark.String(d.tz.name)
+		})
+	case "astimezone":
+		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var tz starlark.Value = starlark.None
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0, &tz); err != nil {
+				return nil, err
+			}
+			instant := t
+			if d.tz == nil {
+				instant = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.Local)
+			}
+			z, ok := tz.(*pyTimezone)
+			if !ok {
+				_, off := instant.In(time.Local).Zone()
+				z = d.cls.zone(time.Duration(off) * time.Second)
+			}
+			return d.cls.aware(instant, z), nil
+		}
+	}
+	return nil
+}
+
+func (d *pyDate) replace(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	t := d.t
+	y, mo, day, h, mi, s, us := t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1000
+	var tz starlark.Value = starlark.None
+	if d.tz != nil {
+		tz = d.tz
+	}
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "year?", &y, "month?", &mo, "day?", &day, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz); err != nil {
+		return nil, err
+	}
+	if err := checkDate(y, mo, day, h, mi, s, us); err != nil {
+		return nil, err
+	}
+	out := &pyDate{t: time.Date(y, time.Month(mo), day, h, mi, s, us*1000, time.UTC), dateOnly: d.dateOnly, cls: d.cls}
+	if z, ok := tz.(*pyTimezone); ok && !d.dateOnly {
+		out.tz = z
+		out.t = time.Date(y, time.Month(mo), day, h, mi, s, us*1000, time.FixedZone(z.name, int(z.offset.Seconds())))
+	}
+	return out, nil
+}
+
+// strptime parses s with the % directives of format.
+func (c *dtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var s, format string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &s, &format); err != nil {
+		return nil, err
+	}
+	bad := pyErrorf(excValueError, "time data %s does not match format %s", quotePy(s), quotePy(format))
+	y, mo, d, h, mi, sec, us := 1900, 1, 1, 0, 0, 0, 0
+	pm, twelve := -1, false
+	var off *time.Duration
+	i := 0
+	num := func(maxLen int) (int, bool) {
+		j := i
+		if j < len(s) && (s[j] == '+' || s[j] == '-') && maxLen > 4 {
+			j++
+		}
+		for j < len(s) && j-i < maxLen && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i {
+			return 0, false
+		}
+		var n int
+		fmt.Sscan(s[i:j], &n)
+		i = j
+		return n, true
+	}
+	word := func(names []string, short bool) (int, bool) {
+		for k, n := range names {
+			if short {
+				n = n[:3]
+			}
+			if len(s)-i >= len(n) && strings.EqualFold(s[i:i+len(n)], n) {
+				i += len(n)
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	for f := 0; f < len(format); f++ {
+		if format[f] != '%' || f+1 == len(format) {
+			if format[f] == ' ' {
+				for i < len(s) && s[i] == ' ' {
+					i++
+				}
+				continue
+			}
+			if i >= len(s) || s[i] != format[f] {
+				return nil, bad
+			}
+			i++
+			continue
+		}
+		f++
+		ok := true
+		switch format[f] {
+		case 'Y':
+			y, ok = num(4)
+		case 'y':
+			y, ok = num(2)
+			if y < 69 {
+				y += 2000
+			} else {
+				y += 1900
+			}
+		case 'm':
+			mo, ok = num(2)
+		case 'd':
+			d, ok = num(2)
+		case 'H':
+			h, ok = num(2)
+		case 'I':
+			h, ok = num(2)
+			twelve = true
+		case 'M':
+			mi, ok = num(2)
+		case 'S':
+			sec, ok = num(2)
+		case 'f':
+			start := i
+			us, ok = num(6)
+			for k := i - start; k < 6; k++ {
+				us *= 10
+			}
+		case 'j':
+			var yd int
+			yd, ok = num(3)
+			t := time.Date(y, 1, yd, 0, 0, 0, 0, time.UTC)
+			mo, d = int(t.Month()), t.Day()
+		case 'b', 'h':
+			var k int
+			k, ok = word(months, true)
+			mo = k + 1
+		case 'B':
+			var k int
+			k, ok = word(months, false)
+			mo = k + 1
+		case 'a':
+			_, ok = word(weekdays, true)
+		case 'A':
+			_, ok = word(weekdays, false)
+		case 'p':
+			var k int
+			k, ok = word([]string{"AM", "PM"}, false)
+			pm = k
+		case 'z':
+			if i < len(s) && s[i] == 'Z' {
+				i++
+				z := time.Duration(0)
+				off = &z
+				break
+			}
+			j := i
+			for j < len(s) && strings.IndexByte("+-0123456789:", s[j]) >= 0 {
+				j++
+			}
+			v := strings.ReplaceAll(s[i:j], ":", "")
+			if len(v) != 5 {
+				ok = false
+				break
+			}
+			var hh, mm int
+			fmt.Sscanf(v[1:], "%02d%02d", &hh, &mm)
+			z := time.Duration(hh)*time.Hour + time.Duration(mm)*time.Minute
+			if v[0] == '-' {
+				z = -z
+			}
+			off, i = &z, j
+		case 'Z':
+			for i < len(s) && (s[i] >= 'A' && s[i] <= 'Z') {
+				i++
+			}
+		case '%':
+			ok = i < len(s) && s[i] == '%'
+			i++
+		default:
+			return nil, pyErrorf(excValueError, "'%c' is a bad directive in format %s", format[f], quotePy(format))
+		}
+		if !ok {
+			return nil, bad
+		}
+	}
+	if i != len(s) {
+		return nil, pyErrorf(excValueError, "unconverted data remains: %s", s[i:])
+	}
+	if twelve && pm >= 0 {
+		h = h%12 + 12*pm
+	}
+	if err := checkDate(y, mo, d, h, mi, sec, us); err != nil {
+		return nil, err
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, us*1000, time.UTC)
+	if off != nil {
+		z := c.zone(*off)
+		return &pyDate{t: time.Date(y, time.Month(mo), d, h, mi, sec, us*1000, time.FixedZone(z.name, int(off.Seconds()))), tz: z, cls: c}, nil
+	}
+	return &pyDate{t: t, cls: c}, nil
+}

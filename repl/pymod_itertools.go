@@ -1,0 +1,648 @@
+// itertools: one-pass iterators, lazy where an input may be endless.
+
+package repl
+
+import (
+	"go.starlark.net/starlark"
+)
+
+func (r *interp) itertoolsModule() starlark.Value {
+	chain := &pyType{name: "chain", module: "itertools", call: func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return chainOf(thread, args)
+	}}
+	chain.attrs = starlark.StringDict{"from_iterable": builtin("chain.from_iterable", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var it starlark.Value
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &it); err != nil {
+			return nil, err
+		}
+		outer, err := stepper(it)
+		if err != nil {
+			return nil, err
+		}
+		var inner func() (starlark.Value, bool, error)
+		return newLazyIter(thread, "itertools.chain", func() (starlark.Value, bool, error) {
+			for {
+				if inner != nil {
+					v, ok, err := inner()
+					if err != nil || ok {
+						return v, ok, err
+					}
+				}
+				next, ok, err := outer()
+				if err != nil || !ok {
+					return nil, false, err
+				}
+				if inner, err = stepper(next); err != nil {
+					return nil, false, err
+				}
+			}
+		}), nil
+	})}
+	m := starlark.StringDict{
+		"chain": chain, "count": builtin("itertools.count", itCount), "cycle": builtin("itertools.cycle", itCycle),
+		"repeat": builtin("itertools.repeat", itRepeat), "islice": builtin("itertools.islice", itIslice),
+		"groupby": builtin("itertools.groupby", itGroupby), "accumulate": builtin("itertools.accumulate", itAccumulate),
+		"product": builtin("itertools.product", itProduct), "permutations": builtin("itertools.permutations", itPermutations),
+		"combinations":                  builtin("itertools.combinations", itCombinations(false)),
+		"combinations_with_replacement": builtin("itertools.combinations_with_replacement", itCombinations(true)),
+		"zip_longest":                   builtin("itertools.zip_longest", itZipLongest), "starmap": builtin("itertools.starmap", itStarmap),
+		"takewhile": builtin("itertools.takewhile", itWhile(true)), "dropwhile": builtin("itertools.dropwhile", itWhile(false)),
+		"filterfalse": builtin("itertools.filterfalse", itFilterfalse), "compress": builtin("itertools.compress", itCompress),
+		"pairwise": builtin("itertools.pairwise", itPairwise), "tee": builtin("itertools.tee", itTee),
+	}
+	return newModule("itertools", m)
+}
+
+func chainOf(thread *starlark.Thread, its starlark.Tuple) (starlark.Value, error) {
+	steps := make([]func() (starlark.Value, bool, error), len(its))
+	for i, it := range its {
+		s, err := stepper(it)
+		if err != nil {
+			return nil, err
+		}
+		steps[i] = s
+	}
+	return newLazyIter(thread, "itertools.chain", func() (starlark.Value, bool, error) {
+		for len(steps) > 0 {
+			v, ok, err := steps[0]()
+			if err != nil || ok {
+				return v, ok, err
+			}
+			steps = steps[1:]
+		}
+		return nil, false, nil
+	}), nil
+}
+
+func itCount(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var start, step starlark.Value = starlark.MakeInt(0), starlark.MakeInt(1)
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "start?", &start, "step?", &step); err != nil {
+		return nil, err
+	}
+	cur := start
+	return newLazyIter(thread, "itertools.count", func() (starlark.Value, bool, error) {
+		v := cur
+		next, err := pyAdd(cur, step)
+		cur = next
+		return v, err == nil, err
+	}), nil
+}
+
+func itCycle(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &it); err != nil {
+		return nil, err
+	}
+	step, err := stepper(it)
+	if err != nil {
+		return nil, err
+	}
+	var saved []starlark.Value
+	i, exhausted := 0, false
+	return newLazyIter(thread, "itertools.cycle", func() (starlark.Value, bool, error) {
+		if !exhausted {
+			v, ok, err := step()
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				saved = append(saved, v)
+				return v, true, nil
+			}
+			exhausted = true
+		}
+		if len(saved) == 0 {
+			return nil, false, nil
+		}
+		v := saved[i%len(saved)]
+		i++
+		return v, true, nil
+	}), nil
+}
+
+func itRepeat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	times := -1
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "object", &x, "times?", &times); err != nil {
+		return nil, err
+	}
+	return newLazyIter(thread, "itertools.repeat", func() (starlark.Value, bool, error) {
+		if times == 0 {
+			return nil, false, nil
+		}
+		if times > 0 {
+			times--
+		}
+		return x, true, nil
+	}), nil
+}
+
+func optInt(v starlark.Value, def int) (int, error) {
+	if v == starlark.None {
+		return def, nil
+	}
+	n, err := starlark.AsInt32(v)
+	if err != nil || n < 0 {
+		return 0, pyErrorf(excValueError, "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.")
+	}
+	return n, nil
+}
+
+func itIslice(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) < 2 || len(args) > 4 || len(kw) > 0 {
+		return nil, pyErrorf(excTypeError, "islice expected 2 to 4 arguments")
+	}
+	start, stop, step := 0, -1, 1
+	var err error
+	if len(args) == 2 {
+		stop, err = optInt(args[1], -1)
+	} else {
+		if start, err = optInt(args[1], 0); err == nil {
+			if stop, err = optInt(args[2], -1); err == nil && len(args) == 4 {
+				step, err = optInt(args[3], 1)
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if step == 0 {
+		return nil, pyErrorf(excValueError, "Step for islice() must be a positive integer or None.")
+	}
+	src, err := stepper(args[0])
+	if err != nil {
+		return nil, err
+	}
+	i, next := 0, start
+	return newLazyIter(thread, "itertools.islice", func() (starlark.Value, bool, error) {
+		for stop < 0 || next < stop {
+			v, ok, err := src()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			i++
+			if i-1 == next {
+				next += step
+				return v, true, nil
+			}
+		}
+		return nil, false, nil
+	}), nil
+}
+
+func itGroupby(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it, key starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "key?", &key); err != nil {
+		return nil, err
+	}
+	vals, err := listOf(it)
+	if err != nil {
+		return nil, err
+	}
+	var groups []starlark.Value
+	var curKey starlark.Value
+	var cur []starlark.Value
+	for i, v := range vals {
+		k := v
+		if key != starlark.None {
+			if k, err = starlark.Call(thread, key, starlark.Tuple{v}, nil); err != nil {
+				return nil, err
+			}
+		}
+		if i > 0 {
+			if eq, err := starlark.Equal(k, curKey); err != nil || !eq {
+				groups = append(groups, starlark.Tuple{curKey, newListIter("itertools._grouper", cur)})
+				cur = nil
+			}
+		}
+		curKey, cur = k, append(cur, v)
+	}
+	if len(cur) > 0 {
+		groups = append(groups, starlark.Tuple{curKey, newListIter("itertools._grouper", cur)})
+	}
+	return newListIter("itertools.groupby", groups), nil
+}
+
+func itAccumulate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it, fn, initial starlark.Value = nil, starlark.None, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "func?", &fn, "initial?", &initial); err != nil {
+		return nil, err
+	}
+	src, err := stepper(it)
+	if err != nil {
+		return nil, err
+	}
+	var acc starlark.Value
+	if initial != starlark.None {
+		acc = initial
+	}
+	first := true
+	return newLazyIter(thread, "itertools.accumulate", func() (starlark.Value, bool, error) {
+		if first && acc != nil {
+			first = false
+			return acc, true, nil
+		}
+		first = false
+		v, ok, err := src()
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		if acc == nil {
+			acc = v
+			return v, true, nil
+		}
+		if fn == starlark.None {
+			acc, err = pyAdd(acc, v)
+		} else {
+			acc, err = starlark.Call(thread, fn, starlark.Tuple{acc, v}, nil)
+		}
+		return acc, err == nil, err
+	}), nil
+}
+
+// pools returns the elements of each argument.
+func pools(args starlark.Tuple) ([][]starlark.Value, error) {
+	out := make([][]starlark.Value, len(args))
+	for i, a := range args {
+		vals, err := listOf(a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = vals
+	}
+	return out, nil
+}
+
+func itProduct(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	repeat := 1
+	for _, kv := range kw {
+		if string(kv[0].(starlark.String)) != "repeat" {
+			return nil, pyErrorf(excTypeError, "product() got an unexpected keyword argument")
+		}
+		n, err := starlark.AsInt32(kv[1])
+		if err != nil || n < 0 {
+			return nil, pyErrorf(excValueError, "repeat argument cannot be negative")
+		}
+		repeat = n
+	}
+	ps, err := pools(args)
+	if err != nil {
+		return nil, err
+	}
+	var all [][]starlark.Value
+	for i := 0; i < repeat; i++ {
+		all = append(all, ps...)
+	}
+	idx := make([]int, len(all))
+	done := false
+	for _, p := range all {
+		if len(p) == 0 {
+			done = true
+		}
+	}
+	return newLazyIter(thread, "itertools.product", func() (starlark.Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		t := make(starlark.Tuple, len(all))
+		for i, p := range all {
+			t[i] = p[idx[i]]
+		}
+		k := len(idx) - 1
+		for ; k >= 0; k-- {
+			idx[k]++
+			if idx[k] < len(all[k]) {
+				break
+			}
+			idx[k] = 0
+		}
+		done = k < 0
+		return t, true, nil
+	}), nil
+}
+
+func itPermutations(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it, rv starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "r?", &rv); err != nil {
+		return nil, err
+	}
+	pool, err := listOf(it)
+	if err != nil {
+		return nil, err
+	}
+	n := len(pool)
+	k, err := optInt(rv, n)
+	if err != nil {
+		return nil, err
+	}
+	// Python's algorithm: indices and cycles.
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	cycles := make([]int, k)
+	for i := range cycles {
+		cycles[i] = n - i
+	}
+	first, done := true, k > n
+	pick := func() starlark.Tuple {
+		t := make(starlark.Tuple, k)
+		for i := 0; i < k; i++ {
+			t[i] = pool[idx[i]]
+		}
+		return t
+	}
+	return newLazyIter(thread, "itertools.permutations", func() (starlark.Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		if first {
+			first = false
+			return pick(), true, nil
+		}
+		for i := k - 1; i >= 0; i-- {
+			cycles[i]--
+			if cycles[i] == 0 {
+				moved := idx[i]
+				copy(idx[i:], idx[i+1:])
+				idx[n-1] = moved
+				cycles[i] = n - i
+				continue
+			}
+			j := cycles[i]
+			idx[i], idx[n-j] = idx[n-j], idx[i]
+			return pick(), true, nil
+		}
+		done = true
+		return nil, false, nil
+	}), nil
+}
+
+func itCombinations(replace bool) builtinFunc {
+	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var it starlark.Value
+		var k int
+		if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "r", &k); err != nil {
+			return nil, err
+		}
+		pool, err := listOf(it)
+		if err != nil {
+			return nil, err
+		}
+		n := len(pool)
+		if k < 0 {
+			return nil, pyErrorf(excValueError, "r must be non-negative")
+		}
+		idx := make([]int, k)
+		if !replace {
+			for i := range idx {
+				idx[i] = i
+			}
+		}
+		done := (!replace && k > n) || (replace && n == 0 && k > 0)
+		first := true
+		return newLazyIter(thread, "itertools.combinations", func() (starlark.Value, bool, error) {
+			if done {
+				return nil, false, nil
+			}
+			if !first {
+				i := k - 1
+				if replace {
+					for i >= 0 && idx[i] == n-1 {
+						i--
+					}
+					if i < 0 {
+						done = true
+						return nil, false, nil
+					}
+					v := idx[i] + 1
+					for j := i; j < k; j++ {
+						idx[j] = v
+					}
+				} else {
+					for i >= 0 && idx[i] == i+n-k {
+						i--
+					}
+					if i < 0 {
+						done = true
+						return nil, false, nil
+					}
+					idx[i]++
+					for j := i + 1; j < k; j++ {
+						idx[j] = idx[j-1] + 1
+					}
+				}
+			}
+			first = false
+			t := make(starlark.Tuple, k)
+			for i, x := range idx {
+				t[i] = pool[x]
+			}
+			return t, true, nil
+		}), nil
+	}
+}
+
+func itZipLongest(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var fill starlark.Value = starlark.None
+	for _, kv := range kw {
+		if string(kv[0].(starlark.String)) != "fillvalue" {
+			return nil, pyErrorf(excTypeError, "zip_longest() got an unexpected keyword argument")
+		}
+		fill = kv[1]
+	}
+	steps := make([]func() (starlark.Value, bool, error), len(args))
+	for i, a := range args {
+		s, err := stepper(a)
+		if err != nil {
+			return nil, err
+		}
+		steps[i] = s
+	}
+	live := make([]bool, len(steps))
+	for i := range live {
+		live[i] = true
+	}
+	return newLazyIter(thread, "itertools.zip_longest", func() (starlark.Value, bool, error) {
+		t := make(starlark.Tuple, len(steps))
+		any := false
+		for i, s := range steps {
+			t[i] = fill
+			if !live[i] {
+				continue
+			}
+			v, ok, err := s()
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				t[i], any = v, true
+			} else {
+				live[i] = false
+			}
+		}
+		return t, any, nil
+	}), nil
+}
+
+func itStarmap(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var fn, it starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &fn, &it); err != nil {
+		return nil, err
+	}
+	vals, err := listOf(it)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]starlark.Value, len(vals))
+	for i, v := range vals {
+		a, err := listOf(v)
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = starlark.Call(thread, fn, a, nil); err != nil {
+			return nil, err
+		}
+	}
+	return newListIter("itertools.starmap", out), nil
+}
+
+func itWhile(take bool) builtinFunc {
+	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var pred, it starlark.Value
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &pred, &it); err != nil {
+			return nil, err
+		}
+		src, err := stepper(it)
+		if err != nil {
+			return nil, err
+		}
+		stopped, dropping := false, !take
+		return newLazyIter(thread, b.Name(), func() (starlark.Value, bool, error) {
+			for !stopped {
+				v, ok, err := src()
+				if err != nil || !ok {
+					return nil, false, err
+				}
+				if !take && !dropping {
+					return v, true, nil
+				}
+				tv, err := starlark.Call(thread, pred, starlark.Tuple{v}, nil)
+				if err != nil {
+					return nil, false, err
+				}
+				t := bool(tv.Truth())
+				switch {
+				case take && t:
+					return v, true, nil
+				case take:
+					stopped = true
+				case !t:
+					dropping = false
+					return v, true, nil
+				}
+			}
+			return nil, false, nil
+		}), nil
+	}
+}
+
+func itFilterfalse(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var pred, it starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &pred, &it); err != nil {
+		return nil, err
+	}
+	vals, err := listOf(it)
+	if err != nil {
+		return nil, err
+	}
+	var out []starlark.Value
+	for _, v := range vals {
+		keep := !v.Truth()
+		if pred != starlark.None {
+			t, err := starlark.Call(thread, pred, starlark.Tuple{v}, nil)
+			if err != nil {
+				return nil, err
+			}
+			keep = !t.Truth()
+		}
+		if keep {
+			out = append(out, v)
+		}
+	}
+	return newListIter("itertools.filterfalse", out), nil
+}
+
+func itCompress(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var data, sel starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &data, &sel); err != nil {
+		return nil, err
+	}
+	d, err := stepper(data)
+	if err != nil {
+		return nil, err
+	}
+	s, err := stepper(sel)
+	if err != nil {
+		return nil, err
+	}
+	return newLazyIter(thread, "itertools.compress", func() (starlark.Value, bool, error) {
+		for {
+			v, ok, err := d()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			t, ok, err := s()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			if t.Truth() {
+				return v, true, nil
+			}
+		}
+	}), nil
+}
+
+func itPairwise(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &it); err != nil {
+		return nil, err
+	}
+	src, err := stepper(it)
+	if err != nil {
+		return nil, err
+	}
+	var prev starlark.Value
+	return newLazyIter(thread, "itertools.pairwise", func() (starlark.Value, bool, error) {
+		for {
+			v, ok, err := src()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			if prev == nil {
+				prev = v
+				continue
+			}
+			t := starlark.Tuple{prev, v}
+			prev = v
+			return t, true, nil
+		}
+	}), nil
+}
+
+func itTee(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	n := 2
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &it, &n); err != nil {
+		return nil, err
+	}
+	vals, err := listOf(it)
+	if err != nil {
+		return nil, err
+	}
+	out := make(starlark.Tuple, n)
+	for i := range out {
+		out[i] = newListIter("itertools._tee", append([]starlark.Value(nil), vals...))
+	}
+	return out, nil
+}

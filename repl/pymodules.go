@@ -1,0 +1,172 @@
+// import: the Python modules the REPL provides, built once per
+// interpreter when first imported.
+
+package repl
+
+import (
+	"sort"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+
+	"harness/failures"
+)
+
+// moduleMakers build the importable modules; each is documented in help().
+var moduleMakers map[string]func(r *interp) starlark.Value
+
+func init() {
+	moduleMakers = map[string]func(r *interp) starlark.Value{
+		"json": (*interp).jsonModule, "re": func(r *interp) starlark.Value { return r.globals["re"] },
+		"math": (*interp).mathModule, "time": (*interp).timeModule, "datetime": (*interp).datetimeModule,
+		"os": (*interp).osModule, "os.path": (*interp).osPathModule, "pathlib": (*interp).pathlibModule,
+		"glob": (*interp).globModule, "subprocess": (*interp).subprocessModule, "shutil": (*interp).shutilModule,
+		"collections": (*interp).collectionsModule, "itertools": (*interp).itertoolsModule,
+		"functools": (*interp).functoolsModule, "textwrap": (*interp).textwrapModule,
+		"string": (*interp).stringModule, "sys": (*interp).sysModule, "random": (*interp).randomModule,
+		"hashlib": (*interp).hashlibModule, "base64": (*interp).base64Module, "fnmatch": (*interp).fnmatchModule,
+		"csv": (*interp).csvModule, "pprint": (*interp).pprintModule, "typing": (*interp).typingModule,
+		"statistics": (*interp).statisticsModule, "heapq": (*interp).heapqModule, "bisect": (*interp).bisectModule,
+		"copy": (*interp).copyModule, "operator": (*interp).operatorModule, "io": (*interp).ioModule,
+		"collections.abc": (*interp).typingModule,
+	}
+}
+
+// moduleList is the sorted names of the importable modules.
+func moduleList() []string {
+	var names []string
+	for n := range moduleMakers {
+		if n != "collections.abc" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// module returns the module called name, building it on first use.
+func (r *interp) module(name string) (starlark.Value, error) {
+	if m, ok := r.modules[name]; ok {
+		return m, nil
+	}
+	make, ok := moduleMakers[name]
+	if !ok {
+		callOf(r).note(failures.KindUnsupported, "import "+name+": module not available")
+		return nil, &pyError{&pyException{typ: excModuleNotFound, args: starlark.Tuple{starlark.String(name)},
+			text: "module " + name + " is not available in this REPL; available: " + strings.Join(moduleList(), ", ")}}
+	}
+	m := make(r)
+	r.modules[name] = m
+	return m, nil
+}
+
+func newModule(name string, members starlark.StringDict) *starlarkstruct.Module {
+	return &starlarkstruct.Module{Name: name, Members: members}
+}
+
+// pyImport is import name [as x]: full binds the named module, otherwise
+// the first component (after checking the whole path exists).
+func (r *interp) pyImport(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	name := string(args[0].(starlark.String))
+	full := len(args) > 1 && bool(args[1].Truth())
+	if name == "__future__" {
+		return newModule("__future__", nil), nil
+	}
+	m, err := r.module(name)
+	if err != nil {
+		return nil, err
+	}
+	if !full && strings.Contains(name, ".") {
+		return r.module(name[:strings.IndexByte(name, '.')])
+	}
+	return m, nil
+}
+
+// pyFrom is from module import a, b: the list of the named members.
+func (r *interp) pyFrom(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	name := string(args[0].(starlark.String))
+	if strings.HasPrefix(name, ".") {
+		return nil, &pyError{&pyException{typ: excImport, text: "relative imports (from " + name + " import ...) have no package to import from in the REPL"}}
+	}
+	m, err := r.module(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]starlark.Value, 0, len(args)-1)
+	for _, a := range args[1:] {
+		member := string(a.(starlark.String))
+		v, err := moduleMember(m, member)
+		if err != nil {
+			if sub, err2 := r.module(name + "." + member); err2 == nil {
+				v, err = sub, nil
+			}
+		}
+		if err != nil {
+			return nil, &pyError{&pyException{typ: excImport, text: "cannot import name '" + member + "' from '" + name + "' (the REPL's " + name + " has: " + strings.Join(publicNames(m), ", ") + ")"}}
+		}
+		out = append(out, v)
+	}
+	return starlark.NewList(out), nil
+}
+
+func moduleMember(m starlark.Value, name string) (starlark.Value, error) {
+	if h, ok := m.(starlark.HasAttrs); ok {
+		v, err := h.Attr(name)
+		if err == nil && v != nil {
+			return v, nil
+		}
+	}
+	return nil, pyErrorf(excAttribute, "module has no attribute '%s'", name)
+}
+
+func publicNames(m starlark.Value) []string {
+	var out []string
+	if h, ok := m.(starlark.HasAttrs); ok {
+		for _, n := range h.AttrNames() {
+			if !strings.HasPrefix(n, "_") {
+				out = append(out, n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pyImportStar is from module import *; the driver runs it between chunks.
+func (r *interp) pyImportStar(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	m, err := r.module(string(args[0].(starlark.String)))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range publicNames(m) {
+		v, _ := moduleMember(m, n)
+		r.globals[n] = v
+	}
+	return starlark.None, nil
+}
+
+// unavailable stands for a member the REPL deliberately does not provide
+// (os.environ): using it raises an error saying why.
+type unavailable struct{ name, why string }
+
+func (u *unavailable) String() string        { return "<" + u.name + ": not available>" }
+func (u *unavailable) Type() string          { return "unavailable" }
+func (u *unavailable) Freeze()               {}
+func (u *unavailable) Truth() starlark.Bool  { return true }
+func (u *unavailable) Hash() (uint32, error) { return 0, u.err() }
+func (u *unavailable) err() error {
+	return pyErrorf(excNotImplemented, "%s is not available in this REPL: %s", u.name, u.why)
+}
+func (u *unavailable) AttrNames() []string { return nil }
+func (u *unavailable) Attr(string) (starlark.Value, error) {
+	return nil, u.err()
+}
+func (u *unavailable) Get(starlark.Value) (starlark.Value, bool, error) { return nil, false, u.err() }
+func (u *unavailable) CallInternal(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return nil, u.err()
+}
+func (u *unavailable) Name() string { return u.name }
+
+// builtin wraps a Go function as a module member called module.name.
+func builtin(name string, f builtinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, f) }

@@ -1,0 +1,403 @@
+// Strings as sequences of characters: len, indexing, slicing and
+// iteration count code points, as in Python, not UTF-8 bytes.
+
+package repl
+
+import (
+	"errors"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"go.starlark.net/starlark"
+)
+
+// A Starlark string is a byte string; REPL code sees characters. ASCII
+// strings (the common case) index as they are; other strings get a table
+// of character offsets, cached for the few most recent long strings so
+// that a loop over s[i] does not rescan s each time.
+
+func decodeRune(s string) (rune, int) {
+	r, w := utf8.DecodeRuneInString(s)
+	if w == 0 {
+		w = 1
+	}
+	return r, w
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// charTable locates the characters of a string: for ASCII, byte and
+// character offsets agree; otherwise blocks holds the byte offset of every
+// 32nd character, and offsets within a block are found by decoding.
+type charTable struct {
+	s      string // keeps the string (and so its address) alive while cached
+	n      int    // characters
+	ascii  bool
+	blocks []int32
+}
+
+const charBlock = 32
+
+func newCharTable(s string) *charTable {
+	t := &charTable{s: s, ascii: isASCII(s)}
+	if t.ascii {
+		t.n = len(s)
+		return t
+	}
+	for i := 0; i < len(s); t.n++ {
+		if t.n%charBlock == 0 {
+			t.blocks = append(t.blocks, int32(i))
+		}
+		_, w := decodeRune(s[i:])
+		i += w
+	}
+	return t
+}
+
+// byteOff returns the byte offset of character c (0 <= c <= n).
+func (t *charTable) byteOff(c int) int {
+	if t.ascii {
+		return c
+	}
+	if c >= t.n {
+		return len(t.s)
+	}
+	i := int(t.blocks[c/charBlock])
+	for k := c % charBlock; k > 0; k-- {
+		_, w := decodeRune(t.s[i:])
+		i += w
+	}
+	return i
+}
+
+// charOff returns the character offset of byte offset b.
+func (t *charTable) charOff(b int) int {
+	if t.ascii || b <= 0 {
+		return b
+	}
+	lo, hi := 0, len(t.blocks)
+	for lo+1 < hi {
+		m := (lo + hi) / 2
+		if int(t.blocks[m]) <= b {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	c, i := lo*charBlock, int(t.blocks[lo])
+	for i < b && i < len(t.s) {
+		_, w := decodeRune(t.s[i:])
+		i += w
+		c++
+	}
+	return c
+}
+
+// charCache keeps the tables of the most recent long strings, so that a
+// loop over s[i] does not rescan s; the REPL empties it after each call.
+type charCache struct {
+	mu      sync.Mutex
+	entries [8]*charTable
+	next    int
+}
+
+var strCache charCache
+
+func (c *charCache) table(s string) *charTable {
+	if len(s) < 256 {
+		return newCharTable(s)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		if e != nil && len(e.s) == len(s) && unsafe.StringData(e.s) == unsafe.StringData(s) {
+			return e
+		}
+	}
+	t := newCharTable(s)
+	c.entries[c.next] = t
+	c.next = (c.next + 1) % len(c.entries)
+	return t
+}
+
+func (c *charCache) reset() {
+	c.mu.Lock()
+	c.entries = [8]*charTable{}
+	c.mu.Unlock()
+}
+
+// charLen is len(s) in characters.
+func charLen(s string) int { return strCache.table(s).n }
+
+// charAt returns character i (in range) of s.
+func (t *charTable) charAt(i int) string {
+	if t.ascii {
+		return t.s[i : i+1]
+	}
+	a := t.byteOff(i)
+	_, w := decodeRune(t.s[a:])
+	return t.s[a : a+w]
+}
+
+// charSlice is s[start:end:step] in characters, the indices adjusted.
+func charSlice(s string, start, end, step int) string {
+	t := strCache.table(s)
+	if step == 1 {
+		if start >= end {
+			return ""
+		}
+		return s[t.byteOff(start):t.byteOff(end)]
+	}
+	var out []byte
+	for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
+		out = append(out, t.charAt(i)...)
+	}
+	return string(out)
+}
+
+// byteToChar converts a byte offset in s to a character offset.
+func byteToChar(s string, b int) int { return strCache.table(s).charOff(b) }
+
+// charToByte converts a character offset (0..len) to a byte offset.
+func charToByte(s string, c int) int { return strCache.table(s).byteOff(c) }
+
+// sliceIndices adjusts Python slice bounds for a sequence of length n.
+func sliceIndices(lo, hi, step starlark.Value, n int) (int, int, int, error) {
+	st := 1
+	if step != starlark.None {
+		s, err := indexInt(step)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if s == 0 {
+			return 0, 0, 0, pyErrorf(excValueError, "slice step cannot be zero")
+		}
+		st = s
+	}
+	bound := func(v starlark.Value, def int) (int, error) {
+		if v == starlark.None {
+			return def, nil
+		}
+		i, err := indexInt(v)
+		if err != nil {
+			return 0, err
+		}
+		if i < 0 {
+			i += n
+			if i < 0 {
+				if st > 0 {
+					return 0, nil
+				}
+				return -1, nil
+			}
+		} else if i >= n {
+			if st > 0 {
+				return n, nil
+			}
+			return n - 1, nil
+		}
+		return i, nil
+	}
+	defStart, defEnd := 0, n
+	if st < 0 {
+		defStart, defEnd = n-1, -1
+	}
+	a, err := bound(lo, defStart)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	b, err := bound(hi, defEnd)
+	return a, b, st, err
+}
+
+func indexInt(v starlark.Value) (int, error) {
+	switch v := v.(type) {
+	case starlark.Int:
+		if i, ok := v.Int64(); ok && i == int64(int(i)) {
+			return int(i), nil
+		}
+		if v.Sign() < 0 {
+			return -1 << 62, nil
+		}
+		return 1 << 62, nil
+	case starlark.Bool:
+		return b2i(bool(v)), nil
+	}
+	return 0, pyErrorf(excTypeError, "slice indices must be integers or None or have an __index__ method")
+}
+
+// pyIndex is x[i] with Python's meaning and errors.
+func pyIndex(x, i starlark.Value) (starlark.Value, error) {
+	switch x := x.(type) {
+	case starlark.String:
+		n, ok := i.(starlark.Int)
+		if !ok {
+			if b, isBool := i.(starlark.Bool); isBool {
+				n = starlark.MakeInt(b2i(bool(b)))
+			} else {
+				return nil, pyErrorf(excTypeError, "string indices must be integers, not '%s'", pyTypeName(i))
+			}
+		}
+		t := strCache.table(string(x))
+		size := t.n
+		k, ok := n.Int64()
+		if k < 0 {
+			k += int64(size)
+		}
+		if !ok || k < 0 || k >= int64(size) {
+			return nil, pyErrorf(excIndexError, "string index out of range")
+		}
+		return starlark.String(t.charAt(int(k))), nil
+	case starlark.Mapping:
+		v, found, err := x.Get(i)
+		if err != nil {
+			var pe *pyError
+			if errors.As(err, &pe) {
+				return nil, err
+			}
+			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(i))
+		}
+		if !found {
+			return nil, keyError(i)
+		}
+		return v, nil
+	case starlark.Indexable:
+		n := x.Len()
+		var k int64
+		switch i := i.(type) {
+		case starlark.Int:
+			var ok bool
+			if k, ok = i.Int64(); !ok {
+				k = 1 << 62
+			}
+		case starlark.Bool:
+			k = int64(b2i(bool(i)))
+		default:
+			return nil, pyErrorf(excTypeError, "%s indices must be integers or slices, not %s", pyTypeName(x), pyTypeName(i))
+		}
+		if k < 0 {
+			k += int64(n)
+		}
+		if k < 0 || k >= int64(n) {
+			return nil, pyErrorf(excIndexError, "%s index out of range", pyTypeName(x))
+		}
+		return x.Index(int(k)), nil
+	}
+	return nil, pyErrorf(excTypeError, "'%s' object is not subscriptable", pyTypeName(x))
+}
+
+// pySlice is x[lo:hi:step].
+func pySlice(x, lo, hi, step starlark.Value) (starlark.Value, error) {
+	switch x := x.(type) {
+	case starlark.String:
+		s := string(x)
+		a, b, st, err := sliceIndices(lo, hi, step, charLen(s))
+		if err != nil {
+			return nil, err
+		}
+		return starlark.String(charSlice(s, a, b, st)), nil
+	case starlark.Sliceable:
+		a, b, st, err := sliceIndices(lo, hi, step, x.Len())
+		if err != nil {
+			return nil, err
+		}
+		return x.Slice(a, b, st), nil
+	}
+	return nil, pyErrorf(excTypeError, "'%s' object is not subscriptable", pyTypeName(x))
+}
+
+// pySetSlice is x[lo:hi:step] = v for lists.
+func pySetSlice(x, lo, hi, step, v starlark.Value) error {
+	l, ok := x.(*starlark.List)
+	if !ok {
+		return pyErrorf(excTypeError, "'%s' object does not support slice assignment", pyTypeName(x))
+	}
+	vals, err := listOf(v)
+	if err != nil {
+		return pyErrorf(excTypeError, "can only assign an iterable")
+	}
+	a, b, st, err := sliceIndices(lo, hi, step, l.Len())
+	if err != nil {
+		return err
+	}
+	old := make([]starlark.Value, l.Len())
+	for i := range old {
+		old[i] = l.Index(i)
+	}
+	var out []starlark.Value
+	if st == 1 {
+		b = max(a, b)
+		out = append(append(append(out, old[:a]...), vals...), old[b:]...)
+	} else {
+		var idx []int
+		for i := a; (st > 0 && i < b) || (st < 0 && i > b); i += st {
+			idx = append(idx, i)
+		}
+		if len(idx) != len(vals) {
+			return pyErrorf(excValueError, "attempt to assign sequence of size %d to extended slice of size %d", len(vals), len(idx))
+		}
+		out = old
+		for k, i := range idx {
+			out[i] = vals[k]
+		}
+	}
+	if err := l.Clear(); err != nil {
+		return err
+	}
+	for _, v := range out {
+		if err := l.Append(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pyDelSlice is del x[lo:hi:step] for lists.
+func pyDelSlice(x, lo, hi, step starlark.Value) error {
+	l, ok := x.(*starlark.List)
+	if !ok {
+		return pyErrorf(excTypeError, "'%s' object does not support item deletion", pyTypeName(x))
+	}
+	a, b, st, err := sliceIndices(lo, hi, step, l.Len())
+	if err != nil {
+		return err
+	}
+	drop := map[int]bool{}
+	for i := a; (st > 0 && i < b) || (st < 0 && i > b); i += st {
+		drop[i] = true
+	}
+	var keep []starlark.Value
+	for i := 0; i < l.Len(); i++ {
+		if !drop[i] {
+			keep = append(keep, l.Index(i))
+		}
+	}
+	if err := l.Clear(); err != nil {
+		return err
+	}
+	for _, v := range keep {
+		if err := l.Append(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pyLen is len(x).
+func pyLen(x starlark.Value) (int, error) {
+	if s, ok := x.(starlark.String); ok {
+		return charLen(string(s)), nil
+	}
+	if n := starlark.Len(x); n >= 0 {
+		return n, nil
+	}
+	return 0, pyErrorf(excTypeError, "object of type '%s' has no len()", pyTypeName(x))
+}

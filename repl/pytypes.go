@@ -1,0 +1,146 @@
+// Type objects: str, int, list, … as callable classes, so that type(x) is
+// str, isinstance(x, (int, float)) and str.lower work as in Python.
+
+package repl
+
+import (
+	"sort"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+)
+
+// pyType is a class the REPL provides: calling it constructs (str(x),
+// Path("a")), its attributes are class attributes (dict.fromkeys,
+// Path.cwd) or unbound methods (str.lower), and type() returns it.
+type pyType struct {
+	name, module string
+	base         *pyType
+	call         func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
+	attrs        starlark.StringDict
+	methods      bool // unknown attributes are unbound methods: str.lower(s) is s.lower()
+}
+
+var (
+	_ starlark.Callable = (*pyType)(nil)
+	_ starlark.HasAttrs = (*pyType)(nil)
+)
+
+func (t *pyType) String() string {
+	if t.module != "" {
+		return "<class '" + t.module + "." + t.name + "'>"
+	}
+	return "<class '" + t.name + "'>"
+}
+func (t *pyType) Type() string          { return "type" }
+func (t *pyType) Freeze()               {}
+func (t *pyType) Truth() starlark.Bool  { return true }
+func (t *pyType) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
+func (t *pyType) Name() string          { return t.name }
+
+func (t *pyType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if t.call == nil {
+		return nil, pyErrorf(excTypeError, "cannot create '%s' instances", t.name)
+	}
+	return t.call(thread, args, kw)
+}
+
+func (t *pyType) AttrNames() []string {
+	names := []string{"__name__", "__qualname__"}
+	for k := range t.attrs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (t *pyType) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "__name__", "__qualname__":
+		return starlark.String(t.name), nil
+	case "__module__":
+		if t.module == "" {
+			return starlark.String("builtins"), nil
+		}
+		return starlark.String(t.module), nil
+	}
+	if v, ok := t.attrs[name]; ok {
+		return v, nil
+	}
+	if !t.methods {
+		return nil, nil
+	}
+	qual := t.name + "." + name
+	return starlark.NewBuiltin(qual, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		if len(args) == 0 {
+			return nil, pyErrorf(excTypeError, "unbound method %s() needs an argument", qual)
+		}
+		return callMethod(thread, args[0], name, args[1:], kw)
+	}), nil
+}
+
+// subclassOf reports whether t is c or derives from it.
+func (t *pyType) subclassOf(c starlark.Value) bool {
+	for x := t; x != nil; x = x.base {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// classed is a value of a class the REPL defines (Counter, datetime, …).
+type classed interface{ pyClass() *pyType }
+
+// typeOf returns type(v).
+func (r *interp) typeOf(v starlark.Value) starlark.Value {
+	switch v := v.(type) {
+	case *pyException:
+		return v.typ
+	case classed:
+		return v.pyClass()
+	case *starlarkstruct.Module:
+		return r.classNamed("module")
+	}
+	name := pyTypeName(v)
+	switch v.Type() {
+	case "range":
+		name = "range"
+	}
+	return r.classNamed(name)
+}
+
+// classNamed returns the class called name, made once per interpreter for
+// types without a constructor (function, module, NoneType, …).
+func (r *interp) classNamed(name string) *pyType {
+	if t, ok := r.types[name]; ok {
+		return t
+	}
+	t := &pyType{name: name}
+	r.types[name] = t
+	return t
+}
+
+// isInstance reports whether v is an instance of class c (a pyType or an
+// exception class).
+func (r *interp) isInstance(v, c starlark.Value) (bool, error) {
+	switch c := c.(type) {
+	case *excType:
+		e, ok := v.(*pyException)
+		return ok && e.typ.isSubclass(c), nil
+	case *pyType:
+		switch t := r.typeOf(v).(type) {
+		case *pyType:
+			return t.subclassOf(c), nil
+		}
+		return false, nil
+	case starlark.Tuple:
+		for _, x := range c {
+			if ok, err := r.isInstance(v, x); ok || err != nil {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
+	return false, pyErrorf(excTypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union")
+}

@@ -1,0 +1,277 @@
+// Python's repr() and str() of REPL values: what print, str, repr,
+// formatting and a call's trailing value show.
+
+package repl
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+)
+
+// pyReprer is a value whose Python repr differs from its String().
+type pyReprer interface{ reprPy() string }
+
+// pyStrer is a value whose str() differs from its repr.
+type pyStrer interface{ strPy() string }
+
+func pyRepr(v starlark.Value) string {
+	var sb strings.Builder
+	writeRepr(&sb, v, nil)
+	return sb.String()
+}
+
+func pyStr(v starlark.Value) string {
+	switch v := v.(type) {
+	case starlark.String:
+		return string(v)
+	case *pyException:
+		return v.str()
+	case *Path:
+		return v.p
+	case pyStrer:
+		return v.strPy()
+	}
+	return pyRepr(v)
+}
+
+// writeRepr writes v's repr; seen holds the containers being written, so
+// that a list containing itself shows [...] as Python does.
+func writeRepr(sb *strings.Builder, v starlark.Value, seen map[starlark.Value]bool) {
+	switch v := v.(type) {
+	case starlark.String:
+		sb.WriteString(quotePy(string(v)))
+	case starlark.Bytes:
+		sb.WriteString(bytesRepr(string(v)))
+	case starlark.Float:
+		sb.WriteString(floatRepr(float64(v)))
+	case starlark.NoneType:
+		sb.WriteString("None")
+	case starlark.Bool:
+		if v {
+			sb.WriteString("True")
+		} else {
+			sb.WriteString("False")
+		}
+	case *starlark.List:
+		if seen[v] {
+			sb.WriteString("[...]")
+			return
+		}
+		seen = mark(seen, v)
+		sb.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeRepr(sb, v.Index(i), seen)
+		}
+		sb.WriteByte(']')
+		delete(seen, v)
+	case starlark.Tuple:
+		sb.WriteByte('(')
+		for i, x := range v {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeRepr(sb, x, seen)
+		}
+		if len(v) == 1 {
+			sb.WriteByte(',')
+		}
+		sb.WriteByte(')')
+	case *starlark.Dict:
+		if seen[v] {
+			sb.WriteString("{...}")
+			return
+		}
+		seen = mark(seen, v)
+		writeDictItems(sb, v.Items(), seen)
+		delete(seen, v)
+	case *starlark.Set:
+		if v.Len() == 0 {
+			sb.WriteString("set()")
+			return
+		}
+		sb.WriteByte('{')
+		iter := v.Iterate()
+		var x starlark.Value
+		for i := 0; iter.Next(&x); i++ {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeRepr(sb, x, seen)
+		}
+		iter.Done()
+		sb.WriteByte('}')
+	case *Path:
+		sb.WriteString("PosixPath(" + quotePy(v.p) + ")")
+	case *starlarkstruct.Struct:
+		sb.WriteString("struct(")
+		for i, name := range v.AttrNames() {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			x, _ := v.Attr(name)
+			sb.WriteString(name + "=")
+			writeRepr(sb, x, seen)
+		}
+		sb.WriteByte(')')
+	case *starlarkstruct.Module:
+		sb.WriteString("<module '" + v.Name + "'>")
+	case *starlark.Function:
+		sb.WriteString("<function " + v.Name() + ">")
+	case *starlark.Builtin:
+		sb.WriteString("<built-in function " + v.Name() + ">")
+	case *pyException:
+		sb.WriteString(v.reprPy())
+	case pyReprer:
+		sb.WriteString(v.reprPy())
+	default:
+		sb.WriteString(v.String())
+	}
+}
+
+func mark(seen map[starlark.Value]bool, v starlark.Value) map[starlark.Value]bool {
+	if seen == nil {
+		seen = map[starlark.Value]bool{}
+	}
+	seen[v] = true
+	return seen
+}
+
+func writeDictItems(sb *strings.Builder, items []starlark.Tuple, seen map[starlark.Value]bool) {
+	sb.WriteByte('{')
+	for i, kv := range items {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		writeRepr(sb, kv[0], seen)
+		sb.WriteString(": ")
+		writeRepr(sb, kv[1], seen)
+	}
+	sb.WriteByte('}')
+}
+
+// quotePy quotes s as Python's repr does: single quotes unless s holds a
+// single quote and no double quote; printable characters kept.
+func quotePy(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var sb strings.Builder
+	sb.Grow(len(s) + 2)
+	sb.WriteByte(q)
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && w == 1:
+			fmt.Fprintf(&sb, `\x%02x`, s[i])
+		case r == '\\':
+			sb.WriteString(`\\`)
+		case r == rune(q):
+			sb.WriteByte('\\')
+			sb.WriteByte(q)
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case r == '\t':
+			sb.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&sb, `\x%02x`, r)
+		case r < 0x80 || unicode.IsPrint(r):
+			sb.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&sb, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&sb, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&sb, `\U%08x`, r)
+		}
+		i += w
+	}
+	sb.WriteByte(q)
+	return sb.String()
+}
+
+// bytesRepr is Python's repr of bytes.
+func bytesRepr(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var sb strings.Builder
+	sb.WriteString("b")
+	sb.WriteByte(q)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			sb.WriteString(`\\`)
+		case c == q:
+			sb.WriteByte('\\')
+			sb.WriteByte(q)
+		case c == '\n':
+			sb.WriteString(`\n`)
+		case c == '\r':
+			sb.WriteString(`\r`)
+		case c == '\t':
+			sb.WriteString(`\t`)
+		case c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&sb, `\x%02x`, c)
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	sb.WriteByte(q)
+	return sb.String()
+}
+
+// floatRepr is Python's repr of a float: the shortest digits that read
+// back the same, in fixed notation for exponents from -4 to 15.
+func floatRepr(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(e, "e")
+	x, _ := strconv.Atoi(exp)
+	if x >= -4 && x < 16 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.ContainsAny(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	sign := "+"
+	if x < 0 {
+		sign, x = "-", -x
+	}
+	return fmt.Sprintf("%se%s%02d", mant, sign, x)
+}
+
+// pyTypeName is the Python name of v's type, as error messages show it.
+func pyTypeName(v starlark.Value) string {
+	switch v.(type) {
+	case starlark.String:
+		return "str"
+	case *starlark.Builtin:
+		return "builtin_function_or_method"
+	case *Path:
+		return "PosixPath"
+	}
+	return v.Type()
+}
