@@ -202,9 +202,10 @@ func hidden(name string, pos syntax.Position, args ...syntax.Expr) *syntax.CallE
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: name}, Lparen: pos, Args: args, Rparen: pos}
 }
 
-// stringish reports whether e is a string literal (parenthesized, or
-// joined with +): x % y is then Python's %-formatting, which the hidden
-// builtin gives. Other x % y stay Starlark's operator, the same for
+// stringish reports whether e is a string literal (parenthesized, joined
+// with + or repeated with *): x % y is then Python's %-formatting, which
+// the hidden builtin gives. So is x % y when neither side is a number
+// literal (fmt % args); i % 7 stays Starlark's operator, the same for
 // numbers and much cheaper in loops.
 func stringish(e syntax.Expr) bool {
 	switch e := e.(type) {
@@ -213,11 +214,25 @@ func stringish(e syntax.Expr) bool {
 	case *syntax.ParenExpr:
 		return stringish(e.X)
 	case *syntax.BinaryExpr:
-		return e.Op == syntax.PLUS && (stringish(e.X) || stringish(e.Y))
+		return (e.Op == syntax.PLUS || e.Op == syntax.STAR) && (stringish(e.X) || stringish(e.Y))
 	case *syntax.CallExpr:
 		if id, ok := e.Fn.(*syntax.Ident); ok && id.Name == hidMethod && len(e.Args) > 0 {
 			return stringish(e.Args[0]) // "...".format(...) or a rewritten f-string
 		}
+	}
+	return false
+}
+
+// numeric reports whether e is a number literal, possibly negated or
+// parenthesized.
+func numeric(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Literal:
+		return e.Token == syntax.INT || e.Token == syntax.FLOAT
+	case *syntax.ParenExpr:
+		return numeric(e.X)
+	case *syntax.UnaryExpr:
+		return (e.Op == syntax.MINUS || e.Op == syntax.PLUS) && e.X != nil && numeric(e.X)
 	}
 	return false
 }
@@ -253,7 +268,7 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
 			}
 			return call
-		case e.Op == syntax.PERCENT && stringish(e.X):
+		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y)):
 			return hidden(hidMod, e.OpPos, e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:

@@ -139,6 +139,41 @@ func (r *interp) checkAlloc(what string, need int64) error {
 	return nil
 }
 
+// threadInterp is the thread-local key of the interpreter running a
+// thread, for builtins that are plain functions (checkGrowth).
+const threadInterp = "harness.repl"
+
+// checkGrowth refuses building text of about need bytes when the memory
+// budget cannot hold it; what names the operation. Small sizes pass
+// without a look at the budget.
+func checkGrowth(thread *starlark.Thread, what string, need int64) error {
+	if need <= bigAlloc || thread == nil {
+		return nil
+	}
+	r, _ := thread.Local(threadInterp).(*interp)
+	if r == nil || r.opts.MaxMemoryMB <= 0 {
+		return nil
+	}
+	return r.checkAlloc(what, need)
+}
+
+// textGrowth watches a strings.Builder being filled: past each doubling of
+// its length it checks the budget for the next doubling (a builder holds
+// its old and new buffers while it grows).
+type textGrowth struct {
+	thread  *starlark.Thread
+	what    string
+	checked int64
+}
+
+func (g *textGrowth) check(n int) error {
+	if int64(n) <= g.checked || int64(n) <= bigAlloc {
+		return nil
+	}
+	g.checked = 2 * int64(n)
+	return checkGrowth(g.thread, g.what, 3*int64(n))
+}
+
 // perElement is the bytes a preallocating builtin spends per element.
 var perElement = map[string]int64{
 	"list": 24, "tuple": 24, "sorted": 24, "reversed": 24,

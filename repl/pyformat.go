@@ -363,6 +363,7 @@ type formatter struct {
 
 func (ft *formatter) format(tmpl string, depth int) (string, error) {
 	var sb strings.Builder
+	growth := textGrowth{thread: ft.thread, what: "str.format"}
 	for i := 0; i < len(tmpl); {
 		c := tmpl[i]
 		switch {
@@ -381,6 +382,9 @@ func (ft *formatter) format(tmpl string, depth int) (string, error) {
 			}
 			s, err := ft.field(tmpl[i+1:end], depth)
 			if err != nil {
+				return "", err
+			}
+			if err := growth.check(sb.Len() + len(s)); err != nil {
 				return "", err
 			}
 			sb.WriteString(s)
@@ -449,7 +453,23 @@ func (ft *formatter) field(body string, depth int) (string, error) {
 			return "", err
 		}
 	}
+	if err := checkSpecWidth(ft.thread, spec); err != nil {
+		return "", err
+	}
 	return formatValue(v, spec)
+}
+
+// checkSpecWidth refuses a format spec whose width or precision the
+// memory budget cannot hold ("{:>1000000000}").
+func checkSpecWidth(thread *starlark.Thread, spec string) error {
+	if len(spec) < 7 { // widths under a million pass unparsed
+		return nil
+	}
+	sp, err := parseSpec(spec)
+	if err != nil {
+		return nil // formatValue reports it
+	}
+	return checkGrowth(thread, "a format width", 4*int64(max(sp.width, sp.precision)))
 }
 
 // lookup resolves a field name: an argument, then .attr and [key] parts.

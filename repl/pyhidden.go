@@ -21,7 +21,9 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 	}
 	add(hidPow, "**", two(r.pyPow))
 	add(hidIs, "is", two(func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(identical(x, y)), nil }))
-	add(hidMod, "%", two(percentOp))
+	add(hidMod, "%", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return percentOp(thread, args[0], args[1])
+	})
 	add(hidIndex, "[]", two(pyIndex))
 	add(hidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return newListIter("generator", elems(args[0])), nil

@@ -235,7 +235,7 @@ func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool
 
 func (r *interp) operatorModule() starlark.Value {
 	bin := func(name string, op syntax.Token) *starlark.Builtin {
-		return builtin("operator."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return builtin("operator."+name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
@@ -244,7 +244,7 @@ func (r *interp) operatorModule() starlark.Value {
 			case syntax.STARSTAR:
 				return r.pyPow(x, y)
 			case syntax.PERCENT:
-				return percentOp(x, y)
+				return percentOp(thread, x, y)
 			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
 				ok, err := starlark.Compare(op, x, y)
 				return starlark.Bool(ok), err

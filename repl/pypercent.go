@@ -13,9 +13,9 @@ import (
 
 // percentOp is x % y: %-formatting when x is a string, Starlark's
 // operator otherwise, with Python's errors.
-func percentOp(x, y starlark.Value) (starlark.Value, error) {
+func percentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {
 	if s, ok := x.(starlark.String); ok {
-		out, err := percentFormat(string(s), y)
+		out, err := percentFormat(thread, string(s), y)
 		if err != nil {
 			return nil, err
 		}
@@ -52,8 +52,10 @@ func isZero(v starlark.Value) bool {
 	return false
 }
 
-// percentFormat formats like Python's str % args.
-func percentFormat(f string, args starlark.Value) (string, error) {
+// percentFormat formats like Python's str % args, within the memory
+// budget of thread's REPL.
+func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (string, error) {
+	growth := textGrowth{thread: thread, what: "%-formatting"}
 	var list []starlark.Value
 	var mapping starlark.Mapping
 	switch a := args.(type) {
@@ -180,8 +182,14 @@ func percentFormat(f string, args starlark.Value) (string, error) {
 		if sp.align == '<' {
 			sp.zero = false
 		}
+		if err := checkGrowth(thread, "a %-format width", 4*int64(max(sp.width, sp.precision))); err != nil {
+			return "", err
+		}
 		s, err := percentOne(conv, arg, sp)
 		if err != nil {
+			return "", err
+		}
+		if err := growth.check(sb.Len() + len(s)); err != nil {
 			return "", err
 		}
 		sb.WriteString(s)

@@ -149,6 +149,7 @@ func newInterp(opts Options) *interp {
 func (r *interp) reset() {
 	r.thread = &starlark.Thread{Name: "repl", Print: r.print}
 	r.thread.OnMaxSteps = r.onSteps
+	r.thread.SetLocal(threadInterp, r)
 	r.thread.SetMaxExecutionSteps(stepInterval)
 	r.cwd = "/" + jail.Repository
 	r.modules, r.slots, r.handling, r.openFiles, r.dt = map[string]starlark.Value{}, map[*starlark.Module]*moduleSlots{}, nil, nil, nil

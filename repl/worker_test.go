@@ -151,7 +151,10 @@ func TestMemoryBombs(t *testing.T) {
 		{"sorted of a huge range", "sorted(range(100000000))", false},
 		{"replace", "s = 'x' * 1000000\nt = s.replace('x', s)", true},
 		{"join", "s = 'x' * 10000000\nt = ''.join([s] * 1000)", true},
-		{"percent", "s = 'x' * 10000000\nt = ('%s' * 1000) % tuple([s] * 1000)", true},
+		{"percent", "s = 'x' * 10000000\nt = ('%s' * 1000) % tuple([s] * 1000)", false},
+		{"percent width", "'%1000000000s' % 'x'", false},
+		{"format", "s = 'x' * 10000000\nt = ('{}' * 1000).format(*([s] * 1000))", false},
+		{"f-string width", "x = 1\nf'{x:>1000000000}'", false},
 	}
 	const limit = 64 << 20
 	for _, b := range bombs {
