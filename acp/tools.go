@@ -353,6 +353,11 @@ func joinLines(lines []string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// replErrorLine is the line ending a REPL backtrace: "Error in f: ...",
+// or a Python exception class ("ZeroDivisionError: ...", "KeyError: 'k'",
+// "StopIteration").
+var replErrorLine = regexp.MustCompile(`(?m)^(Error|[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Expired|Iteration))\b`)
+
 // patchChange is the first line of apply_patch's success result.
 var patchChange = regexp.MustCompile(`^(A|M|D|=) \S|^R \S.* -> \S`)
 
@@ -373,7 +378,7 @@ func failed(name, result string) bool {
 	case rlm.RLMTool:
 		return last == rlm.StoppedMarker || strings.HasPrefix(last, "[branch failed: ")
 	case rlm.REPLTool:
-		return strings.Contains(result, "Traceback (most recent call last):\n") && hasLinePrefix(result, "Error") ||
+		return strings.Contains(result, "Traceback (most recent call last):\n") && replErrorLine.MatchString(result) ||
 			hasLinePrefix(result, "REPL state lost: ") ||
 			hasLinePrefix(result, "cancelled: the call was stopped by the user")
 	case rlm.ApplyPatchTool:

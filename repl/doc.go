@@ -22,39 +22,91 @@
 // # Results
 //
 // A result is what print wrote, then the repr of a trailing expression
-// statement when it is not None, then the error with its Starlark
-// backtrace (runs of identical frames collapsed). Empty output is
+// statement when it is not None (Python's repr: 'a', {'k': 1}, (1,)),
+// then the error with its backtrace (runs of identical frames collapsed)
+// ending in a Python-style "Kind: message" line (ValueError: ...,
+// FileNotFoundError: [Errno 2] No such file or directory: 'x'). Empty output is
 // "(no output)". Invalid UTF-8 is replaced by U+FFFD, then the whole is
 // capped at Options.OutputLimit bytes on a UTF-8 boundary: printed output
 // is cut first and the tail keeps at most half the limit (a value keeps its
 // start, an error its end, where the message and hint are), with a notice
 // "[output truncated: N bytes omitted (output_limit)]". After an error, the
 // effects of completed statements and the globals bound so far remain.
-// When an error matches a row of the "Use instead" table (Python forms
-// Starlark lacks), one more line follows:
+// When an error matches a row of the "Use instead" table (Python forms the
+// REPL still lacks: class, yield, try in a def, nonlocal, async, load,
+// eval; a test checks that each row's example still fails with its hint),
+// one more line follows:
 // "<name> is not available in this REPL; use <alternative>". Helper files
 // that failed to load are reported at the start of the first result.
 //
-// # Dialect
+// # Dialect: Python habits
 //
-// Starlark with While, Recursion, Set, TopLevelControl and GlobalReassign.
-// Recursion deeper than 2000 nested calls is stopped with a clean error.
+// Starlark with While, Recursion, Set, TopLevelControl and GlobalReassign,
+// read so that the Python models write runs with Python's meaning. A call
+// goes through four stages (a helper file through the first three):
+//
+//  1. The pre-pass (prepass*.go) rewrites the forms Starlark cannot parse:
+//     f-strings, **, is / is not, chained comparisons, generator arguments,
+//     import, assert, raise, del, try/except/else/finally and with at top
+//     level, decorators, annotations, star unpacking, walrus in if/while
+//     conditions, for/while-else. Code without these habits reaches
+//     Starlark byte for byte unchanged (FuzzPrepass checks this and that
+//     the pre-pass never panics). A position map sends error positions in
+//     rewritten code back to the user's line and column. A form whose
+//     Python meaning cannot be kept is refused with an error at the
+//     user's position, never run with another meaning.
+//  2. Starlark parses and resolves the result.
+//  3. The AST pass (astpass.go) routes the operations whose Starlark
+//     meaning differs through hidden builtins: indexing and slicing
+//     (strings count characters), iteration, method calls (Python's str,
+//     list, dict and set methods), x % y without a number literal
+//     (%-formatting), ** and identity, global reads inside functions.
+//     A function reading a global while the chunk defining it still runs
+//     reads the chunk's current value (moduleSlots: go.starlark.net keeps
+//     it in an unexported slice, read through reflect and unsafe; a test
+//     checks the layout, and the read falls back to the REPL's globals
+//     when the layout is not the expected one).
+//  4. The driver (driver.go) runs the top-level statements one by one,
+//     carrying out the try and with markers: an exception is a value of an
+//     exception class (pyerrors.go) matched by class and its bases;
+//     Starlark errors from builtins are classified by their message
+//     (KeyError, IndexError, ZeroDivisionError, TypeError, ...), file
+//     errors by kind (FileNotFoundError, PermissionError, ...). Esc and a
+//     memory stop are never caught.
+//
+// Strings are Python's: len, indexing, slicing, iteration, find and re
+// offsets count characters (Starlark's elems() and codepoints() remain).
+// Python's builtins (py*.go: print with sep/end/file, sum, map, filter,
+// isinstance with type objects, round, pow, divmod, open, min/max with key
+// and default, sorted, enumerate(start=), ...) replace Starlark's where
+// they differ. import finds the modules of pymodules.go's registry, each a
+// Python module over the REPL's mounts, permissions and approvals (os,
+// pathlib, glob, shutil over the jail roots; subprocess and os.system over
+// run()); os.environ and other host state are not available, and their
+// errors say so. Recursion deeper than 2000 nested calls is stopped with a
+// clean error.
 //
 // # Predeclared names and what they touch
 //
-//	json, math, time, struct   go.starlark.net's modules; nothing outside the interpreter
+//	json, math, time           Python's modules (also importable); json keeps Starlark's
+//	                           encode, decode and indent beside dumps, loads, dump, load
+//	struct                     go.starlark.net's struct(); nothing outside the interpreter
 //	re                         Go regexp with Python's names: search match fullmatch findall
-//	                           sub split compile, flags I M S; match objects with group
-//	                           groups groupdict start end span; offsets are byte offsets
+//	                           finditer sub subn split compile escape, flags I M S X A;
+//	                           match objects with group groups groupdict start end span and
+//	                           m[g]; \w \d \s are Unicode; offsets count characters
+//	import x                   the modules listed in help(); help(module) lists its names
 //	Path(*parts)               pathlib-style paths (see Files)
 //	chdir(p), getcwd()         the REPL's relative base only
 //	try_call(f, *a, **kw)      struct(value, error); never catches Esc or a memory stop
 //	run(argv, cwd=None)        a host process (see Commands)
 //	FYI()                      date, prompt tokens (Options.PromptTokens), model (Options.Model),
 //	                           through the "fyi" host service
-//	help()                     output limit, $HARNESS_HOME/repl-notes.md, and the sections
+//	help(name=None)            output limit, $HARNESS_HOME/repl-notes.md, and the sections
 //	                           Files, Starlark, REPL functions, Commands, MCP servers (with
-//	                           Options.MCP), Helper functions
+//	                           Options.MCP), Helper functions, under 4 KB with 20 helper
+//	                           files (helpers past a budget by signature only); help(x)
+//	                           shows a helper's docstring, a function's or a module's names
 //	lib_source(name)           reads $HARNESS_HOME/replib/<name>.star
 //	store_summary()            walks /store (only when Options.Store is set)
 //	library_summary()          walks /library (only when Options.Library is set)
@@ -155,17 +207,19 @@
 // the state: file reads larger than the remaining budget, run() output past
 // a third of it (the command is killed), sequence repetition (x * n: every
 // "*" in REPL code and helpers runs through a hidden builtin that checks
-// the size), and list, tuple, sorted, reversed, enumerate and zip of more
-// elements than the budget holds. Other single operations allocate in
-// proportion to values that already exist (str.replace, "".join, str()).
+// the size), list, tuple, sorted, reversed, enumerate and zip of more
+// elements than the budget holds, and str.join, str.replace, padding,
+// %-formatting, str.format and f-strings whose output or width passes it.
+// Other single operations allocate in proportion to values that already
+// exist (str(), json.encode, a regexp over a large string).
 // Cancelling Exec's context stops the interpreter at once (Thread.Cancel)
 // and kills run() process groups; state is kept.
 //
 // In a worker, the watchdog and the checks run inside the worker, and the
 // kernel adds a hard ceiling (worker.SetCeiling: RLIMIT_DATA at what the
 // worker maps when bound plus max_memory_mb plus a runtime allowance). A
-// single step that passes both (a giant replace, join or % format, a
-// json.decode of a huge string) ends the worker process instead of
+// single step that passes both (a json.decode of a huge string, str() of
+// a huge nested value) ends the worker process instead of
 // harness; its result is what the call printed, then the state-lost notice
 // naming the limit. Builtins stuck past a stop are not abandoned there: the
 // parent waits abandonGrace after Esc, Close or the worker's own memory stop
@@ -247,5 +301,12 @@
 // Denials (permission, escapes, deny list, refused approvals) and errors
 // matching the "Use instead" table are appended to Options.Failures with
 // Options.Session and the code, and reported to Options.OnFailure with
-// their occurrence count.
+// their occurrence count. So is every failed call that used a Python form
+// the REPL still lacks, with a stable first line so that the same gap is
+// counted across calls and sessions: "not supported: <the pre-pass's
+// refusal>", "import x: module not available" (noted even when the
+// code catches the ImportError), "method not available: str.translate",
+// "builtin not available: vars", the NotImplementedError of a name kept
+// out on purpose ("os.environ is not available in this REPL: ..."), or
+// "Starlark could not parse: <message>"; the second line is the error.
 package repl

@@ -32,7 +32,7 @@ var (
 			}
 			return starlark.Bool(ok), nil
 		},
-		"encode": strEncode,
+		"encode": strEncode, "join": strJoin, "replace": strReplace,
 		"splitlines": func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var keep bool
 			if err := starlark.UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {
@@ -117,10 +117,13 @@ func strZfill(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 
 func strJust(align byte) methodFunc {
 	names := map[byte]string{'<': "ljust", '>': "rjust", '^': "center"}
-	return func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var width int
 		fill := " "
 		if err := starlark.UnpackPositionalArgs(names[align], args, kw, 1, &width, &fill); err != nil {
+			return nil, err
+		}
+		if err := checkGrowth(thread, "str."+names[align], int64(width)*int64(len(fill))); err != nil {
 			return nil, err
 		}
 		if utf8.RuneCountInString(fill) != 1 {

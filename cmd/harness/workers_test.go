@@ -66,9 +66,9 @@ func TestMemoryBombsThroughHarness(t *testing.T) {
 		{"'x' * 10000000000", false},
 		{"s = '[' + '1,' * 10000000 + '1]'\nv = json.decode(s)", true},
 		{"sorted(range(100000000))", false},
-		{"s = 'x' * 1000000\nt = s.replace('x', s)", true},
-		{"s = 'x' * 10000000\nt = ''.join([s] * 1000)", true},
-		{"s = 'x' * 10000000\nt = ('%s' * 1000) % tuple([s] * 1000)", true},
+		{"s = 'x' * 1000000\nt = s.replace('x', s)", false},
+		{"s = 'x' * 10000000\nt = ''.join([s] * 1000)", false},
+		{"s = 'x' * 10000000\nt = ('%s' * 1000) % tuple([s] * 1000)", false},
 	}
 	replies := []llmtest.Reply{llmtest.Call("rlm", `{"task":"use memory","name":"bomber"}`)}
 	for _, b := range bombs {
