@@ -1,0 +1,45 @@
+// Package markdown renders Markdown text into styled lines for a
+// terminal: what an assistant's reply or reasoning looks like on screen.
+//
+// Text is parsed with goldmark (CommonMark with the GitHub extensions:
+// tables, strikethrough, task lists, autolinks) and each node is drawn
+// into styled.Line values by this package's own renderer, so the caller
+// wraps, selects and copies the same cells it draws. Code blocks are
+// highlighted with chroma's lexer for the fence's language. Nothing here
+// knows of tcell or colours: a span carries a styled.Class that the UI
+// maps to its theme.
+//
+// # What each construct becomes
+//
+//	# Heading           bold text in the Heading class (level 1 also underlined), no "#"
+//	**bold** *italic*   Bold, Italic; ~~strike~~ Strike; nested ones combine
+//	`code`              the Code class, without the backticks
+//	[text](url)         the text underlined in the Link class, then " (url)" in URL;
+//	                    the URL alone when it is the text (autolinks)
+//	![alt](url)         "[image: alt] (url)"
+//	- item, 1. item     "• " (then "◦ ", "▪ " when nested) or the number, the
+//	                    item's following lines under its text; "[x] " for tasks
+//	> quote             "│ " before each line (decoration), the text in Quote, italic
+//	```lang             the code after a two-cell margin (decoration), highlighted,
+//	                    cut (not word-wrapped) at the width; no fence lines
+//	| a | b |           columns separated by " │ ", a rule under the header row;
+//	                    columns narrowed alike and cells wrapped when it does not fit
+//	---                 a rule across the width
+//
+// Top-level blocks are separated by one blank line; paragraphs wrap at
+// spaces with styled.Wrap. Raw HTML is shown as text.
+//
+// # Streaming
+//
+// Doc renders a text that grows, as a reply streams in. The text is
+// parsed and drawn one top-level block at a time: text appended can only
+// change the last top-level block (or start new ones), so Doc keeps the
+// lines of the blocks before it and re-parses and re-draws from the start
+// of the last one. A frame therefore costs the size of the last block, not
+// of the reply. An unfinished construct is drawn as what it will be: an
+// open code fence is a code block to the end of the text. A new width, or
+// text that is not the old text with more at its end, renders it all
+// again. (One construct can reach back: a link reference definition
+// written after the paragraph that uses it. Doc draws that paragraph as
+// it stood; a complete message rendered afresh resolves it.)
+package markdown

@@ -1,0 +1,122 @@
+// Doc: a growing text rendered incrementally by top-level block.
+
+package markdown
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
+	"harness/styled"
+)
+
+// md is the parser: CommonMark and the GitHub extensions.
+var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough,
+	extension.TaskList, extension.Linkify))
+
+// Render returns the lines of src at width.
+func Render(src string, width int) []styled.Line {
+	var d Doc
+	return d.Lines(src, width)
+}
+
+// Doc renders a text that grows (see the package doc). Its zero value is
+// ready to use. It is not safe for concurrent use.
+type Doc struct {
+	src   string
+	width int
+	lines []styled.Line
+
+	// The last top-level block: it starts at byte open of src and its
+	// lines (with the blank line before it) at openLine of lines.
+	open, openLine int
+	rendered       bool
+}
+
+// Lines returns the lines of src at width. When src is the text of the
+// previous call with more appended and the width is the same, only the
+// last top-level block of the previous text and what follows it are
+// parsed and drawn again. The slice is the Doc's: valid until the next
+// call, not to be changed.
+func (d *Doc) Lines(src string, width int) []styled.Line {
+	width = max(width, 1)
+	if d.rendered && width == d.width && src == d.src {
+		return d.lines
+	}
+	if !d.rendered || width != d.width || !strings.HasPrefix(src, d.src) {
+		d.open, d.openLine, d.lines = 0, 0, d.lines[:0]
+	}
+	clear(d.lines[d.openLine:])
+	d.lines = d.lines[:d.openLine]
+	d.src, d.width, d.rendered = src, width, true
+	d.renderFrom()
+	return d.lines
+}
+
+// renderFrom parses src from open and draws its blocks after openLine.
+func (d *Doc) renderFrom() {
+	part := []byte(d.src[d.open:])
+	root := md.Parser().Parse(text.NewReader(part))
+	r := &renderer{src: part, width: d.width}
+	newOpen, newOpenLine := d.open, d.openLine
+	prev := -1 // the start of the block before n
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		if len(d.lines) > 0 {
+			d.lines = append(d.lines, styled.Line{})
+		}
+		// A block made from another one's lines (a table from a
+		// paragraph's) has that block's position: it is no place to
+		// start again.
+		start, ok := blockStart(n, part)
+		ok = ok && start > prev
+		if ok {
+			prev = start
+		}
+		if ok && afterBlank(part, start) {
+			newOpen, newOpenLine = d.open+start, len(d.lines)
+			if newOpenLine > 0 {
+				newOpenLine-- // the blank line before it is redrawn with it
+			}
+		}
+		d.lines = r.block(n, &prefix{}, d.lines)
+	}
+	if len(d.lines) == 0 {
+		d.lines = append(d.lines, styled.Line{})
+	}
+	d.open, d.openLine = newOpen, newOpenLine
+}
+
+// afterBlank reports whether the line at offset start of src follows a
+// blank line (or starts the text). Only there is a top-level block safe
+// from text appended after it: a block right under another line can still
+// be joined to it (a paragraph's lines that a delimiter row turns into a
+// table, a setext heading's underline).
+func afterBlank(src []byte, start int) bool {
+	if start == 0 {
+		return true
+	}
+	i := start - 1 // the newline ending the line above
+	for i > 0 && src[i-1] != '\n' {
+		i--
+		if c := src[i]; c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// blockStart returns the offset of the start of the line top-level block
+// n begins on, when the parser recorded it.
+func blockStart(n ast.Node, src []byte) (int, bool) {
+	p := n.Pos()
+	if p < 0 || p > len(src) {
+		return 0, false
+	}
+	for p > 0 && src[p-1] != '\n' {
+		p--
+	}
+	return p, true
+}

@@ -1,0 +1,172 @@
+// Word wrapping of styled spans into lines.
+
+package styled
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Indent is what starts each line a run of spans wraps into: First before
+// the first line, Rest before the others. The first FirstDecor cells of
+// First are decoration, and all of Rest is (see Line.Decoration).
+type Indent struct {
+	First, Rest []Span
+	FirstDecor  int
+}
+
+// Wrap lays out spans in lines of at most width cells. Lines break after
+// the last space that fits (the spaces there are dropped), a word longer
+// than a line is cut, and a "\n" in a span starts a new line. An empty run
+// is one line holding only the first indent. The indents are never cut:
+// a width narrower than an indent leaves one cell for text.
+func Wrap(spans []Span, width int, in Indent) []Line {
+	w := wrapper{width: width, in: in}
+	w.start(Hard, in.First, in.FirstDecor)
+	for _, sp := range spans {
+		text := sp.Text
+		for text != "" {
+			i := strings.IndexAny(text, " \n")
+			if i < 0 {
+				w.word(text, sp.Style)
+				break
+			}
+			if i > 0 {
+				w.word(text[:i], sp.Style)
+			}
+			if text[i] == '\n' {
+				w.flush()
+				w.start(Hard, in.Rest, -1)
+			} else {
+				w.space(sp.Style)
+			}
+			text = text[i+1:]
+		}
+	}
+	w.flush()
+	return w.out
+}
+
+// wrapper is Wrap's state: the line being built, with the spaces seen
+// after its last word (written only when a word follows on the line).
+type wrapper struct {
+	width int
+	in    Indent
+	out   []Line
+
+	line    Line
+	col     int // cells on line, indent included
+	minCol  int // cells of the indent
+	spaces  int // pending spaces
+	spStyle Style
+	words   bool // the line holds a word
+}
+
+// start begins a line after br with the prefix pre, of which decor cells
+// are decoration (-1: all of them).
+func (w *wrapper) start(br Break, pre []Span, decor int) {
+	w.line = Line{Break: br, Spans: append([]Span(nil), pre...)}
+	n := 0
+	for _, s := range pre {
+		n += Width(s.Text)
+	}
+	if decor < 0 || decor > n {
+		decor = n
+	}
+	w.line.Decoration = decor
+	w.col, w.minCol, w.spaces, w.words = n, n, 0, false
+}
+
+func (w *wrapper) flush() {
+	w.out = append(w.out, w.line)
+	w.line = Line{}
+}
+
+// room is the cells a line has for text (at least one).
+func (w *wrapper) room() int { return max(w.width, w.minCol+1) }
+
+func (w *wrapper) space(st Style) {
+	if w.spaces == 0 {
+		w.spStyle = st
+	}
+	w.spaces++
+}
+
+// word adds text holding no space or newline.
+func (w *wrapper) word(text string, st Style) {
+	wd := Width(text)
+	pending := w.spaces
+	if w.words && w.col+pending+wd > w.room() {
+		// Break at the spaces before this word.
+		w.flush()
+		w.start(Space, w.in.Rest, -1)
+		pending = 0
+	}
+	if !w.words && w.col+pending >= w.room() {
+		pending = 0 // leading spaces that leave no room for the word
+	}
+	if pending > 0 {
+		w.emit(strings.Repeat(" ", pending), w.spStyle)
+		w.col += pending
+	}
+	w.spaces = 0
+	for text != "" {
+		if w.col+wd <= w.room() {
+			w.emit(text, st)
+			w.col += wd
+			w.words = true
+			return
+		}
+		// Cut the word at the line's end.
+		head, rest := cutCells(text, w.room()-w.col)
+		if head == "" && w.col > w.minCol {
+			w.flush()
+			w.start(Cut, w.in.Rest, -1)
+			continue
+		}
+		if head == "" { // a character wider than the room: place it anyway
+			_, n := utf8.DecodeRuneInString(text)
+			head, rest = text[:n], text[n:]
+		}
+		w.emit(head, st)
+		w.col += Width(head)
+		w.words = true
+		if rest == "" {
+			return
+		}
+		w.flush()
+		w.start(Cut, w.in.Rest, -1)
+		text, wd = rest, Width(rest)
+	}
+}
+
+// emit appends text to the line, merging it into the last span when the
+// style is the same.
+func (w *wrapper) emit(text string, st Style) {
+	if n := len(w.line.Spans); n > 0 && w.line.Spans[n-1].Style == st && w.col > w.minCol {
+		w.line.Spans[n-1].Text += text
+		return
+	}
+	w.line.Spans = append(w.line.Spans, Span{text, st})
+}
+
+// cutCells splits s after as many characters as fit in n cells.
+func cutCells(s string, n int) (string, string) {
+	col := 0
+	for i, r := range s {
+		cw := RuneWidth(r)
+		if col+cw > n {
+			return s[:i], s[i:]
+		}
+		col += cw
+	}
+	return s, ""
+}
+
+// Pad returns l padded with spaces in style st to width cells.
+func Pad(l Line, width int, st Style) Line {
+	if n := width - l.Width(); n > 0 {
+		l.Spans = append(l.Spans[:len(l.Spans):len(l.Spans)], Span{strings.Repeat(" ", n), st})
+	}
+	return l
+}

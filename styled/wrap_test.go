@@ -1,0 +1,120 @@
+package styled
+
+import (
+	"strings"
+	"testing"
+)
+
+// show renders lines as text, one per row, with "|" at the decoration's end
+// and the break before each line ("" hard, "~" space, "+" cut).
+func show(lines []Line) string {
+	var sb strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString([]string{"", "~", "+"}[l.Break])
+		t := l.Text()
+		d := len(t) - len(CellsFrom(t, l.Decoration))
+		sb.WriteString(t[:d] + "|" + t[d:])
+	}
+	return sb.String()
+}
+
+func TestWrap(t *testing.T) {
+	plain := func(s string) []Span { return []Span{{s, Style{}}} }
+	bullet := Indent{First: plain("• "), Rest: plain("  ")}
+	quote := Indent{First: plain("│ "), Rest: plain("│ "), FirstDecor: 2}
+	for _, tc := range []struct {
+		name  string
+		spans []Span
+		width int
+		in    Indent
+		want  string
+	}{
+		{"fits", plain("one two"), 10, Indent{}, "|one two"},
+		{"breaks at a space", plain("one two three"), 8, Indent{}, "|one two\n~|three"},
+		{"exact width", plain("abcd efgh"), 4, Indent{}, "|abcd\n~|efgh"},
+		{"long word cut", plain("abcdefghij"), 4, Indent{}, "|abcd\n+|efgh\n+|ij"},
+		{"long word after a word", plain("ab cdefghij"), 4, Indent{}, "|ab\n~|cdef\n+|ghij"},
+		{"spaces dropped at the break", plain("ab    cd"), 3, Indent{}, "|ab\n~|cd"},
+		{"trailing spaces dropped", plain("ab   "), 10, Indent{}, "|ab"},
+		{"newline", plain("ab\ncd"), 10, Indent{}, "|ab\n|cd"},
+		{"empty", nil, 10, bullet, "|• "},
+		{"bullet hangs", plain("one two three"), 9, bullet, "|• one two\n~  |three"},
+		{"quote decoration", plain("one two three"), 9, quote, "│ |one two\n~│ |three"},
+		{"wide characters", plain("日本語の"), 5, Indent{}, "|日本\n+|語の"},
+		{"too narrow for the indent", plain("abc"), 2, bullet, "|• a\n+  |b\n+  |c"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := show(Wrap(tc.spans, tc.width, tc.in))
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWrapKeepsStyles(t *testing.T) {
+	bold := Style{Attr: Bold}
+	code := Style{Class: Code}
+	lines := Wrap([]Span{{"say ", Style{}}, {"hello", bold}, {" to ", Style{}}, {"x()", code}}, 9, Indent{})
+	if len(lines) != 2 {
+		t.Fatalf("got %d lines: %q", len(lines), show(lines))
+	}
+	want0 := []Span{{"say ", Style{}}, {"hello", bold}}
+	want1 := []Span{{"to ", Style{}}, {"x()", code}}
+	for i, want := range [][]Span{want0, want1} {
+		if got := lines[i].Spans; !equalSpans(got, want) {
+			t.Errorf("line %d: got %q, want %q", i, got, want)
+		}
+	}
+}
+
+func equalSpans(a, b []Span) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCopy(t *testing.T) {
+	plain := func(s string) []Span { return []Span{{s, Style{}}} }
+	bullet := Indent{First: plain("• "), Rest: plain("  ")}
+	lines := Wrap(plain("one two three\nfour"), 9, bullet)
+	lines = append(lines, Wrap(plain("abcdefghij"), 4, Indent{})...)
+	got := Copy(lines)
+	want := "• one two three\nfour\nabcdefghij"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func FuzzWrap(f *testing.F) {
+	f.Add("one two three", 5)
+	f.Add("日本語 abc\n\ndef", 3)
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		width = width%50 + 1
+		if width < 1 {
+			width = -width + 1
+		}
+		lines := Wrap([]Span{{s, Style{}}}, width, Indent{})
+		for _, l := range lines {
+			if l.Width() > max(width, TabWidth) {
+				t.Fatalf("line %q wider than %d", l.Text(), width)
+			}
+			if strings.Contains(l.Text(), "\n") {
+				t.Fatalf("line %q holds a newline", l.Text())
+			}
+		}
+		// Copying joins what wrapping split: the words survive in order.
+		if got, want := strings.Fields(Copy(lines)), strings.Fields(s); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("copy %q lost words of %q", Copy(lines), s)
+		}
+	})
+}
