@@ -55,6 +55,9 @@ var schema = func() map[string]int {
 	for _, s := range themeSlots(new(Theme)) {
 		m["theme."+s.name] = leaf
 	}
+	for _, s := range optionalThemeSlots(new(Theme)) {
+		m["theme."+s.name] = leaf
+	}
 	return m
 }()
 

@@ -31,7 +31,8 @@
 //	                                array of absolute existing directories), network (optional
 //	                                boolean, default true)
 //	[commands.allow]                name = absolute executable path; may be empty
-//	[theme]                         15 colours, each "#RRGGBB" (see Theme)
+//	[theme]                         15 colours, each "#RRGGBB" (see Theme), and
+//	                                optional diff_remove, diff_add
 //	[approval_description]          optional: enabled, prompt containing ${command}
 //	[approval_description.endpoint] base_url, model, api_key_env, max_retries, idle_timeout_s
 //	                                (optional, as in [endpoint]), parameters (optional)
@@ -226,7 +227,17 @@ type Theme struct {
 	ContextTokens        string
 	ContextRole          string
 	ContextMessageTokens string
+	// Optional keys: absent, they take the Default values.
+	DiffRemove string // removed lines of a patch diff
+	DiffAdd    string // added lines of a patch diff
 }
+
+// Defaults of the optional [theme] keys: a red and a green that read on
+// dark and light backgrounds alike.
+const (
+	DefaultDiffRemove = "#d75f5f"
+	DefaultDiffAdd    = "#5faf5f"
+)
 
 // ApprovalDescription holds an enabled [approval_description] table.
 type ApprovalDescription struct {

@@ -190,17 +190,42 @@ func themeSlots(th *Theme) []struct {
 	}
 }
 
+// optionalThemeSlots lists the [theme] keys that may be left out, with
+// their defaults.
+func optionalThemeSlots(th *Theme) []struct {
+	name, def string
+	dst       *string
+} {
+	return []struct {
+		name, def string
+		dst       *string
+	}{
+		{"diff_remove", DefaultDiffRemove, &th.DiffRemove}, {"diff_add", DefaultDiffAdd, &th.DiffAdd},
+	}
+}
+
 func (c *checker) theme(th *Theme, t map[string]any) {
 	for _, slot := range themeSlots(th) {
 		s, ok := c.str(t, "theme", slot.name)
-		if !ok {
-			continue
+		if ok {
+			c.colour(slot.name, s, slot.dst)
 		}
-		if !isColour(s) {
-			c.valueErr("theme."+slot.name, "%q is not a colour; write it as \"#RRGGBB\" with six hex digits, for example \"#87afd7\"", s)
-		}
-		*slot.dst = s
 	}
+	for _, slot := range optionalThemeSlots(th) {
+		*slot.dst = slot.def
+		if s := c.optString(t, "theme", slot.name); s != nil {
+			c.colour(slot.name, *s, slot.dst)
+		}
+	}
+}
+
+// colour checks the [theme] colour key name and stores it in dst.
+func (c *checker) colour(name, s string, dst *string) {
+	if !isColour(s) {
+		c.valueErr("theme."+name, "%q is not a colour; write it as \"#RRGGBB\" with six hex digits, for example \"#87afd7\"", s)
+		return
+	}
+	*dst = s
 }
 
 func isColour(s string) bool {

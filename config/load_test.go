@@ -152,6 +152,8 @@ func loadCases() []loadCase {
 		{name: "bad colour short", edit: replace(`system = "#000000"`, `system = "#00000"`), key: "theme.system", at: "system =", msg: "not a colour"},
 		{name: "bad colour name", edit: replace(`user = "#111111"`, `user = "blue"`), key: "theme.user", at: "user =", msg: "#RRGGBB"},
 		{name: "bad colour hex", edit: replace(`error = "#888888"`, `error = "#88888g"`), key: "theme.error", at: "error =", msg: "not a colour"},
+		{name: "bad optional colour", edit: replace(`error = "#888888"`, "error = \"#888888\"\ndiff_add = \"green\""), key: "theme.diff_add", at: "diff_add =", msg: "not a colour"},
+		{name: "optional colour not a string", edit: replace(`error = "#888888"`, "error = \"#888888\"\ndiff_remove = 5"), key: "theme.diff_remove", at: "diff_remove =", msg: "must be a string"},
 		{name: "bad permission", edit: replace(`permission = "read-only"`, `permission = "rw"`), key: "repl.permission", at: "permission =", msg: "not a permission level"},
 		{name: "max_depth zero", edit: replace("max_depth = 2", "max_depth = 0"), key: "rlm.max_depth", at: "max_depth", msg: "at least 1"},
 		{name: "max_depth negative", edit: replace("max_depth = 2", "max_depth = -3"), key: "rlm.max_depth", at: "max_depth", msg: "at least 1"},
@@ -429,6 +431,8 @@ api_key_env = "DESC_KEY"
 	check("Theme.System", cfg.Theme.System, "#000000")
 	check("Theme.ContextMessageTokens", cfg.Theme.ContextMessageTokens, "#EEEEEE")
 	check("Theme.Input", cfg.Theme.Input, "#aaaaaa")
+	check("Theme.DiffRemove", cfg.Theme.DiffRemove, DefaultDiffRemove) // absent: the default
+	check("Theme.DiffAdd", cfg.Theme.DiffAdd, DefaultDiffAdd)
 	if cfg.ApprovalDescription == nil {
 		t.Fatal("ApprovalDescription is nil; want enabled")
 	}
