@@ -64,6 +64,38 @@ func preview(path string) string {
 	return ""
 }
 
+// repositoryOf returns the repository a conversation file of size bytes
+// records, reading only its end: _harness_local is the file's last member
+// and starts with the repository. Errors give "".
+func repositoryOf(path string, size int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	// The member's opening cannot occur inside a string: there a quote
+	// after the comma would be escaped.
+	marker := []byte(`],"_harness_local":{"repository":`)
+	for n := int64(4 << 10); ; n *= 4 {
+		n = min(n, size)
+		buf := make([]byte, n)
+		if _, err := f.ReadAt(buf, size-n); err != nil {
+			return ""
+		}
+		if i := bytes.LastIndex(buf, marker); i >= 0 {
+			var repo string
+			dec := json.NewDecoder(bytes.NewReader(buf[i+len(marker):]))
+			if dec.Decode(&repo) != nil {
+				return ""
+			}
+			return repo
+		}
+		if n == size || n >= 16<<20 {
+			return ""
+		}
+	}
+}
+
 func orNull(raw json.RawMessage) []byte {
 	if len(raw) == 0 {
 		return []byte("null")

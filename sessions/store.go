@@ -295,11 +295,12 @@ func (s *Session) Rename(name string, subagentRunning bool) error {
 
 // Info describes a saved session for the --resume list.
 type Info struct {
-	Name    string
-	Updated time.Time // modification time of library/root.json
-	Preview string    // start of the first user message, on one line
-	InUse   bool      // another process has it open (see InUse)
-	PID     int       // that process's PID, 0 when unknown
+	Name       string
+	Updated    time.Time // modification time of library/root.json
+	Preview    string    // start of the first user message, on one line
+	Repository string    // the directory it was started in ("" when unreadable)
+	InUse      bool      // another process has it open (see InUse)
+	PID        int       // that process's PID, 0 when unknown
 }
 
 // List returns the saved sessions, least recently updated first. Only
@@ -323,7 +324,7 @@ func (st Store) List() ([]Info, error) {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		info := Info{Name: e.Name(), Updated: fi.ModTime(), Preview: preview(root)}
+		info := Info{Name: e.Name(), Updated: fi.ModTime(), Preview: preview(root), Repository: repositoryOf(root, fi.Size())}
 		info.InUse, info.PID = InUse(filepath.Join(st.Dir, e.Name()))
 		out = append(out, info)
 	}

@@ -104,6 +104,9 @@ func TestListOrderAndPreview(t *testing.T) {
 	if l[0].Preview != "second" {
 		t.Errorf("preview %q", l[0].Preview)
 	}
+	if l[1].Repository != "/r" {
+		t.Errorf("repository %q, want /r", l[1].Repository)
+	}
 	// Both are held open by this process (each Session holds its lock).
 	if !l[0].InUse || !l[1].InUse || l[0].PID != os.Getpid() {
 		t.Errorf("in use: %+v", l)
@@ -119,6 +122,41 @@ func TestListOrderAndPreview(t *testing.T) {
 	got, err := s.LoadRoot()
 	if err != nil || len(got.Items) != 2 {
 		t.Fatal(got, err)
+	}
+}
+
+// TestRepositoryOf reads the repository from the end of files of every
+// size, including ones whose messages hold the member's name and whose
+// token cache is longer than the first read.
+func TestRepositoryOf(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		turns int
+		text  string
+	}{
+		{"small", 1, "hello"},
+		{"text holding the marker", 3, `],"_harness_local":{"repository":"/fake"}`},
+		{"long cache", 3000, "x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &File{Local: Local{Repository: "/home/me/src/proj \"q\""}}
+			for i := 0; i < tc.turns; i++ {
+				f.Append(llm.Message{Role: "user", Content: tc.text})
+				f.Local.TurnTokenCache = append(f.Local.TurnTokenCache, llm.TurnCount{Key: strings.Repeat("k", 40), Tokens: i})
+			}
+			path := filepath.Join(dir, tc.name+".json")
+			if err := WriteFile(path, f); err != nil {
+				t.Fatal(err)
+			}
+			fi, _ := os.Stat(path)
+			if got := repositoryOf(path, fi.Size()); got != f.Local.Repository {
+				t.Errorf("got %q, want %q", got, f.Local.Repository)
+			}
+		})
+	}
+	if got := repositoryOf(filepath.Join(dir, "missing"), 10); got != "" {
+		t.Errorf("missing file: %q", got)
 	}
 }
 
