@@ -16,6 +16,7 @@ import (
 	"harness/reaper"
 	"harness/rlm"
 	"harness/sessions"
+	"harness/ui"
 )
 
 // agentFlags are the options of a conversation run.
@@ -119,7 +120,14 @@ var reaperExe = ""
 func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir string, stdin io.Reader, stdout, stderr io.Writer) int {
 	st := sessions.Store{Dir: cfg.SessionsDir()}
 	if f.hasResume && f.resume == "" && !f.hasPrompt {
-		return listSessions(st, stdout, stderr)
+		if !onTerminal(stdin, stdout) {
+			return listSessions(st, stdout, stderr)
+		}
+		name, code := pickSession(cfg, st, stderr)
+		if name == "" {
+			return code
+		}
+		f.resume = name
 	}
 	go commands.Start() // ready before the first command, without delaying the start
 	if !f.hasPrompt {
@@ -149,6 +157,43 @@ func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir s
 	ctx, sig, stop := interruptible(ctx, stderr)
 	defer stop()
 	return sig.code(headless.Run(ctx, w.runner, w.stream, prompt, headless.NewPrinter(f.json, stdout, stderr)))
+}
+
+// onTerminal reports whether stdin and stdout are both terminals, as a
+// full-screen picker needs.
+func onTerminal(stdin io.Reader, stdout io.Writer) bool {
+	for _, f := range []any{stdin, stdout} {
+		file, ok := f.(*os.File)
+		if !ok {
+			return false
+		}
+		fi, err := file.Stat()
+		if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// pickSession lets the person choose a saved session full-screen
+// (ui.Pick); "" with the exit code when there is none or they quit.
+func pickSession(cfg *config.Config, st sessions.Store, stderr io.Writer) (string, int) {
+	list, err := st.List()
+	if err != nil {
+		fmt.Fprintln(stderr, "harness:", err)
+		return "", exitError
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stderr, "harness: no saved sessions in %s; start one with: harness\n", st.Dir)
+		return "", exitOK
+	}
+	home, _ := os.UserHomeDir()
+	name, err := ui.Pick(ui.PickOptions{Theme: cfg.Theme, Sessions: list, Home: home})
+	if err != nil {
+		fmt.Fprint(stderr, uiFailure(err))
+		return "", exitError
+	}
+	return name, exitOK
 }
 
 // listSessions prints the saved sessions, least recently updated first.

@@ -94,17 +94,15 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		fmt.Fprint(stderr, uiFailure(err))
 		return exitError
 	}
-	if name := made.lastNamed(); name != "" {
-		fmt.Fprintf(stdout, "harness: session saved; continue it with: harness --resume %s\n", name)
-	}
+	fmt.Fprint(stdout, made.exitMessage())
 	return sig.exit()
 }
 
 // backends remembers the sessions of one run (/new and /clear start
-// another), so the exit message names the latest one that was saved, not
-// the one the run started with. Starting another closes the one left, so
+// another), so the exit message is about the session the person was in,
+// not the one the run started with. Starting another closes the one left, so
 // its lock is released: another harness may resume it at once. The UI
-// calls newSession on its event goroutine (never during a turn); lastNamed
+// calls newSession on its event goroutine (never during a turn); exitMessage
 // and close are called after the UI has stopped.
 type backends struct {
 	list       []uiBackend
@@ -128,13 +126,21 @@ func (b *backends) close() {
 	}
 }
 
-// lastNamed is the name of the latest session that has one ("" when no
-// message was ever sent).
-func (b *backends) lastNamed() string {
+// exitMessage says how to continue: the current session when it was saved;
+// when it is still empty (after /new or /clear), that nothing was saved of
+// it, and how to continue the latest one that was; "" when no message was
+// ever sent.
+func (b *backends) exitMessage() string {
 	for i := len(b.list) - 1; i >= 0; i-- {
-		if name := b.list[i].SessionName(); name != "" {
-			return name
+		name := b.list[i].SessionName()
+		switch {
+		case name == "":
+			continue
+		case i == len(b.list)-1:
+			return fmt.Sprintf("harness: session saved; continue it with: harness --resume %s\n", name)
 		}
+		return fmt.Sprintf("harness: the last session was empty, so nothing of it was saved; "+
+			"continue the one before it with: harness --resume %s\n", name)
 	}
 	return ""
 }

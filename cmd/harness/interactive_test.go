@@ -127,8 +127,8 @@ func TestRunInteractiveUnknownSession(t *testing.T) {
 	}
 }
 
-// TestExitNamesLatestSession: after /new, the exit message names the
-// session the user was in, not the one the run started with; /rename keeps
+// TestExitNamesLatestSession: after /new or /clear, the exit message is
+// about the session the user was in, not the one the run started with; /rename keeps
 // the session locked, /new releases the one left, and the end of the run
 // releases the rest.
 func TestExitNamesLatestSession(t *testing.T) {
@@ -151,7 +151,7 @@ func TestExitNamesLatestSession(t *testing.T) {
 		}
 		return in
 	}
-	if got := made.lastNamed(); got != "" {
+	if got := made.exitMessage(); got != "" {
 		t.Errorf("before any message: %q", got)
 	}
 	if _, err := first.Turn(context.Background(), "hi"); err != nil {
@@ -159,6 +159,9 @@ func TestExitNamesLatestSession(t *testing.T) {
 	}
 	if err := first.Rename("first"); err != nil {
 		t.Fatal(err)
+	}
+	if got, want := made.exitMessage(), "harness: session saved; continue it with: harness --resume first\n"; got != want {
+		t.Errorf("before /new: %q, want %q", got, want)
 	}
 	if !inUse("first") {
 		t.Error("the renamed session is not locked")
@@ -170,8 +173,9 @@ func TestExitNamesLatestSession(t *testing.T) {
 	if inUse("first") {
 		t.Error("/new kept the lock of the session it left")
 	}
-	if got := made.lastNamed(); got != "first" {
-		t.Errorf("after /new, before its first message: %q, want first", got)
+	want := "harness: the last session was empty, so nothing of it was saved; continue the one before it with: harness --resume first\n"
+	if got := made.exitMessage(); got != want {
+		t.Errorf("after /new, before its first message: %q, want %q", got, want)
 	}
 	if _, err := second.Turn(context.Background(), "again"); err != nil {
 		t.Fatal(err)
@@ -179,8 +183,9 @@ func TestExitNamesLatestSession(t *testing.T) {
 	if err := second.Rename("second"); err != nil {
 		t.Fatal(err)
 	}
-	if got := made.lastNamed(); got != "second" {
-		t.Errorf("after the new session's first message: %q, want second", got)
+	want = "harness: session saved; continue it with: harness --resume second\n"
+	if got := made.exitMessage(); got != want {
+		t.Errorf("after the new session's first message: %q, want %q", got, want)
 	}
 	if !inUse("second") {
 		t.Error("the new session is not locked")

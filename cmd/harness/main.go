@@ -38,7 +38,9 @@ Usage:
                         run one turn headless and print the final answer; -p -
                         reads the prompt from stdin; --json prints every event as
                         one JSON object per line instead; approvals are denied
-  harness --resume      list saved sessions, least recently updated first
+  harness --resume      choose a saved session to continue in the UI (a full-screen
+                        list, newest first); without a terminal, print the list,
+                        least recently updated first
   harness setup [--force] [--base-url URL] [--model NAME] [--api-key-env VAR]
                         write a starter ~/.harness/config.toml and create the store
   harness doctor [--full]

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"golang.org/x/tools/txtar"
+)
+
+// styledScreen returns the text of a simulation screen (trailing spaces
+// cut), a map of its cells' styles, one letter per cell ("." the default
+// style, trailing default cells cut), and the legend of the letters.
+func styledScreen(s tcell.SimulationScreen) (text, styles, legend string) {
+	cells, w, h := s.GetContents()
+	letters := map[tcell.Style]byte{tcell.StyleDefault: '.'}
+	var order []tcell.Style
+	var tb, sb strings.Builder
+	for y := 0; y < h; y++ {
+		var row, srow strings.Builder
+		for x := 0; x < w; x++ {
+			c := cells[y*w+x]
+			if len(c.Runes) > 0 {
+				row.WriteString(string(c.Runes))
+			} else {
+				row.WriteByte(' ')
+			}
+			l, ok := letters[c.Style]
+			if !ok {
+				l = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[len(order)%62]
+				letters[c.Style] = l
+				order = append(order, c.Style)
+			}
+			srow.WriteByte(l)
+		}
+		tb.WriteString(strings.TrimRight(row.String(), " ") + "\n")
+		sb.WriteString(strings.TrimRight(srow.String(), ".") + "\n")
+	}
+	var lb strings.Builder
+	for _, st := range order {
+		fmt.Fprintf(&lb, "%c %s\n", letters[st], describeStyle(st))
+	}
+	return tb.String(), sb.String(), lb.String()
+}
+
+// describeStyle names a style's colours and attributes.
+func describeStyle(st tcell.Style) string {
+	fg, bg, attr := st.Decompose()
+	name := func(c tcell.Color) string {
+		if c == tcell.ColorDefault {
+			return "default"
+		}
+		return fmt.Sprintf("#%06x", c.Hex())
+	}
+	out := "fg=" + name(fg) + " bg=" + name(bg)
+	for _, a := range []struct {
+		a tcell.AttrMask
+		n string
+	}{{tcell.AttrBold, "bold"}, {tcell.AttrItalic, "italic"}, {tcell.AttrUnderline, "underline"},
+		{tcell.AttrReverse, "reverse"}, {tcell.AttrDim, "dim"}, {tcell.AttrStrikeThrough, "strike"}} {
+		if attr&a.a != 0 {
+			out += " " + a.n
+		}
+	}
+	return out
+}
+
+// checkStyled compares a screen's text, styles and legend with the golden
+// txtar at path (files "screen", "styles", "legend"), or rewrites it
+// with about as its comment under -update.
+func checkStyled(t *testing.T, path, about string, s tcell.SimulationScreen) {
+	t.Helper()
+	text, styles, legend := styledScreen(s)
+	got := &txtar.Archive{Comment: []byte(about + "\n"), Files: []txtar.File{
+		{Name: "screen", Data: []byte(text)}, {Name: "styles", Data: []byte(styles)}, {Name: "legend", Data: []byte(legend)}}}
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, txtar.Format(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if len(want.Files) != 3 {
+		t.Fatalf("%s: want the files screen, styles and legend", path)
+	}
+	for i, f := range got.Files {
+		if string(want.Files[i].Data) != string(f.Data) {
+			t.Errorf("%s differs from %s (rerun with -update after checking):\ngot:\n%s\nwant:\n%s", f.Name, path, f.Data, want.Files[i].Data)
+		}
+	}
+}
