@@ -201,11 +201,12 @@ func overlayHeaderText(agents []string) string {
 // overlayFitHeader returns the header for at most avail cells: the whole
 // header if it fits; else with the oldest names replaced by one […], as few
 // as needed; else [Context][…][<name>] with the on-screen name shortened to
-// end in "…"; else that cut to avail cells.
+// end in "…"; else the first of [Context][…], [Context], [Ctx] and […]
+// that fits. Every bracket it opens is closed.
 func overlayFitHeader(agents []string, avail int) string {
 	full := overlayHeaderText(agents)
-	if width(full) <= avail || len(agents) == 0 {
-		return overlayCut(full, avail)
+	if width(full) <= avail {
+		return full
 	}
 	for k := 1; k < len(agents); k++ {
 		s := "[Context][…]" + overlayHeaderText(agents[k:])[len("[Context]"):]
@@ -217,11 +218,15 @@ func overlayFitHeader(agents []string, avail int) string {
 	if len(agents) > 1 {
 		prefix += "[…]"
 	}
-	room := avail - width(prefix) - 2
-	if room < 1 {
-		return overlayCut(prefix+"[…]", avail)
+	if room := avail - width(prefix) - 2; room >= 1 && len(agents) > 0 {
+		return prefix + "[" + overlayCut(agents[len(agents)-1], room) + "]"
 	}
-	return prefix + "[" + overlayCut(agents[len(agents)-1], room) + "]"
+	for _, s := range []string{prefix, "[Context]", "[Ctx]", "[…]"} {
+		if width(s) <= avail {
+			return s
+		}
+	}
+	return ""
 }
 
 // overlayCut cuts s to at most w cells, ending a cut with "…".

@@ -148,12 +148,17 @@ func TestOverlayFitHeader(t *testing.T) {
 		{agents, 21, "[Context][…][grep-it]"},
 		{agents, 20, "[Context][…][grep-…]"},
 		{agents, 15, "[Context][…][…]"},
-		{agents, 14, "[Context][…][…"},
-		{agents, 5, "[Con…"},
+		{agents, 14, "[Context][…]"},
+		{agents, 11, "[Context]"},
+		{agents, 5, "[Ctx]"},
+		{agents, 3, "[…]"},
+		{agents, 2, ""},
 		{[]string{"20261129-183012"}, 26, "[Context][20261129-183012]"},
 		{[]string{"20261129-183012"}, 20, "[Context][20261129…]"},
 		{nil, 20, "[Context]"},
-		{nil, 4, "[Co…"},
+		{nil, 4, "[…]"},
+		{[]string{"20261129-183012"}, 12, "[Context][…]"},
+		{[]string{"20261129-183012"}, 11, "[Context]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {
