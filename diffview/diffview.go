@@ -30,6 +30,11 @@ func Lines(text string, old OldText, width int) []styled.Line {
 	}
 	if err != nil {
 		b.raw(text)
+		if len(b.out) == 0 && strings.TrimSpace(text) != "" {
+			for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+				b.line(l, styled.Style{}) // only markers: show them as sent
+			}
+		}
 		return b.out
 	}
 	for _, op := range p.Ops {

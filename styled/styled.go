@@ -114,9 +114,20 @@ func (l Line) Width() int {
 // Copy returns the text of lines as copied from the screen: each line's
 // text after its decoration, joined as its Break says.
 func Copy(lines []Line) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return CopyRange(lines, 0, 0, len(lines)-1, lines[len(lines)-1].Width())
+}
+
+// CopyRange returns the text of lines from cell fromCol of line from to
+// cell toCol of line to (inclusive; past the end means to the end), as
+// Copy joins them. Decoration cells are never part of it.
+func CopyRange(lines []Line, from, fromCol, to, toCol int) string {
 	var sb strings.Builder
-	for i, l := range lines {
-		if i > 0 {
+	for i := from; i <= to && i < len(lines); i++ {
+		l := lines[i]
+		if i > from {
 			switch l.Break {
 			case Hard:
 				sb.WriteByte('\n')
@@ -124,9 +135,36 @@ func Copy(lines []Line) string {
 				sb.WriteByte(' ')
 			}
 		}
-		sb.WriteString(CellsFrom(l.Text(), l.Decoration))
+		lo, hi := l.Decoration, l.Width()
+		if i == from {
+			lo = max(lo, fromCol)
+		}
+		if i == to {
+			hi = min(hi, toCol+1)
+		}
+		sb.WriteString(cells(l.Text(), lo, hi))
 	}
 	return sb.String()
+}
+
+// cells returns the characters of s in cells [lo, hi).
+func cells(s string, lo, hi int) string {
+	col, start, end := 0, -1, len(s)
+	for i, r := range s {
+		if col >= lo && start < 0 {
+			start = i
+		}
+		rw := RuneWidth(r)
+		if col >= hi && rw > 0 { // a zero-width mark belongs to the cell before
+			end = i
+			break
+		}
+		col += rw
+	}
+	if start < 0 || start >= end {
+		return ""
+	}
+	return s[start:end]
 }
 
 // CellsFrom returns s without the characters in its first n cells.

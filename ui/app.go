@@ -15,6 +15,7 @@ import (
 	"github.com/rivo/tview"
 
 	"harness/config"
+	"harness/diffview"
 	"harness/llm"
 	"harness/rlm"
 	"harness/sessions"
@@ -69,6 +70,11 @@ type Options struct {
 	// key is in cache cost nothing. Without it every count is estimated.
 	CountTurns func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount
 
+	// Bases, when set, holds the texts apply_patch's Replace Files
+	// replaced, recorded by the wiring just before each patch ran, so the
+	// call is drawn as a diff against them.
+	Bases *diffview.Bases
+
 	// Quit, when it receives or is closed, exits as /exit does (the
 	// wiring connects SIGINT, SIGHUP and SIGTERM to it).
 	Quit <-chan struct{}
@@ -104,7 +110,9 @@ type App struct {
 	backend Backend
 	root    *view
 	stack   []*view // subagent views, deepest last
-	session string  // the root's name, from SessionReady or /rename
+	review  []*view // finished subagents reopened read-only, deepest last (subagents.go)
+	reg     *registry
+	session string // the root's name, from SessionReady or /rename
 
 	in        input
 	cmdSel    int
@@ -187,7 +195,11 @@ func (a *App) run() error {
 func newApp(opts Options) *App {
 	a := &App{opts: opts, tv: tview.NewApplication(), st: newStyles(opts.Theme), backend: opts.Backend,
 		wake: make(chan struct{}, 1), clock: realClock{}}
-	a.root = newView(rlm.Agent{}, opts.System)
+	a.reg = newRegistry()
+	if l, ok := opts.Backend.(SubagentLoader); ok {
+		a.reg.load = l.SubagentConversation
+	}
+	a.root = a.newView(rlm.Agent{}, opts.System)
 	a.root.reset(opts.Backend.Conversation())
 	a.root.tools = opts.Backend.RootTools()
 	a.session = opts.Backend.SessionName()
@@ -254,10 +266,20 @@ func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMo
 
 // top is the view on screen: the deepest running subagent, else the root.
 func (a *App) top() *view {
+	if n := len(a.review); n > 0 {
+		return a.review[n-1]
+	}
 	if n := len(a.stack); n > 0 {
 		return a.stack[n-1]
 	}
 	return a.root
+}
+
+// newView returns a view sharing the app's registry.
+func (a *App) newView(ag rlm.Agent, system *string) *view {
+	v := newView(ag, system)
+	v.reg = a.reg
+	return v
 }
 
 // viewOf returns the view of agent ag, or nil when it is not running.

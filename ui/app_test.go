@@ -412,7 +412,7 @@ func TestSubagentShownWhileItRuns(t *testing.T) {
 	u.waitText("Run Starlark.")
 	close(release)
 	s = u.waitText("all done")
-	for _, want := range []string{"20260101-120000 │", "● rlm\ntask: find it\nname: finder", "found"} {
+	for _, want := range []string{"20260101-120000 │", "● rlm finder", "\nfind it\n", "found"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
 		}

@@ -63,6 +63,8 @@ type block struct {
 	// string content: what the saved message will add to the turn.
 	streamed int
 
+	r rendering // how a styled block is drawn (render.go)
+
 	ver        int // bumped by every change of text
 	replaced   int // ver at the last change that was not an append
 	cacheW     int
@@ -86,8 +88,7 @@ func (b *block) ensure() {
 	switch {
 	case b.lazy:
 		b.lazy = false
-		b.text = formatCall(b.name, b.callArgs)
-		b.callArgs = ""
+		b.text = formatCall(b.name, b.callArgs) // callArgs stay: styled calls draw from them
 	case b.argsStale:
 		b.argsStale = false
 		name := b.name
@@ -213,7 +214,7 @@ func (d doc) back(p pos, n, w int) (pos, int) {
 			break
 		}
 		p.b--
-		p.l = len(d.at(p.b).lines(w))
+		p.l = d.at(p.b).nrows(w)
 	}
 	return p, moved
 }
@@ -222,7 +223,7 @@ func (d doc) back(p pos, n, w int) (pos, int) {
 func (d doc) fwd(p pos, n, w int) (pos, int) {
 	moved := 0
 	for moved < n && p.b < d.n() {
-		k := len(d.at(p.b).lines(w))
+		k := d.at(p.b).nrows(w)
 		if p.l+n-moved < k {
 			p.l += n - moved
 			return p, n
@@ -235,7 +236,7 @@ func (d doc) fwd(p pos, n, w int) (pos, int) {
 
 // norm turns a position at the end of a block into the start of the next.
 func (d doc) norm(p pos, w int) pos {
-	for p.b < d.n() && p.l >= len(d.at(p.b).lines(w)) {
+	for p.b < d.n() && p.l >= d.at(p.b).nrows(w) {
 		p = pos{p.b + 1, 0}
 	}
 	return p

@@ -131,7 +131,8 @@ func (a *App) newSession(name string) {
 	a.backend = be
 	a.session = be.SessionName()
 	a.stack = nil
-	a.root = newView(rlm.Agent{}, a.opts.System)
+	a.root = a.newView(rlm.Agent{}, a.opts.System)
+	a.review = nil
 	a.root.reset(be.Conversation())
 	a.root.tools = be.RootTools()
 	a.counts = be.Local().TurnTokenCache

@@ -37,9 +37,10 @@ func (a *App) handle(ev rlm.Event) {
 			a.root.tools = e.Tools
 			return
 		}
-		v := newView(e.Agent, a.opts.SubagentSystem)
+		a.reg.started(e.Agent)
+		v := a.newView(e.Agent, a.opts.SubagentSystem)
 		if a.opts.SubagentSystem == nil {
-			v = newView(e.Agent, a.opts.System)
+			v = a.newView(e.Agent, a.opts.System)
 		}
 		v.tools = e.Tools
 		a.stack = append(a.stack, v)
@@ -51,6 +52,7 @@ func (a *App) handle(ev rlm.Event) {
 		if e.Agent.Depth == 0 {
 			return
 		}
+		a.reg.ended(e.Agent)
 		for i := len(a.stack) - 1; i >= 0; i-- {
 			if a.stack[i].agent.ID == e.Agent.ID {
 				a.stack = a.stack[:i]
@@ -91,9 +93,14 @@ func (a *App) handle(ev rlm.Event) {
 		if v := a.viewOf(e.Agent); v != nil {
 			v.output(e.ID, e.Text)
 		}
+	case rlm.ToolCall:
+		a.reg.called(e.Agent, e.Synthetic)
 	case rlm.ToolResult:
 		if v := a.viewOf(e.Agent); v != nil {
 			v.endOutput(e.ID)
+			if e.Name == rlm.ApplyPatchTool {
+				a.takeBases(v, e.ID)
+			}
 		}
 	case rlm.ApprovalAnswered:
 		if v := a.viewOf(e.Agent); v != nil {
@@ -106,6 +113,7 @@ func (a *App) handle(ev rlm.Event) {
 		}
 		v.add(kError, "", "Error: "+e.Message)
 	case rlm.Usage:
+		a.reg.used(e.Agent, e.Usage)
 		if v := a.viewOf(e.Agent); v != nil && e.Usage.TotalTokens > 0 {
 			v.usage, v.hasUsage, v.usageLive = e.Usage.TotalTokens, true, v.liveTokens
 		}
@@ -128,6 +136,41 @@ func (a *App) handle(ev rlm.Event) {
 			}
 		}
 		v.add(kNote, "", noteText(e))
+	}
+}
+
+// takeBases gives apply_patch call id the old texts its Replace Files
+// replaced, which the wiring recorded just before the patch ran.
+func (a *App) takeBases(v *view, id string) {
+	if a.opts.Bases == nil {
+		return
+	}
+	for i := len(v.blocks) - 1; i >= 0 && i >= len(v.blocks)-16; i-- {
+		b := v.blocks[i]
+		if b.kind != kCall || b.id != id {
+			continue
+		}
+		args := b.callArgs
+		if args == "" {
+			args = b.args.String()
+		}
+		root, text := "repository", ""
+		if fs, ok := objectFields(args); ok {
+			for _, f := range fs {
+				switch f.key {
+				case "root":
+					root = f.val
+				case "patch":
+					text = f.val
+				}
+			}
+		}
+		if olds, ok := a.opts.Bases.Take(root, text); ok {
+			a.reg.bases[id] = olds
+			b.r.bases = olds
+			b.ver++
+		}
+		return
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"harness/styled"
 )
 
 // scroll is one view's scroll state. Following, the last line is at the
@@ -101,7 +103,11 @@ func (t *transcript) Draw(s tcell.Screen) {
 				hi = to.col + 1
 			}
 		}
-		drawText(s, x, y+row, w, b.lineText(w, p.l), t.st.of(b.kind), lo, hi)
+		if b.styledOn() {
+			drawStyled(s, x, y+row, w, b.srow(w, p.l), t.st.of(b.kind), t.st, lo, hi)
+		} else {
+			drawText(s, x, y+row, w, b.lineText(w, p.l), t.st.of(b.kind), lo, hi)
+		}
 		t.rows = append(t.rows, p)
 		p.l++
 	}
@@ -140,6 +146,46 @@ func drawText(s tcell.Screen, x, y, w int, text string, style tcell.Style, lo, h
 	}
 	for ; col < hi && col < w && lo >= 0; col++ {
 		s.SetContent(x+col, y, ' ', nil, style.Reverse(true))
+	}
+}
+
+// drawStyled draws one styled line clipped to w cells, each span in its
+// class's colour over base, reversing cells [lo, hi).
+func drawStyled(s tcell.Screen, x, y, w int, l styled.Line, base tcell.Style, st *styles, lo, hi int) {
+	col := 0
+	last := base
+	for _, sp := range l.Spans {
+		style := st.span(base, sp.Style)
+		last = style
+		for _, r := range sp.Text {
+			cw := cellWidth(r)
+			if col+cw > w {
+				break
+			}
+			c := style
+			if col >= lo && col < hi {
+				c = c.Reverse(true)
+			}
+			switch {
+			case r == '\t':
+				for i := 0; i < tabWidth && col < w; i++ {
+					s.SetContent(x+col, y, ' ', nil, c)
+					col++
+				}
+				continue
+			case cw == 0:
+				continue
+			case r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0:
+				r, cw = '\uFFFD', 1
+			}
+			s.SetContent(x+col, y, r, nil, c)
+			col += cw
+		}
+	}
+	for ; col < hi && col < w && lo >= 0; col++ {
+		if col >= lo {
+			s.SetContent(x+col, y, ' ', nil, last.Reverse(true))
+		}
 	}
 }
 
@@ -225,6 +271,33 @@ func (t *transcript) selectedText() string {
 	var sb strings.Builder
 	for bi := from.p.b; bi <= to.p.b && bi < d.n(); bi++ {
 		b := d.at(bi)
+		if b.styledOn() {
+			// The text as shown: styled rows, joined where they wrapped.
+			if bi > from.p.b {
+				sb.WriteByte('\n')
+				if b.gap {
+					sb.WriteByte('\n')
+				}
+			}
+			rows := b.slines(w)
+			fl, fc, tl, tc := 0, 0, len(rows)-1, 1<<30
+			if bi == from.p.b {
+				fl, fc = from.p.l, from.col
+			}
+			if bi == to.p.b {
+				tl, tc = to.p.l, to.col
+			}
+			if b.gap { // row 0 is the gap
+				fl, tl = max(fl-1, 0), tl-1
+				if bi == from.p.b && from.p.l == 0 {
+					fc = 0
+				}
+			}
+			if tl >= 0 {
+				sb.WriteString(styled.CopyRange(rows, fl, fc, tl, tc))
+			}
+			continue
+		}
 		text := b.String()
 		start, end := 0, len(text)
 		if bi == from.p.b {

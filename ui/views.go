@@ -21,6 +21,13 @@ type view struct {
 	tools  []llm.Tool
 	scroll scroll
 
+	reg       *registry // what the blocks of every view share
+	reviewing bool      // a finished subagent's saved conversation, read-only
+
+	// The start-up call of a subagent's view, once seen.
+	startupID   string
+	startupCall *block
+
 	usage    int // latest endpoint-reported total tokens
 	hasUsage bool
 	// liveTokens estimates the reply being streamed (its blocks'
@@ -60,6 +67,7 @@ func (v *view) reset(items []sessions.Item) {
 	}
 	old := v.blocks
 	v.blocks, v.live, v.items = make([]*block, 0, len(items)+len(extras)+1), nil, items
+	v.startupID, v.startupCall = "", nil
 	v.countLive()
 	v.usageLive = 0
 	clear(old)
@@ -192,13 +200,44 @@ func (v *view) addBlocks(m llm.Message) {
 			gap = false
 		}
 		for _, c := range m.ToolCalls {
-			v.blocks = append(v.blocks, newCallBlock(c.ID, c.Name, c.Arguments, gap))
+			b := newCallBlock(c.ID, c.Name, c.Arguments, gap)
+			v.link(b)
+			v.blocks = append(v.blocks, b)
 			gap = false
 		}
 	case "tool":
-		v.blocks = append(v.blocks, newBlock(kResult, m.ToolCallID, m.Content, false))
+		b := newBlock(kResult, m.ToolCallID, m.Content, false)
+		v.linkResult(b)
+		v.blocks = append(v.blocks, b)
 	default:
 		v.blocks = append(v.blocks, newBlock(kAssistant, "", m.Content, true))
+	}
+}
+
+// link connects a call block to what it draws from: an rlm call to its
+// subagent's figures, an apply_patch call to the old texts of its Replace
+// Files, a subagent's first repl call (the start-up call) to its folding.
+func (v *view) link(b *block) {
+	if v.reg == nil {
+		return
+	}
+	switch {
+	case b.name == rlm.RLMTool:
+		b.r.sub = v.reg.sub(b.id, v.agent.Depth+1)
+	case b.name == rlm.ApplyPatchTool:
+		b.r.bases = v.reg.bases[b.id]
+	case b.name == rlm.REPLTool && v.agent.Depth > 0 && v.startupID == "" && isStartupCode(b.callArgs):
+		b.r.startup = true
+		v.startupID, v.startupCall = b.id, b
+	}
+}
+
+// linkResult folds the start-up call's result into the call's line.
+func (v *view) linkResult(b *block) {
+	if v.startupCall != nil && b.id == v.startupID {
+		b.r.startup, b.r.call = true, v.startupCall
+		v.startupCall.r.res = b
+		v.startupCall.ver++
 	}
 }
 
@@ -208,6 +247,9 @@ func (v *view) liveCall(id, name string) *block {
 	b := v.liveBlock(kCall, id, "")
 	if name != "" {
 		b.name = name
+		if name == rlm.RLMTool && v.reg != nil {
+			b.r.sub = v.reg.sub(id, v.agent.Depth+1)
+		}
 	}
 	return b
 }
@@ -318,7 +360,11 @@ func (v *view) output(id, text string) {
 			return
 		}
 	}
-	v.blocks = append(v.blocks, newBlock(kOutput, id, text, false))
+	b := newBlock(kOutput, id, text, false)
+	if v.startupCall != nil && id == v.startupID {
+		b.r.startup, b.r.call = true, v.startupCall
+	}
+	v.blocks = append(v.blocks, b)
 }
 
 // endOutput removes call id's output block: its result follows.

@@ -1,0 +1,303 @@
+// Styled blocks: markdown replies, patch diffs, folded output, rlm calls.
+
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"harness/diffview"
+	"harness/markdown"
+	"harness/rlm"
+	"harness/styled"
+)
+
+// Folding: a result or printed output of more than foldOver lines shows
+// its first and last foldShow lines around a marker row.
+const (
+	foldOver = 12
+	foldShow = 4
+)
+
+// foldKey is the key that folds and unfolds, named in the marker rows.
+const foldKey = "Ctrl+O"
+
+// rendering is a styled block's state: the lines drawn at width w for
+// version ver of the block's text, and what they are drawn from.
+type rendering struct {
+	lines []styled.Line
+	w     int
+	ver   int
+	valid bool
+
+	md *markdown.Doc // replies and reasoning: drawn block by block
+
+	expanded bool   // a folded block shown whole
+	startup  bool   // the subagent's start-up call, or its output or result
+	call     *block // a start-up output or result: its call, which folds it
+	res      *block // the start-up call: its result, once it arrived
+	nlines   int    // lines of the text, counted at lineVer
+	lineVer  int
+	counted  bool
+
+	bases  map[string]string // apply_patch: the texts its Replace Files replaced
+	sub    *subStats         // rlm: the subagent's figures
+	subVer int               // sub.ver the lines were drawn with
+}
+
+// styledOn reports whether b is drawn from styled lines rather than its
+// text wrapped in one colour.
+func (b *block) styledOn() bool {
+	switch b.kind {
+	case kAssistant, kReasoning:
+		return true
+	case kCall:
+		return b.r.startup || b.name == rlm.ApplyPatchTool || b.name == rlm.RLMTool
+	case kResult, kOutput:
+		return b.r.startup || b.textLines() > foldOver
+	}
+	return false
+}
+
+// textLines returns how many lines b's text has.
+func (b *block) textLines() int {
+	if !b.r.counted || b.r.lineVer != b.ver {
+		t := strings.TrimSuffix(b.String(), "\n")
+		b.r.nlines, b.r.lineVer, b.r.counted = strings.Count(t, "\n")+1, b.ver, true
+	}
+	return b.r.nlines
+}
+
+// foldable reports whether a click or the fold key folds and unfolds b.
+func (b *block) foldable() bool {
+	switch b.kind {
+	case kCall:
+		return b.r.startup
+	case kResult, kOutput:
+		return b.r.startup && b.r.call != nil || b.textLines() > foldOver
+	}
+	return false
+}
+
+// toggle folds or unfolds b (a start-up output or result: its call).
+func (b *block) toggle() {
+	t := b
+	if b.r.call != nil {
+		t = b.r.call
+	}
+	t.r.expanded = !t.r.expanded
+	t.r.valid = false
+	t.ver++
+}
+
+// folded reports whether a start-up block is hidden in its call's line.
+func (b *block) startupHidden() bool {
+	return b.r.call != nil && !b.r.call.r.expanded
+}
+
+// nrows returns the rows b takes at width w, its gap line included.
+func (b *block) nrows(w int) int {
+	if !b.styledOn() {
+		return len(b.lines(w))
+	}
+	n := len(b.slines(w))
+	if b.gap && n > 0 {
+		n++
+	}
+	return n
+}
+
+// srow returns row i of a styled block at width w (the gap row is empty).
+func (b *block) srow(w, i int) styled.Line {
+	if b.gap {
+		if i == 0 {
+			return styled.Line{}
+		}
+		i--
+	}
+	return b.slines(w)[i]
+}
+
+// slines returns a styled block's lines at width w, without the gap.
+func (b *block) slines(w int) []styled.Line {
+	b.ensure()
+	subVer := 0
+	if b.r.sub != nil {
+		subVer = b.r.sub.ver
+	}
+	if b.r.valid && b.r.w == w && b.r.ver == b.ver && b.r.subVer == subVer {
+		return b.r.lines
+	}
+	var out []styled.Line
+	switch b.kind {
+	case kAssistant, kReasoning:
+		if b.r.md == nil {
+			b.r.md = new(markdown.Doc)
+		}
+		out = b.r.md.Lines(b.text, w)
+	case kCall:
+		out = b.callLines(w)
+	default:
+		out = b.foldLines(w)
+	}
+	if b.r.sub != nil {
+		subVer = b.r.sub.ver // figures() may have read the saved conversation
+	}
+	b.r.lines, b.r.w, b.r.ver, b.r.valid, b.r.subVer = out, w, b.ver, true, subVer
+	return out
+}
+
+// plainLines wraps text in one style, line by line.
+func plainLines(text string, w int, st styled.Style, out []styled.Line) []styled.Line {
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, styled.Wrap([]styled.Span{{Text: l, Style: st}}, w, styled.Indent{})...)
+	}
+	return out
+}
+
+var (
+	plainSt  = styled.Style{}
+	markerSt = styled.Style{Class: styled.Marker, Attr: styled.Italic}
+)
+
+// foldLines draws a result or printed output: whole, or folded to its
+// first and last lines around a marker; a start-up block hidden in its
+// call's line draws nothing.
+func (b *block) foldLines(w int) []styled.Line {
+	if b.startupHidden() {
+		return nil
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
+	n := b.textLines()
+	if b.r.call != nil || b.r.expanded || n <= foldOver {
+		out := plainLines(text, w, plainSt, nil)
+		if b.r.call != nil && b.kind == kResult {
+			out = append(out, styled.Wrap([]styled.Span{{Text: "▲ start-up · click or " + foldKey + " to fold", Style: markerSt}}, w, styled.Indent{})...)
+		} else if n > foldOver {
+			out = append(out, styled.Wrap([]styled.Span{{Text: fmt.Sprintf("▲ %d lines · click or %s to fold", n, foldKey), Style: markerSt}}, w, styled.Indent{})...)
+		}
+		return out
+	}
+	lines := strings.Split(text, "\n")
+	out := plainLines(strings.Join(lines[:foldShow], "\n"), w, plainSt, nil)
+	marker := fmt.Sprintf("… %d more lines · click or %s to expand", n-2*foldShow, foldKey)
+	out = append(out, styled.Wrap([]styled.Span{{Text: marker, Style: markerSt}}, w, styled.Indent{})...)
+	return plainLines(strings.Join(lines[n-foldShow:], "\n"), w, plainSt, out)
+}
+
+// isMarker reports whether row i of b at width w is a fold marker.
+func (b *block) isMarker(w, i int) bool {
+	if !b.styledOn() || i >= b.nrows(w) {
+		return false
+	}
+	l := b.srow(w, i)
+	return len(l.Spans) == 1 && l.Spans[0].Style == markerSt
+}
+
+// callLines draws a styled call: the start-up call folded to one line, an
+// apply_patch call as a diff, an rlm call with its subagent's figures.
+func (b *block) callLines(w int) []styled.Line {
+	args := b.callArgs
+	if args == "" {
+		args = b.args.String()
+	}
+	fields, ok := objectFields(args)
+	if !ok {
+		fields, _ = partialFields(args)
+	}
+	get := func(k string) string {
+		for _, f := range fields {
+			if f.key == k {
+				return f.val
+			}
+		}
+		return ""
+	}
+	switch {
+	case b.r.startup:
+		if b.r.expanded {
+			return plainLines(formatCall(b.name, args), w, plainSt, nil)
+		}
+		return styled.Wrap([]styled.Span{{Text: "● start-up: " + startupSummary(get("code")), Style: plainSt},
+			{Text: " · " + b.r.startupSize(), Style: markerSt}}, w, styled.Indent{Rest: []styled.Span{{Text: "  "}}})
+	case b.name == rlm.ApplyPatchTool:
+		out := []styled.Line{styled.One("● "+b.name, plainSt)}
+		if r := get("root"); r != "" {
+			out = append(out, styled.One("root: "+r, plainSt))
+		}
+		var old diffview.OldText
+		if b.r.bases != nil {
+			old = func(p string) (string, bool) { s, ok := b.r.bases[p]; return s, ok }
+		}
+		out = append(out, diffview.Lines(get("patch"), old, w)...)
+		for _, f := range fields {
+			if f.key != "patch" && f.key != "root" {
+				out = plainLines(f.key+": "+f.val, w, plainSt, out)
+			}
+		}
+		return out
+	}
+	// rlm
+	head := []styled.Span{{Text: "● rlm " + get("name"), Style: styled.Style{Attr: styled.Bold}}}
+	if s := b.r.sub; s != nil {
+		if fig := s.figures(); fig != "" {
+			head = append(head, styled.Span{Text: " · " + fig, Style: markerSt})
+		}
+	}
+	out := styled.Wrap(head, w, styled.Indent{Rest: []styled.Span{{Text: "  "}}})
+	out = plainLines(get("task"), w, plainSt, out)
+	for _, f := range fields {
+		if f.key != "task" && f.key != "name" {
+			out = plainLines(f.key+": "+f.val, w, plainSt, out)
+		}
+	}
+	return out
+}
+
+// startupSummary names what the start-up code runs: "FYI · help() · store".
+func startupSummary(code string) string {
+	var parts []string
+	for _, l := range strings.Split(code, "\n") {
+		switch strings.TrimSpace(l) {
+		case "FYI()":
+			parts = append(parts, "FYI")
+		case "help()":
+			parts = append(parts, "help()")
+		case "store_summary()":
+			parts = append(parts, "store")
+		case "library_summary()":
+			parts = append(parts, "library")
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// isStartupCode reports whether a repl call's code is the start-up call's.
+func isStartupCode(args string) bool {
+	fields, ok := objectFields(args)
+	if !ok || len(fields) != 1 || fields[0].key != "code" {
+		return false
+	}
+	for _, l := range strings.Split(strings.TrimSpace(fields[0].val), "\n") {
+		switch strings.TrimSpace(l) {
+		case "FYI()", "help()", "store_summary()", "library_summary()":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// startupSize is the size shown on the start-up line: its result's lines,
+// or that it is running.
+func (r *rendering) startupSize() string {
+	if r.res == nil {
+		return "running"
+	}
+	n := r.res.textLines()
+	unit := "lines"
+	if n == 1 {
+		unit = "line"
+	}
+	return fmt.Sprintf("%d %s · click or %s to expand", n, unit, foldKey)
+}
