@@ -258,6 +258,10 @@ func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMo
 			a.do(MouseAction(ev, held))
 		}
 	}
+	if a.mouseOnOverlay && len(a.review) > 0 && act == tview.MouseLeftClick && a.main.ov.onHeader(ev.Position()) {
+		a.closeReview()
+		return ev, tview.MouseMove
+	}
 	if a.mouseOnOverlay {
 		a.main.overlayMouse(ev, act)
 	}
@@ -297,6 +301,9 @@ func (a *App) viewOf(ag rlm.Agent) *view {
 
 // agentName names the view on screen as the status line shows it.
 func (a *App) agentName(v *view) string {
+	if v.reviewing {
+		return v.agent.Name + " · Esc returns"
+	}
 	if v != a.root {
 		return v.agent.Name
 	}
@@ -364,8 +371,42 @@ func (a *App) do(act Action) {
 	case CmdDrag:
 		a.main.tr.drag(act.X, act.Y)
 	case CmdRelease:
-		if text := a.main.tr.release(act.X, act.Y); text != "" {
+		text, click, p := a.main.tr.release(act.X, act.Y)
+		if text != "" {
 			a.copy(text)
+		}
+		if click {
+			a.click(p)
+		}
+	case CmdFold:
+		a.foldLast()
+	}
+}
+
+// click acts on a click on the transcript at p: a fold marker or the
+// start-up call's line folds or unfolds, a finished rlm call opens its
+// subagent.
+func (a *App) click(p point) {
+	d := a.main.tr.doc()
+	if p.p.b >= d.n() {
+		return
+	}
+	b, w := d.at(p.p.b), a.main.tr.w
+	switch {
+	case b.reviewable():
+		a.openReview(b)
+	case b.foldable() && (b.kind == kCall || b.isMarker(w, p.p.l)):
+		b.toggle()
+	}
+}
+
+// foldLast folds or unfolds the lowest foldable block on screen.
+func (a *App) foldLast() {
+	d, rows := a.main.tr.doc(), a.main.tr.rows
+	for i := len(rows) - 1; i >= 0; i-- {
+		if bi := rows[i].b; bi < d.n() && d.at(bi).foldable() {
+			d.at(bi).toggle()
+			return
 		}
 	}
 }
@@ -399,6 +440,9 @@ func (a *App) upDown(c Cmd) {
 func (a *App) escape() {
 	if len(a.matches()) > 0 {
 		a.cmdClosed = true
+		return
+	}
+	if a.closeReview() {
 		return
 	}
 	if a.running {
@@ -444,6 +488,8 @@ func (a *App) send(prompt string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	a.running, a.cancel, a.turnDone = true, cancel, done
+	a.review = nil // a new turn shows the root again
+	a.ovDirty = true
 	a.top().scroll = scroll{follow: true}
 	be := a.backend
 	go func() {

@@ -36,6 +36,7 @@ const (
 	CmdPress          // left button pressed at X, Y
 	CmdDrag           // moved with the left button held
 	CmdRelease        // left button released at X, Y
+	CmdFold           // Ctrl+O: fold or unfold the last foldable block on screen
 )
 
 // Action is a command with its argument.
@@ -103,6 +104,8 @@ func KeyAction(ev *tcell.EventKey, approval bool) Action {
 		return Action{Cmd: CmdPageDown}
 	case tcell.KeyCtrlC:
 		return Action{Cmd: CmdInterrupt}
+	case tcell.KeyCtrlO:
+		return Action{Cmd: CmdFold}
 	}
 	return Action{}
 }

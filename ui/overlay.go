@@ -206,6 +206,13 @@ func (o *Overlay) Rect(transcriptW, transcriptH int) (x, y, w, h int) {
 	return transcriptW - w, 0, w, h
 }
 
+// onHeader reports whether x, y is on the overlay's top border, left of
+// its [-]/[+] control.
+func (o *Overlay) onHeader(x, y int) bool {
+	ox, oy, w, _ := o.GetRect()
+	return y == oy && x >= ox && x < ox+w-1-len(overlayControlOpen)
+}
+
 // Place puts the overlay in the transcript area at (x, y) of size w×h, as
 // Rect says; the overlay re-places itself there when it collapses or
 // expands.

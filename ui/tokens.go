@@ -33,6 +33,13 @@ func (a *App) refreshOverlay() {
 	for _, s := range a.stack {
 		names = append(names, s.agent.Name)
 	}
+	for i, r := range a.review {
+		n := r.agent.Name
+		if i == len(a.review)-1 {
+			n += " · Esc returns"
+		}
+		names = append(names, n)
+	}
 	if v.building {
 		// ovDirty stays: the build's end redraws with the latest data.
 		a.main.ov.SetData(OverlayData{Agents: names, Counting: true})

@@ -248,18 +248,19 @@ func (t *transcript) drag(x, y int) {
 	}
 }
 
-// release ends the selection and returns its text ("" for a click).
-func (t *transcript) release(x, y int) string {
+// release ends the selection and returns its text ("" for a click), and
+// whether it was a click (press and release on one cell) and where.
+func (t *transcript) release(x, y int) (string, bool, point) {
 	if !t.sel.dragging {
-		return ""
+		return "", false, point{}
 	}
 	t.drag(x, y)
 	t.sel.dragging = false
 	if t.sel.from == t.sel.to {
 		t.sel.on = false
-		return ""
+		return "", true, t.sel.from
 	}
-	return t.selectedText()
+	return t.selectedText(), false, point{}
 }
 
 // selectedText returns the selected text: within a block, exactly the

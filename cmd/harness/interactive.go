@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"harness/config"
+	"harness/diffview"
 	"harness/failures"
 	"harness/llm"
 	"harness/rlm"
@@ -28,6 +29,23 @@ type uiBackend struct {
 }
 
 func (b uiBackend) SessionName() string { return b.session.Name() }
+
+// SubagentConversation reads the saved conversation of a finished
+// subagent, for the UI to show it again (ui.SubagentLoader).
+func (b uiBackend) SubagentConversation(depth int, id string) ([]sessions.Item, error) {
+	if depth < 1 {
+		return nil, errors.New("not a subagent")
+	}
+	p := b.session.Path(depth, id)
+	if p == "" {
+		return nil, errors.New("the session has not been saved yet")
+	}
+	f, err := sessions.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	return f.Items, nil
+}
 
 func (b uiBackend) Rename(name string) error {
 	return b.session.Rename(name, b.Runner.SubagentRunning())
@@ -73,6 +91,7 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		SavePermission: func(p config.Permission) error { return config.SavePermission(cfg.Path, p) },
 		Describe:       describer(cfg),
 		CountTurns:     turnCounter(cfg),
+		Bases:          w.parts.bases,
 	}
 	for _, w := range keyWarnings(cfg) {
 		opts.Events.Emit(ui.Warning{Message: w})
@@ -162,6 +181,7 @@ func openUIWiring(cfg *config.Config, f agentFlags, launchDir string, stderr io.
 			onFailure: func(n failures.Note, count int) {
 				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
 			},
+			bases: new(diffview.Bases),
 		}}
 	// In the background: the first frame never waits for a server.
 	rs.startMCP(cfg, w.parts.failures(cfg), w.parts.onFailure)

@@ -4,12 +4,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"harness/config"
+	"harness/diffview"
 	"harness/failures"
 	"harness/jail"
 	"harness/llm"
@@ -137,6 +139,23 @@ type agentParts struct {
 	redactor   *sessions.Redactor
 	onFailure  func(failures.Note, int) // nil: failure notes are only recorded
 	roomAdvice func(string) string      // how to make room in a full context (nil: the UI's)
+	bases      *diffview.Bases          // nil: Replace File's old texts are not kept
+}
+
+// fileTools are the real file tools; with bases, apply_patch first
+// records the texts its Replace Files are about to replace, for the UI's
+// diff.
+func (p agentParts) fileTools() rlm.FileTools {
+	ft := rlm.DefaultFileTools()
+	if p.bases == nil {
+		return ft
+	}
+	apply := ft.ApplyPatch
+	ft.ApplyPatch = func(ctx context.Context, root *jail.Root, text string, limit int) (string, error) {
+		p.bases.Record(root.Name(), text, root.ReadFile)
+		return apply(ctx, root, text, limit)
+	}
+	return ft
 }
 
 // failures is the failure log, with secrets redacted.
@@ -163,7 +182,7 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 			Watch:     commands.Watch,
 			Sandbox:   r.sandboxPolicy(cfg), Workers: r.workers,
 		}),
-		Files: rlm.DefaultFileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
+		Files: p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
 		RoomAdvice: p.roomAdvice,
 	}, conv)
 }
