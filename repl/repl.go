@@ -56,6 +56,11 @@ type Options struct {
 	// waited for (cmd/harness gives a reaper.Reaper's Watch, so the group
 	// dies with harness even when harness is SIGKILLed).
 	Watch func(pgid int) (release func())
+	// OnCommand, when set, is told each run() command as it starts (its
+	// arguments, the first its name as written); the function it returns
+	// is called when the command has ended. The UI shows a long command
+	// under its call with it.
+	OnCommand func(argv []string) (ended func())
 
 	Model        func() string
 	PromptTokens func() (n int, estimated bool)

@@ -342,6 +342,9 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 		if r.opts.Watch != nil {
 			defer r.opts.Watch(x.Process.Pid)() // released once waited for
 		}
+		if r.opts.OnCommand != nil {
+			defer r.opts.OnCommand(slices.Clone(cmd.argv))()
+		}
 		err = x.Wait()
 	}
 	sk.mu.Lock()

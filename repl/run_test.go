@@ -232,3 +232,20 @@ func TestRunEnvironmentNeverFallsBackToTheApps(t *testing.T) {
 		t.Fatalf("child environment: %s", out)
 	}
 }
+
+// TestRunTellsOnCommand: each command that starts is reported with its
+// arguments, and its end after it has ended; one that never starts is not.
+func TestRunTellsOnCommand(t *testing.T) {
+	var log []string
+	e := newEnv(t, withEnviron(hostEnviron),
+		withCommands(config.Commands{Allow: map[string]string{"env": "/usr/bin/env"}}))
+	e.repl.current().opts.OnCommand = func(argv []string) func() {
+		log = append(log, "start "+strings.Join(argv, " "))
+		return func() { log = append(log, "end "+argv[0]) }
+	}
+	e.exec(`run(["env", "-0"])`)
+	e.exec(`run(["no-such-command-here"])`)
+	if got, want := strings.Join(log, "; "), "start env -0; end env"; got != want {
+		t.Errorf("OnCommand saw %q, want %q", got, want)
+	}
+}

@@ -42,6 +42,9 @@ type REPLEnv struct {
 	Library *jail.Root // non-nil at depth >= 2
 	// Output receives printed text while a call runs.
 	Output func(string)
+	// Command is told each run() command as it starts; the function it
+	// returns when it ends (repl.Options.OnCommand).
+	Command func(argv []string) (ended func())
 	// Approver wraps the front end's approver with approval events.
 	Approver     Approver
 	Model        func() string

@@ -143,6 +143,18 @@ type (
 		Allowed   bool
 		Reason    string // the refusal's message, when there is one
 	}
+	// CommandStarted says a run() command of the REPL call ID started
+	// (Argv[0] is the name as the code wrote it); CommandEnded follows
+	// when it has ended. For front ends that show what runs; never saved.
+	CommandStarted struct {
+		Agent Agent
+		ID    string
+		Argv  []string
+	}
+	CommandEnded struct {
+		Agent Agent
+		ID    string
+	}
 	// Usage is the token usage the endpoint reported for one request.
 	Usage struct {
 		Agent Agent
@@ -198,6 +210,8 @@ func (e ToolResult) Of() Agent        { return e.Agent }
 func (e ApprovalRequested) Of() Agent { return e.Agent }
 func (e ApprovalAnswered) Of() Agent  { return e.Agent }
 func (e Usage) Of() Agent             { return e.Agent }
+func (e CommandStarted) Of() Agent    { return e.Agent }
+func (e CommandEnded) Of() Agent      { return e.Agent }
 func (e Error) Of() Agent             { return e.Agent }
 func (e Retry) Of() Agent             { return e.Agent }
 func (e Notice) Of() Agent            { return e.Agent }

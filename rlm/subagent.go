@@ -88,6 +88,14 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 		Output: func(s string) {
 			c.emit(ToolOutput{Agent: c.ref(), ID: c.currentCall(), Text: o.Redactor.String(s)})
 		},
+		Command: func(argv []string) func() {
+			ref, id := c.ref(), c.currentCall()
+			for i, a := range argv {
+				argv[i] = o.Redactor.String(a)
+			}
+			c.emit(CommandStarted{Agent: ref, ID: id, Argv: argv})
+			return func() { c.emit(CommandEnded{Agent: ref, ID: id}) }
+		},
 		Approver: approvals{c},
 		Model:    func() string { return o.Config.Endpoint.Model },
 		PromptTokens: func() (int, bool) {

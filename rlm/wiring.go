@@ -38,6 +38,7 @@ func REPLs(base repl.Options) NewREPL {
 		o.Depth = env.Depth
 		o.Library = env.Library
 		o.Output = env.Output
+		o.OnCommand = env.Command
 		o.Approver = env.Approver
 		o.Model = env.Model
 		o.PromptTokens = env.PromptTokens

@@ -125,6 +125,7 @@ type App struct {
 
 	pending []*approvalReq
 	retry   retryState // retry countdowns (retry.go)
+	prog    progress   // the spinner and long commands (progress.go)
 
 	counts       []llm.TurnCount // the root's turn_token_cache
 	recounting   bool            // a recount runs (tokens.go)
@@ -507,6 +508,11 @@ func (a *App) turnEnded(done chan struct{}) {
 	}
 	a.running, a.cancel, a.waiting = false, nil, false
 	a.stack = nil
+	a.prog.phase, a.prog.cmds = phaseIdle, nil
+	if a.prog.timer != nil {
+		a.prog.timer.Stop()
+		a.prog.timer = nil
+	}
 	a.root.live = nil // a stopped reply's blocks stay, no longer streamed into
 	a.root.countLive()
 	a.ovDirty = true

@@ -23,6 +23,7 @@ const (
 	kNote                    // a failure note (never saved)
 	kError                   // an error (never saved)
 	kInfo                    // command output such as /tools (never saved)
+	kProgress                // a long run() command's line while it runs (never saved)
 )
 
 // block is one piece of the transcript: a message part, a tool call, a

@@ -24,6 +24,7 @@ func (e FailureNote) Of() rlm.Agent { return e.Agent }
 
 // handle applies one event.
 func (a *App) handle(ev rlm.Event) {
+	a.track(ev)
 	switch ev.(type) {
 	case rlm.SessionReady, rlm.AgentStart, rlm.AgentEnd, rlm.Conversation, rlm.MessageAdded:
 		a.ovDirty = true

@@ -146,9 +146,9 @@ func (a *App) statusText() string {
 	switch {
 	case len(a.pending) > 0:
 	case a.waiting:
-		parts = append(parts, "working · your message waits: Enter sends it after the turn")
+		parts = append(parts, a.progressText()+" · your message waits: Enter sends it after the turn")
 	case a.running:
-		parts = append(parts, "working · Esc stops")
+		parts = append(parts, a.progressText()+" · Esc stops")
 	}
 	return " " + strings.Join(parts, " │ ")
 }

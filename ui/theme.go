@@ -111,7 +111,7 @@ func (s *styles) of(k kind) tcell.Style {
 		return s.reasoning
 	case kCall:
 		return s.toolCall
-	case kOutput, kResult, kInfo:
+	case kOutput, kResult, kInfo, kProgress:
 		return s.toolResult
 	case kApproval, kDescription:
 		return s.approval

@@ -326,6 +326,13 @@ func (v *view) lastIndex(b *block) int {
 	return -1
 }
 
+// remove removes block b (searched from the end).
+func (v *view) remove(b *block) {
+	if i := v.lastIndex(b); i >= 0 {
+		v.blocks = append(v.blocks[:i], v.blocks[i+1:]...)
+	}
+}
+
 // dropLive removes the streamed blocks, which a message replaces. They
 // are at the end, after at most a few notes: only the blocks from the
 // first of them on are looked at, not the whole transcript.
