@@ -66,6 +66,10 @@ type block struct {
 
 	r rendering // how a styled block is drawn (render.go)
 
+	// A failure note: the failure's first line and its occurrences.
+	failure string
+	count   int
+
 	ver        int // bumped by every change of text
 	replaced   int // ver at the last change that was not an append
 	cacheW     int

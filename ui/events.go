@@ -56,6 +56,11 @@ func (a *App) handle(ev rlm.Event) {
 		a.reg.ended(e.Agent)
 		for i := len(a.stack) - 1; i >= 0; i-- {
 			if a.stack[i].agent.ID == e.Agent.ID {
+				caller := a.root
+				if i > 0 {
+					caller = a.stack[i-1]
+				}
+				keepNotes(a.stack[i], caller)
 				a.stack = a.stack[:i]
 				break
 			}
@@ -137,6 +142,21 @@ func (a *App) handle(ev rlm.Event) {
 			}
 		}
 		v.add(kNote, "", noteText(e))
+		nb := v.blocks[len(v.blocks)-1]
+		nb.failure, _, _ = strings.Cut(strings.TrimSpace(e.Message), "\n")
+		nb.count = e.Count
+	}
+}
+
+// keepNotes copies the notes and errors shown in a subagent's view, which
+// goes when it ends, under its rlm call in the caller's view, named after
+// the subagent.
+func keepNotes(sub, caller *view) {
+	for _, b := range sub.blocks {
+		if !b.extra || b.kind != kNote && b.kind != kError || b.String() == "" {
+			continue
+		}
+		caller.add(b.kind, sub.agent.ID, sub.agent.Name+": "+b.String())
 	}
 }
 

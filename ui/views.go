@@ -163,6 +163,10 @@ func (v *view) addMessage(m llm.Message) {
 		at = v.lastIndex(v.live[0])
 	}
 	v.dropLive()
+	if m.Role == "tool" {
+		v.addResult(m)
+		return
+	}
 	if at < 0 || at >= len(v.blocks) {
 		v.addBlocks(m)
 		return
@@ -171,6 +175,45 @@ func (v *view) addMessage(m llm.Message) {
 	v.blocks = v.blocks[:at]
 	v.addBlocks(m)
 	v.blocks = append(v.blocks, tail...)
+}
+
+// addResult appends a tool result. A failure note shown while the call
+// ran whose failure the result states moves below it, cut to how often
+// the failure occurred: the error is shown once, in the result the model
+// got, not twice.
+func (v *view) addResult(m llm.Message) {
+	var moved []*block
+	for i := len(v.blocks) - 1; i >= 0 && i >= len(v.blocks)-8; i-- {
+		b := v.blocks[i]
+		if b.kind != kNote || b.failure == "" {
+			if b.extra {
+				continue
+			}
+			break
+		}
+		if strings.Contains(m.Content, b.failure) {
+			v.blocks = append(v.blocks[:i], v.blocks[i+1:]...)
+			moved = append(moved, b)
+		}
+	}
+	v.addBlocks(m)
+	for i := len(moved) - 1; i >= 0; i-- {
+		b := moved[i]
+		if b.count == 0 {
+			continue // nothing to add to what the result says
+		}
+		b.set("⚠ this failure: " + occurrences(b.count))
+		b.after = keyOfMessage(&m)
+		v.blocks = append(v.blocks, b)
+	}
+}
+
+// occurrences says how often a failure has occurred across sessions.
+func occurrences(n int) string {
+	if n == 1 {
+		return "first occurrence"
+	}
+	return fmt.Sprintf("seen %d times", n)
 }
 
 // endsStopped reports whether the transcript already ends with the stop
