@@ -28,12 +28,13 @@ func Wrap(spans []Span, width int, in Indent) []Line {
 		for text != "" {
 			i := strings.IndexAny(text, " \n")
 			if i < 0 {
-				w.word(text, sp.Style)
+				w.piece(text, sp.Style)
 				break
 			}
 			if i > 0 {
-				w.word(text[:i], sp.Style)
+				w.piece(text[:i], sp.Style)
 			}
+			w.endWord()
 			if text[i] == '\n' {
 				w.flush()
 				w.start(Hard, in.Rest, -1)
@@ -43,8 +44,24 @@ func Wrap(spans []Span, width int, in Indent) []Line {
 			text = text[i+1:]
 		}
 	}
+	w.endWord()
 	w.flush()
 	return w.out
+}
+
+// piece adds text to the word being read: pieces of several spans with no
+// space between them are one word, never broken between them.
+func (w *wrapper) piece(text string, st Style) {
+	w.pieces = append(w.pieces, Span{text, st})
+}
+
+// endWord places the word read so far.
+func (w *wrapper) endWord() {
+	if len(w.pieces) == 0 {
+		return
+	}
+	w.word(w.pieces)
+	w.pieces = w.pieces[:0]
 }
 
 // wrapper is Wrap's state: the line being built, with the spaces seen
@@ -59,7 +76,8 @@ type wrapper struct {
 	minCol  int // cells of the indent
 	spaces  int // pending spaces
 	spStyle Style
-	words   bool // the line holds a word
+	words   bool   // the line holds a word
+	pieces  []Span // the word being read
 }
 
 // start begins a line after br with the prefix pre, of which decor cells
@@ -92,9 +110,14 @@ func (w *wrapper) space(st Style) {
 	w.spaces++
 }
 
-// word adds text holding no space or newline.
-func (w *wrapper) word(text string, st Style) {
-	wd := Width(text)
+// word places a word (pieces holding no space or newline): after the
+// pending spaces when it fits, else on a new line, cut when longer than a
+// line.
+func (w *wrapper) word(pieces []Span) {
+	wd := 0
+	for _, p := range pieces {
+		wd += Width(p.Text)
+	}
 	pending := w.spaces
 	if w.words && w.col+pending+wd > w.room() {
 		// Break at the spaces before this word.
@@ -110,6 +133,14 @@ func (w *wrapper) word(text string, st Style) {
 		w.col += pending
 	}
 	w.spaces = 0
+	for _, p := range pieces {
+		w.cutPiece(p.Text, p.Style)
+	}
+}
+
+// cutPiece writes one piece of a word, cutting it where the line ends.
+func (w *wrapper) cutPiece(text string, st Style) {
+	wd := Width(text)
 	for text != "" {
 		if w.col+wd <= w.room() {
 			w.emit(text, st)
@@ -117,7 +148,6 @@ func (w *wrapper) word(text string, st Style) {
 			w.words = true
 			return
 		}
-		// Cut the word at the line's end.
 		head, rest := cutCells(text, w.room()-w.col)
 		if head == "" && w.col > w.minCol {
 			w.flush()

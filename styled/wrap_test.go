@@ -118,3 +118,34 @@ func FuzzWrap(f *testing.F) {
 		}
 	})
 }
+
+func TestCopyRange(t *testing.T) {
+	plain := func(s string) []Span { return []Span{{s, Style{}}} }
+	lines := Wrap(plain("one two three four"), 9, Indent{First: plain("• "), Rest: plain("  ")})
+	// • one two
+	// ~  three
+	// ~  four
+	for _, tc := range []struct {
+		from, fromCol, to, toCol int
+		want                     string
+	}{
+		{0, 0, 2, 99, "• one two three four"},
+		{0, 2, 0, 4, "one"},
+		{0, 6, 1, 6, "two three"},
+		{1, 0, 1, 3, "th"},
+		{2, 0, 2, 0, ""},
+	} {
+		if got := CopyRange(lines, tc.from, tc.fromCol, tc.to, tc.toCol); got != tc.want {
+			t.Errorf("CopyRange(%d, %d, %d, %d) = %q, want %q", tc.from, tc.fromCol, tc.to, tc.toCol, got, tc.want)
+		}
+	}
+}
+
+// TestWrapKeepsWordsAcrossSpans: spans with no space between them form
+// one word, which wraps whole.
+func TestWrapKeepsWordsAcrossSpans(t *testing.T) {
+	lines := Wrap([]Span{{"see (", Style{}}, {"issue", Style{Class: Link}}, {")", Style{}}}, 10, Indent{})
+	if got := show(lines); got != "|see\n~|(issue)" {
+		t.Errorf("got\n%s", got)
+	}
+}

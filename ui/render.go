@@ -88,6 +88,9 @@ func (b *block) toggle() {
 	t.r.expanded = !t.r.expanded
 	t.r.valid = false
 	t.ver++
+	if t.r.res != nil { // the start-up result shows or hides with it
+		t.r.res.ver++
+	}
 }
 
 // folded reports whether a start-up block is hidden in its call's line.

@@ -238,8 +238,8 @@ func (v *view) addBlocks(m llm.Message) {
 			v.blocks = append(v.blocks, newBlock(kReasoning, "", r, gap))
 			gap = false
 		}
-		if m.Content != "" {
-			v.blocks = append(v.blocks, newBlock(kAssistant, "", m.Content, gap))
+		if m.Content != "" { // a blank line under the reasoning too
+			v.blocks = append(v.blocks, newBlock(kAssistant, "", m.Content, true))
 			gap = false
 		}
 		for _, c := range m.ToolCalls {
@@ -352,7 +352,7 @@ func (v *view) liveBlock(k kind, id, header string) *block {
 			return b
 		}
 	}
-	b := newBlock(k, id, header, len(v.live) == 0)
+	b := newBlock(k, id, header, len(v.live) == 0 || k == kAssistant)
 	v.live = append(v.live, b)
 	v.blocks = append(v.blocks, b)
 	return b

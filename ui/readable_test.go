@@ -1,0 +1,406 @@
+// Golden screens, with styles, of what makes the transcript readable:
+// diffs, markdown, folding, the start-up call, reopened subagents.
+
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"harness/config"
+	"harness/diffview"
+	"harness/llm"
+	"harness/llmtest"
+	"harness/rlm"
+	"harness/sessions"
+)
+
+// loaderBackend is a fakeBackend whose finished subagents can be reopened.
+type loaderBackend struct {
+	*fakeBackend
+	subs map[string][]sessions.Item
+}
+
+func (l loaderBackend) SubagentConversation(depth int, id string) ([]sessions.Item, error) {
+	if items, ok := l.subs[id]; ok {
+		return items, nil
+	}
+	return nil, errors.New("no such subagent")
+}
+
+// screenApp is an App drawn without its event loop on a simulation screen.
+type screenApp struct {
+	t   *testing.T
+	a   *App
+	scr tcell.SimulationScreen
+	w   int
+	h   int
+}
+
+func newScreenApp(t *testing.T, w, h int, be Backend, edit func(*Options)) *screenApp {
+	t.Helper()
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(w, h)
+	var events *rlm.Stream
+	switch b := be.(type) {
+	case *fakeBackend:
+		events = b.events
+	case loaderBackend:
+		events = b.events
+	}
+	opts := Options{Theme: testTheme, Model: "model-x", Backend: be, Events: events,
+		Approvals: NewApprovals(), Level: NewLevel(config.PermReadOnly)}
+	if edit != nil {
+		edit(&opts)
+	}
+	a := newApp(opts)
+	a.main.ov.SetCollapsed(true)
+	return &screenApp{t: t, a: a, scr: scr, w: w, h: h}
+}
+
+func (s *screenApp) handle(evs ...rlm.Event) {
+	for _, e := range evs {
+		s.a.handle(e)
+	}
+}
+
+func (s *screenApp) draw() string {
+	s.a.main.SetRect(0, 0, s.w, s.h)
+	s.scr.Clear()
+	s.a.main.Draw(s.scr)
+	s.scr.Show()
+	text, _, _ := styledScreen(s.scr)
+	return text
+}
+
+// click clicks the first cell showing text.
+func (s *screenApp) click(text string) {
+	s.t.Helper()
+	screen := s.draw()
+	for y, row := range strings.Split(screen, "\n") {
+		if x := strings.Index(row, text); x >= 0 {
+			x = width(row[:x])
+			s.a.do(Action{Cmd: CmdPress, X: x, Y: y})
+			s.a.do(Action{Cmd: CmdRelease, X: x, Y: y})
+			return
+		}
+	}
+	s.t.Fatalf("no %q on screen:\n%s", text, screen)
+}
+
+func (s *screenApp) check(name, about string) {
+	s.t.Helper()
+	s.draw()
+	checkStyled(s.t, filepath.Join("testdata", "screens", name+".txtar"), about, s.scr)
+}
+
+func call(id, name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: name, Arguments: args}
+}
+
+func jsonArgs(kv ...string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func items(msgs ...llm.Message) []sessions.Item {
+	out := make([]sessions.Item, len(msgs))
+	for i, m := range msgs {
+		out[i] = sessions.Item{Message: m}
+	}
+	return out
+}
+
+const allOpsPatch = `*** Begin Patch
+*** Add File: docs/new.md
++# New
++text
+*** Delete File: old.txt
+*** Update File: main.go
+@@ func main() {
+-	fmt.Println("hello")
++	fmt.Println("hello, world")
+ 	return
+*** Update File: a.go
+*** Move to: b.go
+*** End Patch`
+
+func TestScreenPatchDiff(t *testing.T) {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
+		llm.Message{Role: "user", Content: "tidy up"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("p1", "apply_patch", jsonArgs("root", "store", "patch", allOpsPatch))}},
+		llm.Message{Role: "tool", ToolCallID: "p1", Content: "A docs/new.md\nD old.txt\nM main.go\nR a.go -> b.go"},
+	)}
+	s := newScreenApp(t, 60, 22, be, nil)
+	s.check("patch-diff", "an apply_patch call with every operation, drawn as a diff under its root: line")
+}
+
+func TestScreenReplaceFile(t *testing.T) {
+	bases := new(diffview.Bases)
+	patch := "*** Begin Patch\n*** Replace File: notes.txt\n+one\n+two, changed\n+three\n+four\n*** End Patch"
+	old := "one\ntwo\nthree\nfour\n"
+	bases.Record("repository", patch, func(string) ([]byte, error) { return []byte(old), nil })
+	root := rlm.Agent{Name: "s1"}
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 50, 12, be, func(o *Options) { o.Bases = bases })
+	c := call("p1", "apply_patch", jsonArgs("patch", patch))
+	s.handle(
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "user", Content: "fix two"}},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{c}}},
+	)
+	if got := s.draw(); !strings.Contains(got, "the old text was not kept") {
+		t.Errorf("before the result, without the old text:\n%s", got)
+	}
+	s.handle(rlm.ToolResult{Agent: root, ID: "p1", Name: "apply_patch", Content: "M notes.txt"},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: "p1", Content: "M notes.txt"}})
+	s.check("replace-file", "Replace File diffed against the text the file had before the patch")
+}
+
+const markdownReply = "# Plan\n\nWe **must** fix *two* things in `parse.go` ([issue](https://example.com/12)):\n\n" +
+	"1. the cut-short patch\n2. the error text\n   - nested point\n\n> Quoted advice that runs long enough to wrap.\n\n" +
+	"| file | change |\n|------|-------:|\n| parse.go | +12 |\n| doc.go | +3 |\n\n```go\nfunc f() error { return nil } // done\n```\n\n---\nDone."
+
+func TestScreenMarkdown(t *testing.T) {
+	for _, w := range []int{80, 40} {
+		t.Run(map[int]string{80: "wide", 40: "narrow"}[w], func(t *testing.T) {
+			be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
+				llm.Message{Role: "user", Content: "what now?"},
+				reasoned(llm.Message{Role: "assistant", Content: markdownReply}, "Think about **both** parts."),
+			)}
+			s := newScreenApp(t, w, 40, be, nil)
+			s.check("markdown-"+map[int]string{80: "80", 40: "40"}[w], "markdown in a reply and its reasoning: every construct")
+		})
+	}
+}
+
+func TestScreenStreamedOpenFence(t *testing.T) {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 50, 10, be, nil)
+	root := rlm.Agent{Name: "s1"}
+	s.handle(rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "user", Content: "show me"}})
+	for _, d := range []string{"Here:\n\n```py", "thon\ndef f(x):\n", "    return x + 1"} {
+		s.handle(rlm.TextDelta{Agent: root, Text: d})
+		s.draw()
+	}
+	s.check("streamed-open-fence", "a reply streaming inside an open code fence is drawn as the code block it will be")
+}
+
+// longOutput is a result of n numbered lines.
+func longOutput(n int) string {
+	var sb strings.Builder
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString("line " + strings.Repeat("x", i%7) + " " + itoa(i))
+	}
+	return sb.String()
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func foldedApp(t *testing.T) *screenApp {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
+		llm.Message{Role: "user", Content: "list"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("c1", "list", `{"path":"."}`)}},
+		llm.Message{Role: "tool", ToolCallID: "c1", Content: longOutput(30)},
+		llm.Message{Role: "assistant", Content: "Thirty lines."},
+	)}
+	return newScreenApp(t, 60, 20, be, nil)
+}
+
+func TestScreenFolded(t *testing.T) {
+	s := foldedApp(t)
+	s.check("folded", "a 30-line result folded to its first and last four lines")
+	s.click("more lines")
+	s.draw()
+	s.a.main.tr.scrollBy(-100)
+	s.check("expanded", "the same result after a click on its marker, scrolled to the top")
+	s.a.top().scroll = scroll{follow: true}
+	s.click("click or Ctrl+O to fold")
+	if got := s.draw(); !strings.Contains(got, "… 22 more lines") {
+		t.Errorf("a click on the fold line did not fold it again:\n%s", got)
+	}
+	s.a.do(KeyAction(tcell.NewEventKey(tcell.KeyCtrlO, 0, tcell.ModCtrl), false))
+	if got := s.draw(); strings.Contains(got, "more lines") {
+		t.Errorf("Ctrl+O did not unfold:\n%s", got)
+	}
+}
+
+func TestScreenStartupCall(t *testing.T) {
+	sub := rlm.Agent{Name: "fixer", Depth: 1, ID: "r1"}
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 70, 14, be, nil)
+	help := longOutput(45)
+	s.handle(
+		rlm.AgentStart{Agent: rlm.Agent{Name: "s1"}},
+		rlm.AgentStart{Agent: sub, Task: "Fix the typo."},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "user", Content: "Fix the typo."}},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{
+			call("st", "repl", jsonArgs("code", "FYI()\nhelp()\nstore_summary()"))}}},
+		rlm.ToolCall{Agent: sub, ID: "st", Name: "repl", Synthetic: true},
+		rlm.ToolOutput{Agent: sub, ID: "st", Text: help},
+	)
+	if got := s.draw(); !strings.Contains(got, "● start-up: FYI · help() · store · running") || strings.Contains(got, "line x 1") {
+		t.Errorf("while it runs:\n%s", got)
+	}
+	s.handle(
+		rlm.ToolResult{Agent: sub, ID: "st", Name: "repl", Content: help},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "tool", ToolCallID: "st", Content: help}},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "assistant", Content: "Reading README.md now."}},
+	)
+	s.check("startup-folded", "a subagent's automatic first call folded to one line with its size")
+	s.click("start-up")
+	if got := s.draw(); !strings.Contains(got, "line x 43") || !strings.Contains(got, "▲ start-up") {
+		t.Errorf("expanded:\n%s", got)
+	}
+}
+
+func TestScreenReopenedSubagent(t *testing.T) {
+	var turns []llm.Message
+	turns = append(turns, llm.Message{Role: "user", Content: "fix the typo"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("r1", "rlm", jsonArgs("task", "Fix the typo in README.md.", "name", "fixer"))}},
+		llm.Message{Role: "tool", ToolCallID: "r1", Content: "Fixed."},
+		llm.Message{Role: "assistant", Content: "Done: the typo is fixed."})
+	for i := 0; i < 20; i++ {
+		turns = append(turns, llm.Message{Role: "user", Content: "filler " + itoa(i)}, llm.Message{Role: "assistant", Content: "ok " + itoa(i)})
+	}
+	subItems := items(
+		llm.Message{Role: "user", Content: "Fix the typo in README.md."},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("st", "repl", jsonArgs("code", "FYI()\nhelp()"))}},
+		llm.Message{Role: "tool", ToolCallID: "st", Content: "help text"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("p1", "apply_patch", jsonArgs("patch", "*** Begin Patch\n*** Update File: README.md\n@@\n-teh\n+the\n*** End Patch"))}},
+		llm.Message{Role: "tool", ToolCallID: "p1", Content: "M README.md"},
+		llm.Message{Role: "assistant", Content: "Fixed."},
+	)
+	be := loaderBackend{&fakeBackend{events: rlm.NewStream(), name: "s1", items: items(turns...)}, map[string][]sessions.Item{"r1": subItems}}
+	s := newScreenApp(t, 70, 16, be, func(o *Options) {})
+	s.draw()
+	s.a.main.tr.scrollBy(-100) // the top: the rlm call
+	before := s.draw()
+	if !strings.Contains(before, "● rlm fixer · 1 tool call · ~") || !strings.Contains(before, "click to review") {
+		t.Fatalf("the rlm call lacks its figures:\n%s", before)
+	}
+	top := s.a.root.scroll
+	s.click("click to review")
+	s.check("subagent-reopened", "a finished subagent reopened from its rlm call: read-only, named with · Esc returns")
+	s.a.do(Action{Cmd: CmdEscape})
+	if got := s.draw(); got != before || s.a.root.scroll != top {
+		t.Errorf("Esc did not return to the same place:\n%s\nwant\n%s", got, before)
+	}
+	// A click on the overlay's header returns too.
+	s.click("click to review")
+	s.draw()
+	ox, oy, _, _ := s.a.main.ov.GetRect()
+	if !s.a.main.ov.onHeader(ox+2, oy) {
+		t.Fatal("the header is not where the overlay is")
+	}
+	s.a.mouse(tcell.NewEventMouse(ox+2, oy, tcell.ButtonNone, 0), 0) // no-op move
+	s.a.mouseOnOverlay = true
+	if !s.a.closeReview() || len(s.a.review) != 0 {
+		t.Error("closeReview did not return")
+	}
+}
+
+func TestScreenNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
+		llm.Message{Role: "user", Content: "hi"},
+		llm.Message{Role: "assistant", Content: "Some **bold**, `code` and:\n\n```go\nx := 1\n```"},
+	)}
+	s := newScreenApp(t, 40, 10, be, nil)
+	s.check("no-color", "NO_COLOR: no colour anywhere, attributes kept")
+}
+
+func TestCopyAsShown(t *testing.T) {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
+		llm.Message{Role: "assistant", Content: "Use **bold** words and `code` in a paragraph long enough to wrap.\n\n- item one\n- item two"},
+	)}
+	s := newScreenApp(t, 30, 12, be, nil)
+	screen := s.draw()
+	rows := strings.Split(screen, "\n")
+	last := 0
+	for i, r := range rows {
+		if strings.Contains(r, "item two") {
+			last = i
+		}
+	}
+	s.a.main.tr.press(0, 1) // the gap row is 0
+	s.a.main.tr.drag(29, last)
+	text, click, _ := s.a.main.tr.release(29, last)
+	if click {
+		t.Fatal("a drag taken for a click")
+	}
+	want := "Use bold words and code in a paragraph long enough to wrap.\n\n• item one\n• item two"
+	if text != want {
+		t.Errorf("copied %q, want %q", text, want)
+	}
+}
+
+func TestFailureNoteShownOnce(t *testing.T) {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 80, 12, be, nil)
+	sub := rlm.Agent{Name: "w", Depth: 1, ID: "r1"}
+	s.handle(rlm.AgentStart{Agent: rlm.Agent{Name: "s1"}}, rlm.AgentStart{Agent: sub, Task: "t"},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("c1", "repl", jsonArgs("code", "x("))}}},
+		FailureNote{Agent: sub, Message: "syntax error: unexpected EOF\n  at line 1", Count: 3},
+		rlm.ToolResult{Agent: sub, ID: "c1", Name: "repl", Content: "Error: syntax error: unexpected EOF\n  at line 1"},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "tool", ToolCallID: "c1", Content: "Error: syntax error: unexpected EOF\n  at line 1"}},
+	)
+	got := s.draw()
+	if n := strings.Count(got, "unexpected EOF"); n != 1 {
+		t.Errorf("the failure is shown %d times:\n%s", n, got)
+	}
+	if !strings.Contains(got, "at line 1\n⚠ this failure: seen 3 times") {
+		t.Errorf("the count is not under the result:\n%s", got)
+	}
+	s.handle(rlm.AgentEnd{Agent: sub, Status: rlm.Done, Result: "done"})
+	if got := s.draw(); !strings.Contains(got, "w: ⚠ this failure: seen 3 times") {
+		t.Errorf("the note was lost when the view returned to the root:\n%s", got)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	clock := llmtest.NewClock()
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 90, 10, be, nil)
+	s.a.retry.clock = clock
+	s.a.running = true
+	sub := rlm.Agent{Name: "w", Depth: 1, ID: "r1"}
+	s.handle(rlm.AgentStart{Agent: rlm.Agent{Name: "s1"}})
+	clock.Advance(3 * time.Second)
+	if got := s.a.statusText(); !strings.Contains(got, " working 3 s · Esc stops") {
+		t.Errorf("waiting for the first token: %q", got)
+	}
+	s.handle(rlm.TextDelta{Agent: rlm.Agent{Name: "s1"}, Text: "hm"})
+	if got := s.a.statusText(); !strings.Contains(got, "│ working · Esc stops") {
+		t.Errorf("streaming: %q", got)
+	}
+	s.handle(rlm.AgentStart{Agent: sub, Task: "t"},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("c1", "repl", jsonArgs("code", `run(["go", "test", "./..."])`))}}},
+		rlm.ToolCall{Agent: sub, ID: "c1", Name: "repl"},
+		rlm.CommandStarted{Agent: sub, ID: "c1", Argv: []string{"go", "test", "./..."}})
+	clock.Advance(12 * time.Second)
+	s.a.showCommands()
+	got := s.draw()
+	if !strings.Contains(got, "$ go test ./... · 12 s") || !strings.Contains(s.a.statusText(), "working 12 s") {
+		t.Errorf("a long command:\n%s", got)
+	}
+	s.handle(rlm.CommandEnded{Agent: sub, ID: "c1"})
+	if got := s.draw(); strings.Contains(got, "$ go test") {
+		t.Errorf("the command's line stayed after it ended:\n%s", got)
+	}
+}
