@@ -82,6 +82,31 @@
 // not wait for it: until it ends, the overlay and the status line say the
 // tokens are being counted. Later builds redo only the turns that changed.
 //
+// Most blocks are their text wrapped in their kind's colour. Some are drawn
+// from styled lines (render.go, package styled): replies and reasoning
+// through a markdown.Doc, which redraws only the last top-level markdown
+// block as a reply grows; apply_patch calls as diffview diffs, a Replace
+// File against the old text that Options.Bases recorded just before the
+// patch ran (taken at the call's ToolResult); results and printed output
+// of more than 12 lines folded to their first and last 4 lines around a
+// marker; a subagent's start-up call, output and result folded into one
+// line; rlm calls with their subagent's figures (subagents.go: calls, time
+// and tokens from the events, or from the saved conversation the Backend
+// reads when it is a SubagentLoader). Each class of a styled span gets a
+// colour from the theme (theme.go); NO_COLOR drops every colour and keeps
+// the attributes. Such a block is copied as shown: styled.CopyRange joins
+// its rows where they wrapped and leaves out their decoration.
+//
+// A click (press and release on one cell) on a fold marker or the
+// start-up line folds or unfolds it; on a finished rlm call it opens the
+// subagent's saved conversation as a read-only view over the one on screen
+// (App.review), named "· Esc returns" in the status line and the overlay
+// header; Esc or a click on that header closes it, and the view under it
+// was never scrolled. Progress (progress.go): while a request waits for
+// its first token or a tool runs, the status line shows a spinner and the
+// seconds, ticking on the retry clock; a run() command (rlm.CommandStarted)
+// running over a second gets a line under its call with its time.
+//
 // Following, the last line sits at the bottom. PageUp/PageDown and the wheel
 // hold the view at a line until it is scrolled back to the bottom. A mouse
 // drag selects text (reverse video) and copies it on release with OSC 52
@@ -102,8 +127,15 @@
 // line, Esc closes the command list or stops the turn and every subagent,
 // Shift+Tab cycles the permission level (Level, read by the repository jail
 // at each operation, and saved with Options.SavePermission), y and n answer
-// the pending approval, PageUp/PageDown and the wheel scroll, Ctrl+C stops
-// the turn or, idle, exits. A bracketed paste only inserts text.
+// the pending approval, PageUp/PageDown and the wheel scroll, Ctrl+O folds
+// or unfolds the lowest foldable block on screen, Ctrl+C stops the turn
+// or, idle, exits. A bracketed paste only inserts text.
+//
+// # The session picker
+//
+// Pick (picker.go) is harness --resume on a terminal: the saved sessions,
+// newest first, filtered by what is typed, drawn straight on a tcell
+// screen of its own before the UI starts.
 //
 // # Commands
 //

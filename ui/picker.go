@@ -31,6 +31,8 @@ type PickOptions struct {
 // repository or the first message, case ignored), Up/Down, PageUp/PageDown,
 // Home/End and the wheel move the selection, a click selects a row and a
 // click on the selected row opens it. The newest session starts selected.
+// A session another harness has open says "in use" where its time would
+// be; opening it then fails with the message of --resume NAME.
 func Pick(o PickOptions) (string, error) {
 	s := o.Screen
 	if s == nil {
@@ -72,7 +74,7 @@ type picker struct {
 }
 
 type pickerStyles struct {
-	title, hint, header, name, when, repo, preview, filter, none tcell.Style
+	title, hint, header, name, when, repo, preview, filter, none, inUse tcell.Style
 }
 
 func newPicker(o PickOptions) *picker {
@@ -90,7 +92,7 @@ func newPicker(o PickOptions) *picker {
 	p := &picker{o: o, all: all, st: pickerStyles{
 		title: st.user.Bold(true), hint: st.status, header: st.status.Bold(true),
 		name: st.assistant.Bold(true), when: st.status, repo: st.toolResult, preview: st.assistant,
-		filter: st.input, none: st.status.Italic(true),
+		filter: st.input, none: st.status.Italic(true), inUse: st.warning,
 	}}
 	p.refilter()
 	return p
@@ -239,6 +241,13 @@ func (p *picker) draw(s tcell.Screen) {
 		i := p.top + r
 		info := p.all[p.shown[i]]
 		st := [4]tcell.Style{p.st.name, p.st.when, p.st.repo, p.st.preview}
+		when := p.when(info.Updated)
+		if info.InUse {
+			when, st[1] = "in use", p.st.inUse
+			if info.PID > 0 {
+				when = fmt.Sprintf("in use: pid %d", info.PID)
+			}
+		}
 		if i == p.sel {
 			for k := range st {
 				st[k] = st[k].Reverse(true)
@@ -247,7 +256,7 @@ func (p *picker) draw(s tcell.Screen) {
 				s.SetContent(x, p.listY+r, ' ', nil, st[3])
 			}
 		}
-		p.row(s, p.listY+r, cols, [4]string{info.Name, p.when(info.Updated), p.repo(info.Repository), info.Preview}, st)
+		p.row(s, p.listY+r, cols, [4]string{info.Name, when, p.repo(info.Repository), info.Preview}, st)
 	}
 }
 

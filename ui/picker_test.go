@@ -16,7 +16,7 @@ func pickSessions() []sessions.Info {
 	return []sessions.Info{
 		{Name: "20260101-090000", Updated: pickNow.Add(-40 * 24 * time.Hour), Repository: "/home/me/src/old", Preview: "an old question"},
 		{Name: "fix-parser", Updated: pickNow.Add(-5 * time.Minute), Repository: "/home/me/src/harness", Preview: "fix the parser's error on a cut-short patch"},
-		{Name: "docs", Updated: pickNow.Add(-3 * time.Hour), Repository: "/srv/site", Preview: "rewrite the install page"},
+		{Name: "docs", Updated: pickNow.Add(-3 * time.Hour), Repository: "/srv/site", Preview: "rewrite the install page", InUse: true, PID: 4242},
 		{Name: "20260308-101500", Updated: pickNow.Add(-26 * time.Hour), Repository: "/home/me/src/harness", Preview: "why does the overlay flicker when a subagent starts?"},
 	}
 }
