@@ -12,6 +12,7 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/llm"
 	"harness/llmtest"
 	"harness/sessions"
 	"harness/ui"
@@ -208,5 +209,34 @@ func TestUIFailure(t *testing.T) {
 		if !strings.Contains(msg, tc.err.Error()) || strings.Contains(msg, "harness -p") != tc.headless {
 			t.Errorf("uiFailure(%v) = %q", tc.err, msg)
 		}
+	}
+}
+
+// TestSubagentConversation: the UI reads a finished subagent's saved
+// conversation through the backend.
+func TestSubagentConversation(t *testing.T) {
+	st := sessions.Store{Dir: t.TempDir()}
+	s := st.New(nil)
+	defer s.Close()
+	be := uiBackend{session: s}
+	if _, err := be.SubagentConversation(1, "c1"); err == nil {
+		t.Error("read a subagent of a session not saved yet")
+	}
+	root := &sessions.File{Local: sessions.Local{Repository: "/r"}}
+	root.Append(llm.Message{Role: "user", Content: "go"})
+	if err := s.Save(0, "", root); err != nil {
+		t.Fatal(err)
+	}
+	sub := &sessions.File{Local: sessions.Local{Repository: "/r", Depth: 1, Parent: sessions.RootParent}}
+	sub.Append(llm.Message{Role: "user", Content: "the task"})
+	if err := s.Save(1, "c1", sub); err != nil {
+		t.Fatal(err)
+	}
+	items, err := be.SubagentConversation(1, "c1")
+	if err != nil || len(items) != 1 || items[0].Message.Content != "the task" {
+		t.Errorf("got %v, %v", items, err)
+	}
+	if _, err := be.SubagentConversation(0, ""); err == nil {
+		t.Error("read the root as a subagent")
 	}
 }

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"harness/config"
+	"harness/diffview"
+	"harness/jail"
 )
 
 func TestOpenRoots(t *testing.T) {
@@ -46,5 +50,31 @@ func TestOpenRoots(t *testing.T) {
 				t.Fatalf("repository not readable at read-only: %v", err)
 			}
 		})
+	}
+}
+
+// TestFileToolsRecordReplacedTexts: with bases, apply_patch records the
+// text a Replace File replaces before the patch runs, and the patch still
+// applies.
+func TestFileToolsRecordReplacedTexts(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := jail.Open(jail.Repository, dir, func() config.Permission { return config.PermReadWrite })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	p := agentParts{bases: new(diffview.Bases)}
+	text := "*** Begin Patch\n*** Replace File: a.txt\n+new\n*** End Patch\n"
+	if _, err := p.fileTools().ApplyPatch(context.Background(), root, text, 10000); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "new\n" {
+		t.Errorf("file %q after the patch", b)
+	}
+	if olds, ok := p.bases.Take(jail.Repository, text); !ok || olds["a.txt"] != "old\n" {
+		t.Errorf("recorded %q %v, want the old text", olds, ok)
 	}
 }
