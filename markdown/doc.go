@@ -37,7 +37,9 @@
 // lines of the blocks before it and re-parses and re-draws from the start
 // of the last one. A frame therefore costs the size of the last block, not
 // of the reply. An unfinished construct is drawn as what it will be: an
-// open code fence is a code block to the end of the text. A new width, or
+// open code fence is a code block to the end of the text, and with
+// Doc.Streaming inline code or strong emphasis opened in the last
+// paragraph is drawn closed ("**bol" is already bold). A new width, or
 // text that is not the old text with more at its end, renders it all
 // again. (One construct can reach back: a link reference definition
 // written after the paragraph that uses it. Doc draws that paragraph as

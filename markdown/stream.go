@@ -26,6 +26,11 @@ func Render(src string, width int) []styled.Line {
 // Doc renders a text that grows (see the package doc). Its zero value is
 // ready to use. It is not safe for concurrent use.
 type Doc struct {
+	// Streaming draws the text as a reply still arriving: inline code or
+	// strong emphasis left open in its last paragraph is drawn closed, as
+	// it will be (an open code fence is a code block in any case).
+	Streaming bool
+
 	src   string
 	width int
 	lines []styled.Line
@@ -59,6 +64,9 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 // renderFrom parses src from open and draws its blocks after openLine.
 func (d *Doc) renderFrom() {
 	part := []byte(d.src[d.open:])
+	if d.Streaming {
+		part = append(part, closers(part)...)
+	}
 	root := md.Parser().Parse(text.NewReader(part))
 	r := &renderer{src: part, width: d.width}
 	newOpen, newOpenLine := d.open, d.openLine
@@ -87,6 +95,44 @@ func (d *Doc) renderFrom() {
 		d.lines = append(d.lines, styled.Line{})
 	}
 	d.open, d.openLine = newOpen, newOpenLine
+}
+
+// closers returns what closes the inline code and strong emphasis left
+// open at the end of a text that is still arriving: in its last paragraph
+// (after its last blank line), an odd number of backticks gets one more,
+// then an odd number of "**" or "__" outside code one more. Inside an open
+// code fence it returns nothing.
+func closers(src []byte) string {
+	fences := 0
+	for _, l := range strings.Split(string(src), "\n") {
+		if t := strings.TrimLeft(l, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fences++
+		}
+	}
+	if fences%2 == 1 {
+		return ""
+	}
+	tail := string(src)
+	if i := strings.LastIndex(tail, "\n\n"); i >= 0 {
+		tail = tail[i+2:]
+	}
+	var out string
+	if strings.Count(tail, "`")%2 == 1 {
+		out += "`"
+	}
+	// Strong emphasis outside code spans: the even pieces between backticks.
+	var outside strings.Builder
+	for i, p := range strings.Split(tail+out, "`") {
+		if i%2 == 0 {
+			outside.WriteString(p)
+		}
+	}
+	for _, m := range []string{"**", "__"} {
+		if o := outside.String(); strings.Count(o, m)%2 == 1 && !strings.HasSuffix(o, m) {
+			out += m
+		}
+	}
+	return out
 }
 
 // afterBlank reports whether the line at offset start of src follows a

@@ -102,3 +102,28 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// TestStreamingCloses: while streaming, inline code and strong emphasis
+// left open at the end are drawn closed; inside an open fence nothing is.
+func TestStreamingCloses(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"say **hel", "say «b|hel»\n"},
+		{"run `go te", "run «code|go te»\n"},
+		{"a **b** and `c` done", "a «b|b» and «code|c» done\n"},
+		{"`a ** b` and **c", "«code|a ** b» and «b|c»\n"},
+		{"x **", "x **\n"},
+		{"```go\nx := `a", "  |«name|x»«ct| »«op|:=»«ct| »«err|`a»\n"},
+	} {
+		d := Doc{Streaming: true}
+		got := styled.Annotate(d.Lines(tc.src, 40))
+		if tc.src == "```go\nx := `a" {
+			if strings.Contains(got, "`a`") {
+				t.Errorf("%q: closed inside a fence:\n%s", tc.src, got)
+			}
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%q:\ngot  %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+}

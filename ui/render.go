@@ -30,7 +30,8 @@ type rendering struct {
 	ver   int
 	valid bool
 
-	md *markdown.Doc // replies and reasoning: drawn block by block
+	md        *markdown.Doc // replies and reasoning: drawn block by block
+	streaming bool          // a reply being streamed (its message replaces it)
 
 	expanded bool   // a folded block shown whole
 	startup  bool   // the subagent's start-up call, or its output or result
@@ -135,7 +136,7 @@ func (b *block) slines(w int) []styled.Line {
 	switch b.kind {
 	case kAssistant, kReasoning:
 		if b.r.md == nil {
-			b.r.md = new(markdown.Doc)
+			b.r.md = &markdown.Doc{Streaming: b.r.streaming}
 		}
 		out = b.r.md.Lines(b.text, w)
 	case kCall:

@@ -353,6 +353,7 @@ func (v *view) liveBlock(k kind, id, header string) *block {
 		}
 	}
 	b := newBlock(k, id, header, len(v.live) == 0 || k == kAssistant)
+	b.r.streaming = true
 	v.live = append(v.live, b)
 	v.blocks = append(v.blocks, b)
 	return b
