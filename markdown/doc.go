@@ -35,7 +35,10 @@
 // parsed and drawn one top-level block at a time: text appended can only
 // change the last top-level block (or start new ones), so Doc keeps the
 // lines of the blocks before it and re-parses and re-draws from the start
-// of the last one. A frame therefore costs the size of the last block, not
+// of the last one. A block counts as closed only when a blank line
+// separates it from the next and that next block does not follow a list
+// (a delimiter row can turn the lines above it into a table, and an item
+// after a blank line still joins the list). A frame therefore costs the size of the last block, not
 // of the reply. An unfinished construct is drawn as what it will be: an
 // open code fence is a code block to the end of the text, and with
 // Doc.Streaming inline code or strong emphasis opened in the last

@@ -71,6 +71,7 @@ func (d *Doc) renderFrom() {
 	r := &renderer{src: part, width: d.width}
 	newOpen, newOpenLine := d.open, d.openLine
 	prev := -1 // the start of the block before n
+	var prevNode ast.Node
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		if len(d.lines) > 0 {
 			d.lines = append(d.lines, styled.Line{})
@@ -83,7 +84,11 @@ func (d *Doc) renderFrom() {
 		if ok {
 			prev = start
 		}
-		if ok && afterBlank(part, start) {
+		// A list goes on past blank lines: an item or an indented line
+		// after it joins it.
+		_, afterList := prevNode.(*ast.List)
+		prevNode = n
+		if ok && afterBlank(part, start) && !afterList {
 			newOpen, newOpenLine = d.open+start, len(d.lines)
 			if newOpenLine > 0 {
 				newOpenLine-- // the blank line before it is redrawn with it
