@@ -384,34 +384,6 @@ func (a *App) do(act Action) {
 	}
 }
 
-// click acts on a click on the transcript at p: a fold marker or the
-// start-up call's line folds or unfolds, a finished rlm call opens its
-// subagent.
-func (a *App) click(p point) {
-	d := a.main.tr.doc()
-	if p.p.b >= d.n() {
-		return
-	}
-	b, w := d.at(p.p.b), a.main.tr.w
-	switch {
-	case b.reviewable():
-		a.openReview(b)
-	case b.foldable() && (b.kind == kCall || b.isMarker(w, p.p.l)):
-		b.toggle()
-	}
-}
-
-// foldLast folds or unfolds the lowest foldable block on screen.
-func (a *App) foldLast() {
-	d, rows := a.main.tr.doc(), a.main.tr.rows
-	for i := len(rows) - 1; i >= 0; i-- {
-		if bi := rows[i].b; bi < d.n() && d.at(bi).foldable() {
-			d.at(bi).toggle()
-			return
-		}
-	}
-}
-
 // edit changes the input and reopens the command list for the new text.
 func (a *App) edit(f func()) {
 	before := a.in.text
