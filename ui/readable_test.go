@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"harness/config"
 	"harness/diffview"
@@ -55,6 +56,8 @@ func newScreenApp(t *testing.T, w, h int, be Backend, edit func(*Options)) *scre
 	case *fakeBackend:
 		events = b.events
 	case loaderBackend:
+		events = b.events
+	case depthLoader:
 		events = b.events
 	}
 	opts := Options{Theme: testTheme, Model: "model-x", Backend: be, Events: events,
@@ -308,10 +311,12 @@ func TestScreenReopenedSubagent(t *testing.T) {
 	if !s.a.main.ov.onHeader(ox+2, oy) {
 		t.Fatal("the header is not where the overlay is")
 	}
-	s.a.mouse(tcell.NewEventMouse(ox+2, oy, tcell.ButtonNone, 0), 0) // no-op move
-	s.a.mouseOnOverlay = true
-	if !s.a.closeReview() || len(s.a.review) != 0 {
-		t.Error("closeReview did not return")
+	s.a.mouse(tcell.NewEventMouse(ox+2, oy, tcell.ButtonNone, 0), tview.MouseLeftClick)
+	if len(s.a.review) != 0 {
+		t.Error("a click on the overlay's header did not return")
+	}
+	if got := s.draw(); got != before {
+		t.Errorf("the header click did not return to the same place:\n%s", got)
 	}
 }
 
@@ -403,4 +408,51 @@ func TestProgress(t *testing.T) {
 	if got := s.draw(); strings.Contains(got, "$ go test") {
 		t.Errorf("the command's line stayed after it ended:\n%s", got)
 	}
+}
+
+// TestReviewDeeper: a reopened subagent's own rlm call opens the deeper
+// subagent the same way, and Esc goes back one level at a time.
+func TestReviewDeeper(t *testing.T) {
+	var depths []int
+	root := items(
+		llm.Message{Role: "user", Content: "go"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("r1", "rlm", jsonArgs("task", "outer task", "name", "outer"))}},
+		llm.Message{Role: "tool", ToolCallID: "r1", Content: "outer done"},
+	)
+	outer := items(
+		llm.Message{Role: "user", Content: "outer task"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("r2", "rlm", jsonArgs("task", "inner task", "name", "inner"))}},
+		llm.Message{Role: "tool", ToolCallID: "r2", Content: "inner done"},
+	)
+	inner := items(llm.Message{Role: "user", Content: "inner task"}, llm.Message{Role: "assistant", Content: "inner answer"})
+	fb := &fakeBackend{events: rlm.NewStream(), name: "s1", items: root}
+	be := depthLoader{loaderBackend{fb, map[string][]sessions.Item{"r1": outer, "r2": inner}}, &depths}
+	s := newScreenApp(t, 60, 12, be, nil)
+	s.click("● rlm outer")
+	s.click("● rlm inner")
+	if got := s.draw(); !strings.Contains(got, "inner answer") || !strings.Contains(got, "inner · Esc returns") {
+		t.Errorf("the deeper subagent is not shown:\n%s", got)
+	}
+	if len(depths) < 2 || depths[len(depths)-1] != 2 {
+		t.Errorf("loaded depths %v, want the inner one at depth 2", depths)
+	}
+	s.a.do(Action{Cmd: CmdEscape})
+	if got := s.draw(); !strings.Contains(got, "● rlm inner") || !strings.Contains(got, "outer · Esc returns") {
+		t.Errorf("Esc did not go back to the outer subagent:\n%s", got)
+	}
+	s.a.do(Action{Cmd: CmdEscape})
+	if len(s.a.review) != 0 {
+		t.Error("a second Esc did not return to the root")
+	}
+}
+
+// depthLoader records the depths it is asked for.
+type depthLoader struct {
+	loaderBackend
+	depths *[]int
+}
+
+func (d depthLoader) SubagentConversation(depth int, id string) ([]sessions.Item, error) {
+	*d.depths = append(*d.depths, depth)
+	return d.loaderBackend.SubagentConversation(depth, id)
 }
