@@ -462,6 +462,7 @@ func (a *App) send(prompt string) {
 	done := make(chan struct{})
 	a.running, a.cancel, a.turnDone = true, cancel, done
 	a.review = nil // a new turn shows the root again
+	a.setPhase(phaseWaiting, "")
 	a.ovDirty = true
 	a.top().scroll = scroll{follow: true}
 	be := a.backend
