@@ -78,6 +78,10 @@ type wrapper struct {
 	spStyle Style
 	words   bool   // the line holds a word
 	pieces  []Span // the word being read
+
+	buf       strings.Builder // the text of the span being written
+	openStyle Style
+	open      bool
 }
 
 // start begins a line after br with the prefix pre, of which decor cells
@@ -96,6 +100,7 @@ func (w *wrapper) start(br Break, pre []Span, decor int) {
 }
 
 func (w *wrapper) flush() {
+	w.closeSpan()
 	w.out = append(w.out, w.line)
 	w.line = Line{}
 }
@@ -173,11 +178,23 @@ func (w *wrapper) cutPiece(text string, st Style) {
 // emit appends text to the line, merging it into the last span when the
 // style is the same.
 func (w *wrapper) emit(text string, st Style) {
-	if n := len(w.line.Spans); n > 0 && w.line.Spans[n-1].Style == st && w.col > w.minCol {
-		w.line.Spans[n-1].Text += text
+	if w.open && w.openStyle == st {
+		w.buf.WriteString(text)
 		return
 	}
-	w.line.Spans = append(w.line.Spans, Span{text, st})
+	w.closeSpan()
+	w.open, w.openStyle = true, st
+	w.buf.WriteString(text)
+}
+
+// closeSpan ends the span being written (text of one style is gathered in
+// buf, not concatenated a word at a time).
+func (w *wrapper) closeSpan() {
+	if w.open {
+		w.line.Spans = append(w.line.Spans, Span{w.buf.String(), w.openStyle})
+		w.buf.Reset()
+		w.open = false
+	}
 }
 
 // cutCells splits s after as many characters as fit in n cells.
