@@ -87,11 +87,12 @@
 // "depth", "agentId"}}, and synthetic calls (FYI, a subagent's startup
 // repl call) "synthetic": true.
 //
-// A call is failed when its result says it did not do its work: "[not run:
-// turn stopped]", a stopped or failed subagent, arguments or a tool the
-// model got wrong, a file tool's or apply_patch's error, a REPL call that
-// raised an error or lost its state, an MCP tool's error or refusal; else
-// it is completed.
+// A call is failed when it did not do its work: "[not run: turn stopped]",
+// a stopped or failed subagent, arguments or a tool the model got wrong, a
+// file tool's or apply_patch's error, a REPL call that raised an error or
+// lost its state, an MCP tool's error or refusal; else it is completed.
+// Live calls say so in rlm.ToolResult.Failed; a replayed call's saved
+// result is read for the same markers.
 //
 // An apply_patch diff has the file's host path, each hunk's old lines
 // (unchanged and removed) as oldText and new lines (unchanged and added)

@@ -139,12 +139,11 @@ func (m *mapper) toolResult(e rlm.ToolResult) []sdk.SessionUpdate {
 		c = lc.call
 		delete(m.calls, e.ID)
 	}
-	return []sdk.SessionUpdate{finishCall(e.ID, c, e.Content, m.roots, agentMeta(e.Agent))}
+	return []sdk.SessionUpdate{finishCall(e.ID, c, e.Content, e.Failed, m.roots, agentMeta(e.Agent))}
 }
 
 // finishCall is the tool_call_update ending a call with its result.
-func finishCall(id string, c call, result string, r roots, meta map[string]any) sdk.SessionUpdate {
-	bad := failed(c.name, result)
+func finishCall(id string, c call, result string, bad bool, r roots, meta map[string]any) sdk.SessionUpdate {
 	status := sdk.ToolCallStatusCompleted
 	if bad {
 		status = sdk.ToolCallStatusFailed

@@ -93,7 +93,9 @@ func (rp *replayer) agent(a rlm.Agent, items []sessions.Item) {
 				if !ok {
 					res = noResult
 				}
-				rp.event(rlm.ToolResult{Agent: a, ID: c.ID, Name: c.Name, Content: res})
+				// A saved result does not say whether the call failed: it is
+				// read from the result's text.
+				rp.event(rlm.ToolResult{Agent: a, ID: c.ID, Name: c.Name, Content: res, Failed: failed(c.Name, res)})
 			}
 		}
 	}

@@ -361,8 +361,9 @@ var replErrorLine = regexp.MustCompile(`(?m)^(Error|[A-Za-z_][\w.]*(Error|Except
 // patchChange is the first line of apply_patch's success result.
 var patchChange = regexp.MustCompile(`^(A|M|D|=) \S|^R \S.* -> \S`)
 
-// failed tells whether a call's result reports that it did not do its
-// work: a call that never ran or was stopped, a failed subagent, arguments
+// failed tells, for a result read back from a saved conversation (live
+// results say it in rlm.ToolResult.Failed), whether it reports that the
+// call did not do its work: a call that never ran or was stopped, a failed subagent, arguments
 // or a tool name the model got wrong, a file tool's error, a REPL call that
 // raised an error or lost its state, an MCP tool's error or refusal.
 func failed(name, result string) bool {

@@ -89,11 +89,18 @@ func (r *REPL) Close() {
 // A lone reasoning("...") on a string literal is answered "(no output)"
 // without running (see IsReasoningOnly).
 func (r *REPL) Exec(ctx context.Context, code string) string {
-	if strings.Contains(code, "reasoning") && IsReasoningOnly(code) {
-		return "(no output)"
-	}
-	out, _ := r.exec(ctx, code)
+	out, _ := r.Run(ctx, code)
 	return out
+}
+
+// Run is Exec that also says whether the call failed: it ended in an
+// error (the output then ends with it), was stopped, or lost the REPL's
+// state.
+func (r *REPL) Run(ctx context.Context, code string) (out string, failed bool) {
+	if strings.Contains(code, "reasoning") && IsReasoningOnly(code) {
+		return "(no output)", false
+	}
+	return r.exec(ctx, code)
 }
 
 // outcome is what a call's goroutine hands back to Exec.

@@ -169,3 +169,25 @@ func TestPanicOutsideInterpreterResetsState(t *testing.T) {
 		t.Errorf("state after the crash: %q", got)
 	}
 }
+
+// TestRunSaysFailed: Run reports the calls that ended in an error, in both
+// the in-process and the worker REPL.
+func TestRunSaysFailed(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct {
+		code   string
+		failed bool
+	}{
+		{"1 + 1", false},
+		{"print('hi')", false},
+		{"reasoning('thinking')", false},
+		{"1 // 0", true},
+		{"undefined_name", true},
+		{"Path('missing.txt').read_text()", true},
+		{"try_call(Path('missing.txt').read_text).error != None", false},
+	} {
+		if out, failed := e.repl.Run(context.Background(), c.code); failed != c.failed {
+			t.Errorf("Run(%q) failed = %v, want %v (output %q)", c.code, failed, c.failed, out)
+		}
+	}
+}

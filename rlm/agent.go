@@ -214,7 +214,10 @@ func (a *agent) run(ctx context.Context, call llm.ToolCall, synthetic bool) (str
 	a.emit(ToolCall{Agent: ref, ID: call.ID, Name: call.Name, Arguments: call.Arguments, Synthetic: synthetic})
 	text, st := a.dispatch(ctx, call)
 	text = a.r.opts.Redactor.String(text)
-	a.emit(ToolResult{Agent: ref, ID: call.ID, Name: call.Name, Content: text})
+	a.emit(ToolResult{Agent: ref, ID: call.ID, Name: call.Name, Content: text, Failed: st != Done})
+	if st == Failed {
+		st = Done // the agent goes on: the model reads what failed
+	}
 	return text, st
 }
 
@@ -228,11 +231,11 @@ func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, Status
 		}
 	}
 	if t == nil {
-		return a.unknownTool(call.Name), Done
+		return a.unknownTool(call.Name), Failed
 	}
 	args, msg := t.check(call.Arguments)
 	if msg != "" {
-		return msg, Done
+		return msg, Failed
 	}
 	a.mu.Lock()
 	a.call = call.ID
@@ -247,7 +250,7 @@ func (a *agent) runSafely(ctx context.Context, t *tool, args map[string]json.Raw
 		if p := recover(); p != nil {
 			msg := fmt.Sprintf("%s failed: harness hit an internal error (%v); its effects may be partial. Try another way; the user may report this bug.", t.name, p)
 			a.emit(Error{Agent: a.ref(), Message: fmt.Sprintf("internal error in the %s tool (a bug in harness): %v", t.name, p)})
-			text, st = msg, Done
+			text, st = msg, Failed
 		}
 	}()
 	return t.run(ctx, a, args)
@@ -300,7 +303,7 @@ func (a *agent) save() error {
 func (a *agent) notRun(calls []llm.ToolCall) error {
 	for _, c := range calls {
 		a.emit(ToolCall{Agent: a.ref(), ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-		a.emit(ToolResult{Agent: a.ref(), ID: c.ID, Name: c.Name, Content: NotRun})
+		a.emit(ToolResult{Agent: a.ref(), ID: c.ID, Name: c.Name, Content: NotRun, Failed: true})
 		if err := a.add(toolMessage(c.ID, NotRun)); err != nil {
 			return err
 		}

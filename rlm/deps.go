@@ -24,6 +24,12 @@ type REPL interface {
 	Close()
 }
 
+// failReporter is implemented by REPLs that say whether a call failed
+// (ended in an error, was stopped, or lost the REPL's state).
+type failReporter interface {
+	Run(ctx context.Context, code string) (out string, failed bool)
+}
+
 // functionLister is implemented by REPLs that can name their REPL and
 // helper functions (name → signature), for the "Unknown tool" pointer.
 type functionLister interface {

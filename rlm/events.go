@@ -123,11 +123,17 @@ type (
 		Synthetic bool
 	}
 	// ToolResult is the result of a call, exactly as the model gets it.
+	// Failed says the call did not do what it was asked: bad arguments,
+	// an unknown tool, an error from the tool (a missing file, a patch
+	// that does not apply, an MCP tool's error), a REPL call that ended
+	// in an error, a subagent stopped or failed, a call never run. The
+	// model learns it from Content alone; Failed is for front ends.
 	ToolResult struct {
 		Agent   Agent
 		ID      string
 		Name    string
 		Content string
+		Failed  bool
 	}
 	// ApprovalRequested says a REPL operation waits for an approval.
 	ApprovalRequested struct {

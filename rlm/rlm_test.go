@@ -267,6 +267,18 @@ func TestBadCalls(t *testing.T) {
 			t.Errorf("result %d:\n%s\nwant prefix:\n%s", i, msgs[i].Content, w)
 		}
 	}
+	// Front ends learn which calls failed from the events.
+	var failed []bool
+	for _, res := range eventsOf[ToolResult](r) {
+		failed = append(failed, res.Failed)
+	}
+	// The subagent's start-up call, its ten calls (seven bad, a print, a
+	// refused run() whose REPL cannot say it failed, a grep error), its rlm
+	// call, the root's read_file and empty rlm call.
+	wantFailed := []bool{false, true, true, true, true, true, true, true, false, false, true, false, true, true}
+	if !reflect.DeepEqual(failed[1:], wantFailed) {
+		t.Errorf("results failed: %v\nwant %v", failed[1:], wantFailed)
+	}
 	var printed string
 	for _, o := range eventsOf[ToolOutput](r) {
 		printed += o.Text
@@ -347,7 +359,7 @@ func TestStreamCoalesces(t *testing.T) {
 		got = append(got, e)
 	}
 	want := []Event{TextDelta{a, "hello"}, TextDelta{b, "x"}, ToolOutput{b, "1", "pq"},
-		ToolResult{b, "1", "", "r"}, ToolResult{b, "1", "", "r"}, TextDelta{a, "!"}}
+		ToolResult{b, "1", "", "r", false}, ToolResult{b, "1", "", "r", false}, TextDelta{a, "!"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}

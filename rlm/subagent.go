@@ -41,12 +41,9 @@ func (a *agent) delegate(ctx context.Context, task, name string) (string, Status
 	if c.roots[jail.Library] != nil {
 		c.roots[jail.Library].Close()
 	}
-	text, st := out.text, Done
-	switch out.status {
-	case Done:
+	text, st := out.text, out.status
+	if st == Done {
 		text = capText(out.text, a.r.limit())
-	case Stopped:
-		st = Stopped
 	}
 	a.emit(AgentEnd{Agent: c.ref(), Status: out.status, Result: text})
 	return text, st

@@ -212,12 +212,13 @@ func boolean(args map[string]json.RawMessage, name string) bool {
 	return b
 }
 
-// errText is the result text of a tool error (its message, by convention).
-func errText(s string, err error) string {
+// result is a tool's result text and status: its output, or its error's
+// text as a failed result.
+func result(s string, err error) (string, Status) {
 	if err != nil {
-		return err.Error()
+		return err.Error(), Failed
 	}
-	return s
+	return s, Done
 }
 
 // withRoot adds the optional root argument when the agent has more than

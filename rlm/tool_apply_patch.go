@@ -33,10 +33,10 @@ func applyPatchTool(roots []string) tool {
 		run: func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status) {
 			root, err := a.root(str(args, "root"))
 			if err != nil {
-				return err.Error(), Done
+				return err.Error(), Failed
 			}
 			out, err := a.r.opts.Files.ApplyPatch(ctx, root, str(args, "patch"), a.r.limit())
-			return errText(out, err), Done
+			return result(out, err)
 		},
 	}
 }

@@ -29,13 +29,13 @@ func grepTool(roots []string) tool {
 		run: func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status) {
 			root, err := a.root(str(args, "root"))
 			if err != nil {
-				return err.Error(), Done
+				return err.Error(), Failed
 			}
 			out, err := a.r.opts.Files.Grep(ctx, root, GrepArgs{
 				Pattern: str(args, "pattern"), Path: str(args, "path"), Fixed: boolean(args, "fixed"),
 				IgnoreCase: boolean(args, "ignore_case"), Context: integer(args, "context"), Include: str(args, "include"),
 			}, a.r.limit())
-			return errText(out, err), Done
+			return result(out, err)
 		},
 	}
 }

@@ -26,12 +26,12 @@ func listTool(roots []string) tool {
 		run: func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status) {
 			root, err := a.root(str(args, "root"))
 			if err != nil {
-				return err.Error(), Done
+				return err.Error(), Failed
 			}
 			out, err := a.r.opts.Files.List(ctx, root, ListArgs{
 				Path: str(args, "path"), Recursive: boolean(args, "recursive"), Include: str(args, "include"),
 			}, a.r.limit())
-			return errText(out, err), Done
+			return result(out, err)
 		},
 	}
 }

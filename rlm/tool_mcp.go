@@ -24,13 +24,13 @@ func mcpTool(t mcpclient.Tool) tool {
 			raw, _ := json.Marshal(args)
 			res, err := a.r.opts.MCP.Call(ctx, a.mcpCall(t.Server, t.Name, raw))
 			if err != nil {
-				return err.Error(), Done
+				return err.Error(), Failed
 			}
-			text := res.Text
+			text, st := res.Text, Done
 			if res.IsError {
-				text = "The tool reported an error:\n" + text
+				text, st = "The tool reported an error:\n"+text, Failed
 			}
-			return capWith(text, a.r.limit(), "MCP result"), Done
+			return capWith(text, a.r.limit(), "MCP result"), st
 		},
 	}
 }

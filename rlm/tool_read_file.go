@@ -26,12 +26,12 @@ func readFileTool(roots []string) tool {
 		run: func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status) {
 			root, err := a.root(str(args, "root"))
 			if err != nil {
-				return err.Error(), Done
+				return err.Error(), Failed
 			}
 			out, err := a.r.opts.Files.ReadFile(ctx, root, ReadFileArgs{
 				Path: str(args, "path"), StartLine: integer(args, "start_line"), EndLine: integer(args, "end_line"),
 			}, a.r.limit())
-			return errText(out, err), Done
+			return result(out, err)
 		},
 	}
 }

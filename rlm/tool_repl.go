@@ -19,6 +19,13 @@ func replTool(description string) tool {
 			{name: "code", typ: "string", required: true, desc: "Starlark code to run in this subagent's REPL."},
 		},
 		run: func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status) {
+			if r, ok := a.repl.(failReporter); ok {
+				out, failed := r.Run(ctx, str(args, "code"))
+				if failed {
+					return out, Failed
+				}
+				return out, Done
+			}
 			return a.repl.Exec(ctx, str(args, "code")), Done
 		},
 	}

@@ -28,7 +28,7 @@ func rlmTool() tool {
 			task, name := str(args, "task"), str(args, "name")
 			for _, arg := range []struct{ name, value string }{{"task", task}, {"name", name}} {
 				if strings.TrimSpace(arg.value) == "" {
-					return fmt.Sprintf("Invalid arguments for %s: argument %q is empty; give the subagent a task and a short name.", RLMTool, arg.name), Done
+					return fmt.Sprintf("Invalid arguments for %s: argument %q is empty; give the subagent a task and a short name.", RLMTool, arg.name), Failed
 				}
 			}
 			return a.delegate(ctx, task, name)
