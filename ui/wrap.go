@@ -3,39 +3,20 @@
 package ui
 
 import (
-	"unicode"
 	"unicode/utf8"
+
+	"harness/styled"
 )
 
 // seg is one wrapped line: the bytes text[start:end].
 type seg struct{ start, end int }
 
 // tabWidth is how many cells a tab takes.
-const tabWidth = 4
+const tabWidth = styled.TabWidth
 
-// cellWidth returns how many terminal cells r takes: 0 for combining marks
-// and carriage returns, 2 for wide East Asian characters and emoji, 1 for
-// everything else (other control characters are drawn as one replacement
-// character).
-func cellWidth(r rune) int {
-	switch {
-	case r == '\t':
-		return tabWidth
-	case r == '\r':
-		return 0
-	case r < 0x300:
-		return 1
-	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
-		return 0
-	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF && r != 0x303F,
-		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
-		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6,
-		r >= 0x1F300 && r <= 0x1F64F, r >= 0x1F900 && r <= 0x1F9FF,
-		r >= 0x20000 && r <= 0x3FFFD:
-		return 2
-	}
-	return 1
-}
+// cellWidth returns how many terminal cells r takes (styled.RuneWidth: the
+// transcript's plain and styled blocks measure alike).
+func cellWidth(r rune) int { return styled.RuneWidth(r) }
 
 // wrap splits text into lines of at most width cells. Lines break at
 // newlines and, within a paragraph, after the last space that fits; a
