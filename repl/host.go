@@ -68,6 +68,9 @@ type hostLink interface {
 // hostCall runs the named host service for call c.
 func hostCall[Req, Resp any](r *interp, c *callState, name string, req Req) (Resp, error) {
 	var resp Resp
+	if name == "run" || name == "mcp_call" {
+		r.syncFiles("") // a command or a tool may read what REPL code wrote
+	}
 	if r.opts.link == nil {
 		out, err := hostServices[name].local(r, c, req)
 		if err != nil {

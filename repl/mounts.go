@@ -67,6 +67,7 @@ func (r *interp) locate(op, p string) (*jail.Root, string, string, error) {
 		return nil, "", "", &fsError{op, `""`, jail.KindInvalid, "the path is empty"}
 	}
 	v := r.absolute(p)
+	r.syncFiles(v)
 	name, rel, _ := strings.Cut(strings.TrimPrefix(v, "/"), "/")
 	for _, m := range r.mountRoots() {
 		if m.Name() == name {

@@ -4,6 +4,7 @@
 package repl
 
 import (
+	"math"
 	"reflect"
 	"strings"
 
@@ -37,13 +38,17 @@ func (r *interp) pyBuiltins(g starlark.StringDict) {
 	intT := r.defType("int", object, r.intCall, true)
 	r.defType("bool", intT, call(native("bool"), false), true)
 	r.defType("float", object, r.floatCall, true)
-	r.defType("str", object, r.strCall, true)
-	r.defType("bytes", object, r.bytesCall, true)
-	r.defType("list", object, call(native("list"), true), true)
-	r.defType("tuple", object, call(native("tuple"), true), true)
+	str := r.defType("str", object, r.strCall, true)
+	str.proto = starlark.String("")
+	str.attrs = starlark.StringDict{"maketrans": starlark.NewBuiltin("str.maketrans", strMaketrans)}
+	r.defType("bytes", object, r.bytesCall, true).proto = starlark.Bytes("")
+	r.defType("list", object, call(native("list"), true), true).proto = starlark.NewList(nil)
+	r.defType("tuple", object, call(native("tuple"), true), true).proto = starlark.Tuple(nil)
 	dict := r.defType("dict", object, call(native("dict"), false), true)
+	dict.proto = starlark.NewDict(0)
 	dict.attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
 	set := r.defType("set", object, call(native("set"), true), true)
+	set.proto = starlark.NewSet(0)
 	r.types["frozenset"] = set
 	r.defType("range", object, call(native("range"), false), false)
 	r.defType("NoneType", object, nil, false)
@@ -155,7 +160,7 @@ func (r *interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 		"sum": pySum, "map": r.pyMap, "filter": r.pyFilter, "min": r.pyMinMax(true), "max": r.pyMinMax(false),
 		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": iterWrap("zip"),
 		"any": iterWrap("any"), "all": iterWrap("all"),
-		"round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
+		"abs": r.pyAbs, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
 		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),
 		"next": pyNext, "iter": unary(pyIterOf), "format": pyFormatBuiltin, "setattr": pySetattr, "id": pyID,
 		"open": r.pyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
@@ -254,7 +259,7 @@ func (r *interp) pyEnumerate(thread *starlark.Thread, b *starlark.Builtin, args 
 		n = n.Add(starlark.MakeInt(1))
 		return t, true, nil
 	}
-	if _, lazy := it.(*pyIter); lazy {
+	if oneShot(it) {
 		return newLazyIter(thread, "enumerate", next), nil
 	}
 	var out []starlark.Value
@@ -345,11 +350,16 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	if err := starlark.UnpackPositionalArgs("next", args, kw, 1, &it, &def); err != nil {
 		return nil, err
 	}
-	p, ok := it.(*pyIter)
-	if !ok {
+	var step func() (starlark.Value, bool, error)
+	switch p := it.(type) {
+	case *pyIter:
+		step = p.step
+	case *pyFile: // a file is its own iterator over its lines
+		step = p.nextLine
+	default:
 		return nil, pyErrorf(excTypeError, "'%s' object is not an iterator", pyTypeName(it))
 	}
-	v, ok, err := p.step()
+	v, ok, err := step()
 	if err != nil {
 		return nil, err
 	}
@@ -364,8 +374,14 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 
 // pyIterOf is iter(x): a one-pass iterator over x.
 func pyIterOf(x starlark.Value) (starlark.Value, error) {
-	if it, ok := x.(*pyIter); ok {
+	switch it := x.(type) {
+	case *pyIter:
 		return it, nil
+	case *pyFile:
+		if it.closed {
+			return nil, pyErrorf(excValueError, "I/O operation on closed file.")
+		}
+		return it, nil // iter(f) is f: reading through either moves both
 	}
 	vals, err := listOf(x)
 	if err != nil {
@@ -411,6 +427,29 @@ func pyID(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []sta
 	}
 	h, _ := v.Hash()
 	return starlark.MakeUint64(uint64(h)), nil
+}
+
+// pyAbs is abs(x): numbers (bools as ints) and timedeltas.
+func (r *interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs("abs", args, kw, 1, &x); err != nil {
+		return nil, err
+	}
+	switch v := boolToInt(x).(type) {
+	case starlark.Int:
+		if v.Sign() < 0 {
+			return starlark.MakeInt(0).Sub(v), nil
+		}
+		return v, nil
+	case starlark.Float:
+		return starlark.Float(math.Abs(float64(v))), nil
+	case *pyDelta:
+		if v.us < 0 {
+			return v.Unary(syntax.MINUS)
+		}
+		return v, nil
+	}
+	return nil, pyErrorf(excTypeError, "bad operand type for abs(): '%s'", pyTypeName(x))
 }
 
 func pyExit(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

@@ -22,8 +22,7 @@ func (r *interp) pyMap(thread *starlark.Thread, _ *starlark.Builtin, args starla
 			return nil, err
 		}
 		steps[i] = step
-		_, isIter := a.(*pyIter)
-		lazy = lazy || isIter
+		lazy = lazy || oneShot(a)
 	}
 	next := func() (starlark.Value, bool, error) {
 		call := make(starlark.Tuple, len(steps))
@@ -82,7 +81,7 @@ func (r *interp) pyFilter(thread *starlark.Thread, _ *starlark.Builtin, args sta
 			}
 		}
 	}
-	if _, lazy := it.(*pyIter); lazy {
+	if oneShot(it) {
 		return newLazyIter(thread, "filter", next), nil
 	}
 	var out []starlark.Value

@@ -15,12 +15,17 @@ import (
 // (subject to the memory limit), text decoded with Python's universal
 // newlines; writes are kept and written to the file, whole, on flush(),
 // close(), the end of a with block and the end of the REPL call, so a
-// file left open is never left unwritten. Permissions are checked when
-// the file is opened (a file opened for writing is created or truncated
-// then, as in Python) and again at each write.
+// file left open is never left unwritten. Pending writes are also
+// written before anything else touches the file's path (a read, a stat,
+// a copy, another open: see syncFiles) and before a command starts, so
+// open(p, "w").write(s) followed by a read of p or a command sees s, as
+// in CPython, which closes an unreferenced file at once. Permissions are
+// checked when the file is opened (a file opened for writing is created
+// or truncated then, as in Python) and again at each write.
 type pyFile struct {
 	r                  *interp
 	name               string // as given to open()
+	vpath              string // the virtual absolute path, for files open for writing
 	p                  *Path  // nil for io.StringIO
 	mode               string
 	binary             bool
@@ -98,6 +103,7 @@ func (r *interp) openFile(name, mode string, encoding, errs, newline starlark.Va
 		if err != nil {
 			return nil, err
 		}
+		f.vpath = v
 		if kind == "x" {
 			if _, err := root.Lstat(rel); err == nil {
 				return nil, r.fsErr("open", v, &fsError{"open", v, jail.KindExists, ""})
@@ -112,6 +118,7 @@ func (r *interp) openFile(name, mode string, encoding, errs, newline starlark.Va
 		if err != nil {
 			return nil, err
 		}
+		f.vpath = v
 		if err := root.CheckWrite("open", rel); err != nil {
 			return nil, r.fsErr("open", v, err)
 		}
@@ -221,6 +228,17 @@ func (f *pyFile) charsToBytes(s string, n int) int {
 
 func (f *pyFile) Iterate() starlark.Iterator { return &fileLines{f} }
 
+// nextLine is next(f): the next line, or false at the end.
+func (f *pyFile) nextLine() (starlark.Value, bool, error) {
+	if err := f.check(true); err != nil {
+		return nil, false, err
+	}
+	if f.pos >= len(f.data) {
+		return nil, false, nil
+	}
+	return f.value(f.readLine(-1)), true, nil
+}
+
 type fileLines struct{ f *pyFile }
 
 func (it *fileLines) Next(p *starlark.Value) bool {
@@ -246,11 +264,32 @@ func (f *pyFile) flush() error {
 	if !f.dirty || f.p == nil {
 		return nil
 	}
-	if err := f.p.write("write", []byte(f.data)); err != nil {
+	r := f.r
+	syncing := r.syncing
+	r.syncing = true // this write's own locate must not sync again
+	err := f.p.write("write", []byte(f.data))
+	r.syncing = syncing
+	if err != nil {
 		return err
 	}
 	f.dirty = false
 	return nil
+}
+
+// syncFiles writes the pending writes of the open files at virtual path v
+// or beneath it (all of them when v is ""), before an operation on v
+// reads the file system or a command starts. A file that cannot be
+// written keeps its writes, and the error comes at its close or at the
+// end of the call.
+func (r *interp) syncFiles(v string) {
+	if r.syncing || len(r.openFiles) == 0 {
+		return
+	}
+	for _, f := range r.openFiles {
+		if f.dirty && (v == "" || f.vpath == v || strings.HasPrefix(f.vpath, v+"/") || v == "/") {
+			_ = f.flush()
+		}
+	}
 }
 
 func (f *pyFile) close() error {

@@ -25,6 +25,17 @@ var (
 	_ starlark.Iterable = (*pyIter)(nil)
 )
 
+// oneShot reports whether v is consumed by iterating it (an iterator or a
+// file), so that map, filter and enumerate over it must be lazy: what is
+// not taken is left for the next reader.
+func oneShot(v starlark.Value) bool {
+	switch v.(type) {
+	case *pyIter, *pyFile:
+		return true
+	}
+	return false
+}
+
 func newListIter(name string, items []starlark.Value) *pyIter {
 	return &pyIter{name: name, items: items}
 }
@@ -159,8 +170,11 @@ func chars(s string) []starlark.Value {
 // Starlark iteration stays open, which would freeze a list against
 // appends).
 func stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
-	if it, ok := v.(*pyIter); ok {
+	switch it := v.(type) {
+	case *pyIter:
 		return it.step, nil
+	case *pyFile:
+		return it.nextLine, nil
 	}
 	vals, err := listOf(v)
 	if err != nil {

@@ -32,7 +32,8 @@ var (
 			}
 			return starlark.Bool(ok), nil
 		},
-		"encode": strEncode, "join": strJoin, "replace": strReplace,
+		"encode": strEncode, "join": strJoin, "replace": strReplace, "split": strSplit("split"), "rsplit": strSplit("rsplit"),
+		"translate": strTranslate, "upper": strCase(pyUpper), "lower": strCase(pyLower),
 		"splitlines": func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var keep bool
 			if err := starlark.UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {
@@ -68,22 +69,7 @@ func init() {
 // callMethod is x.name(*args): the Python method where Starlark's differs
 // or is missing, the value's own otherwise.
 func callMethod(thread *starlark.Thread, recv starlark.Value, name string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var table map[string]methodFunc
-	switch recv.(type) {
-	case starlark.String:
-		table = strMethods
-	case *starlark.List:
-		table = listMethods
-	case starlark.Tuple:
-		table = tupleMethods
-	case *starlark.Dict:
-		table = dictMethods
-	case *starlark.Set:
-		table = setMethods
-	case starlark.Bytes:
-		table = bytesMethods
-	}
-	if f, ok := table[name]; ok {
+	if f, ok := methodTable(recv)[name]; ok {
 		return f(thread, recv, args, kw)
 	}
 	attr, err := getAttr(recv, name)
@@ -91,6 +77,58 @@ func callMethod(thread *starlark.Thread, recv starlark.Value, name string, args 
 		return nil, err
 	}
 	return starlark.Call(thread, attr, args, kw)
+}
+
+// strSplit is str.split and str.rsplit with Python's keywords (sep=,
+// maxsplit=), which Starlark's take only by position.
+func strSplit(name string) methodFunc {
+	return func(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var sep starlark.Value = starlark.None
+		var maxsplit starlark.Value = starlark.MakeInt(-1)
+		if err := starlark.UnpackArgs(name, args, kw, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+			return nil, err
+		}
+		if s, ok := sep.(starlark.String); ok && s == "" {
+			return nil, pyErrorf(excValueError, "empty separator")
+		}
+		m, err := getAttr(recv, name)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.Call(thread, m, starlark.Tuple{sep, maxsplit}, nil)
+	}
+}
+
+// methodTable returns the Python methods of recv's type that the REPL
+// supplies, or nil.
+func methodTable(recv starlark.Value) map[string]methodFunc {
+	switch recv.(type) {
+	case starlark.String:
+		return strMethods
+	case *starlark.List:
+		return listMethods
+	case starlark.Tuple:
+		return tupleMethods
+	case *starlark.Dict:
+		return dictMethods
+	case *starlark.Set:
+		return setMethods
+	case starlark.Bytes:
+		return bytesMethods
+	}
+	return nil
+}
+
+// hasMethod reports whether values like proto have the method name.
+func hasMethod(proto starlark.Value, name string) bool {
+	if _, ok := methodTable(proto)[name]; ok {
+		return true
+	}
+	if h, ok := proto.(starlark.HasAttrs); ok {
+		v, err := h.Attr(name)
+		return err == nil && v != nil
+	}
+	return false
 }
 
 func strFormat(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

@@ -6,6 +6,7 @@ package repl
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -269,10 +270,18 @@ func (c *dtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 		if j == i {
 			return 0, false
 		}
-		var n int
-		fmt.Sscan(s[i:j], &n)
+		n, err := strconv.Atoi(s[i:j]) // decimal: "08" is 8, never octal
+		if err != nil {
+			return 0, false
+		}
 		i = j
 		return n, true
+	}
+	// field reads a number in [lo, hi]; like Python's patterns, a value
+	// outside it does not match the format.
+	field := func(maxLen, lo, hi int) (int, bool) {
+		n, ok := num(maxLen)
+		return n, ok && n >= lo && n <= hi
 	}
 	word := func(names []string, short bool) (int, bool) {
 		for k, n := range names {
@@ -313,18 +322,18 @@ func (c *dtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 				y += 1900
 			}
 		case 'm':
-			mo, ok = num(2)
+			mo, ok = field(2, 1, 12)
 		case 'd':
-			d, ok = num(2)
+			d, ok = field(2, 1, 31)
 		case 'H':
-			h, ok = num(2)
+			h, ok = field(2, 0, 23)
 		case 'I':
-			h, ok = num(2)
+			h, ok = field(2, 1, 12)
 			twelve = true
 		case 'M':
-			mi, ok = num(2)
+			mi, ok = field(2, 0, 59)
 		case 'S':
-			sec, ok = num(2)
+			sec, ok = field(2, 0, 61)
 		case 'f':
 			start := i
 			us, ok = num(6)
@@ -368,8 +377,12 @@ func (c *dtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 				ok = false
 				break
 			}
-			var hh, mm int
-			fmt.Sscanf(v[1:], "%02d%02d", &hh, &mm)
+			hh, herr := strconv.Atoi(v[1:3])
+			mm, merr := strconv.Atoi(v[3:5])
+			if herr != nil || merr != nil || v[0] != '+' && v[0] != '-' {
+				ok = false
+				break
+			}
 			z := time.Duration(hh)*time.Hour + time.Duration(mm)*time.Minute
 			if v[0] == '-' {
 				z = -z
@@ -392,8 +405,8 @@ func (c *dtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 	if i != len(s) {
 		return nil, pyErrorf(excValueError, "unconverted data remains: %s", s[i:])
 	}
-	if twelve && pm >= 0 {
-		h = h%12 + 12*pm
+	if twelve {
+		h = h%12 + 12*max(pm, 0) // %I without %p is a morning hour, as in Python
 	}
 	if err := checkDate(y, mo, d, h, mi, sec, us); err != nil {
 		return nil, err

@@ -113,6 +113,12 @@ func (d *pyDate) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (
 	return nil, nil
 }
 
+// isoCalendarDate is the class of isocalendar()'s named tuple.
+var (
+	isoCalendarDate   = &pyType{name: "IsoCalendarDate", module: "datetime"}
+	isoCalendarFields = []string{"year", "week", "weekday"}
+)
+
 var dateFields = []string{"year", "month", "day", "weekday", "isoweekday", "isoformat", "strftime", "replace", "timetuple", "toordinal", "ctime", "isocalendar"}
 var datetimeFields = []string{"hour", "minute", "second", "microsecond", "tzinfo", "date", "time", "timestamp", "astimezone", "utcoffset", "tzname"}
 
@@ -179,7 +185,8 @@ func (d *pyDate) method(name string) builtinFunc {
 	case "isocalendar":
 		return noArgs(func() starlark.Value {
 			y, w := t.ISOWeek()
-			return starlark.Tuple{starlark.MakeInt(y), starlark.MakeInt(w), starlark.MakeInt((int(t.Weekday())+6)%7 + 1)}
+			return &record{cls: isoCalendarDate, fields: isoCalendarFields,
+				vals: starlark.Tuple{starlark.MakeInt(y), starlark.MakeInt(w), starlark.MakeInt((int(t.Weekday())+6)%7 + 1)}}
 		})
 	case "ctime":
 		return noArgs(func() starlark.Value { return starlark.String(strftime(t, "%a %b %e %H:%M:%S %Y")) })

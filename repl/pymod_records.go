@@ -111,7 +111,11 @@ func (t *record) reprPy() string {
 	for i, f := range t.fields {
 		parts[i] = f + "=" + pyRepr(t.vals[i])
 	}
-	return t.cls.name + "(" + strings.Join(parts, ", ") + ")"
+	name := t.cls.name
+	if t.cls == isoCalendarDate {
+		name = "datetime." + name // as Python writes it
+	}
+	return name + "(" + strings.Join(parts, ", ") + ")"
 }
 func (t *record) Type() string                       { return t.cls.name }
 func (t *record) Freeze()                            { t.vals.Freeze() }

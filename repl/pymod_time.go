@@ -171,6 +171,18 @@ func strftime(t time.Time, format string) string {
 			continue
 		}
 		i++
+		if format[i] == '-' && i+1 < len(format) { // glibc's %-d: no padding, as CPython on Linux
+			i++
+			v := strftime(t, "%"+format[i:i+1])
+			if u := strings.TrimLeft(v, "0 "); u != v {
+				if u == "" {
+					u = "0"
+				}
+				v = u
+			}
+			sb.WriteString(v)
+			continue
+		}
 		switch format[i] {
 		case 'Y':
 			fmt.Fprintf(&sb, "%04d", t.Year())

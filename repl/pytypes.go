@@ -18,7 +18,8 @@ type pyType struct {
 	base         *pyType
 	call         func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
 	attrs        starlark.StringDict
-	methods      bool // unknown attributes are unbound methods: str.lower(s) is s.lower()
+	methods      bool           // unknown attributes are unbound methods: str.lower(s) is s.lower()
+	proto        starlark.Value // when set, only its methods are: hasattr(str, "x") is False
 }
 
 var (
@@ -67,7 +68,7 @@ func (t *pyType) Attr(name string) (starlark.Value, error) {
 	if v, ok := t.attrs[name]; ok {
 		return v, nil
 	}
-	if !t.methods {
+	if !t.methods || t.proto != nil && !hasMethod(t.proto, name) {
 		return nil, nil
 	}
 	qual := t.name + "." + name

@@ -134,6 +134,7 @@ type interp struct {
 	slots       map[*starlark.Module]*moduleSlots // the running call's chunk globals, for live reads
 	handling    []*pyException                    // exceptions being handled, for a bare raise
 	openFiles   []*pyFile                         // files open for writing, written at the end of each call
+	syncing     bool                              // a file's pending writes are being written (pyFile.flush)
 	dt          *dtClasses                        // the datetime module's classes
 }
 

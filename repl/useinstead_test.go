@@ -36,7 +36,7 @@ func TestGapsAreCounted(t *testing.T) {
 	tests := []struct{ code, first string }{
 		{"import numpy", "import numpy: module not available"},
 		{"x = bytearray(3)", "builtin not available: bytearray"},
-		{`"abc".translate({})`, "method not available: str.translate"},
+		{`"abc".format_map({})`, "method not available: str.format_map"},
 		{"import os\nos.environ['HOME']", "os.environ is not available in this REPL: the REPL does not expose the host environment; commands started by run() or subprocess get it (minus [commands] env_filter): run([\"printenv\", \"NAME\"])"},
 		{"x = 1 < f() < 3", "not supported: a chained comparison evaluates this operand once, and it is not a plain name or literal; assign it to a name first (v = ...; lo < v < hi)"},
 	}
