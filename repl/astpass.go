@@ -12,36 +12,47 @@ import (
 // Hidden builtins the AST pass calls. Their names are not identifiers, so
 // REPL code can neither name nor rebind them.
 const (
-	hidPow      = "**"     // x ** y
-	hidIs       = "is"     // x is y, when neither side is None, True or False
-	hidGen      = "genexp" // a generator expression: a one-pass iterator over the comprehension
-	hidMod      = "%"      // x % y: Python's %-formatting for strings
-	hidIndex    = "[]"     // x[i]: strings index characters
-	hidSlice    = "[:]"    // x[a:b:c]: strings slice characters
-	hidSetSlice = "[:]="   // x[a:b] = v
-	hidIter     = "for"    // the iterable of a for loop or clause: strings iterate characters
-	hidMethod   = "."      // x.name(...) for the names in pyMethods
-	hidGlobal   = "global" // a global read inside a function: looked up when it runs
-	hidArgs     = "*args"  // the star arguments of a call, merged
-	hidKwargs   = "**kw"   // the ** arguments of a call, merged
+	hidPow      = "**"       // x ** y
+	hidIs       = "is"       // x is y, when neither side is None, True or False
+	hidGen      = "genexp"   // a generator expression: a one-pass iterator over the comprehension
+	hidMod      = "%"        // x % y: Python's %-formatting for strings
+	hidIndex    = "[]"       // x[i]: strings index characters
+	hidSlice    = "[:]"      // x[a:b:c]: strings slice characters
+	hidSetSlice = "[:]="     // x[a:b] = v
+	hidIter     = "for"      // the iterable of a for loop or clause: strings iterate characters
+	hidMethod   = "."        // x.name(...) for the names in pyMethods
+	hidGlobal   = "global"   // a global read inside a function: looked up when it runs
+	hidArgs     = "*args"    // the star arguments of a call, merged
+	hidKwargs   = "**kw"     // the ** arguments of a call, merged
+	hidLocals   = "<locals>" // the variables a function's try clauses assign (astpass_locals.go)
 )
 
 // astOptions say which rewrites apply to a file.
 type astOptions struct {
+	loads      bool // the pre-pass renamed the name load (see loadName)
 	marks      map[markKind]map[[2]int]bool
 	liveGlobal func(name string) bool // whether a global read in a function is looked up when it runs
 }
 
 // astPass rewrites f in place.
 func astPass(f *syntax.File, opts astOptions) {
+	if opts.loads {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if id, ok := n.(*syntax.Ident); ok && id.Name == loadName {
+				id.Name = "load" // a def, a parameter, a variable or an attribute named load
+			}
+			return true
+		})
+	}
 	w := &astWalker{opts: opts}
 	w.stmts(f.Stmts)
 }
 
 type astWalker struct {
 	opts   astOptions
-	scopes []map[string]bool // innermost last; the first function scope starts live lookups
-	funcs  int               // function scopes on the stack
+	scopes []*astScope // innermost last; the first function scope starts live lookups
+	funcs  int         // function scopes on the stack
+	dicts  int         // locals dicts made, for their names
 }
 
 func (w *astWalker) marked(k markKind, p syntax.Position) bool {
@@ -52,6 +63,23 @@ func (w *astWalker) stmts(list []syntax.Stmt) {
 	for i, s := range list {
 		list[i] = w.stmt(s)
 	}
+}
+
+// block walks a function body, which may grow: a def binding a variable
+// of the locals dict is followed by its store there.
+func (w *astWalker) block(list []syntax.Stmt) []syntax.Stmt {
+	out := list[:0:0]
+	for _, s := range list {
+		out = append(out, w.stmt(s))
+		if d, ok := s.(*syntax.DefStmt); ok {
+			if store := w.storeIdent(&syntax.Ident{NamePos: d.Name.NamePos, Name: d.Name.Name}); store != nil {
+				if _, isID := store.(*syntax.Ident); !isID {
+					out = append(out, &syntax.AssignStmt{OpPos: d.Def, Op: syntax.EQ, LHS: store, RHS: &syntax.Ident{NamePos: d.Name.NamePos, Name: d.Name.Name}})
+				}
+			}
+		}
+	}
+	return out
 }
 
 func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
@@ -71,51 +99,65 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		s.RHS = w.expr(s.RHS)
 	case *syntax.IfStmt:
 		s.Cond = w.expr(s.Cond)
-		w.stmts(s.True)
-		w.stmts(s.False)
+		s.True = w.block(s.True)
+		s.False = w.block(s.False)
 	case *syntax.ForStmt:
 		s.X = hidden(hidIter, s.For, w.expr(s.X))
 		s.Vars = w.target(s.Vars)
-		w.stmts(s.Body)
+		s.Body = w.block(s.Body)
 	case *syntax.WhileStmt:
 		s.Cond = w.expr(s.Cond)
-		w.stmts(s.Body)
+		s.Body = w.block(s.Body)
 	case *syntax.ReturnStmt:
 		if s.Result != nil {
 			s.Result = w.expr(s.Result)
 		}
 	case *syntax.DefStmt:
 		w.params(s.Params)
-		w.function(s.Params, s.Body, nil)
+		s.Body = w.function(s.Name.Name, s.Params, s.Body, nil)
 	}
 	return s
 }
 
-// function walks a def or lambda body in a new function scope.
-func (w *astWalker) function(params []syntax.Expr, body []syntax.Stmt, expr *syntax.Expr) {
-	scope := map[string]bool{}
-	for _, p := range params {
+// function walks a def or lambda body in a new function scope and
+// returns the body (which may have grown, see locals).
+func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.Stmt, expr *syntax.Expr) []syntax.Stmt {
+	scope := &astScope{names: map[string]bool{}, fn: true, class: isClassBody(name), clause: isClause(name)}
+	for i, p := range params {
+		var id *syntax.Ident
 		switch p := p.(type) {
 		case *syntax.Ident:
-			scope[p.Name] = true
+			id = p
 		case *syntax.BinaryExpr:
-			scope[p.X.(*syntax.Ident).Name] = true
+			id = p.X.(*syntax.Ident)
 		case *syntax.UnaryExpr:
-			if id, ok := p.X.(*syntax.Ident); ok {
-				scope[id.Name] = true
+			id, _ = p.X.(*syntax.Ident)
+		}
+		if id != nil {
+			scope.names[id.Name] = true
+			if i == 0 {
+				scope.self = id.Name
 			}
 		}
 	}
-	boundIn(body, scope)
+	var init syntax.Stmt
+	if !scope.clause { // a clause's variables are its function's
+		boundIn(body, scope.names)
+		init = w.locals(scope, params, body)
+	}
 	w.scopes = append(w.scopes, scope)
 	w.funcs++
 	if expr != nil {
 		*expr = w.expr(*expr)
 	} else {
-		w.stmts(body)
+		body = w.block(body)
 	}
 	w.funcs--
 	w.scopes = w.scopes[:len(w.scopes)-1]
+	if init != nil {
+		body = append([]syntax.Stmt{init}, body...)
+	}
+	return body
 }
 
 // params walks parameter defaults, which are evaluated where the def is.
@@ -127,7 +169,9 @@ func (w *astWalker) params(params []syntax.Expr) {
 	}
 }
 
-// boundIn adds the names a function body binds (its locals).
+// boundIn adds the names a function body binds (its locals), those the
+// try clause functions in it bind included (they share the function's
+// variables).
 func boundIn(body []syntax.Stmt, scope map[string]bool) {
 	for _, s := range body {
 		switch s := s.(type) {
@@ -143,6 +187,9 @@ func boundIn(body []syntax.Stmt, scope map[string]bool) {
 			boundIn(s.False, scope)
 		case *syntax.DefStmt:
 			scope[s.Name.Name] = true
+			if isClause(s.Name.Name) {
+				boundIn(s.Body, scope)
+			}
 		case *syntax.LoadStmt:
 			for _, id := range s.To {
 				scope[id.Name] = true
@@ -182,6 +229,10 @@ func (w *astWalker) target(e syntax.Expr) syntax.Expr {
 		}
 	case *syntax.ParenExpr:
 		t.X = w.target(t.X)
+	case *syntax.Ident:
+		if store := w.storeIdent(t); store != nil {
+			return store
+		}
 	case *syntax.IndexExpr:
 		t.X, t.Y = w.expr(t.X), w.expr(t.Y)
 	case *syntax.DotExpr:
@@ -279,9 +330,6 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		return w.call(e)
 	case *syntax.DotExpr:
 		e.X = w.expr(e.X)
-		if e.Name.Name == loadName {
-			e.Name.Name = "load"
-		}
 	case *syntax.ParenExpr:
 		e.X = w.expr(e.X)
 	case *syntax.TupleExpr:
@@ -297,7 +345,7 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		e.Cond, e.True, e.False = w.expr(e.Cond), w.expr(e.True), w.expr(e.False)
 	case *syntax.LambdaExpr:
 		w.params(e.Params)
-		w.function(e.Params, nil, &e.Body)
+		w.function("lambda", e.Params, nil, &e.Body)
 	case *syntax.Comprehension:
 		return w.comprehension(e)
 	}
@@ -314,32 +362,37 @@ func (w *astWalker) exprs(list []syntax.Expr) {
 // so a function sees the current value of a global however and whenever
 // it was bound.
 func (w *astWalker) ident(id *syntax.Ident) syntax.Expr {
-	if id.Name == loadName {
-		id.Name = "load"
-	}
-	if w.funcs == 0 || w.opts.liveGlobal == nil {
+	if w.funcs == 0 {
 		return id
 	}
-	for _, s := range w.scopes {
-		if s[id.Name] {
-			return id
-		}
-	}
-	if !w.opts.liveGlobal(id.Name) {
+	switch s, nested := w.lookup(id.Name); {
+	case s != nil && s.dict[id.Name]:
+		return dictAccess(s.dictVar, id)
+	case s != nil && s.class && nested && id.Name != classCell:
+		return globalRead(id) // a class body's names are not visible in its methods
+	case s != nil:
 		return id
 	}
+	if w.opts.liveGlobal == nil || !w.opts.liveGlobal(id.Name) {
+		return id
+	}
+	return globalRead(id)
+}
+
+// globalRead looks name up among the globals when it runs.
+func globalRead(id *syntax.Ident) syntax.Expr {
 	lit := &syntax.Literal{Token: syntax.STRING, TokenPos: id.NamePos, Raw: strconv.Quote(id.Name), Value: id.Name}
 	return hidden(hidGlobal, id.NamePos, lit)
 }
 
 func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
-	scope := map[string]bool{}
+	scope := &astScope{names: map[string]bool{}}
 	w.scopes = append(w.scopes, scope)
 	for _, cl := range c.Clauses {
 		switch cl := cl.(type) {
 		case *syntax.ForClause:
 			cl.X = hidden(hidIter, cl.For, w.expr(cl.X))
-			bindTargets(cl.Vars, scope)
+			bindTargets(cl.Vars, scope.names)
 			cl.Vars = w.target(cl.Vars)
 		case *syntax.IfClause:
 			cl.Cond = w.expr(cl.Cond)
@@ -417,6 +470,7 @@ func reorderArgs(c *syntax.CallExpr) {
 // call rewrites a call: its arguments, and x.name(...) for the names in
 // pyMethods, whose Python behaviour the REPL supplies.
 func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
+	w.superArgs(c)
 	for i, a := range c.Args {
 		switch a := a.(type) {
 		case *syntax.BinaryExpr:
@@ -430,9 +484,6 @@ func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
 		c.Args[i] = w.expr(a)
 	}
 	reorderArgs(c)
-	if dot, ok := c.Fn.(*syntax.DotExpr); ok && dot.Name.Name == loadName {
-		dot.Name.Name = "load"
-	}
 	if dot, ok := c.Fn.(*syntax.DotExpr); ok && pyMethods[dot.Name.Name] {
 		name := dot.Name.Name
 		lit := &syntax.Literal{Token: syntax.STRING, TokenPos: dot.NamePos, Raw: strconv.Quote(name), Value: name}

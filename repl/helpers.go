@@ -101,7 +101,7 @@ func (r *interp) execHelper(file string, src []byte) error {
 	if err != nil {
 		return err
 	}
-	astPass(f, astOptions{marks: pre.marks})
+	astPass(f, astOptions{loads: pre.loads, marks: pre.marks})
 	guardRepeats(f)
 	prog, err := starlark.FileProgram(f, r.globals.Has)
 	if err != nil {

@@ -48,6 +48,7 @@ type prepassOut struct {
 	text  string
 	pm    *posMap                      // nil when text is the input
 	marks map[markKind]map[[2]int]bool // positions (line, col) in text of marked tokens
+	loads bool                         // the name load was renamed (loadName)
 }
 
 // pline is one logical line.
@@ -86,13 +87,16 @@ type rewriter struct {
 	loads  map[int]bool   // offsets of the name "load", a keyword in Starlark
 	breaks map[int]string // break statements of loops with an else clause: their flag
 	elses  map[*pline]string
+	tries  map[*pline]*defTry // the clause lines of tries inside functions
 }
 
 type scope struct {
-	top     bool            // not inside a def or a class
-	def     bool            // inside a def
-	loop    bool            // inside a loop of the current function (or of the top level)
-	globals map[string]bool // names the current def declares global
+	top      bool            // not inside a def or a class
+	def      bool            // inside a def
+	loop     bool            // inside a loop of the current function (or of the top level)
+	loopFlag string          // the else flag of that loop, when it has an else clause
+	globals  map[string]bool // names the current def declares global
+	clause   *defTry         // inside a clause function of this try (prepass_trydef.go)
 }
 
 // prepass rewrites src; see the comment above. The error, when not nil,
@@ -108,7 +112,7 @@ func prepass(src string) (*prepassOut, error) {
 	if err != nil || !mayHaveHabits(toks) {
 		return &prepassOut{text: src}, nil // Starlark reports what it cannot read
 	}
-	rw := &rewriter{src: src, toks: toks, loads: map[int]bool{}, breaks: map[int]string{}, elses: map[*pline]string{}}
+	rw := &rewriter{src: src, toks: toks, loads: map[int]bool{}, breaks: map[int]string{}, elses: map[*pline]string{}, tries: map[*pline]*defTry{}}
 	for _, t := range toks {
 		if t.kw("load") {
 			rw.loads[t.start] = true
@@ -137,7 +141,7 @@ func prepass(src string) (*prepassOut, error) {
 	f.copy(src, pos, len(src))
 	f = renameLoads(f, rw.loads)
 	pm := newPosMap(src, f)
-	out := &prepassOut{text: pm.out, pm: pm, marks: map[markKind]map[[2]int]bool{}}
+	out := &prepassOut{text: pm.out, pm: pm, marks: map[markKind]map[[2]int]bool{}, loads: len(rw.loads) > 0}
 	off := 0
 	for _, p := range f {
 		if p.mark != markNone {
@@ -305,16 +309,28 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 		case "class":
 			continue // classes are not supported; Starlark says so
 		case "for", "while":
-			inner.loop = true
+			inner.loop, inner.loopFlag = true, ""
 			if i+1 < len(lines) && lines[i+1].kw == "else" {
 				rw.loopElse(l, lines[i+1])
+				inner.loopFlag = rw.elses[lines[i+1]]
+			}
+		case "try":
+			if !sc.top {
+				rw.setupTry(lines, i, sc)
 			}
 		}
-		rw.line(l, sc)
-		if l.kw == "def" && len(l.deco) > 0 {
-			rw.decorate(l)
+		t := rw.tries[l]
+		if t != nil {
+			inner = t.clauseScope()
 		}
+		rw.line(l, sc)
 		rw.block(l.kids, inner)
+		if l.kw == "def" && len(l.deco) > 0 {
+			rw.decorate(l) // after the body, whose own trailers come first
+		}
+		if t != nil && t.last() == l {
+			rw.tryTrailer(t)
+		}
 	}
 }
 
@@ -325,12 +341,20 @@ func (rw *rewriter) line(l *pline, sc scope) {
 	case "@":
 		return // decorate rewrites decorator lines with their def
 	case "try", "except", "finally":
-		if !sc.top {
-			return // try inside a def: Starlark's error and the Use-instead line
+		switch t := rw.tries[l]; {
+		case t != nil:
+			rw.defTryClause(lb, t)
+		case sc.top:
+			rw.tryClause(lb, sc)
+		default:
+			return // a clause without its try: Starlark's error
 		}
-		rw.tryClause(lb, sc)
 	case "else":
 		switch flag, loopElse := rw.elses[l]; {
+		case rw.tries[l] != nil:
+			rw.defTryClause(lb, rw.tries[l])
+			lb.finish()
+			return
 		case loopElse:
 			lb.replace(l.toks[0].start, l.toks[0].end, "if "+flag)
 		case sc.top && l.prev != nil && l.prev.kw == "except":

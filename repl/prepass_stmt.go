@@ -26,6 +26,15 @@ func (rw *rewriter) simpleStmt(lb *lineBuilder, a, b int, sc scope) {
 		rw.delStmt(lb, a, b, sc)
 	case first.kw("global") && (sc.top || sc.globals != nil):
 		lb.replace(first.start, l.toks[b-1].end, "pass")
+	case sc.clause != nil && first.kw("return"):
+		rw.clauseReturn(lb, a, b, sc)
+	case sc.clause != nil && !sc.loop && b == a+1 && (first.kw("break") || first.kw("continue")):
+		kind, sig := sigBrk, "__py_brk"
+		if first.text == "continue" {
+			kind, sig = sigCont, "__py_cont"
+		}
+		sc.clause.signal(kind, first.start)
+		lb.replace(first.start, first.end, "return "+sig)
 	case first.kw("break") && rw.breaks[first.start] != "":
 		lb.replace(first.start, first.end, rw.breaks[first.start]+" = False; break")
 	case first.kw("global"), first.kw("nonlocal"), first.kw("pass"), first.kw("break"), first.kw("continue"),

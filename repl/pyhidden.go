@@ -55,6 +55,7 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 	add(hidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.liveGlobal(thread, string(args[0].(starlark.String)))
 	})
+	r.tryBuiltins(g)
 	for name, f := range map[string]builtinFunc{
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
@@ -104,7 +105,7 @@ func (r *interp) iterable(v starlark.Value) (starlark.Value, error) {
 }
 
 func tryOutside(_ *starlark.Thread, b *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	return nil, pyErrorf(excRuntime, "try/except runs only at the top level of a REPL call; inside functions and helper files use try_call(f, *args)")
+	return nil, pyErrorf(excRuntime, "a try at the top level of a helper file cannot run; put it inside a function (a try in a def works everywhere)")
 }
 
 // pyAssert is assert cond, msg: msg is a function called only on failure.

@@ -211,7 +211,7 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 	if err != nil {
 		return nil, err
 	}
-	astPass(f, astOptions{marks: pre.marks, liveGlobal: r.isLive})
+	astPass(f, astOptions{loads: pre.loads, marks: pre.marks, liveGlobal: r.isLive})
 	guardRepeats(f)
 	var last syntax.Expr
 	if n := len(f.Stmts); n > 0 {
@@ -386,6 +386,30 @@ func (r *interp) print(_ *starlark.Thread, msg string) {
 	c.write(msg + "\n")
 }
 
+// pythonFrames returns the frames a Python traceback would show: without
+// the builtins between REPL frames (sorted calling a key function, the
+// hidden builtins the rewritten code calls), and with the clause
+// functions of a try inside a function (prepass_trydef.go) shown as
+// their function at the clause's line. The last frame, where the error
+// arose, is kept.
+func pythonFrames(stack starlark.CallStack) starlark.CallStack {
+	var out starlark.CallStack
+	for i, fr := range stack {
+		last := i == len(stack)-1
+		switch {
+		case !last && fr.Pos.Filename() == "<builtin>":
+			continue
+		case isClause(fr.Name) && len(out) > 0:
+			out[len(out)-1].Pos = fr.Pos
+			continue
+		case isClassBody(fr.Name):
+			fr.Name = "<class " + strings.TrimPrefix(fr.Name, "__py_class_") + ">"
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -398,7 +422,7 @@ func firstLine(s string) string {
 // positions with pos, and ends a Python exception as Python does
 // ("ValueError: message").
 func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position) string {
-	stack := e.CallStack
+	stack := pythonFrames(e.CallStack)
 	suffix := ""
 	var pe *pyError
 	isPy := errors.As(e, &pe)

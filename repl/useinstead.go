@@ -39,8 +39,6 @@ func row(name, alt, code, err, example string) useInstead {
 var useInsteadTable = []useInstead{
 	row("class", `dicts, collections.namedtuple or struct(x=1)`, ``, `got class,`, "class Point:\n    pass"),
 	row("yield", `building and returning a list`, ``, `got yield,`, "def gen():\n    yield 1"),
-	row("try in a def", `try_call(f, *args): struct(value, error)`, ``, `got (try|except|finally),`,
-		"def f():\n    try:\n        pass\n    except Exception:\n        pass"),
 	row("nonlocal", `a list or dict as a cell (box = [0]; box[0] += 1) or returning values`, ``, `got nonlocal,`,
 		"def f():\n    n = 0\n    def g():\n        nonlocal n\n        n = 1"),
 	row("async/await", `plain calls`, ``, `got (async|await),`, "async def main():\n    pass"),
