@@ -167,7 +167,7 @@ func mayHaveHabits(toks []token) bool {
 			assigns = 0
 		case tName:
 			switch t.text {
-			case "import", "from", "try", "except", "finally", "with", "assert", "raise", "del", "global", "is", "for", "def", "load", "else":
+			case "import", "from", "try", "except", "finally", "with", "assert", "raise", "del", "global", "is", "for", "def", "load", "else", "class":
 				return true
 			}
 		case tString:
@@ -307,7 +307,11 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 		case "def":
 			inner = scope{def: true, globals: declaredGlobals(l)}
 		case "class":
-			continue // classes are not supported; Starlark says so
+			rw.classStmt(l, sc)
+			if len(l.deco) > 0 {
+				rw.decorate(l)
+			}
+			continue
 		case "for", "while":
 			inner.loop, inner.loopFlag = true, ""
 			if i+1 < len(lines) && lines[i+1].kw == "else" {

@@ -259,8 +259,11 @@ func (rw *rewriter) param(lb *lineBuilder, e *emitter, a, b, d int) {
 	}
 }
 
-// decorate empties the decorator lines of def l and applies the
-// decorators after its block: f = d1(d2(f)).
+// decorate empties the decorator lines of def (or class) l and applies
+// the decorators after its block: f = d1(d2(f)). A decorator that names
+// the function itself (@size.setter on def size) is evaluated where it
+// stands, before the def rebinds the name, as Python does:
+// __py_deco_N = size.setter, then size = __py_deco_N(size).
 func (rw *rewriter) decorate(l *pline) {
 	if len(l.toks) < 2 || l.toks[1].kind != tName {
 		return
@@ -282,8 +285,22 @@ func (rw *rewriter) decorate(l *pline) {
 		rw.fail(e.err.pos, e.err.msg)
 		return
 	}
-	for _, d := range l.deco {
-		rw.edits = append(rw.edits, edit{start: d.start, end: d.end})
+	for i, d := range l.deco {
+		hoist := false
+		for _, t := range d.toks[1:] {
+			hoist = hoist || t.kw(name)
+		}
+		if !hoist {
+			rw.edits = append(rw.edits, edit{start: d.start, end: d.end})
+			continue
+		}
+		line, _ := lineCol(rw.src, lineStarts(rw.src), d.start)
+		tmp := "__py_deco_" + strconv.Itoa(line)
+		var f frag
+		f.add(tmp+" = ", d.start)
+		f.addFrag(exprs[i])
+		rw.edits = append(rw.edits, edit{start: d.start, end: d.end, f: f})
+		exprs[i] = frag{{text: tmp, orig: d.start}}
 	}
 	indent := rw.src[strings.LastIndexByte(rw.src[:l.start], '\n')+1 : l.start]
 	at := l.deco[0].toks[0].start

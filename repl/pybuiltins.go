@@ -26,6 +26,10 @@ func (r *interp) pyBuiltins(g starlark.StringDict) {
 		return func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if strArgs {
 				args = charArgs(args)
+				var err error
+				if args, err = objectArgs(args); err != nil {
+					return nil, err
+				}
 			}
 			v, err := starlark.Call(thread, b, args, kw)
 			if err != nil {
@@ -117,6 +121,24 @@ func charArgs(args starlark.Tuple) starlark.Tuple {
 	return args
 }
 
+// objectArgs turns instances with __iter__ among args into tuples of
+// their elements, for builtins that iterate their arguments (list(obj)).
+func objectArgs(args starlark.Tuple) (starlark.Tuple, error) {
+	for i, a := range args {
+		if _, ok := a.(*pyObject); !ok {
+			continue
+		}
+		vals, err := listOf(a)
+		if err != nil {
+			return nil, err
+		}
+		out := append(starlark.Tuple(nil), args...)
+		out[i] = starlark.Tuple(vals)
+		args = out
+	}
+	return args, nil
+}
+
 // byteInts are the elements of bytes: ints, as Python iterates them.
 func byteInts(s string) starlark.Tuple {
 	out := make(starlark.Tuple, len(s))
@@ -147,7 +169,10 @@ func (r *interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 		}
 	}
 	return map[string]builtinFunc{
-		"print": r.pyPrint, "repr": unary(func(v starlark.Value) (starlark.Value, error) { return starlark.String(pyRepr(v)), nil }),
+		"print": r.pyPrint, "repr": unary(func(v starlark.Value) (starlark.Value, error) {
+			s, err := r.textWithMethods(func() string { return pyRepr(v) })
+			return starlark.String(s), err
+		}),
 		"ascii": unary(func(v starlark.Value) (starlark.Value, error) { return starlark.String(asciiRepr(pyRepr(v))), nil }),
 		"len": unary(func(v starlark.Value) (starlark.Value, error) {
 			n, err := pyLen(v)
@@ -155,12 +180,15 @@ func (r *interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 		}),
 		"isinstance": r.pyIsinstance, "issubclass": pyIssubclass, "callable": unary(func(v starlark.Value) (starlark.Value, error) {
 			_, ok := v.(starlark.Callable)
+			if o, isObj := v.(*pyObject); isObj {
+				ok = o.dunderOf("__call__") != nil
+			}
 			return starlark.Bool(ok), nil
 		}),
 		"sum": pySum, "map": r.pyMap, "filter": r.pyFilter, "min": r.pyMinMax(true), "max": r.pyMinMax(false),
 		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": iterWrap("zip"),
 		"any": iterWrap("any"), "all": iterWrap("all"),
-		"abs": r.pyAbs, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
+		"abs": r.pyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
 		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),
 		"next": pyNext, "iter": unary(pyIterOf), "format": pyFormatBuiltin, "setattr": pySetattr, "id": pyID,
 		"open": r.pyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
@@ -218,6 +246,9 @@ func (r *interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 			sb.WriteString(sep)
 		}
 		sb.WriteString(pyStr(a))
+	}
+	if err := r.takeReprErr(); err != nil {
+		return nil, err // raised by a __str__ or __repr__
 	}
 	sb.WriteString(end)
 	if file != starlark.None {
@@ -429,6 +460,36 @@ func pyID(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []sta
 	return starlark.MakeUint64(uint64(h)), nil
 }
 
+// pyHash is hash(x): an int is its own hash (as in Python, for ints
+// below 2**61), other hashable values their Starlark hash.
+func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs("hash", args, kw, 1, &x); err != nil {
+		return nil, err
+	}
+	switch v := boolToInt(x).(type) {
+	case starlark.Int:
+		if n, ok := v.Int64(); ok && n > -(1<<61) && n < 1<<61 {
+			if n == -1 {
+				n = -2 // as CPython, which keeps -1 for errors
+			}
+			return starlark.MakeInt64(n), nil
+		}
+	case starlark.Float:
+		if f := float64(v); f == math.Trunc(f) && math.Abs(f) < 1<<61 {
+			return pyHash(nil, nil, starlark.Tuple{starlark.MakeInt64(int64(f))}, nil)
+		}
+	}
+	h, err := x.Hash()
+	if err != nil {
+		if _, isPy := err.(*pyError); isPy {
+			return nil, err
+		}
+		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(x))
+	}
+	return starlark.MakeUint64(uint64(h)), nil
+}
+
 // pyAbs is abs(x): numbers (bools as ints) and timedeltas.
 func (r *interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value
@@ -485,7 +546,8 @@ func (r *interp) strCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 		s, err := decodeBytes(string(b), enc, e)
 		return starlark.String(s), err
 	}
-	return starlark.String(pyStr(x)), nil
+	s, err := r.textWithMethods(func() string { return pyStr(x) })
+	return starlark.String(s), err
 }
 
 // bytesCall is bytes(), bytes(n), bytes(iterable of ints), bytes(s, encoding).

@@ -21,11 +21,13 @@ import (
 type excType struct {
 	name, module string
 	base         *excType
+	user         *userClass // a class statement's exception class (pyclass.go)
 }
 
 var (
-	_ starlark.Callable = (*excType)(nil)
-	_ starlark.HasAttrs = (*excType)(nil)
+	_ starlark.Callable    = (*excType)(nil)
+	_ starlark.HasAttrs    = (*excType)(nil)
+	_ starlark.HasSetField = (*excType)(nil)
 )
 
 func (t *excType) String() string {
@@ -44,8 +46,36 @@ func (t *excType) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "__name__", "__qualname__":
 		return starlark.String(t.name), nil
+	case "__module__":
+		if t.module == "" {
+			return starlark.String("builtins"), nil
+		}
+		return starlark.String(t.module), nil
+	}
+	if v, _ := excClassLookup(t, name); v != nil {
+		return classAttr(t, v), nil
 	}
 	return nil, nil
+}
+
+// SetField sets a class attribute of an exception class defined in the
+// REPL; the built-in ones are immutable.
+func (t *excType) SetField(name string, v starlark.Value) error {
+	if t.user == nil {
+		return pyErrorf(excTypeError, "cannot set '%s' attribute of immutable type '%s'", name, t.name)
+	}
+	t.user.set(name, v)
+	return nil
+}
+
+// userRoot returns the nearest user part of t or its bases.
+func (t *excType) userRoot() *userClass {
+	for c := t; c != nil; c = c.base {
+		if c.user != nil {
+			return c.user
+		}
+	}
+	return nil
 }
 
 // isSubclass reports whether t is other or derives from it.
@@ -58,8 +88,18 @@ func (t *excType) isSubclass(other *excType) bool {
 	return false
 }
 
-func (t *excType) CallInternal(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (t *excType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	e := &pyException{typ: t, args: args}
+	if init, _ := excClassLookup(t, "__init__"); init != nil {
+		res, err := callBound(thread, init, e, args, kw)
+		if err != nil {
+			return nil, err
+		}
+		if res != starlark.None {
+			return nil, pyErrorf(excTypeError, "__init__() should return None, not '%s'", pyTypeName(res))
+		}
+		return e, nil
+	}
 	for _, kv := range kw {
 		if e.attrs == nil {
 			e.attrs = starlark.StringDict{}
@@ -127,7 +167,10 @@ type pyException struct {
 	cause starlark.Value
 }
 
-var _ starlark.HasAttrs = (*pyException)(nil)
+var (
+	_ starlark.HasAttrs    = (*pyException)(nil)
+	_ starlark.HasSetField = (*pyException)(nil)
+)
 
 func (e *pyException) String() string        { return e.typ.name + pyRepr(e.args) }
 func (e *pyException) Type() string          { return e.typ.name }
@@ -136,6 +179,9 @@ func (e *pyException) Truth() starlark.Bool  { return true }
 func (e *pyException) Hash() (uint32, error) { return starlark.String(e.typ.name).Hash() }
 
 func (e *pyException) reprPy() string {
+	if s, ok := e.textMethod("__repr__"); ok {
+		return s
+	}
 	if len(e.args) == 1 {
 		return e.typ.name + "(" + pyRepr(e.args[0]) + ")"
 	}
@@ -144,6 +190,17 @@ func (e *pyException) reprPy() string {
 
 // str is str(e).
 func (e *pyException) str() string {
+	if e.text != "" {
+		return e.text
+	}
+	if s, ok := e.textMethod("__str__"); ok {
+		return s
+	}
+	return e.defaultStr()
+}
+
+// defaultStr is BaseException's str(e).
+func (e *pyException) defaultStr() string {
 	if e.text != "" {
 		return e.text
 	}
@@ -182,6 +239,11 @@ func (e *pyException) Attr(name string) (starlark.Value, error) {
 	if v, ok := e.attrs[name]; ok {
 		return v, nil
 	}
+	if v, _ := excClassLookup(e.typ, name); v != nil {
+		if u := e.typ.userRoot(); u != nil {
+			return bindAttr(u.r.thread, v, e)
+		}
+	}
 	if e.typ.isSubclass(excOSError) {
 		switch name {
 		case "errno", "strerror", "filename", "filename2":
@@ -189,6 +251,43 @@ func (e *pyException) Attr(name string) (starlark.Value, error) {
 		}
 	}
 	return nil, nil
+}
+
+// SetField sets an attribute (self.field = ... in an exception class's
+// __init__).
+func (e *pyException) SetField(name string, v starlark.Value) error {
+	if name == "args" {
+		t, err := listOf(v)
+		if err != nil {
+			return err
+		}
+		e.args, e.text = starlark.Tuple(t), ""
+		return nil
+	}
+	if e.attrs == nil {
+		e.attrs = starlark.StringDict{}
+	}
+	e.attrs[name] = v
+	return nil
+}
+
+// textMethod calls __str__ or __repr__ when an exception class defined in
+// the REPL has one.
+func (e *pyException) textMethod(name string) (string, bool) {
+	m, _ := excClassLookup(e.typ, name)
+	u := e.typ.userRoot()
+	if m == nil || u == nil {
+		return "", false
+	}
+	v, err := callBound(u.r.thread, m, e, nil, nil)
+	if err == nil {
+		if s, isStr := v.(starlark.String); isStr {
+			return string(s), true
+		}
+		err = pyErrorf(excTypeError, "%s returned non-string (type %s)", name, pyTypeName(v))
+	}
+	u.r.noteReprErr(err)
+	return "", true
 }
 
 // setOSError fills errno, strerror and filename from OSError(errno,
@@ -323,6 +422,31 @@ func pyTypeOf(starlarkName string) string {
 var msgRules = []msgRule{
 	rule(`^(?:\w+: )?run: (PermissionError|FileNotFoundError|NotADirectoryError): (.*)$`, nil, nil),
 	rule(`^fail: (.*)$`, excException, func(m []string) string { return m[1] }),
+	rule(`^function (\S+) missing (\d+) arguments? \((.*)\)$`, excTypeError, func(m []string) string {
+		names := strings.Split(m[3], ", ")
+		for i, n := range names {
+			names[i] = "'" + n + "'"
+		}
+		list := strings.Join(names, ", ")
+		if len(names) > 1 {
+			list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+		}
+		return fmt.Sprintf("%s() missing %s required positional argument%s: %s", m[1], m[2], plural(len(names)), list)
+	}),
+	rule(`^function (\S+) accepts (?:at most )?(\d+) positional arguments? \((\d+) given\)$`, excTypeError, func(m []string) string {
+		n, _ := strconv.Atoi(m[2])
+		given, _ := strconv.Atoi(m[3])
+		return fmt.Sprintf("%s() takes %d positional argument%s but %d %s given", m[1], n, plural(n), given, map[bool]string{true: "was", false: "were"}[given == 1])
+	}),
+	rule(`^function (\S+) accepts no arguments \((\d+) given\)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("%s() takes 0 positional arguments but %s %s given", m[1], m[2], map[bool]string{true: "was", false: "were"}[m[2] == "1"])
+	}),
+	rule(`^function (\S+) got an unexpected keyword argument (\S+)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("%s() got an unexpected keyword argument '%s'", m[1], m[2])
+	}),
+	rule(`^function (\S+) got multiple values for parameter (\S+)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("%s() got multiple values for argument '%s'", m[1], m[2])
+	}),
 	rule(`key (.+) not in \w+`, excKeyError, func(m []string) string { return pyReprFromStarlark(m[1]) }),
 	rule(`missing key`, excKeyError, nil),
 	rule(`pop from empty|empty list`, excIndexError, func([]string) string { return "pop from empty list" }),
@@ -356,6 +480,13 @@ var msgRules = []msgRule{
 	}),
 	rule(`during iteration`, excRuntime, nil),
 	rule(`unsupported|unknown (binary|unary) op|not callable|got \S+, want|missing argument|unexpected keyword|positional argument|for parameter|not iterable|unhashable|not supported|cannot compare|not comparable|does not support|invalid call|frozen`, excTypeError, nil),
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 var runKinds = map[string]*excType{"PermissionError": excPermission, "FileNotFoundError": excFileNotFound, "NotADirectoryError": excNotADirectory}

@@ -56,6 +56,7 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		return r.liveGlobal(thread, string(args[0].(starlark.String)))
 	})
 	r.tryBuiltins(g)
+	r.classBuiltins(g)
 	for name, f := range map[string]builtinFunc{
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
@@ -98,6 +99,8 @@ func (r *interp) iterable(v starlark.Value) (starlark.Value, error) {
 		return starlark.Tuple(chars(string(v))), nil
 	case starlark.Bytes:
 		return byteInts(string(v)), nil
+	case *pyObject:
+		return v.iter()
 	case starlark.Iterable:
 		return v, nil
 	}
@@ -137,10 +140,23 @@ func (r *interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args star
 	case *pyException:
 		exc = x
 	case *excType:
-		v, _ := x.CallInternal(thread, nil, nil)
+		v, err := x.CallInternal(thread, nil, nil)
+		if err != nil {
+			return nil, err
+		}
 		exc = v.(*pyException)
 	default:
 		return nil, pyErrorf(excTypeError, "exceptions must derive from BaseException")
+	}
+	if exc.typ.user != nil && exc.text == "" {
+		// The message of a class with its own __str__, taken now: the
+		// traceback is written after the call, when REPL code cannot run.
+		if s, ok := exc.textMethod("__str__"); ok {
+			if err := r.takeReprErr(); err != nil {
+				return nil, err
+			}
+			exc.text = s
+		}
 	}
 	if len(args) > 1 {
 		exc.cause = args[1]

@@ -115,6 +115,13 @@ func iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
 		}
 		return nil
 	}
+	if o, ok := v.(*pyObject); ok {
+		it, err := o.iter()
+		if err != nil {
+			return err
+		}
+		v = it
+	}
 	if it, ok := v.(*pyIter); ok {
 		for {
 			x, ok, err := it.step()

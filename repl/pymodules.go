@@ -29,7 +29,7 @@ func init() {
 		"csv": (*interp).csvModule, "pprint": (*interp).pprintModule, "typing": (*interp).typingModule,
 		"statistics": (*interp).statisticsModule, "heapq": (*interp).heapqModule, "bisect": (*interp).bisectModule,
 		"copy": (*interp).copyModule, "operator": (*interp).operatorModule, "io": (*interp).ioModule,
-		"collections.abc": (*interp).typingModule,
+		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
 	}
 }
 

@@ -237,6 +237,8 @@ func indexInt(v starlark.Value) (int, error) {
 // pyIndex is x[i] with Python's meaning and errors.
 func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 	switch x := x.(type) {
+	case *pyObject:
+		return x.getItem(i)
 	case starlark.String:
 		n, ok := i.(starlark.Int)
 		if !ok {
@@ -393,8 +395,11 @@ func pyDelSlice(x, lo, hi, step starlark.Value) error {
 
 // pyLen is len(x).
 func pyLen(x starlark.Value) (int, error) {
-	if s, ok := x.(starlark.String); ok {
-		return charLen(string(s)), nil
+	switch v := x.(type) {
+	case starlark.String:
+		return charLen(string(v)), nil
+	case *pyObject:
+		return v.len()
 	}
 	if n := starlark.Len(x); n >= 0 {
 		return n, nil

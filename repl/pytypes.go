@@ -20,11 +20,13 @@ type pyType struct {
 	attrs        starlark.StringDict
 	methods      bool           // unknown attributes are unbound methods: str.lower(s) is s.lower()
 	proto        starlark.Value // when set, only its methods are: hasattr(str, "x") is False
+	user         *userClass     // a class defined by a class statement (pyclass.go)
 }
 
 var (
-	_ starlark.Callable = (*pyType)(nil)
-	_ starlark.HasAttrs = (*pyType)(nil)
+	_ starlark.Callable    = (*pyType)(nil)
+	_ starlark.HasAttrs    = (*pyType)(nil)
+	_ starlark.HasSetField = (*pyType)(nil)
 )
 
 func (t *pyType) String() string {
@@ -51,6 +53,11 @@ func (t *pyType) AttrNames() []string {
 	for k := range t.attrs {
 		names = append(names, k)
 	}
+	for c := t; c != nil; c = c.base {
+		if c.user != nil {
+			names = append(names, c.user.order...)
+		}
+	}
 	sort.Strings(names)
 	return names
 }
@@ -68,6 +75,17 @@ func (t *pyType) Attr(name string) (starlark.Value, error) {
 	if v, ok := t.attrs[name]; ok {
 		return v, nil
 	}
+	if v, _ := classLookup(t, name); v != nil {
+		return classAttr(t, v), nil
+	}
+	if t.user != nil {
+		switch name {
+		case "__bases__":
+			return starlark.Tuple{t.base}, nil
+		case "__doc__":
+			return starlark.None, nil
+		}
+	}
 	if !t.methods || t.proto != nil && !hasMethod(t.proto, name) {
 		return nil, nil
 	}
@@ -78,6 +96,27 @@ func (t *pyType) Attr(name string) (starlark.Value, error) {
 		}
 		return callMethod(thread, args[0], name, args[1:], kw)
 	}), nil
+}
+
+// SetField sets a class attribute of a class defined in the REPL
+// (Counter.total = 0); built-in classes are immutable.
+func (t *pyType) SetField(name string, v starlark.Value) error {
+	if t.user == nil {
+		return pyErrorf(excTypeError, "cannot set '%s' attribute of immutable type '%s'", name, t.name)
+	}
+	t.user.set(name, v)
+	return nil
+}
+
+// dataclass returns the dataclass description of t or its nearest base
+// that has one.
+func (t *pyType) dataclass() *dataclassInfo {
+	for c := t; c != nil; c = c.base {
+		if c.user != nil && c.user.dc != nil {
+			return c.user.dc
+		}
+	}
+	return nil
 }
 
 // subclassOf reports whether t is c or derives from it.

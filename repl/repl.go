@@ -135,6 +135,7 @@ type interp struct {
 	handling    []*pyException                    // exceptions being handled, for a bare raise
 	openFiles   []*pyFile                         // files open for writing, written at the end of each call
 	syncing     bool                              // a file's pending writes are being written (pyFile.flush)
+	reprErr     error                             // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
 	dt          *dtClasses                        // the datetime module's classes
 }
 
@@ -230,8 +231,29 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 	if last == nil {
 		return starlark.None, nil
 	}
-	return starlark.EvalExprOptions(r.fileOpts, r.thread, last, r.globals)
+	v, err := starlark.EvalExprOptions(r.fileOpts, r.thread, last, r.globals)
+	if err != nil || v == starlark.None {
+		return v, err
+	}
+	// The repr is written now, while the call runs: a class's __repr__
+	// is REPL code, under the call's limits, and its error is the call's.
+	text, err := r.textWithMethods(func() string { return pyRepr(v) })
+	if err != nil {
+		return nil, err
+	}
+	return shownValue(text), nil
 }
+
+// shownValue is a call's trailing value as its repr, written while the
+// call ran.
+type shownValue string
+
+func (s shownValue) String() string        { return string(s) }
+func (s shownValue) reprPy() string        { return string(s) }
+func (s shownValue) Type() string          { return "repr" }
+func (s shownValue) Freeze()               {}
+func (s shownValue) Truth() starlark.Bool  { return true }
+func (s shownValue) Hash() (uint32, error) { return starlark.String(s).Hash() }
 
 // isLive reports whether a global read in a function is looked up when it
 // runs: names bound by REPL code are; predeclared names are read directly.

@@ -37,7 +37,6 @@ func row(name, alt, code, err, example string) useInstead {
 // useInsteadTable is the one table behind help() and error hints. Order
 // matters: the first matching row wins.
 var useInsteadTable = []useInstead{
-	row("class", `dicts, collections.namedtuple or struct(x=1)`, ``, `got class,`, "class Point:\n    pass"),
 	row("yield", `building and returning a list`, ``, `got yield,`, "def gen():\n    yield 1"),
 	row("nonlocal", `a list or dict as a cell (box = [0]; box[0] += 1) or returning values`, ``, `got nonlocal,`,
 		"def f():\n    n = 0\n    def g():\n        nonlocal n\n        n = 1"),
@@ -63,8 +62,7 @@ func matchUseInstead(code string, err error) (useInstead, bool) {
 
 // missingBuiltins are Python builtins the REPL does not provide.
 var missingBuiltins = map[string]bool{
-	"bytearray": true, "complex": true, "memoryview": true, "vars": true, "globals": true, "locals": true,
-	"super": true, "property": true, "staticmethod": true, "classmethod": true, "__import__": true,
+	"bytearray": true, "complex": true, "memoryview": true, "globals": true, "locals": true, "__import__": true,
 	"breakpoint": true, "aiter": true, "anext": true, "delattr": true, "slice": true, "help": false,
 }
 
