@@ -194,7 +194,7 @@ func (w *sizer) add(v starlark.Value) {
 		}
 	case *Path:
 		w.total += 48 + int64(len(v.p))
-	case starlark.Tuple, *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
+	case starlark.Tuple, *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct, *pyObject:
 		w.stack = append(w.stack, v)
 	default:
 		w.total += 32
@@ -229,6 +229,11 @@ func (w *sizer) expand(v starlark.Value) {
 	case *starlark.Set:
 		w.total += 64 + 48*int64(v.Len())
 		w.each(v, w.add)
+	case *pyObject:
+		w.total += 64 + 48*int64(len(v.attrs))
+		for _, x := range v.attrs {
+			w.add(x) // the attributes themselves: no property or method runs
+		}
 	case *starlarkstruct.Struct:
 		for _, name := range v.AttrNames() {
 			if x, err := v.Attr(name); err == nil && x != nil {

@@ -490,7 +490,8 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	return starlark.MakeUint64(uint64(h)), nil
 }
 
-// pyAbs is abs(x): numbers (bools as ints) and timedeltas.
+// pyAbs is abs(x): numbers (bools as ints), timedeltas and instances
+// with __abs__.
 func (r *interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value
 	if err := starlark.UnpackPositionalArgs("abs", args, kw, 1, &x); err != nil {
@@ -509,6 +510,9 @@ func (r *interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 			return v.Unary(syntax.MINUS)
 		}
 		return v, nil
+	}
+	if v, ok, err := r.dunder(x, "__abs__"); ok || err != nil {
+		return v, err
 	}
 	return nil, pyErrorf(excTypeError, "bad operand type for abs(): '%s'", pyTypeName(x))
 }

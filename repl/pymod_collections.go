@@ -253,6 +253,11 @@ func (d *dictLike) Attr(name string) (starlark.Value, error) {
 
 func (d *dictLike) method(name string) builtinFunc {
 	switch name {
+	case "keys", "values", "items":
+		view := viewMethod(d, name)
+		return func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return view(thread, d, args, kw)
+		}
 	case "update":
 		return func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if d.kind == kindCounter {
