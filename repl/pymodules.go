@@ -30,7 +30,18 @@ func init() {
 		"statistics": (*interp).statisticsModule, "heapq": (*interp).heapqModule, "bisect": (*interp).bisectModule,
 		"copy": (*interp).copyModule, "operator": (*interp).operatorModule, "io": (*interp).ioModule,
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
+		"tomllib": (*interp).tomllibModule,
 	}
+}
+
+// moduleHints say what to use instead of modules models often import.
+var moduleHints = map[string]string{
+	"ast": `re for definitions (re.findall(r"^\s*(?:async\s+)?def (\w+)", text, re.M); r"^\s*class (\w+)" for classes) or the grep tool; there is no Python parser here`,
+	"difflib": `sets or zip over lines (set(a.splitlines()) - set(b.splitlines())), or a diff through run(["git", "diff", "--no-index", "--", "a", "b"])`,
+	"enum": "a class with constants (class Color: RED = 1) or a dict",
+	"yaml": "json or tomllib for configuration files; YAML needs a command through run()",
+	"numpy": "lists with math, statistics and sum/min/max", "pandas": "lists of dicts with csv, statistics and sorted",
+	"requests": `a command through run(["curl", "-sS", url]) (needs approval)`, "urllib": `a command through run(["curl", "-sS", url]) (needs approval)`,
 }
 
 // moduleList is the sorted names of the importable modules.
@@ -53,8 +64,13 @@ func (r *interp) module(name string) (starlark.Value, error) {
 	make, ok := moduleMakers[name]
 	if !ok {
 		callOf(r).note(failures.KindUnsupported, "import "+name+": module not available")
-		return nil, &pyError{&pyException{typ: excModuleNotFound, args: starlark.Tuple{starlark.String(name)},
-			text: "module " + name + " is not available in this REPL; available: " + strings.Join(moduleList(), ", ")}}
+		text := "module " + name + " is not available in this REPL; "
+		if hint, ok := moduleHints[strings.Split(name, ".")[0]]; ok {
+			text += "use " + hint
+		} else {
+			text += "available: " + strings.Join(moduleList(), ", ")
+		}
+		return nil, &pyError{&pyException{typ: excModuleNotFound, args: starlark.Tuple{starlark.String(name)}, text: text}}
 	}
 	m := make(r)
 	r.modules[name] = m
