@@ -139,6 +139,19 @@ var (
 	excIsADirectory   = newExc("IsADirectoryError", excOSError)
 	excNotADirectory  = newExc("NotADirectoryError", excOSError)
 	excTimeout        = newExc("TimeoutError", excOSError)
+	excConnection     = newExc("ConnectionError", excOSError)
+	excBrokenPipe     = newExc("BrokenPipeError", excConnection)
+	excConnRefused    = newExc("ConnectionRefusedError", excConnection)
+	excConnReset      = newExc("ConnectionResetError", excConnection)
+	excConnAborted    = newExc("ConnectionAbortedError", excConnection)
+	excProcessLookup  = newExc("ProcessLookupError", excOSError)
+	excInterrupted    = newExc("InterruptedError", excOSError)
+	excMemory         = newExc("MemoryError", excException)
+	excSyntax         = newExc("SyntaxError", excException)
+	excWarning        = newExc("Warning", excException)
+	excUserWarning    = newExc("UserWarning", excWarning)
+	excDeprecation    = newExc("DeprecationWarning", excWarning)
+	excRuntimeWarning = newExc("RuntimeWarning", excWarning)
 	excUnsupportedOp  = &excType{name: "UnsupportedOperation", module: "io", base: excOSError}
 	excRuntime        = newExc("RuntimeError", excException)
 	excRecursion      = newExc("RecursionError", excRuntime)
@@ -154,7 +167,7 @@ var (
 	excCalledProcess  = &excType{name: "CalledProcessError", module: "subprocess", base: excSubprocess}
 	excTimeoutExpired = &excType{name: "TimeoutExpired", module: "subprocess", base: excSubprocess}
 	excCSV            = &excType{name: "Error", module: "csv", base: excException}
-	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, excAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excRuntime, excRecursion, excNotImplemented, excStopIteration, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
+	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, excAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excConnection, excBrokenPipe, excConnRefused, excConnReset, excConnAborted, excProcessLookup, excInterrupted, excMemory, excSyntax, excWarning, excUserWarning, excDeprecation, excRuntimeWarning, excRuntime, excRecursion, excNotImplemented, excStopIteration, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
 	exceptionAliases  = map[string]*excType{"IOError": excOSError, "EnvironmentError": excOSError}
 )
 
@@ -342,12 +355,15 @@ var osErrors = map[jail.Kind]struct {
 // osError converts a file error into its exception. str(e) reads like
 // Python's ("[Errno 2] No such file or directory: 'notes.txt'", the path
 // relative to the working directory when below it); a denial adds why.
-func (r *interp) osError(fe *fsError) *pyException {
+func (r *interp) osError(fe *fsError) *pyException { return r.osErrorAs(fe, r.displayPath(fe.vpath)) }
+
+// osErrorAs is osError with the file named as given.
+func (r *interp) osErrorAs(fe *fsError, given string) *pyException {
 	info, ok := osErrors[fe.kind]
 	if !ok {
 		return &pyException{typ: excOSError, args: starlark.Tuple{starlark.String(fe.Error())}}
 	}
-	name := starlark.String(r.displayPath(fe.vpath))
+	name := starlark.String(given)
 	e := &pyException{typ: info.typ, args: starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror)}}
 	e.setOSError(starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror), name})
 	if fe.kind == jail.KindEscape || fe.kind == jail.KindPermission {
@@ -374,6 +390,10 @@ func (r *interp) exceptionOf(err error) *pyException {
 	var pe *pyError
 	if errors.As(err, &pe) {
 		return pe.exc
+	}
+	var gp *givenPathError
+	if errors.As(err, &gp) {
+		return r.osErrorAs(gp.fsError, gp.given)
 	}
 	var fe *fsError
 	if errors.As(err, &fe) {
@@ -462,6 +482,12 @@ var msgRules = []msgRule{
 	rule(`substring not found`, excValueError, func([]string) string { return "substring not found" }),
 	rule(`remove: element not found`, excValueError, func([]string) string { return "list.remove(x): x not in list" }),
 	rule(`value not found|not in list|element not found`, excValueError, nil),
+	rule(`too few values to unpack \(got (\d+), want (\d+)\)`, excValueError, func(m []string) string {
+		return fmt.Sprintf("not enough values to unpack (expected %s, got %s)", m[2], m[1])
+	}),
+	rule(`too many values to unpack \(got (\d+), want (\d+)\)`, excValueError, func(m []string) string {
+		return fmt.Sprintf("too many values to unpack (expected %s)", m[2])
+	}),
 	rule(`too many values to unpack|too few values to unpack|not enough values`, excValueError, nil),
 	rule(`invalid literal|invalid syntax|invalid base|not a valid|could not convert`, excValueError, nil),
 	rule(`^json\.|json: `, excJSONDecode, nil),

@@ -3,6 +3,7 @@
 package repl
 
 import (
+	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -56,8 +57,21 @@ func (r *interp) pyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	return r.openFile(name, mode, encoding, errs, newline)
+	f, err := r.openFile(name, mode, encoding, errs, newline)
+	var fe *fsError
+	if errors.As(err, &fe) && fe.vpath == r.absolute(name) {
+		return nil, &givenPathError{fe, name} // e.filename is the name as given, as in Python
+	}
+	return f, err
 }
+
+// givenPathError is a file error of open(name), with name as given.
+type givenPathError struct {
+	*fsError
+	given string
+}
+
+func (e *givenPathError) Unwrap() error { return e.fsError }
 
 func (r *interp) openFile(name, mode string, encoding, errs, newline starlark.Value) (*pyFile, error) {
 	f := &pyFile{r: r, name: name, p: r.newPath(name), mode: mode, encoding: "utf-8", errors: "strict", newline: newline}
