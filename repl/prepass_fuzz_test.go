@@ -12,7 +12,9 @@ import (
 // FuzzPrepass checks the pre-pass on any input: it never panics; code
 // Starlark already reads (without the names assert and load, which
 // Starlark reads differently from Python) reaches Starlark byte for byte;
-// and every position of the rewritten text maps into the original.
+// such code as the body of a try in a def or in a method is rewritten
+// into code Starlark parses; and every position of the rewritten text
+// maps into the original.
 func FuzzPrepass(f *testing.F) {
 	for _, seed := range prepassSeeds(f) {
 		f.Add(seed)
@@ -26,8 +28,12 @@ func FuzzPrepass(f *testing.F) {
 			}
 			return
 		}
-		if _, perr := fileOptions().Parse("repl", src, 0); perr == nil && !mentions(src, "assert", "load") && out.text != src {
+		valid := !mentions(src, "assert", "load")
+		if _, perr := fileOptions().Parse("repl", src, 0); perr == nil && valid && out.text != src {
 			t.Fatalf("valid Starlark changed:\n--- in\n%s\n--- out\n%s", src, out.text)
+		}
+		if valid {
+			checkWrapped(t, src)
 		}
 		if out.pm == nil {
 			if out.text != src {
@@ -47,6 +53,41 @@ func FuzzPrepass(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkWrapped checks the rewrites of a try inside a def and of a class:
+// a valid function body, as the body of a try in a def or of a try in a
+// method, is rewritten into code Starlark parses (or refused).
+func checkWrapped(t *testing.T, src string) {
+	if strings.ContainsAny(src, "\r\f") || strings.TrimSpace(src) == "" {
+		return // indentLines knows only \n line ends
+	}
+	if _, err := fileOptions().Parse("repl", "def f():\n"+indentLines(src, "    "), 0); err != nil {
+		return
+	}
+	for _, wrapped := range []string{
+		"def f():\n    try:\n" + indentLines(src, "        ") + "\n    except Exception as e:\n        pass\n    else:\n        pass\n    finally:\n        pass\n",
+		"class C(object):\n    x = 1\n    def m(self):\n        try:\n" + indentLines(src, "            ") + "\n        except (KeyError, ValueError):\n            raise\n",
+	} {
+		out, err := prepass(wrapped)
+		if err != nil {
+			if pe, ok := err.(*prepassError); !ok || pe.pos < 0 || pe.pos > len(wrapped) || pe.msg == "" {
+				t.Fatalf("bad refusal %#v for %q", err, wrapped)
+			}
+			continue
+		}
+		if _, err := fileOptions().Parse("repl", out.text, 0); err != nil {
+			t.Fatalf("rewritten try or class does not parse: %v\n--- in\n%s\n--- out\n%s", err, wrapped, out.text)
+		}
+	}
+}
+
+func indentLines(src, prefix string) string {
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // mentions reports whether src holds one of the words as a name (not as

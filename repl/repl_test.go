@@ -169,6 +169,7 @@ func TestHelperLoading(t *testing.T) {
 		"b_broken.star": "def broken(:\n",
 		"c_uses.star":   "def quad(x):\n    \"\"\"Four times x, using twice.\"\"\"\n    return twice(twice(x))\n",
 		"d_fails.star":  "fail('top-level failure')\n",
+		"e_python.star": "def safe_int(s):\n    try:\n        return int(s)\n    except ValueError:\n        return None\n\nclass Box:\n    def __init__(self, v):\n        self.v = v\n",
 	}
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
@@ -190,6 +191,9 @@ func TestHelperLoading(t *testing.T) {
 	}
 	if second := e.exec("_private() + CONST"); second != "8" {
 		t.Errorf("second call: %q (the load report must appear once; private names stay callable)", second)
+	}
+	if got := e.exec("safe_int('x'), safe_int('4'), Box(2).v"); got != "(None, 4, 2)" {
+		t.Errorf("a helper's try in a def and class: %q", got)
 	}
 	help := e.exec("help()")
 	if !strings.Contains(help, "twice(x, *rest, scale=2, **kw): Double x.") || !strings.Contains(help, "quad(x)") {
