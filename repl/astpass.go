@@ -25,6 +25,7 @@ const (
 	hidArgs     = "*args"    // the star arguments of a call, merged
 	hidKwargs   = "**kw"     // the ** arguments of a call, merged
 	hidLocals   = "<locals>" // the variables a function's try clauses assign (astpass_locals.go)
+	hidDunder   = ".__"      // x.__name__ and the other attributes every Python object has
 )
 
 // astOptions say which rewrites apply to a file.
@@ -330,6 +331,10 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		return w.call(e)
 	case *syntax.DotExpr:
 		e.X = w.expr(e.X)
+		if dunderAttrs[e.Name.Name] {
+			lit := &syntax.Literal{Token: syntax.STRING, TokenPos: e.NamePos, Raw: strconv.Quote(e.Name.Name), Value: e.Name.Name}
+			return hidden(hidDunder, e.Dot, e.X, lit)
+		}
 	case *syntax.ParenExpr:
 		e.X = w.expr(e.X)
 	case *syntax.TupleExpr:
@@ -351,6 +356,11 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 	}
 	return e
 }
+
+// dunderAttrs are the attributes Python gives every function or object,
+// which Starlark's values lack (f.__name__); the hidden builtin supplies
+// them.
+var dunderAttrs = map[string]bool{"__name__": true, "__qualname__": true, "__doc__": true, "__module__": true, "__class__": true}
 
 func (w *astWalker) exprs(list []syntax.Expr) {
 	for i, x := range list {

@@ -87,7 +87,7 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		}
 	}
 	if len(bases) > 1 {
-		return nil, pyErrorf(excTypeError, "class %s: multiple inheritance is not supported in this REPL; derive from one class and hold the other as an attribute", name)
+		return nil, pyErrorf(excNotImplemented, "multiple inheritance is not supported in this REPL; derive from one class and hold the other as an attribute")
 	}
 	var base starlark.Value = object
 	if len(bases) == 1 {
@@ -98,7 +98,7 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		return &excType{name: name, module: "__main__", base: b, user: u}, nil
 	case *pyType:
 		if b.user == nil && b != object {
-			return nil, pyErrorf(excTypeError, "class %s(%s): subclassing the built-in %s is not supported in this REPL; hold one as an attribute (self.items = %s())", name, b.name, b.name, b.name)
+			return nil, pyErrorf(excNotImplemented, "subclassing the built-in %s is not supported in this REPL; hold one as an attribute (self.items = %s())", b.name, b.name)
 		}
 		t := &pyType{name: name, module: "__main__", base: b, user: u}
 		t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -106,7 +106,7 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		}
 		return t, nil
 	}
-	return nil, pyErrorf(excTypeError, "class %s: a base class must be a class, not %s (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)", name, pyTypeName(base))
+	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
 }
 
 // construct makes an instance of the user class t and runs __init__.

@@ -52,6 +52,9 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		return out, nil
 	})
 	add(hidKwargs, "**kwargs", pyDictMerge)
+	add(hidDunder, "attr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return r.dunderAttr(args[0], string(args[1].(starlark.String)))
+	})
 	add(hidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.liveGlobal(thread, string(args[0].(starlark.String)))
 	})
@@ -67,6 +70,43 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 	} {
 		add(name, strings.TrimPrefix(name, "__py_"), f)
 	}
+}
+
+// dunderAttr is x.__name__, x.__qualname__, x.__doc__, x.__module__ or
+// x.__class__: the value's own attribute when it has one, else what
+// Python gives functions and every object.
+func (r *interp) dunderAttr(x starlark.Value, name string) (starlark.Value, error) {
+	if h, ok := x.(starlark.HasAttrs); ok {
+		v, err := h.Attr(name)
+		if err != nil || v != nil {
+			return v, err
+		}
+	}
+	switch f := x.(type) {
+	case *starlark.Function, *starlark.Builtin, *boundMethod, *goMethod:
+		n := f.(interface{ Name() string }).Name()
+		if _, isFn := f.(*starlark.Function); isFn && n == "lambda" {
+			n = "<lambda>"
+		}
+		switch name {
+		case "__name__", "__qualname__":
+			return starlark.String(n[strings.LastIndexByte(n, '.')+1:]), nil
+		case "__doc__":
+			if fn, ok := f.(*starlark.Function); ok && fn.Doc() != "" {
+				return starlark.String(fn.Doc()), nil
+			}
+			return starlark.None, nil
+		case "__module__":
+			return starlark.String("__main__"), nil
+		}
+	}
+	switch name {
+	case "__class__":
+		return r.typeOf(x), nil
+	case "__doc__":
+		return starlark.None, nil
+	}
+	return nil, pyErrorf(excAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
 }
 
 // identical is Python's "is": the same object for mutable values, equal

@@ -43,8 +43,10 @@ func jsonLoads(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple
 func pyJSONDecode(thread *starlark.Thread, text string) (starlark.Value, error) {
 	v, err := starlark.Call(thread, json.Module.Members["decode"], starlark.Tuple{starlark.String(text)}, nil)
 	if err != nil {
-		msg := strings.TrimPrefix(errorMessage(err), "json.decode: ")
-		return nil, &pyError{&pyException{typ: excJSONDecode, args: starlark.Tuple{starlark.String(msg)}}}
+		if r, _ := thread.Local(threadInterp).(*interp); r != nil && callOf(r).stopped() {
+			return nil, err // a stop is not a decoding error
+		}
+		return nil, jsonDecodeError(text, strings.TrimPrefix(errorMessage(err), "json.decode: "))
 	}
 	return v, nil
 }
