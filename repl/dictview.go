@@ -53,12 +53,14 @@ func dictViewMethod(name string) methodFunc {
 	}
 }
 
-func (v *dictView) Type() string          { return viewNames[v.kind] }
-func (v *dictView) Freeze()               {}
-func (v *dictView) Truth() starlark.Bool  { return v.Len() > 0 }
-func (v *dictView) Hash() (uint32, error) { return 0, pyErrorf(excTypeError, "unhashable type: '%s'", v.Type()) }
-func (v *dictView) String() string        { return v.reprPy() }
-func (v *dictView) Len() int              { return starlark.Len(v.m) }
+func (v *dictView) Type() string         { return viewNames[v.kind] }
+func (v *dictView) Freeze()              {}
+func (v *dictView) Truth() starlark.Bool { return v.Len() > 0 }
+func (v *dictView) Hash() (uint32, error) {
+	return 0, pyErrorf(excTypeError, "unhashable type: '%s'", v.Type())
+}
+func (v *dictView) String() string { return v.reprPy() }
+func (v *dictView) Len() int       { return starlark.Len(v.m) }
 
 func (v *dictView) reprPy() string {
 	var sb strings.Builder

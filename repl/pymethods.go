@@ -53,7 +53,7 @@ var (
 	tupleMethods = map[string]methodFunc{"count": seqCount, "index": seqIndex}
 	dictMethods  = map[string]methodFunc{"copy": dictCopy, "pop": dictPop, "popitem": dictPopitem,
 		"keys": dictViewMethod("keys"), "values": dictViewMethod("values"), "items": dictViewMethod("items")}
-	setMethods   = map[string]methodFunc{"copy": setCopy, "isdisjoint": setIsDisjoint}
+	setMethods = map[string]methodFunc{"copy": setCopy, "isdisjoint": setIsDisjoint}
 	// pyMethods are the method names whose calls the AST pass routes
 	// through the dispatcher.
 	pyMethods = map[string]bool{}
