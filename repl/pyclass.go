@@ -111,6 +111,9 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 
 // construct makes an instance of the user class t and runs __init__.
 func (t *pyType) construct(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if left := abstractLeft(t); len(left) > 0 {
+		return nil, abstractError(t, left)
+	}
 	obj := &pyObject{cls: t, attrs: map[string]starlark.Value{}}
 	init, _ := classLookup(t, "__init__")
 	if init == nil {
@@ -157,7 +160,7 @@ func classOfValue(v starlark.Value) starlark.Value {
 // self.name is.
 func bindAttr(thread *starlark.Thread, v, self starlark.Value) (starlark.Value, error) {
 	switch f := v.(type) {
-	case *starlark.Function, *goMethod:
+	case *starlark.Function, *goMethod, *abstractMethod:
 		return &boundMethod{self: self, fn: v}, nil
 	case *staticMethod:
 		return f.fn, nil
@@ -197,6 +200,8 @@ var (
 	_ starlark.Comparable  = (*pyObject)(nil)
 	_ starlark.HasBinary   = (*pyObject)(nil)
 	_ starlark.HasUnary    = (*pyObject)(nil)
+	_ starlark.Container   = (*pyObject)(nil)
+	_ starlark.HasSetKey   = (*pyObject)(nil)
 	_ pyFormatter          = (*pyObject)(nil)
 )
 

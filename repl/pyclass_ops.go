@@ -149,6 +149,39 @@ func (o *pyObject) getItem(k starlark.Value) (starlark.Value, error) {
 	return v, err
 }
 
+// Has is x in o: __contains__, else a search of what __iter__ gives.
+func (o *pyObject) Has(x starlark.Value) (bool, error) {
+	if v, ok, err := o.callDunder("__contains__", x); ok {
+		return err == nil && bool(v.Truth()), err
+	}
+	it, err := o.iter()
+	if err != nil {
+		return false, pyErrorf(excTypeError, "argument of type '%s' is not iterable", o.cls.name)
+	}
+	found := false
+	err = iterate(it, func(e starlark.Value) (bool, error) {
+		eq, err := starlark.Equal(e, x)
+		found = eq
+		return !eq && err == nil, err
+	})
+	return found, err
+}
+
+// Get is o[k] (Starlark's own indexing, for o["key"]), through __getitem__.
+func (o *pyObject) Get(k starlark.Value) (starlark.Value, bool, error) {
+	v, err := o.getItem(k)
+	return v, err == nil, err
+}
+
+// SetKey is o[k] = v, through __setitem__.
+func (o *pyObject) SetKey(k, v starlark.Value) error {
+	_, ok, err := o.callDunder("__setitem__", k, v)
+	if !ok {
+		return pyErrorf(excTypeError, "'%s' object does not support item assignment", o.cls.name)
+	}
+	return err
+}
+
 var compareNames = map[syntax.Token][2]string{
 	syntax.LT: {"__lt__", "__gt__"}, syntax.LE: {"__le__", "__ge__"},
 	syntax.GT: {"__gt__", "__lt__"}, syntax.GE: {"__ge__", "__le__"},
@@ -187,30 +220,8 @@ var binaryNames = map[syntax.Token]string{
 }
 
 // Binary is o op y (side Left) or y op o (Right) through __add__,
-// __radd__ and the others, and y in o through __contains__.
+// __radd__ and the others.
 func (o *pyObject) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	if op == syntax.IN && side == starlark.Right {
-		if v, ok, err := o.callDunder("__contains__", y); ok {
-			if err != nil {
-				return nil, err
-			}
-			return starlark.Bool(v.Truth()), nil
-		}
-		if o.dunderOf("__iter__") != nil {
-			it, err := o.iter()
-			if err != nil {
-				return nil, err
-			}
-			found := false
-			err = iterate(it, func(x starlark.Value) (bool, error) {
-				eq, err := starlark.Equal(x, y)
-				found = eq
-				return !eq && err == nil, err
-			})
-			return starlark.Bool(found), err
-		}
-		return nil, nil
-	}
 	name, ok := binaryNames[op]
 	if !ok {
 		return nil, nil

@@ -30,7 +30,7 @@ func init() {
 		"statistics": (*interp).statisticsModule, "heapq": (*interp).heapqModule, "bisect": (*interp).bisectModule,
 		"copy": (*interp).copyModule, "operator": (*interp).operatorModule, "io": (*interp).ioModule,
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
-		"tomllib": (*interp).tomllibModule,
+		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
 	}
 }
 
