@@ -270,3 +270,19 @@ func (r *interp) dunder(x starlark.Value, name string) (starlark.Value, bool, er
 	}
 	return o.callDunder(name)
 }
+
+// objectManager is an instance of a REPL class with __enter__ and
+// __exit__ in a with statement. __exit__ is called with None, None, None
+// however the block ends: an error in the block propagates whatever it
+// returns (a with here cannot hand it the exception or suppress it).
+type objectManager struct{ o *pyObject }
+
+func (m objectManager) enter() (starlark.Value, error) {
+	v, _, err := m.o.callDunder("__enter__")
+	return v, err
+}
+
+func (m objectManager) exit() error {
+	_, _, err := m.o.callDunder("__exit__", starlark.None, starlark.None, starlark.None)
+	return err
+}

@@ -377,6 +377,9 @@ func (r *interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starl
 	w := &withValue{thread: thread}
 	for _, a := range args {
 		cm, ok := a.(contextManager)
+		if o, isObj := a.(*pyObject); isObj && o.dunderOf("__enter__") != nil && o.dunderOf("__exit__") != nil {
+			cm, ok = objectManager{o}, true
+		}
 		if !ok {
 			for i := len(w.managers) - 1; i >= 0; i-- {
 				_ = w.managers[i].exit()

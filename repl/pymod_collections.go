@@ -36,6 +36,17 @@ func (r *interp) collectionsModule() starlark.Value {
 		d := &dictLike{d: starlark.NewDict(0), cls: ordered, kind: kindOrdered}
 		return d, d.update(args, kw)
 	}
+	fromkeys := func(t *pyType, kind int) *starlark.Builtin {
+		return builtin(t.name+".fromkeys", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			d, err := dictFromkeys(thread, b, args, kw)
+			if err != nil {
+				return nil, err
+			}
+			return &dictLike{d: d.(*starlark.Dict), cls: t, kind: kind, factory: starlark.None, thread: thread}, nil
+		})
+	}
+	ordered.attrs = starlark.StringDict{"fromkeys": fromkeys(ordered, kindOrdered)}
+	defaultdict.attrs = starlark.StringDict{"fromkeys": fromkeys(defaultdict, kindDefault)}
 	for _, t := range []*pyType{counter, defaultdict, ordered} {
 		r.types[t.name] = t
 	}
