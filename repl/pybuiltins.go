@@ -33,7 +33,11 @@ func (r *interp) pyBuiltins(g starlark.StringDict) {
 			}
 			v, err := starlark.Call(thread, b, args, kw)
 			if err != nil {
-				return nil, pyErrorf(excTypeError, "%s", errorMessage(err))
+				typ, msg := classifyMessage(errorMessage(err))
+				if typ == excException || typ == nil {
+					typ = excTypeError
+				}
+				return nil, &pyError{&pyException{typ: typ, args: starlark.Tuple{starlark.String(msg)}}}
 			}
 			return v, nil
 		}

@@ -442,6 +442,8 @@ func pyTypeOf(starlarkName string) string {
 var msgRules = []msgRule{
 	rule(`^(?:\w+: )?run: (PermissionError|FileNotFoundError|NotADirectoryError): (.*)$`, nil, nil),
 	rule(`^fail: (.*)$`, excException, func(m []string) string { return m[1] }),
+	rule(`^chr: Unicode code point .* out of range`, excValueError, func([]string) string { return "chr() arg not in range(0x110000)" }),
+	rule(`^pop: empty set$`, excKeyError, func([]string) string { return "pop from an empty set" }),
 	rule(`^function (\S+) missing (\d+) arguments? \((.*)\)$`, excTypeError, func(m []string) string {
 		names := strings.Split(m[3], ", ")
 		for i, n := range names {
@@ -451,21 +453,21 @@ var msgRules = []msgRule{
 		if len(names) > 1 {
 			list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 		}
-		return fmt.Sprintf("%s() missing %s required positional argument%s: %s", m[1], m[2], plural(len(names)), list)
+		return fmt.Sprintf("%s() missing %s required positional argument%s: %s", funcName(m[1]), m[2], plural(len(names)), list)
 	}),
 	rule(`^function (\S+) accepts (?:at most )?(\d+) positional arguments? \((\d+) given\)$`, excTypeError, func(m []string) string {
 		n, _ := strconv.Atoi(m[2])
 		given, _ := strconv.Atoi(m[3])
-		return fmt.Sprintf("%s() takes %d positional argument%s but %d %s given", m[1], n, plural(n), given, map[bool]string{true: "was", false: "were"}[given == 1])
+		return fmt.Sprintf("%s() takes %d positional argument%s but %d %s given", funcName(m[1]), n, plural(n), given, map[bool]string{true: "was", false: "were"}[given == 1])
 	}),
 	rule(`^function (\S+) accepts no arguments \((\d+) given\)$`, excTypeError, func(m []string) string {
-		return fmt.Sprintf("%s() takes 0 positional arguments but %s %s given", m[1], m[2], map[bool]string{true: "was", false: "were"}[m[2] == "1"])
+		return fmt.Sprintf("%s() takes 0 positional arguments but %s %s given", funcName(m[1]), m[2], map[bool]string{true: "was", false: "were"}[m[2] == "1"])
 	}),
 	rule(`^function (\S+) got an unexpected keyword argument (\S+)$`, excTypeError, func(m []string) string {
-		return fmt.Sprintf("%s() got an unexpected keyword argument '%s'", m[1], m[2])
+		return fmt.Sprintf("%s() got an unexpected keyword argument '%s'", funcName(m[1]), m[2])
 	}),
 	rule(`^function (\S+) got multiple values for parameter (\S+)$`, excTypeError, func(m []string) string {
-		return fmt.Sprintf("%s() got multiple values for argument '%s'", m[1], m[2])
+		return fmt.Sprintf("%s() got multiple values for argument '%s'", funcName(m[1]), m[2])
 	}),
 	rule(`key (.+) not in \w+`, excKeyError, func(m []string) string { return pyReprFromStarlark(m[1]) }),
 	rule(`missing key`, excKeyError, nil),
@@ -475,7 +477,7 @@ var msgRules = []msgRule{
 	rule(`floored division by zero|integer division by zero`, excZeroDivision, func([]string) string { return "integer division or modulo by zero" }),
 	rule(`modulo by zero`, excZeroDivision, func([]string) string { return "integer modulo by zero" }),
 	rule(`division by zero`, excZeroDivision, nil),
-	rule(`^(\S+) has no \.(\w+) field or method`, excAttribute, func(m []string) string {
+	rule(`^(?:\w+: )?(\S+) has no \.(\w+) field or method`, excAttribute, func(m []string) string {
 		return fmt.Sprintf("'%s' object has no attribute '%s'", pyTypeOf(m[1]), m[2])
 	}),
 	rule(`has no \.(\w+) field or method`, excAttribute, nil),
@@ -505,7 +507,33 @@ var msgRules = []msgRule{
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),
 	rule(`during iteration`, excRuntime, nil),
+	rule(`^unhandled index operation (\S+)\[`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object is not subscriptable", pyTypeOf(m[1]))
+	}),
+	rule(`^invalid call of non-function \((\S+)\)`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object is not callable", pyTypeOf(m[1]))
+	}),
+	rule(`^(\S+) (<|<=|>|>=) (\S+) not implemented$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' not supported between instances of '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
+	}),
+	rule(`unhashable type: (\w+)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("unhashable type: '%s'", pyTypeOf(m[1]))
+	}),
+	rule(`(?:^\w+: )?dictionary update sequence element #(\d+) has length (\d+), want 2`, excValueError, func(m []string) string {
+		return fmt.Sprintf("dictionary update sequence element #%s has length %s; 2 is required", m[1], m[2])
+	}),
+	rule(`for parameter \d+: got (\S+), want iterable$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object is not iterable", pyTypeOf(m[1]))
+	}),
 	rule(`unsupported|unknown (binary|unary) op|not callable|got \S+, want|missing argument|unexpected keyword|positional argument|for parameter|not iterable|unhashable|not supported|cannot compare|not comparable|does not support|invalid call|frozen`, excTypeError, nil),
+}
+
+// funcName is a function's name as Python's messages show it.
+func funcName(n string) string {
+	if n == "lambda" {
+		return "<lambda>"
+	}
+	return n
 }
 
 func plural(n int) string {
