@@ -33,8 +33,8 @@
 // "[output truncated: N bytes omitted (output_limit)]". After an error, the
 // effects of completed statements and the globals bound so far remain.
 // When an error matches a row of the "Use instead" table (Python forms the
-// REPL still lacks: class, yield, try in a def, nonlocal, async, load,
-// eval; a test checks that each row's example still fails with its hint),
+// REPL still lacks: yield, nonlocal, async, load, eval; a test checks
+// that each row's example still fails with its hint),
 // one more line follows:
 // "<name> is not available in this REPL; use <alternative>". Helper files
 // that failed to load are reported at the start of the first result.
@@ -47,9 +47,13 @@
 //
 //  1. The pre-pass (prepass*.go) rewrites the forms Starlark cannot parse:
 //     f-strings, **, is / is not, chained comparisons, generator arguments,
-//     import, assert, raise, del, try/except/else/finally and with at top
-//     level, decorators, annotations, star unpacking, walrus in if/while
-//     conditions, for/while-else. Code without these habits reaches
+//     import, assert, raise, del, try/except/else/finally (at top level
+//     for the driver; inside a function as one function per clause, run
+//     by the hidden __py_tryrun, prepass_trydef.go), with, top-level
+//     class statements (a function running the class body, then
+//     __py_class, prepass_class.go), decorators, annotations, star
+//     unpacking, walrus in if/while conditions, for/while-else. Code
+//     without these habits reaches
 //     Starlark byte for byte unchanged (FuzzPrepass checks this and that
 //     the pre-pass never panics). A position map sends error positions in
 //     rewritten code back to the user's line and column. A form whose
@@ -60,7 +64,13 @@
 //     meaning differs through hidden builtins: indexing and slicing
 //     (strings count characters), iteration, method calls (Python's str,
 //     list, dict and set methods), x % y without a number literal
-//     (%-formatting), ** and identity, global reads inside functions.
+//     (%-formatting), ** and identity, global reads inside functions,
+//     x.__name__ and the other attributes every Python object has. It
+//     keeps the variables a function's try clauses assign in a dict the
+//     function makes on entry, so that body, handlers, finally and the
+//     code after share them, and makes a method's reads of its class
+//     body's names global reads, as Python scopes them
+//     (astpass_locals.go); super() gets its class and instance.
 //     A function reading a global while the chunk defining it still runs
 //     reads the chunk's current value (moduleSlots: go.starlark.net keeps
 //     it in an unexported slice, read through reflect and unsafe; a test
@@ -79,7 +89,15 @@
 // Python's builtins (py*.go: print with sep/end/file, sum, map, filter,
 // isinstance with type objects, round, pow, divmod, open, min/max with key
 // and default, sorted, enumerate(start=), ...) replace Starlark's where
-// they differ. import finds the modules of pymodules.go's registry, each a
+// they differ. Classes (pyclass*.go) follow Python's single-inheritance
+// lookup: instances carry their attributes, methods bind to self,
+// staticmethod, classmethod, property and super() work, and the special
+// methods (__repr__, __str__, __eq__, __lt__, __hash__, __len__, __iter__,
+// __contains__, __getitem__, the arithmetic ones, __enter__/__exit__)
+// are used where Python uses them; a class deriving from an exception
+// class is an exception class. dataclasses, abc and collections'
+// namedtuple build on them. dict.keys(), values() and items() are live
+// views with set operators. import finds the modules of pymodules.go's registry, each a
 // Python module over the REPL's mounts, permissions and approvals (os,
 // pathlib, glob, shutil over the jail roots; subprocess and os.system over
 // run()); os.environ and other host state are not available, and their
@@ -124,7 +142,11 @@
 // not start with a mount name (a host path, or one climbing above a mount)
 // is "outside the root". Errors name the virtual path and the kind (not
 // found, permission denied, outside the root, not a directory, is a
-// directory, already exists) and never a host path. File reads are
+// directory, already exists) and never a host path. A file open()ed for
+// writing keeps its writes until flush, close, the end of its with block
+// or the end of the call, and writes them earlier when anything else
+// reads or lists its path or a command starts, as CPython's closing of
+// an unreferenced file would have. File reads are
 // refused, without losing state, when the file is larger than what
 // max_memory_mb leaves.
 //
