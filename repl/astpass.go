@@ -67,18 +67,28 @@ func (w *astWalker) stmts(list []syntax.Stmt) {
 }
 
 // block walks a function body, which may grow: a def binding a variable
-// of the locals dict is followed by its store there.
+// of the locals dict is followed by its store there. The list is
+// rewritten in place unless it grows.
 func (w *astWalker) block(list []syntax.Stmt) []syntax.Stmt {
-	out := list[:0:0]
-	for _, s := range list {
-		out = append(out, w.stmt(s))
+	var out []syntax.Stmt // set once a statement is added
+	for i, s := range list {
+		list[i] = w.stmt(s)
 		if d, ok := s.(*syntax.DefStmt); ok {
-			if store := w.storeIdent(&syntax.Ident{NamePos: d.Name.NamePos, Name: d.Name.Name}); store != nil {
-				if _, isID := store.(*syntax.Ident); !isID {
-					out = append(out, &syntax.AssignStmt{OpPos: d.Def, Op: syntax.EQ, LHS: store, RHS: &syntax.Ident{NamePos: d.Name.NamePos, Name: d.Name.Name}})
+			if sc, _ := w.lookup(d.Name.Name); sc != nil && sc.dict[d.Name.Name] {
+				if out == nil {
+					out = append([]syntax.Stmt(nil), list[:i+1]...)
 				}
+				id := &syntax.Ident{NamePos: d.Name.NamePos, Name: d.Name.Name}
+				out = append(out, &syntax.AssignStmt{OpPos: d.Def, Op: syntax.EQ, LHS: dictAccess(sc.dictVar, id), RHS: id})
+				continue
 			}
 		}
+		if out != nil {
+			out = append(out, list[i])
+		}
+	}
+	if out == nil {
+		return list
 	}
 	return out
 }

@@ -86,8 +86,8 @@ func (w *astWalker) storeIdent(id *syntax.Ident) syntax.Expr {
 // variables, and returns the statement making it (to come first in the
 // body, once walked), or nil.
 func (w *astWalker) locals(scope *astScope, params []syntax.Expr, body []syntax.Stmt) syntax.Stmt {
-	shared := map[string]bool{}
-	clauseBound(body, shared)
+	var shared map[string]bool
+	clauseBound(body, &shared)
 	for name := range shared {
 		if strings.HasPrefix(name, "__py_") {
 			delete(shared, name)
@@ -124,13 +124,17 @@ func (w *astWalker) locals(scope *astScope, params []syntax.Expr, body []syntax.
 	return &syntax.AssignStmt{OpPos: pos, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: pos, Name: scope.dictVar}, RHS: call}
 }
 
-// clauseBound adds the names the try clause functions in body bind.
-func clauseBound(body []syntax.Stmt, out map[string]bool) {
+// clauseBound adds the names the try clause functions in body bind to
+// *out, made when the first is found.
+func clauseBound(body []syntax.Stmt, out *map[string]bool) {
 	for _, s := range body {
 		switch s := s.(type) {
 		case *syntax.DefStmt:
 			if isClause(s.Name.Name) {
-				boundIn(s.Body, out)
+				if *out == nil {
+					*out = map[string]bool{}
+				}
+				boundIn(s.Body, *out)
 			}
 		case *syntax.ForStmt:
 			clauseBound(s.Body, out)
