@@ -19,6 +19,11 @@ func percentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, er
 		if err != nil {
 			return nil, err
 		}
+		if r, _ := thread.Local(threadInterp).(*interp); r != nil {
+			if err := r.takeReprErr(); err != nil {
+				return nil, err // raised by a __str__ or __repr__ of %s, %r
+			}
+		}
 		return starlark.String(out), nil
 	}
 	if isZero(y) {

@@ -202,6 +202,7 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
+	r.reprErr = nil // an earlier call's, never taken
 	pre, perr := prepass(code)
 	if perr != nil {
 		c.refused = true
