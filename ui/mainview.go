@@ -28,6 +28,10 @@ type mainView struct {
 
 func newMainView(a *App) *mainView {
 	m := &mainView{Box: tview.NewBox(), a: a, ov: NewOverlay(a.opts.Theme)}
+	// The terminal's own background, as the text over it has: tview's
+	// default (black) would show as bars beside every line on a terminal
+	// whose background is not black.
+	m.Box.SetBackgroundColor(tcell.ColorDefault)
 	m.ov.OnToggleHidden = a.toggleHidden
 	m.tr = newTranscript(&a.st,
 		func() doc { return doc{blocks: a.top().blocks, tail: a.tail()} },

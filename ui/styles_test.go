@@ -9,6 +9,9 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"golang.org/x/tools/txtar"
+
+	"harness/llm"
+	"harness/rlm"
 )
 
 // styledScreen returns the text of a simulation screen (trailing spaces
@@ -95,6 +98,29 @@ func checkStyled(t *testing.T, path, about string, s tcell.SimulationScreen) {
 	for i, f := range got.Files {
 		if string(want.Files[i].Data) != string(f.Data) {
 			t.Errorf("%s differs from %s (rerun with -update after checking):\ngot:\n%s\nwant:\n%s", f.Name, path, f.Data, want.Files[i].Data)
+		}
+	}
+}
+
+// TestBackgroundIsTheTerminals: nothing on screen paints a background
+// colour of its own, blank cells included, so that the transcript reads
+// the same on any terminal background (a black fill behind the text's
+// default background shows as black bars on a light or a dark grey
+// terminal).
+func TestBackgroundIsTheTerminals(t *testing.T) {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
+		llm.Message{Role: "user", Content: "hi"},
+		llm.Message{Role: "assistant", Content: "A **short** answer."},
+	)}
+	s := newScreenApp(t, 50, 12, be, nil)
+	s.a.main.ov.SetCollapsed(false)
+	s.draw()
+	cells, w, h := s.scr.GetContents()
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if _, bg, _ := cells[y*w+x].Style.Decompose(); bg != tcell.ColorDefault {
+				t.Fatalf("cell %d,%d (%q) has background %v, want the terminal's", x, y, string(cells[y*w+x].Runes), bg)
+			}
 		}
 	}
 }
