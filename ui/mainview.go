@@ -115,12 +115,57 @@ func (m *mainView) Draw(s tcell.Screen) {
 		drawText(s, x, row, w, line, st, -1, -1)
 		row++
 	}
-	drawText(s, x, y+h-1, w, a.statusText(), a.st.status, -1, -1)
+	drawText(s, x, y+h-1, w, a.statusLine(w), a.st.status, -1, -1)
 }
 
 // statusText is the status line: the agent on screen, the model, the
 // tokens in use, the permission level, and what keys do now.
 func (a *App) statusText() string {
+	return joinStatus(a.statusParts())
+}
+
+// statusLine is the status line fitted to w cells: when it is too long,
+// the model, then the permission level, then the token count give way,
+// so that what the keys do now (y / n, PageDown, Esc) stays in view; only
+// then is the end cut.
+func (a *App) statusLine(w int) string {
+	parts := a.statusParts()
+	line := joinStatus(parts)
+	for _, drop := range []int{statusModel, statusLevel, statusTokens} {
+		if width(line) <= w {
+			break
+		}
+		parts[drop] = ""
+		line = joinStatus(parts)
+	}
+	return line
+}
+
+// joinStatus joins the status line's non-empty parts.
+func joinStatus(parts []string) string {
+	var sb strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString(" │ ")
+		}
+		sb.WriteString(p)
+	}
+	return " " + sb.String()
+}
+
+// The fixed parts of the status line, by index in statusParts.
+const (
+	statusAgent = iota
+	statusModel
+	statusTokens
+	statusLevel
+)
+
+// statusParts are the status line's parts: the fixed ones, then the hints.
+func (a *App) statusParts() []string {
 	v := a.top()
 	tokens := fmt.Sprint(v.total + v.liveTokens)
 	if v.totalEst || v.liveTokens > 0 {
@@ -154,7 +199,7 @@ func (a *App) statusText() string {
 	case a.running:
 		parts = append(parts, a.progressText()+" · Esc stops")
 	}
-	return " " + strings.Join(parts, " │ ")
+	return parts
 }
 
 // rootPages is the root primitive: tview.Pages, drawing its visible pages
