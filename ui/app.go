@@ -259,7 +259,10 @@ func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMo
 			a.do(MouseAction(ev, held))
 		}
 	}
-	if a.mouseOnOverlay && len(a.review) > 0 && act == tview.MouseLeftClick && a.main.ov.onHeader(ev.Position()) {
+	// The second of two quick clicks comes as a double click: each one
+	// goes back a level.
+	click := act == tview.MouseLeftClick || act == tview.MouseLeftDoubleClick
+	if a.mouseOnOverlay && len(a.review) > 0 && click && a.main.ov.onHeader(ev.Position()) {
 		a.closeReview()
 		return ev, tview.MouseMove
 	}

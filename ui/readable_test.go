@@ -444,6 +444,18 @@ func TestReviewDeeper(t *testing.T) {
 	if len(s.a.review) != 0 {
 		t.Error("a second Esc did not return to the root")
 	}
+	// Two quick clicks on the header go back two levels: tview makes the
+	// second one a double click.
+	s.click("● rlm outer")
+	s.click("● rlm inner")
+	s.draw()
+	ox, oy, _, _ := s.a.main.ov.GetRect()
+	s.a.mouse(tcell.NewEventMouse(ox+2, oy, tcell.ButtonNone, 0), tview.MouseLeftClick)
+	s.draw()
+	s.a.mouse(tcell.NewEventMouse(ox+2, oy, tcell.ButtonNone, 0), tview.MouseLeftDoubleClick)
+	if len(s.a.review) != 0 {
+		t.Errorf("two quick clicks on the header left %d subagents open, want none", len(s.a.review))
+	}
 }
 
 // depthLoader records the depths it is asked for.
