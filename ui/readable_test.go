@@ -458,6 +458,29 @@ func TestReviewDeeper(t *testing.T) {
 	}
 }
 
+// TestReviewedTurnNotRunning: the overlay of a finished subagent reopened
+// for review does not call its turn running, as it does while the
+// subagent works.
+func TestReviewedTurnNotRunning(t *testing.T) {
+	root := items(
+		llm.Message{Role: "user", Content: "go"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("r1", "rlm", jsonArgs("task", "the task", "name", "worker"))}},
+		llm.Message{Role: "tool", ToolCallID: "r1", Content: "done"},
+	)
+	sub := items(llm.Message{Role: "user", Content: "the task"}, llm.Message{Role: "assistant", Content: "the answer"})
+	be := loaderBackend{&fakeBackend{events: rlm.NewStream(), name: "s1", items: root}, map[string][]sessions.Item{"r1": sub}}
+	s := newScreenApp(t, 100, 12, be, nil)
+	s.a.main.ov.SetCollapsed(false)
+	s.click("● rlm worker")
+	got := s.draw()
+	if !strings.Contains(got, "worker · Esc returns") || !strings.Contains(got, "Turn 1") {
+		t.Fatalf("the subagent is not under review:\n%s", got)
+	}
+	if strings.Contains(got, "running") {
+		t.Errorf("a finished subagent's turn is shown running:\n%s", got)
+	}
+}
+
 // depthLoader records the depths it is asked for.
 type depthLoader struct {
 	loaderBackend

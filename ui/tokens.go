@@ -54,7 +54,7 @@ func (a *App) refreshOverlay() {
 		if a.running {
 			active = ActiveLast
 		}
-	} else {
+	} else if !v.reviewing {
 		active = 0 // a running subagent's conversation is one turn
 	}
 	if !v.built && conversationBytes(v.items) >= overlayAsyncBytes {
