@@ -249,7 +249,9 @@ func (v *view) addBlocks(m llm.Message) {
 			gap = false
 		}
 	case "tool":
-		b := newBlock(kResult, m.ToolCallID, m.Content, false)
+		// A final newline (FYI's, a command's output) would draw a blank
+		// line on top of the one above the next message.
+		b := newBlock(kResult, m.ToolCallID, strings.TrimRight(m.Content, "\n"), false)
 		v.linkResult(b)
 		v.blocks = append(v.blocks, b)
 	default:
@@ -445,7 +447,7 @@ func toolsText(tools []llm.Tool) string {
 		if i > 0 {
 			sb.WriteString("\n\n")
 		}
-		fmt.Fprintf(&sb, "%s\n%s", t.Name, t.Description)
+		fmt.Fprintf(&sb, "%s\n%s", t.Name, strings.TrimRight(t.Description, "\n"))
 	}
 	return sb.String()
 }

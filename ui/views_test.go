@@ -5,6 +5,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"harness/llm"
@@ -44,5 +45,25 @@ func TestConversationKeepsErrorsOfFailedTurns(t *testing.T) {
 		"second", "Error: 404 Not Found", "third"}
 	if !slices.Equal(got, want) {
 		t.Errorf("blocks:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestTrailingNewlinesDrawNoBlankLines: a tool result or a tool
+// description that ends in a newline (FYI's does) is not followed by a
+// blank line of its own on top of the one between messages.
+func TestTrailingNewlinesDrawNoBlankLines(t *testing.T) {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
+		llm.Message{Role: "user", Content: "hi"},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("f1", "FYI", "{}")}},
+		llm.Message{Role: "tool", ToolCallID: "f1", Content: "Date: today\nModel: m\n"},
+		llm.Message{Role: "assistant", Content: "Hello."},
+	)}
+	s := newScreenApp(t, 60, 20, be, nil)
+	if got := s.draw(); !strings.Contains(got, "Model: m\n\nHello.") {
+		t.Errorf("want one blank line between the result and the answer:\n%s", got)
+	}
+	text := toolsText([]llm.Tool{{Name: "rlm", Description: "Delegate.\n"}, {Name: "FYI", Description: "The date.\n"}})
+	if want := "rlm\nDelegate.\n\nFYI\nThe date."; text != want {
+		t.Errorf("/tools: got %q, want %q", text, want)
 	}
 }
