@@ -243,10 +243,7 @@ func (p *picker) draw(s tcell.Screen) {
 		st := [4]tcell.Style{p.st.name, p.st.when, p.st.repo, p.st.preview}
 		when := p.when(info.Updated)
 		if info.InUse {
-			when, st[1] = "in use", p.st.inUse
-			if info.PID > 0 {
-				when = fmt.Sprintf("in use: pid %d", info.PID)
-			}
+			when, st[1] = inUseText(info), p.st.inUse
 		}
 		if i == p.sel {
 			for k := range st {
@@ -260,16 +257,26 @@ func (p *picker) draw(s tcell.Screen) {
 	}
 }
 
+// inUseText is what the UPDATED column says of a session in use.
+func inUseText(s sessions.Info) string {
+	if s.PID > 0 {
+		return fmt.Sprintf("in use: pid %d", s.PID)
+	}
+	return "in use"
+}
+
 // columns returns the start column of each of the four columns at width w
 // (a column that does not fit starts at w).
 func (p *picker) columns(w int) [4]int {
-	nameW, repoW := len("NAME"), len("REPOSITORY")
+	nameW, repoW, whenW := len("NAME"), len("REPOSITORY"), 16
 	for _, s := range p.all {
 		nameW = max(nameW, width(s.Name))
 		repoW = max(repoW, width(p.repo(s.Repository)))
+		if s.InUse {
+			whenW = max(whenW, len(inUseText(s)))
+		}
 	}
 	nameW, repoW = min(nameW, 32), min(repoW, 36)
-	const whenW = 16
 	c := [4]int{1, 1 + nameW + 2, 1 + nameW + 2 + whenW + 2, 1 + nameW + 2 + whenW + 2 + repoW + 2}
 	for i := range c {
 		c[i] = min(c[i], w)

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +112,22 @@ func TestPick(t *testing.T) {
 				t.Fatal("Pick did not return")
 			}
 		})
+	}
+}
+
+// TestPickerShowsWholePID: the UPDATED column is wide enough for the PID
+// of a session in use, however many digits it has.
+func TestPickerShowsWholePID(t *testing.T) {
+	for _, pid := range []int{42, 32733, 4194304} {
+		list := pickSessions()
+		list[2].PID = pid
+		s := newPickScreen(t, 120, 10)
+		p := newPicker(PickOptions{Theme: testTheme, Sessions: list, Now: func() time.Time { return pickNow }, Home: "/home/me"})
+		p.draw(s)
+		s.Show()
+		text, _, _ := styledScreen(s)
+		if want := fmt.Sprintf("in use: pid %d ", pid); !strings.Contains(text, want) {
+			t.Errorf("pid %d: no %q on screen:\n%s", pid, want, text)
+		}
 	}
 }
