@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"harness/rlm"
+	"harness/sessions"
 )
 
 // FailureNote is a failure recorded during a tool call (repl's
@@ -53,7 +54,11 @@ func (a *App) handle(ev rlm.Event) {
 		if e.Agent.Depth == 0 {
 			return
 		}
-		a.reg.ended(e.Agent)
+		var conv []sessions.Item
+		if v := a.viewOf(e.Agent); v != nil {
+			conv = v.items
+		}
+		a.reg.ended(e.Agent, conv)
 		for i := len(a.stack) - 1; i >= 0; i-- {
 			if a.stack[i].agent.ID == e.Agent.ID {
 				caller := a.root

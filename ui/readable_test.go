@@ -481,6 +481,45 @@ func TestReviewedTurnNotRunning(t *testing.T) {
 	}
 }
 
+// TestRlmCallTokensWithoutUsage: a subagent seen running whose server
+// reported no usage shows its tokens estimated on its rlm call, as one
+// read from its saved conversation does; reported usage wins.
+func TestRlmCallTokensWithoutUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		usage *llm.Usage
+		want  string
+	}{
+		{"no usage", nil, "● rlm w · 1 tool call · 0 ms · ~"},
+		{"usage", &llm.Usage{PromptTokens: 1200, CompletionTokens: 34, TotalTokens: 1234}, "● rlm w · 1 tool call · 0 ms · 1.2k tokens"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+			s := newScreenApp(t, 100, 12, be, nil)
+			s.a.reg.now = func() time.Time { return time.Unix(0, 0) }
+			root, sub := rlm.Agent{Name: "s1"}, rlm.Agent{Name: "w", Depth: 1, ID: "r1"}
+			s.handle(rlm.AgentStart{Agent: root},
+				rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("r1", "rlm", jsonArgs("task", "t", "name", "w"))}}},
+				rlm.AgentStart{Agent: sub, Task: "t"},
+				rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "user", Content: "t"}},
+				rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("c1", "repl", jsonArgs("code", "print(1)"))}}},
+				rlm.ToolCall{Agent: sub, ID: "c1", Name: "repl"},
+				rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "tool", ToolCallID: "c1", Content: strings.Repeat("output ", 200)}},
+			)
+			if tc.usage != nil {
+				s.handle(rlm.Usage{Agent: sub, Usage: *tc.usage})
+			}
+			s.handle(rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "assistant", Content: "done"}},
+				rlm.AgentEnd{Agent: sub, Status: rlm.Done, Result: "done"},
+				rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: "r1", Content: "done"}})
+			got := s.draw()
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("want %q on the rlm call:\n%s", tc.want, got)
+			}
+		})
+	}
+}
+
 // depthLoader records the depths it is asked for.
 type depthLoader struct {
 	loaderBackend

@@ -84,11 +84,28 @@ func (r *registry) used(ag rlm.Agent, u llm.Usage) {
 	}
 }
 
-func (r *registry) ended(ag rlm.Agent) {
+// ended takes the subagent's conversation as it ended: when the server
+// reported no usage, its tokens are estimated from it, as they are for a
+// subagent read from its saved conversation.
+func (r *registry) ended(ag rlm.Agent, items []sessions.Item) {
 	if s, ok := r.subs[ag.ID]; ok {
 		s.end, s.running = r.now(), false
+		if s.tokens == 0 {
+			s.tokens, s.tokEst = estimateItems(items), true
+		}
 		s.ver++
 	}
+}
+
+// estimateItems estimates the tokens of a conversation's shown messages.
+func estimateItems(items []sessions.Item) int {
+	msgs := make([]llm.Message, 0, len(items))
+	for _, it := range items {
+		if !it.Hidden {
+			msgs = append(msgs, it.Message)
+		}
+	}
+	return llm.EstimateTurn(msgs).Tokens
 }
 
 // ensure reads the saved conversation once, for a call not seen running.
@@ -105,23 +122,15 @@ func (s *subStats) ensure() {
 		return
 	}
 	s.saved = true
-	msgs := make([]llm.Message, 0, len(items))
+	calls := 0
 	for _, it := range items {
 		if !it.Hidden {
-			msgs = append(msgs, it.Message)
+			calls += len(it.Message.ToolCalls)
 		}
 	}
-	s.calls = max(countCalls(msgs)-1, 0) // the start-up call
-	s.tokens, s.tokEst = llm.EstimateTurn(msgs).Tokens, true
+	s.calls = max(calls-1, 0) // the start-up call
+	s.tokens, s.tokEst = estimateItems(items), true
 	s.ver++
-}
-
-func countCalls(msgs []llm.Message) int {
-	n := 0
-	for _, m := range msgs {
-		n += len(m.ToolCalls)
-	}
-	return n
 }
 
 // figures is what the rlm call's line says after the name.
