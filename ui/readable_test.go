@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -243,6 +244,48 @@ func TestScreenFolded(t *testing.T) {
 	}
 }
 
+// TestFoldKeepsClickedPlace: expanding a folded result at the bottom of
+// a long transcript leaves what is above it where it was and reads down
+// from the marker, with a click or with Ctrl+O; folding a result whose
+// start is above the screen brings its start to the top.
+func TestFoldKeepsClickedPlace(t *testing.T) {
+	for _, how := range []string{"click", "Ctrl+O"} {
+		t.Run(how, func(t *testing.T) {
+			var msgs []llm.Message
+			for i := 0; i < 10; i++ {
+				msgs = append(msgs, llm.Message{Role: "user", Content: "q" + itoa(i)}, llm.Message{Role: "assistant", Content: "a" + itoa(i)})
+			}
+			msgs = append(msgs, llm.Message{Role: "user", Content: "list"},
+				llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("c1", "list", `{"path":"."}`)}},
+				llm.Message{Role: "tool", ToolCallID: "c1", Content: longOutput(30)})
+			be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(msgs...)}
+			s := newScreenApp(t, 60, 20, be, nil)
+			before := strings.Split(s.draw(), "\n")
+			marker := slices.IndexFunc(before, func(l string) bool { return strings.Contains(l, "more lines") })
+			if marker < 0 {
+				t.Fatalf("no fold marker:\n%s", strings.Join(before, "\n"))
+			}
+			if how == "click" {
+				s.click("more lines")
+			} else {
+				s.a.do(KeyAction(tcell.NewEventKey(tcell.KeyCtrlO, 0, tcell.ModCtrl), false))
+			}
+			after := strings.Split(s.draw(), "\n")
+			if !slices.Equal(after[1:marker], before[1:marker]) || after[marker] != "line xxxxx 5" {
+				t.Errorf("the lines above the marker moved, or the expansion does not start at it:\nbefore:\n%s\nafter:\n%s",
+					strings.Join(before, "\n"), strings.Join(after, "\n"))
+			}
+			// Scrolled to the expanded result's end, its fold line folds it
+			// again, and its start comes to the top.
+			s.a.main.tr.scrollBy(100)
+			s.click("click or Ctrl+O to fold")
+			if got := s.draw(); !strings.Contains(got, "\nline x 1\n") || !strings.Contains(got, "more lines") {
+				t.Errorf("folded from its end:\n%s", got)
+			}
+		})
+	}
+}
+
 func TestScreenStartupCall(t *testing.T) {
 	sub := rlm.Agent{Name: "fixer", Depth: 1, ID: "r1"}
 	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
@@ -267,8 +310,13 @@ func TestScreenStartupCall(t *testing.T) {
 	)
 	s.check("startup-folded", "a subagent's automatic first call folded to one line with its size")
 	s.click("start-up")
-	if got := s.draw(); !strings.Contains(got, "line x 43") || !strings.Contains(got, "▲ start-up") {
+	// It expands downwards from where it was clicked, the view held there.
+	if got := s.draw(); !strings.Contains(got, "Fix the typo.\n\n● repl\nFYI()") || !strings.Contains(got, "line x 1\n") {
 		t.Errorf("expanded:\n%s", got)
+	}
+	s.a.main.tr.scrollBy(100)
+	if got := s.draw(); !strings.Contains(got, "line x 43") || !strings.Contains(got, "▲ start-up") {
+		t.Errorf("expanded, at its end:\n%s", got)
 	}
 }
 

@@ -319,7 +319,7 @@ func (a *App) click(p point) {
 	case b.reviewable():
 		a.openReview(b)
 	case b.foldable() && (b.kind == kCall || b.isMarker(w, p.p.l)):
-		b.toggle()
+		a.toggleHeld(p.p.b)
 	}
 }
 
@@ -328,8 +328,26 @@ func (a *App) foldLast() {
 	d, rows := a.main.tr.doc(), a.main.tr.rows
 	for i := len(rows) - 1; i >= 0; i-- {
 		if bi := rows[i].b; bi < d.n() && d.at(bi).foldable() {
-			d.at(bi).toggle()
+			a.toggleHeld(bi)
 			return
 		}
 	}
+}
+
+// toggleHeld folds or unfolds block bi keeping what is above it where it
+// is on screen, so that an expanded block reads down from where it was
+// clicked (at the bottom, the view would rather have pushed its start
+// off the top); a block that starts above the screen is brought to the
+// top. The view follows again when what is below no longer fills it.
+func (a *App) toggleHeld(bi int) {
+	d, rows := a.main.tr.doc(), a.main.tr.rows
+	d.at(bi).toggle()
+	if len(rows) == 0 {
+		return
+	}
+	top := rows[0]
+	if top.b == bi && top.l > 0 {
+		top = pos{bi, 0}
+	}
+	*a.main.tr.scroll() = scroll{top: top}
 }
