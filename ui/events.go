@@ -135,7 +135,7 @@ func (a *App) handle(ev rlm.Event) {
 	case Warning:
 		a.top().add(kNote, "", "⚠ "+e.Message)
 	case rlm.TurnDone:
-		a.endRetries()
+		a.endRetries(e.Status)
 		if e.Status == rlm.Stopped && !a.root.endsStopped() {
 			a.root.add(kNote, "", rlm.StoppedMarker)
 		}

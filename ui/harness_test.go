@@ -61,8 +61,12 @@ func (f *fakeBackend) Turn(ctx context.Context, prompt string) (rlm.Result, erro
 	if f.script != nil {
 		f.script(ctx, f, prompt)
 	}
-	f.events.Emit(rlm.AgentEnd{Agent: root})
-	f.events.Emit(rlm.TurnDone{Agent: root})
+	st := rlm.Done // as the runner says it
+	if ctx.Err() != nil {
+		st = rlm.Stopped
+	}
+	f.events.Emit(rlm.AgentEnd{Agent: root, Status: st})
+	f.events.Emit(rlm.TurnDone{Agent: root, Status: st})
 	return rlm.Result{}, nil
 }
 

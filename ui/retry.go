@@ -52,6 +52,14 @@ func (a *App) showRetry(e rlm.Retry) {
 		return
 	}
 	v.dropLive()
+	// A new failure means the agent's earlier retries were sent, whether
+	// or not their countdown's last tick was drawn.
+	for _, n := range a.retry.notes {
+		if n.e.Agent == e.Agent {
+			a.retried(n)
+		}
+	}
+	a.dropDoneRetries()
 	v.add(kNote, "", "")
 	n := &retryNote{b: v.blocks[len(v.blocks)-1], e: e, until: a.retryClock().Now().Add(e.Delay)}
 	a.retry.notes = append(a.retry.notes, n)
@@ -65,8 +73,7 @@ func (a *App) tickRetry(n *retryNote) {
 	}
 	left := n.until.Sub(a.retryClock().Now())
 	if left <= 0 {
-		n.done = true
-		n.b.set(fmt.Sprintf("%s: retried (%d of %d)", n.e.Reason, n.e.Attempt, n.e.Max))
+		a.retried(n)
 		a.dropDoneRetries()
 		return
 	}
@@ -77,10 +84,25 @@ func (a *App) tickRetry(n *retryNote) {
 	a.retryClock().AfterFunc(next, func() { a.post(func() { a.tickRetry(n) }) })
 }
 
-// endRetries says on every countdown still running that the turn ended
-// before its retry.
-func (a *App) endRetries() {
+// retried says on n that its retry was sent.
+func (a *App) retried(n *retryNote) {
+	if !n.done {
+		n.done = true
+		n.b.set(fmt.Sprintf("%s: retried (%d of %d)", n.e.Reason, n.e.Attempt, n.e.Max))
+	}
+}
+
+// endRetries ends the countdowns still running when the turn ends. Only
+// a turn stopped (Esc) can end during a wait: one that failed failed on
+// the retry, which was sent as its countdown's last tick was due (a
+// refused connection fails before that tick is drawn); so was a retry
+// whose wait is over.
+func (a *App) endRetries(st rlm.Status) {
+	now := a.retryClock().Now()
 	for _, n := range a.retry.notes {
+		if !n.done && (st != rlm.Stopped || !now.Before(n.until)) {
+			a.retried(n)
+		}
 		if !n.done {
 			n.done = true
 			n.b.set(fmt.Sprintf("%s: stopped before retry %d of %d", n.e.Reason, n.e.Attempt, n.e.Max))

@@ -94,3 +94,41 @@ func TestNoticeAndWarning(t *testing.T) {
 	u.waitText("⚠ The reply was cut at the token limit.")
 	wantColour(t, u, "The reply was cut", testTheme.Warning)
 }
+
+// TestRetryNoticeAfterItsWait: a retry whose wait is over was sent, even
+// when the turn ends (the retry failed at once, say) or the next retry
+// is announced before the countdown's last tick is drawn: the notice says
+// "retried", not "stopped before retry".
+func TestRetryNoticeAfterItsWait(t *testing.T) {
+	root := rlm.Agent{Name: "s1"}
+	for _, tc := range []struct {
+		name string
+		then []rlm.Event
+	}{
+		{"the turn fails", []rlm.Event{rlm.Error{Agent: root, Message: "cannot connect"}, rlm.TurnDone{Status: rlm.Failed}}},
+		{"the turn fails before the wait is over here", []rlm.Event{rlm.Error{Agent: root, Message: "cannot connect"}, rlm.TurnDone{Status: rlm.Failed}}},
+		{"another retry", []rlm.Event{rlm.Retry{Agent: root, Attempt: 3, Max: 4, Delay: time.Second, Reason: "connection refused"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+			s := newScreenApp(t, 100, 12, be, nil)
+			clock := llmtest.NewClock()
+			s.a.retry.clock = clock
+			s.handle(rlm.AgentStart{Agent: root},
+				rlm.Retry{Agent: root, Attempt: 2, Max: 4, Delay: 2 * time.Second, Reason: "connection refused"})
+			// The wait ends; its last tick is posted but not yet run. (The
+			// UI's countdown started when it got the event, a little after
+			// the client's own wait began: a failure can come first.)
+			if strings.Contains(tc.name, "before") {
+				clock.Advance(1990 * time.Millisecond)
+			} else {
+				clock.Advance(2 * time.Second)
+			}
+			s.handle(tc.then...)
+			got := s.draw()
+			if !strings.Contains(got, "connection refused: retried (2 of 4)") || strings.Contains(got, "stopped before retry 2") {
+				t.Errorf("the retry that was sent is not said to be:\n%s", got)
+			}
+		})
+	}
+}
