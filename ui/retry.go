@@ -61,7 +61,13 @@ func (a *App) showRetry(e rlm.Retry) {
 	}
 	a.dropDoneRetries()
 	v.add(kNote, "", "")
-	n := &retryNote{b: v.blocks[len(v.blocks)-1], e: e, until: a.retryClock().Now().Add(e.Delay)}
+	b := v.blocks[len(v.blocks)-1]
+	// It stands where the failed attempt's reply was, below a blank line
+	// as the reply would have been, unless right under another notice.
+	if k := len(v.blocks); k < 2 || v.blocks[k-2].kind != kNote && v.blocks[k-2].kind != kError {
+		b.gap = true
+	}
+	n := &retryNote{b: b, e: e, until: a.retryClock().Now().Add(e.Delay)}
 	a.retry.notes = append(a.retry.notes, n)
 	a.tickRetry(n)
 }

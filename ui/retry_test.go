@@ -132,3 +132,32 @@ func TestRetryNoticeAfterItsWait(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryNoticeStandsApart: a retry notice stands where the failed
+// reply would have, a blank line under the result above it; the notices
+// of further retries follow it line by line.
+func TestRetryNoticeStandsApart(t *testing.T) {
+	root := rlm.Agent{Name: "s1"}
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 100, 12, be, nil)
+	s.a.retry.clock = llmtest.NewClock()
+	s.handle(rlm.AgentStart{Agent: root},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "user", Content: "hi"}},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("f1", "FYI", "{}")}}},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: "f1", Content: "Model: m\n"}},
+		rlm.Retry{Agent: root, Attempt: 1, Max: 4, Delay: time.Second, Reason: "503"},
+		rlm.Retry{Agent: root, Attempt: 2, Max: 4, Delay: time.Second, Reason: "503"})
+	if got := s.draw(); !strings.Contains(got, "Model: m\n\n503: retried (1 of 4)\n503: retrying in 1 s (2 of 4)") {
+		t.Errorf("the notices are not set apart from the result:\n%s", got)
+	}
+	// An error ending the turn follows the notices; alone, it stands apart.
+	s.handle(rlm.Error{Agent: root, Message: "gave up"}, rlm.TurnDone{Status: rlm.Failed})
+	if got := s.draw(); !strings.Contains(got, "(2 of 4)\nError: gave up") {
+		t.Errorf("the error is not under the notices:\n%s", got)
+	}
+	s.handle(rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: "f2", Content: "Model: m"}},
+		rlm.Error{Agent: root, Message: "401"})
+	if got := s.draw(); !strings.Contains(got, "Model: m\n\nError: 401") {
+		t.Errorf("an error under a result is not set apart from it:\n%s", got)
+	}
+}
