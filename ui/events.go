@@ -165,7 +165,13 @@ func keepNotes(sub, caller *view) {
 		if !b.extra || b.kind != kNote && b.kind != kError || b.String() == "" {
 			continue
 		}
-		caller.add(b.kind, sub.agent.ID, sub.agent.Name+": "+b.String())
+		text := b.String()
+		if b.failure != "" {
+			// Under its result a failure note says only how often: the
+			// caller, without the result, needs the failure itself.
+			text = noteText(FailureNote{Message: b.failure, Count: b.count})
+		}
+		caller.add(b.kind, sub.agent.ID, sub.agent.Name+": "+text)
 	}
 }
 

@@ -421,8 +421,8 @@ func TestFailureNoteShownOnce(t *testing.T) {
 		t.Errorf("the count is not under the result:\n%s", got)
 	}
 	s.handle(rlm.AgentEnd{Agent: sub, Status: rlm.Done, Result: "done"})
-	if got := s.draw(); !strings.Contains(got, "w: ⚠ this failure: seen 3 times") {
-		t.Errorf("the note was lost when the view returned to the root:\n%s", got)
+	if got := s.draw(); !strings.Contains(got, "w: ⚠ syntax error: unexpected EOF (seen 3 times)") {
+		t.Errorf("the note, with its failure, was lost when the view returned to the root:\n%s", got)
 	}
 }
 
