@@ -123,10 +123,7 @@ func (a *App) handle(ev rlm.Event) {
 			v = a.top()
 		}
 		v.add(kError, "", "Error: "+e.Message)
-		// Like a retry notice, where the reply would have been.
-		if k := len(v.blocks); k < 2 || v.blocks[k-2].kind != kNote && v.blocks[k-2].kind != kError {
-			v.blocks[k-1].gap = true
-		}
+		v.setApart() // where the reply would have been
 	case rlm.Usage:
 		a.reg.used(e.Agent, e.Usage)
 		if v := a.viewOf(e.Agent); v != nil && e.Usage.TotalTokens > 0 {

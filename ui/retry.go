@@ -61,13 +61,8 @@ func (a *App) showRetry(e rlm.Retry) {
 	}
 	a.dropDoneRetries()
 	v.add(kNote, "", "")
-	b := v.blocks[len(v.blocks)-1]
-	// It stands where the failed attempt's reply was, below a blank line
-	// as the reply would have been, unless right under another notice.
-	if k := len(v.blocks); k < 2 || v.blocks[k-2].kind != kNote && v.blocks[k-2].kind != kError {
-		b.gap = true
-	}
-	n := &retryNote{b: b, e: e, until: a.retryClock().Now().Add(e.Delay)}
+	v.setApart() // where the failed attempt's reply was
+	n := &retryNote{b: v.blocks[len(v.blocks)-1], e: e, until: a.retryClock().Now().Add(e.Delay)}
 	a.retry.notes = append(a.retry.notes, n)
 	a.tickRetry(n)
 }
@@ -106,10 +101,11 @@ func (a *App) retried(n *retryNote) {
 func (a *App) endRetries(st rlm.Status) {
 	now := a.retryClock().Now()
 	for _, n := range a.retry.notes {
-		if !n.done && (st != rlm.Stopped || !now.Before(n.until)) {
+		switch {
+		case n.done:
+		case st != rlm.Stopped || !now.Before(n.until):
 			a.retried(n)
-		}
-		if !n.done {
+		default:
 			n.done = true
 			n.b.set(fmt.Sprintf("%s: stopped before retry %d of %d", n.e.Reason, n.e.Attempt, n.e.Max))
 		}

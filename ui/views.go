@@ -437,6 +437,16 @@ func (v *view) add(k kind, id, text string) {
 	v.blocks = append(v.blocks, b)
 }
 
+// setApart puts a blank line above the last block, a notice standing
+// for a reply (a retry's, the turn's error), unless it follows another
+// notice: a run of them reads as one.
+func (v *view) setApart() {
+	k := len(v.blocks)
+	if k < 2 || v.blocks[k-2].kind != kNote && v.blocks[k-2].kind != kError {
+		v.blocks[k-1].gap = true
+	}
+}
+
 // toolsText is what /tools shows: every tool's name and full description.
 func toolsText(tools []llm.Tool) string {
 	if len(tools) == 0 {
