@@ -1,9 +1,10 @@
 // Command uitour is a scripted endpoint for trying every part of the UI by
 // hand under tmux: each root message picks a scene by a word it contains.
 //
-//	uitour -url FILE
+//	uitour -url FILE [-repo DIR]
 //
-// It serves llmtest's fake endpoint on the loopback address, writes its
+// With -repo it writes a.txt, b.txt and c.txt into DIR (the repository
+// harness is started in) for the patch scene to edit. It serves llmtest's fake endpoint on the loopback address, writes its
 // base URL to FILE and runs until it is killed. Scenes, by the first of
 // these words in the root agent's latest user message:
 //
@@ -12,8 +13,7 @@
 //	long      the same answer eight times over, streamed fast (scroll up
 //	          while it streams)
 //	patch     a subagent applies one patch with Add, Delete, Update with a
-//	          move and Replace File (run it in a folder holding a.txt,
-//	          b.txt and c.txt; the scene prints how to make them)
+//	          move and Replace File to the files -repo wrote
 //	deep      a subagent delegates to a subagent of its own
 //	run       a subagent runs sleep 6 (allow it in [commands.allow] to see
 //	          it without an approval), then ls (which asks)
@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -50,10 +51,20 @@ func (p *program) Errorf(format string, args ...any) { fmt.Fprintf(os.Stderr, fo
 
 func main() {
 	urlFile := flag.String("url", "", "file to write the base URL to")
+	repo := flag.String("repo", "", "the repository folder to write the patch scene's files into")
 	flag.Parse()
 	if *urlFile == "" {
-		fmt.Fprintln(os.Stderr, "usage: uitour -url FILE")
+		fmt.Fprintln(os.Stderr, "usage: uitour -url FILE [-repo DIR]")
 		os.Exit(2)
+	}
+	if *repo != "" {
+		files := map[string]string{"a.txt": "one\ntwo\nthree\n", "b.txt": "bee\n", "c.txt": "alpha\nbeta\n"}
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(*repo, name), []byte(text), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "uitour:", err)
+				os.Exit(1)
+			}
+		}
 	}
 	p := &program{}
 	srv := llmtest.New(p)
