@@ -244,6 +244,30 @@ func TestScreenFolded(t *testing.T) {
 	}
 }
 
+// TestStreamedPatchShowsNoPartialMarkers: an apply_patch call streamed a
+// few bytes at a time never shows a marker line as it stands ("*** Begin
+// Pat") nor a header from half a marker ("M a" for "*** Update File:
+// a.txt"): a marker line shows once it is whole.
+func TestStreamedPatchShowsNoPartialMarkers(t *testing.T) {
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 70, 24, be, nil)
+	root := rlm.Agent{Name: "s1"}
+	s.handle(rlm.AgentStart{Agent: root}, rlm.ToolCallStarted{Agent: root, ID: "p1", Name: "apply_patch"})
+	args := jsonArgs("patch", "*** Begin Patch\n*** Add File: d.txt\n+a new file\n*** Update File: a.txt\n*** Move to: moved/a.txt\n@@\n one\n-two\n+2\n*** End Patch")
+	for i := 0; i < len(args); i += 3 {
+		s.handle(rlm.ToolArgsDelta{Agent: root, ID: "p1", Text: args[i:min(i+3, len(args))]})
+		got := s.draw()
+		for _, bad := range []string{"**", "M a\n", "M a.\n", "M a.t\n", "A d\n", "A d.\n", "A d.t\n", "R a.txt -> m\n"} {
+			if strings.Contains(got, bad) {
+				t.Fatalf("after %d bytes of arguments, %q on screen:\n%s", i+3, bad, got)
+			}
+		}
+	}
+	if got := s.draw(); !strings.Contains(got, "A d.txt (+1)") || !strings.Contains(got, "R a.txt -> moved/a.txt (+1 -1)") {
+		t.Errorf("the whole patch:\n%s", got)
+	}
+}
+
 // TestFoldKeepsClickedPlace: expanding a folded result at the bottom of
 // a long transcript leaves what is above it where it was and reads down
 // from the marker, with a click or with Ctrl+O; folding a result whose

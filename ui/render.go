@@ -189,6 +189,22 @@ func (b *block) foldLines(w int) []styled.Line {
 	return plainLines(strings.Join(lines[n-foldShow:], "\n"), w, plainSt, out)
 }
 
+// wholeMarkers leaves out the last line of a patch being streamed while
+// it is a marker line still arriving ("*** Begin Pat", "*** Update File:
+// a"), and the patch while it is only its Begin Patch line: drawn as they
+// stand they would show raw, or as a wrong file, for a frame or two
+// before the first header replaces them.
+func wholeMarkers(patch string) string {
+	i := strings.LastIndexByte(patch, '\n')
+	if strings.HasPrefix(patch[i+1:], "*") {
+		patch = patch[:i+1]
+	}
+	if strings.TrimSpace(patch) == "*** Begin Patch" {
+		return ""
+	}
+	return patch
+}
+
 // isMarker reports whether row i of b at width w is a fold marker.
 func (b *block) isMarker(w, i int) bool {
 	if !b.styledOn() || i >= b.nrows(w) {
@@ -233,7 +249,13 @@ func (b *block) callLines(w int) []styled.Line {
 		if b.r.bases != nil {
 			old = func(p string) (string, bool) { s, ok := b.r.bases[p]; return s, ok }
 		}
-		out = append(out, diffview.Lines(get("patch"), old, w)...)
+		text := get("patch")
+		if b.r.streaming {
+			text = wholeMarkers(text)
+		}
+		if text != "" {
+			out = append(out, diffview.Lines(text, old, w)...)
+		}
 		for _, f := range fields {
 			if f.key != "patch" && f.key != "root" {
 				out = plainLines(f.key+": "+f.val, w, plainSt, out)

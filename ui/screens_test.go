@@ -58,7 +58,7 @@ var screenCases = []struct {
 			rlm.AgentStart{Agent: rlm.Agent{Name: "fixer", Depth: 1, ID: "c1"}},
 			rlm.MessageAdded{Agent: rlm.Agent{Name: "fixer", Depth: 1, ID: "c1"}, Message: llm.Message{Role: "user", Content: "Fix the typo in README.md."}},
 			rlm.ToolCallStarted{Agent: rlm.Agent{Name: "fixer", Depth: 1, ID: "c1"}, ID: "p1", Name: "apply_patch"},
-			rlm.ToolArgsDelta{Agent: rlm.Agent{Name: "fixer", Depth: 1, ID: "c1"}, ID: "p1", Text: `{"root":"store","patch":"*** Begin Patch\n*** Update File: READ`},
+			rlm.ToolArgsDelta{Agent: rlm.Agent{Name: "fixer", Depth: 1, ID: "c1"}, ID: "p1", Text: `{"root":"store","patch":"*** Begin Patch\n*** Update File: README.md\n@@\n-teh`},
 			rlm.ToolOutput{Agent: rlm.Agent{Name: "fixer", Depth: 1, ID: "c1"}, ID: "x", Text: "checking...\n"},
 			FailureNote{Message: "denied: write README.md: the repository is read-only\nraise the level with Shift+Tab", Count: 2},
 		},
