@@ -123,7 +123,8 @@ type App struct {
 	cancel   context.CancelFunc
 	turnDone chan struct{}
 
-	pending []*approvalReq
+	pending   []*approvalReq
+	lastTyped time.Time // when a character was last typed into the input
 	retry   retryState // retry countdowns (retry.go)
 	prog    progress   // the spinner and long commands (progress.go)
 
@@ -210,7 +211,11 @@ func newApp(opts Options) *App {
 	pages := tview.NewPages().AddPage("main", a.main, true, true)
 	a.tv.SetRoot(rootPages{pages}, true).EnableMouse(true).EnablePaste(true)
 	a.tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
-		a.do(KeyAction(ev, len(a.pending) > 0))
+		act := KeyAction(ev, a.answerable())
+		if act.Cmd == CmdInsert {
+			a.lastTyped = a.clock.Now()
+		}
+		a.do(act)
 		return nil
 	})
 	a.tv.SetMouseCapture(a.mouse)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Texts of the description line.
@@ -15,6 +16,22 @@ const (
 	describing      = "Generating description…"
 	descUnavailable = "Description unavailable: "
 )
+
+// typingGuard is how long after a character typed into a message being
+// written y and n still go into the message rather than answering an
+// approval: a prompt that appears while the person types never takes a
+// letter of their sentence as its answer.
+const typingGuard = 500 * time.Millisecond
+
+// answerable says whether y and n answer the oldest pending approval now:
+// one is pending, and the person is not in the middle of typing a
+// message (the input is empty, or nothing was typed for typingGuard).
+func (a *App) answerable() bool {
+	if len(a.pending) == 0 {
+		return false
+	}
+	return a.in.text == "" || a.clock.Now().Sub(a.lastTyped) >= typingGuard
+}
 
 // addApproval queues a request from Approvals.Approve.
 func (a *App) addApproval(req *approvalReq) {

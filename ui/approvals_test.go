@@ -138,3 +138,62 @@ func TestEscWithPendingApproval(t *testing.T) {
 	}
 	u.waitFor("the prompt to go", func(s string) bool { return !strings.Contains(s, "Press y") })
 }
+
+// TestApprovalWhileTyping: an approval that appears while the person is
+// writing a message never takes a letter of it as the answer; an empty
+// input (or a pause in typing) makes y and n answer again.
+func TestApprovalWhileTyping(t *testing.T) {
+	got := make(chan bool, 1)
+	u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
+	u.typeText("list")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("Press y to allow, n to deny")
+	u.typeText("any")
+	s := u.waitText("> any")
+	if !strings.Contains(s, "Press y to allow, n to deny") {
+		t.Fatalf("the approval was answered by typing:\n%s", s)
+	}
+	select {
+	case ok := <-got:
+		t.Fatalf("typing answered the approval: %v", ok)
+	default:
+	}
+	u.key(tcell.KeyCtrlU, 0, 0)
+	u.key(tcell.KeyRune, 'y', 0)
+	select {
+	case ok := <-got:
+		if !ok {
+			t.Error("y after emptying the input denied")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("y on an empty input did not answer")
+	}
+	u.waitText("Allowed:")
+}
+
+// TestAnswerableAfterAPause: y and n answer again once typing has paused
+// for typingGuard, even with text in the input.
+func TestAnswerableAfterAPause(t *testing.T) {
+	clk := newFakeClock()
+	a := &App{clock: clk}
+	if a.answerable() {
+		t.Fatal("answerable with nothing pending")
+	}
+	a.pending = []*approvalReq{{}}
+	if !a.answerable() {
+		t.Fatal("not answerable with an empty input")
+	}
+	a.in.set("any")
+	a.lastTyped = clk.Now()
+	if a.answerable() {
+		t.Fatal("answerable while typing")
+	}
+	clk.Advance(typingGuard - time.Millisecond)
+	if a.answerable() {
+		t.Fatal("answerable before the pause was long enough")
+	}
+	clk.Advance(time.Millisecond)
+	if !a.answerable() {
+		t.Fatal("not answerable after a pause")
+	}
+}

@@ -127,7 +127,9 @@
 // line, Esc closes the command list or stops the turn and every subagent,
 // Shift+Tab cycles the permission level (Level, read by the repository jail
 // at each operation, and saved with Options.SavePermission), y and n answer
-// the pending approval, PageUp/PageDown and the wheel scroll, Ctrl+O folds
+// the pending approval (except while a message is being written: then
+// they are typed, until the input is empty or typing pauses for
+// typingGuard), PageUp/PageDown and the wheel scroll, Ctrl+O folds
 // or unfolds the lowest foldable block on screen, Ctrl+C stops the turn
 // or, idle, exits. A bracketed paste only inserts text.
 //

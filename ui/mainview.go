@@ -67,6 +67,7 @@ func (m *mainView) PasteHandler() func(string, func(tview.Primitive)) {
 	return m.WrapPasteHandler(func(text string, _ func(tview.Primitive)) {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 		text = strings.ReplaceAll(text, "\r", "\n")
+		m.a.lastTyped = m.a.clock.Now()
 		m.a.edit(func() { m.a.in.insert(text) })
 	})
 }
