@@ -124,9 +124,9 @@ type App struct {
 	turnDone chan struct{}
 
 	pending   []*approvalReq
-	lastTyped time.Time // when a character was last typed into the input
-	retry   retryState // retry countdowns (retry.go)
-	prog    progress   // the spinner and long commands (progress.go)
+	lastTyped time.Time  // when a character was last typed into the input
+	retry     retryState // retry countdowns (retry.go)
+	prog      progress   // the spinner and long commands (progress.go)
 
 	counts       []llm.TurnCount // the root's turn_token_cache
 	recounting   bool            // a recount runs (tokens.go)
