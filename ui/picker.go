@@ -23,6 +23,10 @@ type PickOptions struct {
 	Screen   tcell.Screen    // nil opens the terminal; one given is initialized, and left so
 	Now      func() time.Time
 	Home     string // shown as "~" at the start of a repository path
+	// InUse, when set, says whether a session is open in another harness
+	// now (and its PID), checked when it is chosen: the marks of Sessions
+	// may be out of date. nil trusts Sessions' marks.
+	InUse func(name string) (bool, int)
 }
 
 // Pick shows the saved sessions full-screen and returns the name of the
@@ -32,7 +36,8 @@ type PickOptions struct {
 // Home/End and the wheel move the selection, a click selects a row and a
 // click on the selected row opens it. The newest session starts selected.
 // A session another harness has open says "in use" where its time would
-// be; opening it then fails with the message of --resume NAME.
+// be; choosing one still in use says so on the hint line and stays in the
+// picker.
 func Pick(o PickOptions) (string, error) {
 	s := o.Screen
 	if s == nil {
@@ -71,6 +76,7 @@ type picker struct {
 	rows   int // list rows at the last draw
 	listY  int // screen row of the list's first row
 	st     pickerStyles
+	notice string // replaces the key hints until the next key: why Enter did not open
 }
 
 type pickerStyles struct {
@@ -130,14 +136,29 @@ func (p *picker) handle(ev tcell.Event) (done bool, name string) {
 	return false, ""
 }
 
+// open chooses the selected session, unless another harness has it open:
+// then the hint line says so and the picker stays.
+func (p *picker) open() (bool, string) {
+	info := &p.all[p.shown[p.sel]]
+	if p.o.InUse != nil {
+		info.InUse, info.PID = p.o.InUse(info.Name)
+	}
+	if info.InUse {
+		p.notice = fmt.Sprintf("%s is open in another harness (%s): quit that one first, or choose another", info.Name, inUseText(*info))
+		return false, ""
+	}
+	return true, info.Name
+}
+
 func (p *picker) key(ev *tcell.EventKey) (bool, string) {
 	page := max(p.rows-1, 1)
+	p.notice = ""
 	switch ev.Key() {
 	case tcell.KeyEscape, tcell.KeyCtrlC:
 		return true, ""
 	case tcell.KeyEnter:
 		if len(p.shown) > 0 {
-			return true, p.all[p.shown[p.sel]].Name
+			return p.open()
 		}
 	case tcell.KeyUp, tcell.KeyCtrlP:
 		p.move(-1)
@@ -177,7 +198,7 @@ func (p *picker) mouse(ev *tcell.EventMouse) (bool, string) {
 		i := p.top + y - p.listY
 		if y >= p.listY && y < p.listY+p.rows && i < len(p.shown) {
 			if i == p.sel {
-				return true, p.all[p.shown[i]].Name
+				return p.open()
 			}
 			p.sel = i
 		}
@@ -225,7 +246,11 @@ func (p *picker) draw(s tcell.Screen) {
 	if h > 4 {
 		p.row(s, 2, cols, [4]string{"NAME", "UPDATED", "REPOSITORY", "FIRST MESSAGE"},
 			[4]tcell.Style{p.st.header, p.st.header, p.st.header, p.st.header})
-		put(s, 0, h-1, w, "↑/↓ choose · Enter opens · Esc quits", p.st.hint)
+		if p.notice != "" {
+			put(s, 0, h-1, w, p.notice, p.st.inUse)
+		} else {
+			put(s, 0, h-1, w, "↑/↓ choose · Enter opens · Esc quits", p.st.hint)
+		}
 	}
 	if len(p.shown) == 0 && p.rows > 0 {
 		put(s, 2, p.listY, w-2, "no session matches", p.st.none)

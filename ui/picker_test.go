@@ -72,21 +72,26 @@ func TestPick(t *testing.T) {
 		name   string
 		events []tcell.Event
 		want   string
+		inUse  func(string) (bool, int) // nil: none in use any more
 	}{
-		{"enter opens the newest", []tcell.Event{key(tcell.KeyEnter)}, "fix-parser"},
-		{"down then enter", []tcell.Event{key(tcell.KeyDown), key(tcell.KeyEnter)}, "docs"},
-		{"end then up", []tcell.Event{key(tcell.KeyEnd), key(tcell.KeyUp), key(tcell.KeyEnter)}, "20260308-101500"},
-		{"up stays at the top", []tcell.Event{key(tcell.KeyUp), key(tcell.KeyEnter)}, "fix-parser"},
-		{"filter then enter", []tcell.Event{typed('s'), typed('i'), typed('t'), typed('e'), key(tcell.KeyEnter)}, "docs"},
-		{"backspace widens the filter", []tcell.Event{typed('z'), key(tcell.KeyBackspace2), key(tcell.KeyEnter)}, "fix-parser"},
-		{"words match anywhere", []tcell.Event{typed('h'), typed('a'), typed('r'), typed(' '), typed('o'), typed('v'), key(tcell.KeyEnter)}, "20260308-101500"},
-		{"enter on no match does nothing", []tcell.Event{typed('z'), typed('z'), key(tcell.KeyEnter), key(tcell.KeyCtrlU), key(tcell.KeyEnter)}, "fix-parser"},
-		{"esc quits", []tcell.Event{key(tcell.KeyDown), key(tcell.KeyEscape)}, ""},
-		{"ctrl+c quits", []tcell.Event{key(tcell.KeyCtrlC)}, ""},
+		{"enter opens the newest", []tcell.Event{key(tcell.KeyEnter)}, "fix-parser", nil},
+		{"down then enter", []tcell.Event{key(tcell.KeyDown), key(tcell.KeyEnter)}, "docs", nil},
+		{"a session still in use stays unopened", []tcell.Event{key(tcell.KeyDown), key(tcell.KeyEnter), key(tcell.KeyDown), key(tcell.KeyEnter)},
+			"20260308-101500", func(name string) (bool, int) { return name == "docs", 4242 }},
+		{"a session taken since the list stays unopened", []tcell.Event{key(tcell.KeyEnter), key(tcell.KeyDown), key(tcell.KeyEnter)},
+			"docs", func(name string) (bool, int) { return name == "fix-parser", 77 }},
+		{"end then up", []tcell.Event{key(tcell.KeyEnd), key(tcell.KeyUp), key(tcell.KeyEnter)}, "20260308-101500", nil},
+		{"up stays at the top", []tcell.Event{key(tcell.KeyUp), key(tcell.KeyEnter)}, "fix-parser", nil},
+		{"filter then enter", []tcell.Event{typed('s'), typed('i'), typed('t'), typed('e'), key(tcell.KeyEnter)}, "docs", nil},
+		{"backspace widens the filter", []tcell.Event{typed('z'), key(tcell.KeyBackspace2), key(tcell.KeyEnter)}, "fix-parser", nil},
+		{"words match anywhere", []tcell.Event{typed('h'), typed('a'), typed('r'), typed(' '), typed('o'), typed('v'), key(tcell.KeyEnter)}, "20260308-101500", nil},
+		{"enter on no match does nothing", []tcell.Event{typed('z'), typed('z'), key(tcell.KeyEnter), key(tcell.KeyCtrlU), key(tcell.KeyEnter)}, "fix-parser", nil},
+		{"esc quits", []tcell.Event{key(tcell.KeyDown), key(tcell.KeyEscape)}, "", nil},
+		{"ctrl+c quits", []tcell.Event{key(tcell.KeyCtrlC)}, "", nil},
 		{"click selects, second click opens", []tcell.Event{
 			tcell.NewEventMouse(5, 5, tcell.Button1, 0), tcell.NewEventMouse(5, 5, tcell.ButtonNone, 0),
-			tcell.NewEventMouse(5, 5, tcell.Button1, 0)}, "20260308-101500"},
-		{"wheel moves", []tcell.Event{tcell.NewEventMouse(5, 5, tcell.WheelDown, 0), key(tcell.KeyEnter)}, "docs"},
+			tcell.NewEventMouse(5, 5, tcell.Button1, 0)}, "20260308-101500", nil},
+		{"wheel moves", []tcell.Event{tcell.NewEventMouse(5, 5, tcell.WheelDown, 0), key(tcell.KeyEnter)}, "docs", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newPickScreen(t, 100, 10)
@@ -97,7 +102,11 @@ func TestPick(t *testing.T) {
 			}
 			done := make(chan string, 1)
 			go func() {
-				name, err := Pick(PickOptions{Theme: testTheme, Sessions: pickSessions(), Screen: s, Now: func() time.Time { return pickNow }})
+				inUse := tc.inUse
+				if inUse == nil {
+					inUse = func(string) (bool, int) { return false, 0 }
+				}
+				name, err := Pick(PickOptions{Theme: testTheme, Sessions: pickSessions(), Screen: s, Now: func() time.Time { return pickNow }, InUse: inUse})
 				if err != nil {
 					t.Error(err)
 				}
@@ -129,5 +138,30 @@ func TestPickerShowsWholePID(t *testing.T) {
 		if want := fmt.Sprintf("in use: pid %d ", pid); !strings.Contains(text, want) {
 			t.Errorf("pid %d: no %q on screen:\n%s", pid, want, text)
 		}
+	}
+}
+
+// TestPickerSaysWhyInUseStays: Enter on a session another harness has
+// open says so on the hint line, until the next key.
+func TestPickerSaysWhyInUseStays(t *testing.T) {
+	s := newPickScreen(t, 120, 10)
+	p := newPicker(PickOptions{Theme: testTheme, Sessions: pickSessions(), Now: func() time.Time { return pickNow }})
+	for _, k := range []tcell.Key{tcell.KeyDown, tcell.KeyEnter} {
+		if done, name := p.handle(key(k)); done {
+			t.Fatalf("picked %q", name)
+		}
+	}
+	p.draw(s)
+	s.Show()
+	text, _, _ := styledScreen(s)
+	want := "docs is open in another harness (in use: pid 4242): quit that one first, or choose another"
+	if !strings.Contains(text, want) {
+		t.Fatalf("no %q on screen:\n%s", want, text)
+	}
+	p.handle(key(tcell.KeyUp))
+	p.draw(s)
+	s.Show()
+	if text, _, _ := styledScreen(s); strings.Contains(text, want) || !strings.Contains(text, "Enter opens") {
+		t.Errorf("the notice stayed after a key:\n%s", text)
 	}
 }

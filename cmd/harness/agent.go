@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"harness/config"
@@ -188,7 +189,8 @@ func pickSession(cfg *config.Config, st sessions.Store, stderr io.Writer) (strin
 		return "", exitOK
 	}
 	home, _ := os.UserHomeDir()
-	name, err := ui.Pick(ui.PickOptions{Theme: cfg.Theme, Sessions: list, Home: home})
+	name, err := ui.Pick(ui.PickOptions{Theme: cfg.Theme, Sessions: list, Home: home,
+		InUse: func(name string) (bool, int) { return sessions.InUse(filepath.Join(st.Dir, name)) }})
 	if err != nil {
 		fmt.Fprint(stderr, uiFailure(err))
 		return "", exitError
