@@ -17,11 +17,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"harness/failures"
+	"harness/proctest"
 )
 
 func TestMain(m *testing.M) {
@@ -203,32 +203,17 @@ func TestStdioCloseKillsGroup(t *testing.T) {
 	if err != nil {
 		t.Fatalf("spawn: %s", res.Text)
 	}
-	if !alive(pid) {
+	if !proctest.Alive(pid) {
 		t.Fatal("the child is not running")
 	}
 	s.Close()
-	deadline := time.Now().Add(waitTimeout)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatal("the server's child outlived Close")
-		}
-		time.Sleep(10 * time.Millisecond) // the kernel delivers SIGKILL asynchronously
+	if !proctest.WaitGone(pid, waitTimeout) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatal("the server's child outlived Close")
 	}
 	if _, err := call(t, s, "spawner", "cwd"); err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Errorf("a call after Close: %v", err)
 	}
-}
-
-// alive reports whether pid is a process that is not a zombie.
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 func TestStdioSchemaAndLogName(t *testing.T) {

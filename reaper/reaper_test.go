@@ -2,16 +2,16 @@ package reaper
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
+
+	"harness/proctest"
 )
 
 // TestMain makes the test binary the helper (Arg) or a stand-in for
@@ -44,43 +44,9 @@ func shell(mark string) *exec.Cmd {
 	return cmd
 }
 
-func marker() string { return fmt.Sprintf("1000.%06d", rand.IntN(1000000)) }
-
-// running counts the live (not zombie) processes whose command line
-// contains mark.
-func running(t *testing.T, mark string) int { return len(pids(mark)) }
-
-// pids returns the live (not zombie) processes whose command line
-// contains mark.
-func pids(mark string) []int {
-	var out []int
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		cmdline, err := os.ReadFile(filepath.Join(d, "cmdline"))
-		stat, err2 := os.ReadFile(filepath.Join(d, "stat"))
-		if err != nil || err2 != nil || !bytes.Contains(cmdline, []byte(mark)) {
-			continue
-		}
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue
-		}
-		var pid int
-		fmt.Sscan(filepath.Base(d), &pid)
-		out = append(out, pid)
-	}
-	return out
-}
-
-func waitCount(t *testing.T, mark string, want int) int {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		n := running(t, mark)
-		if n == want || time.Now().After(deadline) {
-			return n
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// waitCount waits until want processes carry mark, for at most 10 s, and
+// returns how many there are at the end.
+func waitCount(mark string, want int) int { return proctest.WaitCount(mark, want, 10*time.Second) }
 
 func cleanup(t *testing.T, cmds ...*exec.Cmd) {
 	t.Cleanup(func() {
@@ -94,7 +60,7 @@ func cleanup(t *testing.T, cmds ...*exec.Cmd) {
 // TestMainKillsListedGroups: when its input ends, Main kills every group
 // still listed (a shell and its background child) and spares a released one.
 func TestMainKillsListedGroups(t *testing.T) {
-	killed, released := marker(), marker()
+	killed, released := proctest.Marker(), proctest.Marker()
 	a, b := shell(killed), shell(released)
 	for _, c := range []*exec.Cmd{a, b} {
 		if err := c.Start(); err != nil {
@@ -102,7 +68,7 @@ func TestMainKillsListedGroups(t *testing.T) {
 		}
 	}
 	cleanup(t, a, b)
-	if waitCount(t, killed, 3) != 3 || waitCount(t, released, 3) != 3 {
+	if waitCount(killed, 3) != 3 || waitCount(released, 3) != 3 {
 		t.Fatal("the shells did not start their sleeps")
 	}
 	pr, pw := io.Pipe()
@@ -117,10 +83,10 @@ func TestMainKillsListedGroups(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Main did not return when its input ended")
 	}
-	if n := waitCount(t, killed, 0); n != 0 {
+	if n := waitCount(killed, 0); n != 0 {
 		t.Errorf("%d processes of the listed group left", n)
 	}
-	if n := running(t, released); n != 3 {
+	if n := len(proctest.WithArg(released)); n != 3 {
 		t.Errorf("the released group has %d processes, want 3", n)
 	}
 }
@@ -128,7 +94,7 @@ func TestMainKillsListedGroups(t *testing.T) {
 // TestSIGKILLedParent: a process that watched a group is SIGKILLed; its
 // reaper kills the group, background child included.
 func TestSIGKILLedParent(t *testing.T) {
-	mark := marker()
+	mark := proctest.Marker()
 	parent := exec.Command(os.Args[0])
 	parent.Env = append(os.Environ(), "REAPER_PARENT="+mark)
 	out, _ := parent.StdoutPipe()
@@ -138,19 +104,19 @@ func TestSIGKILLedParent(t *testing.T) {
 	t.Cleanup(func() {
 		parent.Process.Kill()
 		parent.Wait()
-		for _, pid := range pids(mark) { // left by a failure
+		for _, pid := range proctest.WithArg(mark) { // left by a failure
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
 	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
 		t.Fatalf("parent: %q", line)
 	}
-	if n := waitCount(t, mark, 3); n != 3 {
+	if n := waitCount(mark, 3); n != 3 {
 		t.Fatalf("%d processes started, want 3", n)
 	}
 	parent.Process.Signal(syscall.SIGKILL)
 	parent.Wait()
-	if n := waitCount(t, mark, 0); n != 0 {
+	if n := waitCount(mark, 0); n != 0 {
 		t.Errorf("%d processes left after the parent was SIGKILLed", n)
 	}
 }

@@ -12,22 +12,11 @@ import (
 
 	"harness/config"
 	"harness/failures"
+	"harness/proctest"
 )
 
-// peakRSS returns VmHWM in bytes, or -1.
-func peakRSS() int64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return -1
-}
+// peakRSS returns this process's VmHWM in bytes, or -1.
+func peakRSS() int64 { return proctest.StatusBytes(os.Getpid(), "VmHWM") }
 
 func TestMemoryLimitStopsAllocationLoop(t *testing.T) {
 	e := newEnv(t, withMemory(64))

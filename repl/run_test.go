@@ -12,6 +12,7 @@ import (
 
 	"harness/config"
 	"harness/failures"
+	"harness/proctest"
 )
 
 func hostEnviron() []string {
@@ -193,31 +194,12 @@ func TestRunEscKillsProcessGroup(t *testing.T) {
 		t.Fatalf("pids %v", got)
 	}
 	for _, pid := range got {
-		if alive(pid) {
+		if !proctest.WaitGone(pid, 5*time.Second) {
 			t.Errorf("process %d is still running", pid)
 		}
 	}
 	if out := e.exec("x"); out != "1" {
 		t.Errorf("state after cancel: %q", out)
-	}
-}
-
-// alive reports whether pid exists and is not a zombie.
-func alive(pid int) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return false
-		}
-		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
-		if len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X") {
-			return false
-		}
-		if time.Now().After(deadline) {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond) // SIGKILL delivery is asynchronous
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"harness/config"
+	"harness/proctest"
 	"harness/sandbox"
 )
 
@@ -162,7 +163,7 @@ func TestMemoryBombs(t *testing.T) {
 			e := newEnv(t, withMemory(64))
 			e.exec("keep = 'kept'")
 			resetPeakRSS()
-			parentBefore := processRSS("self")
+			parentBefore := proctest.StatusBytes(os.Getpid(), "VmRSS")
 			start := time.Now()
 			out := e.exec(b.code)
 			peak := e.workerPeakRSS()
@@ -198,18 +199,6 @@ func TestMemoryBombs(t *testing.T) {
 			}
 		})
 	}
-}
-
-// processRSS returns VmRSS of /proc/<pid>/status in bytes.
-func processRSS(pid string) int64 {
-	data, _ := os.ReadFile("/proc/" + pid + "/status")
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return -1
 }
 
 func TestStuckBuiltinIsKilled(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"harness/proctest"
 	"harness/wire"
 )
 
@@ -225,7 +226,7 @@ func TestWorkerEndsWithItsParent(t *testing.T) {
 		t.Fatalf("parent printed %q", out)
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	for syscall.Kill(pid, 0) == nil && !zombie(pid) { // whoever adopts it may reap it late
+	for syscall.Kill(pid, 0) == nil && !proctest.Zombie(pid) { // whoever adopts it may reap it late
 		if time.Now().After(deadline) {
 			syscall.Kill(-pid, syscall.SIGKILL)
 			t.Fatalf("worker %d outlived its parent", pid)
@@ -380,15 +381,4 @@ func TestWatch(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("not released after the worker ended")
 	}
-}
-
-// zombie reports whether pid has ended and waits to be reaped.
-func zombie(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// pid (comm) state ...: the state follows the last ')'.
-	i := bytes.LastIndexByte(data, ')')
-	return i >= 0 && i+2 < len(data) && (data[i+2] == 'Z' || data[i+2] == 'X')
 }

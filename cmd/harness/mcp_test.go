@@ -18,6 +18,7 @@ import (
 
 	"harness/llmtest"
 	"harness/mcpclient/mcptest"
+	"harness/proctest"
 )
 
 // withMCP appends text (one or more [mcp.servers] tables) to e's config.
@@ -194,13 +195,9 @@ func TestMCPServerEndsWithHarness(t *testing.T) {
 				cmd.Process.Signal(syscall.SIGKILL)
 			}
 			cmd.Wait()
-			deadline := time.Now().Add(10 * time.Second)
-			for processAlive(pid) {
-				if time.Now().After(deadline) {
-					syscall.Kill(-pid, syscall.SIGKILL) // its whole group
-					t.Fatalf("the MCP server (pid %d) outlived harness", pid)
-				}
-				time.Sleep(20 * time.Millisecond) // signals are delivered asynchronously
+			if !proctest.WaitGone(pid, 10*time.Second) {
+				syscall.Kill(-pid, syscall.SIGKILL) // its whole group
+				t.Fatalf("the MCP server (pid %d) outlived harness", pid)
 			}
 		})
 	}
@@ -231,17 +228,6 @@ func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// processAlive reports whether pid runs and is not a zombie.
-func processAlive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 // TestMCPStartsInBackground: the UI's wiring returns while a server is

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"harness/proctest"
 )
 
 // proc is harness running in a child process with --json output read
@@ -122,52 +123,11 @@ func (e *testEnv) allow(name, path string) {
 	}
 }
 
-// marker returns a unique sleep duration: it names the processes a test
-// starts, so they can be counted in /proc.
-func marker() string { return fmt.Sprintf("1000.%06d", rand.IntN(1000000)) }
-
-// processesWith returns the live (not zombie) processes whose command
-// line contains arg.
-func processesWith(arg string) []int {
-	var pids []int
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		cmdline, err := os.ReadFile(filepath.Join(d, "cmdline"))
-		if err != nil || !bytes.Contains(cmdline, []byte(arg)) {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join(d, "stat"))
-		if err != nil {
-			continue
-		}
-		// The state follows the parenthesized command name.
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue
-		}
-		var pid int
-		fmt.Sscan(filepath.Base(d), &pid)
-		pids = append(pids, pid)
-	}
-	return pids
-}
-
-// waitProcesses waits until exactly n processes carry arg, and returns
-// how many there are at the end (n, or the count when it timed out).
-func waitProcesses(arg string, n int, timeout time.Duration) int {
-	deadline := time.Now().Add(timeout)
-	for {
-		got := len(processesWith(arg))
-		if got == n || time.Now().After(deadline) {
-			return got
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// killAll ends the processes a failed test left behind (by their PIDs).
+// killAll ends the processes carrying arg (a proctest.Marker) that a
+// failed test left behind (by their PIDs).
 func killAll(t *testing.T, arg string) {
 	t.Cleanup(func() {
-		for _, pid := range processesWith(arg) {
+		for _, pid := range proctest.WithArg(arg) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unsafe"
 
+	"harness/proctest"
 	"harness/sessions"
 )
 
@@ -138,13 +139,13 @@ func TestStopSignalsUI(t *testing.T) {
 		{"terminal closed", func(u *uiProc) { u.master.Close() }, 129},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := marker()
+			m := proctest.Marker()
 			killAll(t, m)
 			e := runCommandEnv(t, backgrounded(m)...)
 			u := e.startUI()
 			u.waitText(t, "llmtest-model")
 			u.master.Write([]byte("go\r"))
-			if n := waitProcesses(m, 3, 30*time.Second); n != 3 {
+			if n := proctest.WaitCount(m, 3, 30*time.Second); n != 3 {
 				t.Fatalf("%d processes started, want 3", n)
 			}
 			tc.stop(u)
@@ -153,7 +154,7 @@ func TestStopSignalsUI(t *testing.T) {
 				t.Errorf("exit %d, want %d; the terminal's last bytes: %q", code, tc.code, tail(u.screen.String(), 400))
 				u.mu.Unlock()
 			}
-			if n := waitProcesses(m, 0, 5*time.Second); n != 0 {
+			if n := proctest.WaitCount(m, 0, 5*time.Second); n != 0 {
 				t.Errorf("%d processes left running", n)
 			}
 			list, err := sessions.Store{Dir: filepath.Join(e.home, "sessions")}.List()
@@ -178,7 +179,7 @@ func TestStopSignalsUI(t *testing.T) {
 // all the same: harness stops the turn, kills its run() processes, saves
 // and exits 129, not 1 with "the terminal UI failed".
 func TestTerminalLostWithoutSIGHUP(t *testing.T) {
-	m := marker()
+	m := proctest.Marker()
 	killAll(t, m)
 	e := runCommandEnv(t, backgrounded(m)...)
 	rc := filepath.Join(t.TempDir(), "rc")
@@ -188,7 +189,7 @@ func TestTerminalLostWithoutSIGHUP(t *testing.T) {
 	u := e.startUICommand(wrapper)
 	u.waitText(t, "llmtest-model")
 	u.master.Write([]byte("go\r"))
-	if n := waitProcesses(m, 3, 30*time.Second); n != 3 {
+	if n := proctest.WaitCount(m, 3, 30*time.Second); n != 3 {
 		t.Fatalf("%d processes started, want 3", n)
 	}
 	u.master.Close()
@@ -198,7 +199,7 @@ func TestTerminalLostWithoutSIGHUP(t *testing.T) {
 	if got, err := os.ReadFile(rc); strings.TrimSpace(string(got)) != "129" {
 		t.Errorf("harness exited %q (%v), want 129", got, err)
 	}
-	if n := waitProcesses(m, 0, 5*time.Second); n != 0 {
+	if n := proctest.WaitCount(m, 0, 5*time.Second); n != 0 {
 		t.Errorf("%d processes left running", n)
 	}
 	list, err := sessions.Store{Dir: filepath.Join(e.home, "sessions")}.List()

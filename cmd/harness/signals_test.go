@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"harness/llmtest"
+	"harness/proctest"
 	"harness/sessions"
 )
 
@@ -39,19 +40,19 @@ func TestStopSignalsHeadless(t *testing.T) {
 		code int
 	}{{syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
-			m := marker()
+			m := proctest.Marker()
 			killAll(t, m)
 			e := runCommandEnv(t, backgrounded(m)...)
 			p := e.startJSON("--json", "-p", "go")
 			name := p.waitFor("the session", isType("session"))["name"].(string)
-			if n := waitProcesses(m, 3, 30*time.Second); n != 3 {
+			if n := proctest.WaitCount(m, 3, 30*time.Second); n != 3 {
 				t.Fatalf("%d processes started, want 3 (the shell and two sleeps)", n)
 			}
 			p.cmd.Process.Signal(tc.sig)
 			if code := p.wait(); code != tc.code {
 				t.Errorf("exit %d, want %d\n%s", code, tc.code, p.stderr.String())
 			}
-			if n := waitProcesses(m, 0, 5*time.Second); n != 0 {
+			if n := proctest.WaitCount(m, 0, 5*time.Second); n != 0 {
 				t.Errorf("%d processes left running", n)
 			}
 			if last := p.stdout()[strings.LastIndex(p.stdout(), "\n")+1:]; !strings.Contains(last, `"type":"turn_done"`) || !strings.Contains(last, `"status":"stopped"`) {
@@ -87,19 +88,19 @@ func TestSIGKILLLeavesNoCommand(t *testing.T) {
 		{"a shell with a background child", backgrounded, 3, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := marker()
+			m := proctest.Marker()
 			killAll(t, m)
 			e := runCommandEnv(t, tc.argv(m)...)
 			if tc.noReaper {
 				t.Setenv("HARNESS_TEST_NO_REAPER", "1")
 			}
 			p := e.startJSON("--json", "-p", "go")
-			if n := waitProcesses(m, tc.n, 30*time.Second); n != tc.n {
+			if n := proctest.WaitCount(m, tc.n, 30*time.Second); n != tc.n {
 				t.Fatalf("%d processes started, want %d", n, tc.n)
 			}
 			p.cmd.Process.Signal(syscall.SIGKILL)
 			p.wait()
-			if n := waitProcesses(m, 0, 5*time.Second); n != 0 {
+			if n := proctest.WaitCount(m, 0, 5*time.Second); n != 0 {
 				t.Errorf("%d processes left running after SIGKILL", n)
 			}
 		})
