@@ -4,6 +4,7 @@ package diffview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -165,7 +166,7 @@ func (b *builder) replace(op *patch.Op, old OldText) {
 		return
 	}
 	oldLines := splitLines(before)
-	if equal(oldLines, op.Lines) {
+	if slices.Equal(oldLines, op.Lines) {
 		b.line("= "+op.Path, fileSt)
 		return
 	}
@@ -250,18 +251,6 @@ func splitLines(s string) []string {
 		ls[i] = strings.TrimSuffix(l, "\r")
 	}
 	return ls
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // raw appends a patch that does not parse, line by line.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -154,7 +155,7 @@ func TestFaultsThenSuccess(t *testing.T) {
 			if n := len(srv.Chats()); n != len(tc.faults)+1 {
 				t.Errorf("%d requests, want %d", n, len(tc.faults)+1)
 			}
-			if got := clock.Sleeps(); !equalDurations(got, tc.sleeps) {
+			if got := clock.Sleeps(); !slices.Equal(got, tc.sleeps) {
 				t.Errorf("waits %v, want %v", got, tc.sleeps)
 			}
 			rs := rec.retries()
@@ -172,18 +173,6 @@ func TestFaultsThenSuccess(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestFaultsNotRetried checks that each failure that needs the person is
@@ -247,7 +236,7 @@ func TestRetriesExhausted(t *testing.T) {
 		t.Errorf("partial %q", r.resp.Message.Content)
 	}
 	want := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}
-	if n, s := len(srv.Chats()), clock.Sleeps(); n != 5 || !equalDurations(s, want) {
+	if n, s := len(srv.Chats()), clock.Sleeps(); n != 5 || !slices.Equal(s, want) {
 		t.Errorf("%d requests, waits %v; want 5 and %v", n, s, want)
 	}
 }
@@ -259,7 +248,7 @@ func TestStopDuringWait(t *testing.T) {
 	clock := llmtest.NewClock()
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := start(ctx, faultClient(srv, clock, ""), newRecorder())
-	if got := clock.WaitSleeping(t); !equalDurations(got, []time.Duration{500 * time.Millisecond}) {
+	if got := clock.WaitSleeping(t); !slices.Equal(got, []time.Duration{500 * time.Millisecond}) {
 		t.Errorf("waits %v", got)
 	}
 	cancel()
@@ -375,7 +364,7 @@ func TestCompleteRetries(t *testing.T) {
 	if err != nil || m.Content != "it lists files" {
 		t.Fatalf("content %q err %v", m.Content, err)
 	}
-	if n, s := len(srv.Chats()), clock.Sleeps(); n != 2 || !equalDurations(s, []time.Duration{2 * time.Second}) {
+	if n, s := len(srv.Chats()), clock.Sleeps(); n != 2 || !slices.Equal(s, []time.Duration{2 * time.Second}) {
 		t.Errorf("%d requests, waits %v", n, s)
 	}
 }

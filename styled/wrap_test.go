@@ -1,6 +1,7 @@
 package styled
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,22 +66,10 @@ func TestWrapKeepsStyles(t *testing.T) {
 	want0 := []Span{{"say ", Style{}}, {"hello", bold}}
 	want1 := []Span{{"to ", Style{}}, {"x()", code}}
 	for i, want := range [][]Span{want0, want1} {
-		if got := lines[i].Spans; !equalSpans(got, want) {
+		if got := lines[i].Spans; !slices.Equal(got, want) {
 			t.Errorf("line %d: got %q, want %q", i, got, want)
 		}
 	}
-}
-
-func equalSpans(a, b []Span) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCopy(t *testing.T) {
