@@ -77,7 +77,8 @@
 // order; Chats and Tokenizes filter by route. Request.Chat decodes a chat
 // body into Model, Messages ([]llm.Message, Extra kept), Tools, Stream and
 // the raw top-level Fields; ChatBody.RawMessages gives each message exactly
-// as sent, for byte-for-byte assertions.
+// as sent, for byte-for-byte assertions. Roles summarizes a conversation,
+// sent or saved, as "user assistant:FYI tool …".
 //
 // All methods are safe for concurrent use; the server closes itself at the
 // end of the test (Close ends stalled replies first).

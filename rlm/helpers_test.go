@@ -12,7 +12,6 @@ import (
 
 	"harness/config"
 	"harness/jail"
-	"harness/llm"
 	"harness/llmtest"
 	"harness/sessions"
 )
@@ -163,19 +162,6 @@ func (r *rig) file(depth int, id string) *sessions.File {
 		r.t.Fatal(err)
 	}
 	return f
-}
-
-// roles summarizes messages as "user assistant:FYI tool …".
-func roles(msgs []llm.Message) string {
-	var parts []string
-	for _, m := range msgs {
-		s := m.Role
-		for _, c := range m.ToolCalls {
-			s += ":" + c.Name
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
 }
 
 // eventsOf returns the collected events of type T.

@@ -103,7 +103,7 @@ func TestCrashRecords(t *testing.T) {
 	if _, ok := sent["Y"]; ok {
 		t.Error("the old FYI call was sent")
 	}
-	if got := roles(r.chat(0).Messages); got != "system user assistant:rlm:rlm tool tool user assistant:rlm:rlm:rlm tool tool tool user assistant:FYI tool" {
+	if got := llmtest.Roles(r.chat(0).Messages); got != "system user assistant:rlm:rlm tool tool user assistant:rlm:rlm:rlm tool tool tool user assistant:FYI tool" {
 		t.Errorf("sent %s", got)
 	}
 	// What was sent is what was saved.

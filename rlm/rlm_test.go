@@ -23,7 +23,7 @@ func TestRootTurn(t *testing.T) {
 	if got := body.ToolNames(); !reflect.DeepEqual(got, []string{"rlm", "FYI"}) {
 		t.Errorf("root tools %v", got)
 	}
-	if got := roles(body.Messages); got != "system user assistant:FYI tool" {
+	if got := llmtest.Roles(body.Messages); got != "system user assistant:FYI tool" {
 		t.Errorf("request messages %s", got)
 	}
 	if body.Messages[0].Content != "be brief" || body.Messages[1].Content != "hi [REDACTED]" {
@@ -33,7 +33,7 @@ func TestRootTurn(t *testing.T) {
 		t.Errorf("FYI text %q", fyi)
 	}
 	f := r.file(0, "")
-	if got := roles(f.Messages()); got != "user assistant:FYI tool assistant" {
+	if got := llmtest.Roles(f.Messages()); got != "user assistant:FYI tool assistant" {
 		t.Errorf("saved %s", got)
 	}
 	if created := eventsOf[SessionReady](r); len(created) != 1 || created[0].Name != "20260102-030405" {
@@ -82,7 +82,7 @@ func TestDelegation(t *testing.T) {
 	if string(d1.Tools[0]) == "" || !strings.Contains(string(d1.Tools[0]), `"description":"Run Starlark code."`) {
 		t.Errorf("repl tool %s", d1.Tools[0])
 	}
-	if got := roles(d2.Messages); got != "system user assistant:repl tool" || d2.Messages[1].Content != "do B" {
+	if got := llmtest.Roles(d2.Messages); got != "system user assistant:repl tool" || d2.Messages[1].Content != "do B" {
 		t.Errorf("depth-2 first request %s %q", got, d2.Messages[1].Content)
 	}
 	wantCodes := []string{"d1: FYI()\nhelp()\nstore_summary()", "d2: FYI()\nhelp()\nstore_summary()\nlibrary_summary()"}
@@ -210,17 +210,17 @@ func TestFYIRemoval(t *testing.T) {
 		t.Fatal(err)
 	}
 	conv := r.file(0, "")
-	if got := roles(conv.Messages()); got != "user assistant:FYI tool assistant:FYI:rlm tool tool assistant" {
+	if got := llmtest.Roles(conv.Messages()); got != "user assistant:FYI tool assistant:FYI:rlm tool tool assistant" {
 		t.Fatalf("turn 1 %s", got)
 	}
 	if _, err := r.turn(context.Background(), "two", conv); err != nil {
 		t.Fatal(err)
 	}
 	want := "user assistant:rlm tool assistant user assistant:FYI tool"
-	if got := roles(r.chat(3).Messages[1:]); got != want {
+	if got := llmtest.Roles(r.chat(3).Messages[1:]); got != want {
 		t.Errorf("turn 2 request %s, want %s", got, want)
 	}
-	if got := roles(r.file(0, "").Messages()); got != want+" assistant" {
+	if got := llmtest.Roles(r.file(0, "").Messages()); got != want+" assistant" {
 		t.Errorf("turn 2 file %s", got)
 	}
 }
@@ -416,7 +416,7 @@ func TestHideTurns(t *testing.T) {
 	if _, err := r.turn(context.Background(), "third", conv); err != nil {
 		t.Fatal(err)
 	}
-	if got := roles(r.chat(2).Messages); got != "system user assistant user assistant:FYI tool" {
+	if got := llmtest.Roles(r.chat(2).Messages); got != "system user assistant user assistant:FYI tool" {
 		t.Errorf("request after hiding turn 0: %s", got)
 	}
 	cache := []llm.TurnCount{{Key: "k", Tokens: 7, Messages: []int{7}}}

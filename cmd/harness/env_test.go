@@ -65,6 +65,20 @@ func (e *testEnv) load() *config.Config {
 	return cfg
 }
 
+// setConfig replaces old by new in the config file and reloads it.
+func (e *testEnv) setConfig(old, new string) {
+	e.t.Helper()
+	p := filepath.Join(e.home, "config.toml")
+	data, err := os.ReadFile(p)
+	if err != nil || !strings.Contains(string(data), old) {
+		e.t.Fatalf("config lacks %q (%v)", old, err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+	e.cfg = e.load()
+}
+
 // run runs harness in-process with args; out, if set, receives stdout as it
 // is written.
 func (e *testEnv) run(ctx context.Context, out func(line string), args ...string) (int, string, string) {

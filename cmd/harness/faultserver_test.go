@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"harness/llm"
+	"harness/llmtest"
 	"harness/sessions"
 )
 
@@ -309,7 +310,7 @@ func TestFaultServerStrictTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := roles(root.Messages()); got != "user user user assistant:FYI tool assistant" {
+	if got := llmtest.Roles(root.Messages()); got != "user user user assistant:FYI tool assistant" {
 		t.Errorf("saved %s", got)
 	}
 }

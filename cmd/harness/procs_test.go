@@ -5,9 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -108,19 +106,8 @@ func isType(typ string) func(map[string]any) bool {
 // child processes (headless approves nothing else).
 func (e *testEnv) allow(name, path string) {
 	e.t.Helper()
-	p := filepath.Join(e.home, "config.toml")
-	data, err := os.ReadFile(p)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	header := []byte("\n[commands.allow]\n")
-	if !bytes.Contains(data, header) {
-		e.t.Fatal("config.toml has no [commands.allow] line")
-	}
-	data = bytes.Replace(data, header, fmt.Appendf(nil, "%s%s = %q\n", header, name, path), 1)
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		e.t.Fatal(err)
-	}
+	const header = "\n[commands.allow]\n"
+	e.setConfig(header, fmt.Sprintf("%s%s = %q\n", header, name, path))
 }
 
 // killAll ends the processes carrying arg (a proctest.Marker) that a

@@ -17,20 +17,6 @@ import (
 	"harness/sessions"
 )
 
-// setConfig replaces old by new in the config file and reloads it.
-func (e *testEnv) setConfig(old, new string) {
-	e.t.Helper()
-	p := filepath.Join(e.home, "config.toml")
-	data, err := os.ReadFile(p)
-	if err != nil || !strings.Contains(string(data), old) {
-		e.t.Fatalf("config lacks %q (%v)", old, err)
-	}
-	if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o600); err != nil {
-		e.t.Fatal(err)
-	}
-	e.cfg = e.load()
-}
-
 // TestRateLimitWaitedOut: a 429 with Retry-After is waited out (on the
 // fake clock) and announced by a retry line; the turn then succeeds.
 func TestRateLimitWaitedOut(t *testing.T) {
@@ -193,29 +179,16 @@ func TestFailedTurnThenResumeAlternates(t *testing.T) {
 		t.Fatalf("exit %d %q %s", code, stdout, stderr)
 	}
 	sent := e.chat(1).Messages
-	if got := roles(sent); got != "user assistant:FYI tool" {
+	if got := llmtest.Roles(sent); got != "user assistant:FYI tool" {
 		t.Errorf("sent %s", got)
 	}
 	if sent[0].Content != "first prompt\n\nsecond prompt" {
 		t.Errorf("merged user message %q", sent[0].Content)
 	}
 	root, _ := sessions.Load(filepath.Join(e.sessionDir(), "library", "root.json"))
-	if got := roles(root.Messages()); got != "user user assistant:FYI tool assistant" {
+	if got := llmtest.Roles(root.Messages()); got != "user user assistant:FYI tool assistant" {
 		t.Errorf("saved %s", got)
 	}
-}
-
-// roles summarizes messages as "user assistant:FYI tool …".
-func roles(msgs []llm.Message) string {
-	var parts []string
-	for _, m := range msgs {
-		s := m.Role
-		for _, c := range m.ToolCalls {
-			s += ":" + c.Name
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
 }
 
 // TestKeyWarnings: each endpoint whose api_key_env is unset or empty

@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -15,19 +14,6 @@ import (
 	"harness/llmtest"
 	"harness/sandbox"
 )
-
-// editConfig replaces old with new in the test home's config.toml and
-// reloads it.
-func (e *testEnv) editConfig(old, new string) {
-	e.t.Helper()
-	p := filepath.Join(e.home, "config.toml")
-	data, _ := os.ReadFile(p)
-	if !bytes.Contains(data, []byte(old)) {
-		e.t.Fatalf("config.toml lacks %q", old)
-	}
-	os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o600)
-	e.cfg = e.load()
-}
 
 // results returns the contents of the repl tool_result lines of --json
 // output, after each subagent's startup call.
@@ -78,7 +64,7 @@ func TestMemoryBombsThroughHarness(t *testing.T) {
 	}
 	replies = append(replies, llmtest.Text("the REPL survived"), llmtest.Text("All done."))
 	e := newEnv(t, replies...)
-	e.editConfig("max_memory_mb = 2048", "max_memory_mb = 64")
+	e.setConfig("max_memory_mb = 2048", "max_memory_mb = 64")
 	before := selfRSS()
 	code, stdout, stderr := e.run(context.Background(), nil, "--json", "-p", "go")
 	if code != 0 {
@@ -121,8 +107,8 @@ func TestSandboxThroughHarness(t *testing.T) {
 		llmtest.Text("wrote"),
 		llmtest.Text("All done."),
 	)
-	e.editConfig("\n[commands.allow]\n", "\n[commands.allow]\nsh = \"/bin/sh\"\n")
-	e.editConfig("\n[commands]\n", "\n[commands]\nsandbox = \"workspace\"\n")
+	e.setConfig("\n[commands.allow]\n", "\n[commands.allow]\nsh = \"/bin/sh\"\n")
+	e.setConfig("\n[commands]\n", "\n[commands]\nsandbox = \"workspace\"\n")
 	code, stdout, stderr := e.run(context.Background(), nil, "--json", "-p", "go")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
