@@ -1,71 +1,39 @@
 package diffview
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"harness/goldentest"
 	"harness/styled"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestGolden builds the diff of each testdata/*.txtar's "patch", with the
 // files under "old/" as the old texts, at the widths its "want N" files
 // name, and compares with them (styled.Annotate form; -update rewrites).
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no golden files")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
+	goldentest.Run(t, "testdata/*.txtar", func(t *testing.T, c *goldentest.Case) {
+		text, _ := c.Section("patch")
+		olds := map[string]string{}
+		for _, f := range c.Archive.Files {
+			if p, ok := strings.CutPrefix(f.Name, "old/"); ok {
+				olds[p] = string(f.Data)
+			}
+		}
+		old := func(p string) (string, bool) { s, ok := olds[p]; return s, ok }
+		for _, f := range c.Archive.Files {
+			ws, ok := strings.CutPrefix(f.Name, "want ")
+			if !ok {
+				continue
+			}
+			w, err := strconv.Atoi(ws)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s: %v", f.Name, err)
 			}
-			var text string
-			olds := map[string]string{}
-			for _, f := range ar.Files {
-				switch {
-				case f.Name == "patch":
-					text = string(f.Data)
-				case strings.HasPrefix(f.Name, "old/"):
-					olds[strings.TrimPrefix(f.Name, "old/")] = string(f.Data)
-				}
-			}
-			old := func(p string) (string, bool) { s, ok := olds[p]; return s, ok }
-			changed := false
-			for i, f := range ar.Files {
-				ws, ok := strings.CutPrefix(f.Name, "want ")
-				if !ok {
-					continue
-				}
-				w, err := strconv.Atoi(ws)
-				if err != nil {
-					t.Fatalf("%s: %v", f.Name, err)
-				}
-				got := styled.Annotate(Lines(text, old, w))
-				if got != string(f.Data) {
-					if *update {
-						ar.Files[i].Data, changed = []byte(got), true
-						continue
-					}
-					t.Errorf("width %d:\ngot\n%s\nwant\n%s", w, got, f.Data)
-				}
-			}
-			if changed {
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
+			c.Check(f.Name, styled.Annotate(Lines(text, old, w)))
+		}
+	})
 }
 
 func FuzzLines(f *testing.F) {

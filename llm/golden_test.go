@@ -6,66 +6,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"harness/goldentest"
 	"harness/llm"
 	"harness/llmtest"
 )
-
-var update = flag.Bool("update", false, "rewrite the want files of testdata/streams/*.txtar")
 
 // Each testdata/streams/*.txtar holds a comment saying what the stream
 // shows, the body in stream.sse (replayed verbatim), and want: a summary of
 // the Response, the deltas and the error. Run with -update to rewrite want.
 func TestStreamGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/streams/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden streams: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var sse []byte
-			for _, f := range ar.Files {
-				if f.Name == "stream.sse" {
-					sse = f.Data
-				}
-			}
-			got := replay(t, string(sse))
-			var want []byte
-			for i, f := range ar.Files {
-				if f.Name == "want" {
-					want = f.Data
-					if *update {
-						ar.Files[i].Data = got
-					}
-				}
-			}
-			if *update {
-				if want == nil {
-					ar.Files = append(ar.Files, txtar.File{Name: "want", Data: got})
-				}
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("summary differs (run go test -run TestStreamGolden -update to accept)\n--- got\n%s--- want\n%s", got, want)
-			}
-		})
-	}
+	goldentest.Run(t, "testdata/streams/*.txtar", func(t *testing.T, c *goldentest.Case) {
+		sse, _ := c.Section("stream.sse")
+		c.Check("want", string(replay(t, sse)))
+	})
 }
 
 var callID = regexp.MustCompile(`^[A-Za-z0-9_-]{32}$`)

@@ -6,14 +6,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"harness/config"
+	"harness/goldentest"
 	"harness/llm"
 	"harness/llmtest"
 )
@@ -24,56 +21,23 @@ import (
 // as recorded by the fake endpoint. The conversation itself must come back
 // unchanged. Run with -update to rewrite request.json.
 func TestRequestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/requests/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden requests: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var conv []byte
-			want := -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "conversation.json":
-					conv = f.Data
-				case "request.json":
-					want = i
-				}
-			}
-			var msgs []llm.Message
-			if err := json.Unmarshal(conv, &msgs); err != nil {
-				t.Fatal(err)
-			}
-			before, _ := json.Marshal(msgs)
-			srv := llmtest.New(t, llmtest.Text("ok"))
-			sys := "be brief"
-			if _, err := srv.Client("").Stream(context.Background(), llm.Request{System: &sys, Messages: msgs}, nil); err != nil {
-				t.Fatal(err)
-			}
-			got := append(srv.Chats()[0].Body, '\n')
-			if after, _ := json.Marshal(msgs); !bytes.Equal(before, after) {
-				t.Errorf("the conversation changed while sending:\n%s\n%s", before, after)
-			}
-			if *update {
-				if want < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "request.json"})
-					want = len(ar.Files) - 1
-				}
-				ar.Files[want].Data = got
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if want < 0 || !bytes.Equal(got, ar.Files[want].Data) {
-				t.Errorf("request body differs (run go test -run TestRequestGolden -update to accept)\n--- got\n%s", got)
-			}
-		})
-	}
+	goldentest.Run(t, "testdata/requests/*.txtar", func(t *testing.T, c *goldentest.Case) {
+		conv, _ := c.Section("conversation.json")
+		var msgs []llm.Message
+		if err := json.Unmarshal([]byte(conv), &msgs); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := json.Marshal(msgs)
+		srv := llmtest.New(t, llmtest.Text("ok"))
+		sys := "be brief"
+		if _, err := srv.Client("").Stream(context.Background(), llm.Request{System: &sys, Messages: msgs}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := json.Marshal(msgs); !bytes.Equal(before, after) {
+			t.Errorf("the conversation changed while sending:\n%s\n%s", before, after)
+		}
+		c.Check("request.json", string(srv.Chats()[0].Body)+"\n")
+	})
 }
 
 // TestRolesAlternate checks the outgoing form on generated conversations:

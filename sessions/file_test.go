@@ -2,85 +2,42 @@ package sessions
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"harness/goldentest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // TestDecodeGolden decodes testdata/decode/*.txtar's in.json and compares
 // the re-encoded file (out.json) or the error (error).
 func TestDecodeGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/decode/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no golden files")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
+	goldentest.Run(t, "testdata/decode/*.txtar", func(t *testing.T, c *goldentest.Case) {
+		in, _ := c.Section("in.json")
+		name, got := "out.json", ""
+		f, err := Decode([]byte(in))
+		if err != nil {
+			name, got = "error", err.Error()+"\n"
+		} else {
+			var b bytes.Buffer
+			if err := f.Encode(&b); err != nil {
 				t.Fatal(err)
 			}
-			var in []byte
-			for _, f := range ar.Files {
-				if f.Name == "in.json" {
-					in = f.Data
-				}
-			}
-			name, got := "out.json", ""
-			f, err := Decode(in)
+			got = b.String()
+			// Decoding the output gives the same output again.
+			f2, err := Decode(b.Bytes())
 			if err != nil {
-				name, got = "error", err.Error()+"\n"
-			} else {
-				var b bytes.Buffer
-				if err := f.Encode(&b); err != nil {
-					t.Fatal(err)
-				}
-				got = b.String()
-				// Decoding the output gives the same output again.
-				f2, err := Decode(b.Bytes())
-				if err != nil {
-					t.Fatalf("re-decode: %v", err)
-				}
-				var b2 bytes.Buffer
-				f2.Encode(&b2)
-				if b2.String() != got {
-					t.Errorf("encoding is not stable:\n%s\n%s", got, b2.String())
-				}
+				t.Fatalf("re-decode: %v", err)
 			}
-			if *update {
-				var keep []txtar.File
-				for _, f := range ar.Files {
-					if f.Name == "in.json" {
-						keep = append(keep, f)
-					}
-				}
-				ar.Files = append(keep, txtar.File{Name: name, Data: []byte(got)})
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			var b2 bytes.Buffer
+			f2.Encode(&b2)
+			if b2.String() != got {
+				t.Errorf("encoding is not stable:\n%s\n%s", got, b2.String())
 			}
-			var want string
-			found := false
-			for _, f := range ar.Files {
-				if f.Name == name {
-					want, found = string(f.Data), true
-				}
-			}
-			if !found {
-				t.Fatalf("got %s, but the golden file has no %s section:\n%s", name, name, got)
-			}
-			if got != want {
-				t.Errorf("%s mismatch\ngot:\n%s\nwant:\n%s", name, got, want)
-			}
-		})
-	}
+		}
+		c.CheckOne(name, got, "out.json", "error")
+	})
 }
 
 func TestLoadNamesFile(t *testing.T) {

@@ -5,7 +5,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,13 +16,11 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-	"golang.org/x/tools/txtar"
 
 	"harness/config"
+	"harness/goldentest"
 	"harness/jail"
 )
-
-var update = flag.Bool("update", false, "rewrite the want and error sections of testdata/*.txtar")
 
 // goldenTime is the modification time every entry of a case's tree gets.
 var goldenTime = time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC)
@@ -52,23 +49,14 @@ type goldenCase struct {
 }
 
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			t.Parallel()
-			runGolden(t, file)
-		})
-	}
+	goldentest.Run(t, "testdata/*.txtar", func(t *testing.T, c *goldentest.Case) {
+		t.Parallel()
+		runGolden(t, c)
+	})
 }
 
-func runGolden(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+func runGolden(t *testing.T, gc *goldentest.Case) {
+	ar := gc.Archive
 	dir := t.TempDir()
 	c := goldenCase{limit: 100000, level: config.PermReadOnly, root: jail.Repository}
 	sections := map[string]int{}
@@ -107,17 +95,7 @@ func runGolden(t *testing.T, file string) {
 	if c.tool == "list" {
 		want = normalizeDirSizes(want)
 	}
-	if *update {
-		writeSection(t, file, ar, section, want)
-		return
-	}
-	i, ok := sections[section]
-	if !ok {
-		t.Fatalf("got %s section:\n%s", section, want)
-	}
-	if got := string(ar.Files[i].Data); got != want {
-		t.Errorf("%s mismatch\n--- want\n%s--- got\n%s", section, got, want)
-	}
+	gc.CheckOne(section, want, "want", "error")
 }
 
 func runCall(t *testing.T, dir string, c goldenCase) (string, error) {
@@ -228,16 +206,3 @@ func touchAll(t *testing.T, dir string) {
 var dirSize = regexp.MustCompile(`(?m)^(.*/"?) \d+ (\S+)$`)
 
 func normalizeDirSizes(s string) string { return dirSize.ReplaceAllString(s, "$1 DIRSIZE $2") }
-
-func writeSection(t *testing.T, file string, ar *txtar.Archive, name, data string) {
-	var files []txtar.File
-	for _, f := range ar.Files {
-		if f.Name != "want" && f.Name != "error" {
-			files = append(files, f)
-		}
-	}
-	ar.Files = append(files, txtar.File{Name: name, Data: []byte(data)})
-	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
