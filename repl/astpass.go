@@ -135,16 +135,7 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.Stmt, expr *syntax.Expr) []syntax.Stmt {
 	scope := &astScope{names: map[string]bool{}, fn: true, class: isClassBody(name), clause: isClause(name)}
 	for i, p := range params {
-		var id *syntax.Ident
-		switch p := p.(type) {
-		case *syntax.Ident:
-			id = p
-		case *syntax.BinaryExpr:
-			id = p.X.(*syntax.Ident)
-		case *syntax.UnaryExpr:
-			id, _ = p.X.(*syntax.Ident)
-		}
-		if id != nil {
+		if id := paramName(p); id != nil {
 			scope.names[id.Name] = true
 			if i == 0 {
 				scope.self = id.Name
@@ -169,6 +160,21 @@ func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.St
 		body = append([]syntax.Stmt{init}, body...)
 	}
 	return body
+}
+
+// paramName is the name a parameter binds: x, x=default, *x or **x (nil
+// for a bare *).
+func paramName(p syntax.Expr) *syntax.Ident {
+	switch p := p.(type) {
+	case *syntax.Ident:
+		return p
+	case *syntax.BinaryExpr:
+		return p.X.(*syntax.Ident)
+	case *syntax.UnaryExpr:
+		id, _ := p.X.(*syntax.Ident)
+		return id
+	}
+	return nil
 }
 
 // params walks parameter defaults, which are evaluated where the def is.

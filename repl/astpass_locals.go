@@ -105,16 +105,7 @@ func (w *astWalker) locals(scope *astScope, params []syntax.Expr, body []syntax.
 	}
 	call := &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: hidLocals}, Lparen: pos, Rparen: pos}
 	for _, p := range params {
-		var id *syntax.Ident
-		switch p := p.(type) {
-		case *syntax.Ident:
-			id = p
-		case *syntax.BinaryExpr:
-			id = p.X.(*syntax.Ident)
-		case *syntax.UnaryExpr:
-			id, _ = p.X.(*syntax.Ident)
-		}
-		if id != nil && shared[id.Name] {
+		if id := paramName(p); id != nil && shared[id.Name] {
 			call.Args = append(call.Args, &syntax.BinaryExpr{
 				X: &syntax.Ident{NamePos: pos, Name: id.Name}, OpPos: pos, Op: syntax.EQ,
 				Y: &syntax.Ident{NamePos: pos, Name: id.Name},

@@ -260,25 +260,40 @@ func (p *Path) withSuffix(_ *starlark.Thread, b *starlark.Builtin, args starlark
 }
 
 func (p *Path) relativeTo(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	q, err := p.otherPath(b, args, kw)
+	if err != nil {
+		return nil, err
+	}
+	rel, ok := p.relative(q)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s is not inside %s", b.Name(), p.p, q.p)
+	}
+	return p.r.newPath(rel), nil
+}
+
+// relative is p relative to q, and whether p is inside q (or is q).
+func (p *Path) relative(q *Path) (string, bool) {
+	switch {
+	case q.p == p.p:
+		return ".", true
+	case q.p == "." && !strings.HasPrefix(p.p, "/"):
+		return p.p, true
+	case q.p == "/" && strings.HasPrefix(p.p, "/"):
+		return p.p[1:], true
+	case strings.HasPrefix(p.p, q.p+"/"):
+		return p.p[len(q.p)+1:], true
+	}
+	return "", false
+}
+
+// otherPath unpacks the one argument of relative_to, is_relative_to and
+// samefile: another path, or a string naming one.
+func (p *Path) otherPath(b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (*Path, error) {
 	var other starlark.Value
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &other); err != nil {
 		return nil, err
 	}
-	q, err := p.r.pathOf(b.Name(), other)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case q.p == p.p:
-		return p.r.newPath("."), nil
-	case q.p == "." && !strings.HasPrefix(p.p, "/"):
-		return p, nil
-	case q.p == "/" && strings.HasPrefix(p.p, "/"):
-		return p.r.newPath(p.p[1:]), nil
-	case strings.HasPrefix(p.p, q.p+"/"):
-		return p.r.newPath(p.p[len(q.p)+1:]), nil
-	}
-	return nil, fmt.Errorf("%s: %s is not inside %s", b.Name(), p.p, q.p)
+	return p.r.pathOf(b.Name(), other)
 }
 
 func (p *Path) match(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

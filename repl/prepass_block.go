@@ -33,22 +33,8 @@ func (rw *rewriter) tryClause(lb *lineBuilder, sc scope) {
 			lb.replace(first.start, first.end, "elif __py_except()")
 			break
 		}
-		if l.toks[1].op("*") {
-			rw.fail(l.toks[1].start, "except* (exception groups) is not supported")
-			return
-		}
-		p := rw.parser(l, 1, l.colon)
-		types := p.test()
-		name := ""
-		if p.tok().kw("as") {
-			p.i++
-			if p.tok().kind != tName {
-				return
-			}
-			name = p.tok().text
-			p.i++
-		}
-		if p.err != nil || p.i != p.end {
+		types, name, ok := rw.exceptHeader(l, false)
+		if !ok {
 			return
 		}
 		e := rw.emitter()

@@ -387,62 +387,47 @@ func (rw *rewriter) fromStmt(lb *lineBuilder, a, b int, sc scope) {
 // assertStmt writes assert t, m as __py_assert(t, lambda: (m)): the message
 // is evaluated only when the assertion fails.
 func (rw *rewriter) assertStmt(lb *lineBuilder, a, b int) {
-	p := rw.parser(lb.l, a+1, b)
-	test := p.test()
-	var msg *node
-	if p.tok().op(",") {
-		p.i++
-		msg = p.test()
-	}
-	if p.err != nil || p.i != p.end || len(p.named) > 0 {
-		return
-	}
-	e := rw.emitter()
-	first := lb.l.toks[a]
-	ta, tb := e.span(test)
-	lb.replace(first.start, ta, "__py_assert(")
-	e.emit(test, &lb.f)
-	lb.pos = tb
-	if msg != nil {
-		ma, mb := e.span(msg)
-		lb.f.add(", lambda: (", ma)
-		e.emit(msg, &lb.f)
-		lb.f.add(")", mb)
-		lb.pos = mb
-	}
-	lb.f.add(")", lb.pos)
-	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
-	}
+	rw.callStmt(lb, a, b, "__py_assert(", func(t token) bool { return t.op(",") }, ", lambda: (", ")")
 }
 
 // raiseStmt writes raise E from c as __py_raise(E, c).
 func (rw *rewriter) raiseStmt(lb *lineBuilder, a, b int) {
-	first := lb.l.toks[a]
 	if b == a+1 {
+		first := lb.l.toks[a]
 		lb.replace(first.start, first.end, "__py_raise()")
 		return
 	}
+	rw.callStmt(lb, a, b, "__py_raise(", func(t token) bool { return t.kw("from") }, ", ", "")
+}
+
+// callStmt writes the statement at tokens a to b, a keyword then X or X
+// sep Y, as a call: call X) or call X, pre Y post). The statement is left
+// as it is when it does not read so.
+func (rw *rewriter) callStmt(lb *lineBuilder, a, b int, call string, sep func(token) bool, pre, post string) {
 	p := rw.parser(lb.l, a+1, b)
-	exc := p.test()
-	var cause *node
-	if p.tok().kw("from") {
+	x := p.test()
+	var y *node
+	if sep(p.tok()) {
 		p.i++
-		cause = p.test()
+		y = p.test()
 	}
 	if p.err != nil || p.i != p.end || len(p.named) > 0 {
 		return
 	}
 	e := rw.emitter()
-	ea, eb := e.span(exc)
-	lb.replace(first.start, ea, "__py_raise(")
-	e.emit(exc, &lb.f)
-	lb.pos = eb
-	if cause != nil {
-		ca, cb := e.span(cause)
-		lb.f.add(", ", ca)
-		e.emit(cause, &lb.f)
-		lb.pos = cb
+	first := lb.l.toks[a]
+	xa, xb := e.span(x)
+	lb.replace(first.start, xa, call)
+	e.emit(x, &lb.f)
+	lb.pos = xb
+	if y != nil {
+		ya, yb := e.span(y)
+		lb.f.add(pre, ya)
+		e.emit(y, &lb.f)
+		if post != "" {
+			lb.f.add(post, yb)
+		}
+		lb.pos = yb
 	}
 	lb.f.add(")", lb.pos)
 	if e.err != nil {

@@ -1,5 +1,6 @@
 // Pre-pass: try/except/else/finally inside a function, rewritten into
-// clause functions that a hidden builtin runs.
+// clause functions that a hidden builtin runs; the except header that both
+// kinds of try read.
 
 package repl
 
@@ -146,25 +147,12 @@ func (rw *rewriter) defTryClause(lb *lineBuilder, t *defTry) {
 			t.handlers = append(t.handlers, tryHandler{fn: fn})
 			break
 		}
-		if l.toks[1].op("*") {
-			rw.fail(l.toks[1].start, "except* (exception groups) is not supported")
+		types, name, ok := rw.exceptHeader(l, true)
+		if !ok {
 			return
 		}
-		p := rw.parser(l, 1, l.colon)
-		types := p.test()
-		name := "__py_e"
-		if p.tok().kw("as") {
-			p.i++
-			if p.tok().kind != tName {
-				rw.fail(first.start, "except ... as needs a name")
-				return
-			}
-			name = p.tok().text
-			p.i++
-		}
-		if p.err != nil || p.i != p.end {
-			rw.fail(first.start, "this except clause cannot be read; write except Name:, except (A, B) as e: or except:")
-			return
+		if name == "" {
+			name = "__py_e"
 		}
 		e := rw.emitter()
 		var f frag
@@ -279,4 +267,37 @@ func orNone(s string) string {
 		return "None"
 	}
 	return s
+}
+
+// exceptHeader reads the header of an except clause that names its
+// classes, except T: or except T as name: (name "" without as). It
+// reports except* itself; a header it cannot read otherwise it reports
+// when strict (in a function's try, which it rewrites whole), and leaves
+// to Starlark's parser when not.
+func (rw *rewriter) exceptHeader(l *pline, strict bool) (types *node, name string, ok bool) {
+	first := l.toks[0]
+	if l.toks[1].op("*") {
+		rw.fail(l.toks[1].start, "except* (exception groups) is not supported")
+		return nil, "", false
+	}
+	p := rw.parser(l, 1, l.colon)
+	types = p.test()
+	if p.tok().kw("as") {
+		p.i++
+		if p.tok().kind != tName {
+			if strict {
+				rw.fail(first.start, "except ... as needs a name")
+			}
+			return nil, "", false
+		}
+		name = p.tok().text
+		p.i++
+	}
+	if p.err != nil || p.i != p.end {
+		if strict {
+			rw.fail(first.start, "this except clause cannot be read; write except Name:, except (A, B) as e: or except:")
+		}
+		return nil, "", false
+	}
+	return types, name, true
 }

@@ -294,17 +294,7 @@ func (r *interp) pyEnumerate(thread *starlark.Thread, b *starlark.Builtin, args 
 		n = n.Add(starlark.MakeInt(1))
 		return t, true, nil
 	}
-	if oneShot(it) {
-		return newLazyIter(thread, "enumerate", next), nil
-	}
-	var out []starlark.Value
-	for {
-		v, ok, _ := next()
-		if !ok {
-			return newListIter("enumerate", out), nil
-		}
-		out = append(out, v)
-	}
+	return stepIter(thread, "enumerate", oneShot(it), next)
 }
 
 func (r *interp) pyIsinstance(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

@@ -36,20 +36,7 @@ func (r *interp) pyMap(thread *starlark.Thread, _ *starlark.Builtin, args starla
 		v, err := starlark.Call(thread, f, call, nil)
 		return v, err == nil, err
 	}
-	if lazy {
-		return newLazyIter(thread, "map", next), nil
-	}
-	var out []starlark.Value
-	for {
-		v, ok, err := next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return newListIter("map", out), nil
-		}
-		out = append(out, v)
-	}
+	return stepIter(thread, "map", lazy, next)
 }
 
 // pyFilter is filter(f, iterable); f None keeps the true elements.
@@ -81,20 +68,7 @@ func (r *interp) pyFilter(thread *starlark.Thread, _ *starlark.Builtin, args sta
 			}
 		}
 	}
-	if oneShot(it) {
-		return newLazyIter(thread, "filter", next), nil
-	}
-	var out []starlark.Value
-	for {
-		v, ok, err := next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return newListIter("filter", out), nil
-		}
-		out = append(out, v)
-	}
+	return stepIter(thread, "filter", oneShot(it), next)
 }
 
 // pyMinMax is min/max(iterable, *, key=None, default=...) and

@@ -30,12 +30,7 @@ var (
 	_ starlark.HasSetField = (*excType)(nil)
 )
 
-func (t *excType) String() string {
-	if t.module != "" {
-		return "<class '" + t.module + "." + t.name + "'>"
-	}
-	return "<class '" + t.name + "'>"
-}
+func (t *excType) String() string        { return classRepr(t.module, t.name) }
 func (t *excType) Type() string          { return "type" }
 func (t *excType) Freeze()               {}
 func (t *excType) Truth() starlark.Bool  { return true }
@@ -43,14 +38,8 @@ func (t *excType) Hash() (uint32, error) { return starlark.String(t.name).Hash()
 func (t *excType) Name() string          { return t.name }
 func (t *excType) AttrNames() []string   { return []string{"__name__", "__qualname__"} }
 func (t *excType) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "__name__", "__qualname__":
-		return starlark.String(t.name), nil
-	case "__module__":
-		if t.module == "" {
-			return starlark.String("builtins"), nil
-		}
-		return starlark.String(t.module), nil
+	if v, ok := classNameAttr(t.module, t.name, name); ok {
+		return v, nil
 	}
 	if v, _ := excClassLookup(t, name); v != nil {
 		return classAttr(t, v), nil
@@ -61,11 +50,7 @@ func (t *excType) Attr(name string) (starlark.Value, error) {
 // SetField sets a class attribute of an exception class defined in the
 // REPL; the built-in ones are immutable.
 func (t *excType) SetField(name string, v starlark.Value) error {
-	if t.user == nil {
-		return pyErrorf(excTypeError, "cannot set '%s' attribute of immutable type '%s'", name, t.name)
-	}
-	t.user.set(name, v)
-	return nil
+	return setClassAttr(t.user, t.name, name, v)
 }
 
 // userRoot returns the nearest user part of t or its bases.

@@ -44,6 +44,36 @@ func newLazyIter(thread *starlark.Thread, name string, next func() (starlark.Val
 	return &pyIter{name: name, next: next, thread: thread}
 }
 
+// stepIter is the iterator map, filter and enumerate return, named name:
+// over next as it is taken when lazy (an argument is a one-pass iterator,
+// which may be endless); otherwise next is run to its end now, so that an
+// error is the call's.
+func stepIter(thread *starlark.Thread, name string, lazy bool, next func() (starlark.Value, bool, error)) (starlark.Value, error) {
+	if lazy {
+		return newLazyIter(thread, name, next), nil
+	}
+	out, err := drain(next)
+	if err != nil {
+		return nil, err
+	}
+	return newListIter(name, out), nil
+}
+
+// drain calls next until it ends and returns what it gave.
+func drain(next func() (starlark.Value, bool, error)) ([]starlark.Value, error) {
+	var out []starlark.Value
+	for {
+		v, ok, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		out = append(out, v)
+	}
+}
+
 func (it *pyIter) String() string       { return "<" + it.name + " object>" }
 func (it *pyIter) reprPy() string       { return "<" + it.name + " object>" }
 func (it *pyIter) Type() string         { return it.name }

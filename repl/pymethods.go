@@ -561,15 +561,7 @@ func setCopy(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []
 	if err := starlark.UnpackPositionalArgs("copy", args, kw, 0); err != nil {
 		return nil, err
 	}
-	s := recv.(*starlark.Set)
-	out := new(starlark.Set)
-	iter := s.Iterate()
-	defer iter.Done()
-	var x starlark.Value
-	for iter.Next(&x) {
-		_ = out.Insert(x)
-	}
-	return out, nil
+	return copySet(recv.(*starlark.Set)), nil
 }
 
 func setIsDisjoint(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

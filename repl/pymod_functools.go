@@ -385,14 +385,7 @@ func copyValue(v starlark.Value, deep bool, memo map[starlark.Value]starlark.Val
 		}
 		return out
 	case *starlark.Set:
-		out := new(starlark.Set)
-		iter := x.Iterate()
-		defer iter.Done()
-		var e starlark.Value
-		for iter.Next(&e) {
-			_ = out.Insert(e)
-		}
-		return out
+		return copySet(x)
 	case starlark.Tuple:
 		if !deep {
 			return x
@@ -407,4 +400,17 @@ func copyValue(v starlark.Value, deep bool, memo map[starlark.Value]starlark.Val
 		return out
 	}
 	return v
+}
+
+// copySet is a new set with the elements of s (which, being hashable,
+// are never copied themselves).
+func copySet(s *starlark.Set) *starlark.Set {
+	out := new(starlark.Set)
+	iter := s.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for iter.Next(&x) {
+		_ = out.Insert(x)
+	}
+	return out
 }

@@ -188,22 +188,9 @@ func (o *jsonOptions) encode(sb *strings.Builder, v starlark.Value, level int, s
 			defer delete(seen, l)
 		}
 		items := elems(v)
-		if len(items) == 0 {
-			sb.WriteString("[]")
-			return nil
-		}
-		sb.WriteByte('[')
-		for i, item := range items {
-			if i > 0 {
-				sb.WriteString(o.itemSep)
-			}
-			o.newline(sb, level+1)
-			if err := o.encode(sb, item, level+1, seen); err != nil {
-				return err
-			}
-		}
-		o.newline(sb, level)
-		sb.WriteByte(']')
+		return o.container(sb, "[]", len(items), level, func(i int) error {
+			return o.encode(sb, items[i], level+1, seen)
+		})
 	case starlark.IterableMapping:
 		if seen[v] {
 			return pyErrorf(excValueError, "Circular reference detected")
@@ -254,24 +241,33 @@ func (o *jsonOptions) object(sb *strings.Builder, items []starlark.Tuple, level 
 	if o.sortKeys {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].key < entries[j].key })
 	}
-	if len(entries) == 0 {
-		sb.WriteString("{}")
+	return o.container(sb, "{}", len(entries), level, func(i int) error {
+		o.quote(sb, entries[i].key)
+		sb.WriteString(o.keySep)
+		return o.encode(sb, entries[i].v, level+1, seen)
+	})
+}
+
+// container writes an array or object of n members at level between the
+// brackets of pair ("[]" or "{}"): members apart by the item separator,
+// each on a line of its own when indenting; item writes member i.
+func (o *jsonOptions) container(sb *strings.Builder, pair string, n, level int, item func(i int) error) error {
+	if n == 0 {
+		sb.WriteString(pair)
 		return nil
 	}
-	sb.WriteByte('{')
-	for i, e := range entries {
+	sb.WriteByte(pair[0])
+	for i := 0; i < n; i++ {
 		if i > 0 {
 			sb.WriteString(o.itemSep)
 		}
 		o.newline(sb, level+1)
-		o.quote(sb, e.key)
-		sb.WriteString(o.keySep)
-		if err := o.encode(sb, e.v, level+1, seen); err != nil {
+		if err := item(i); err != nil {
 			return err
 		}
 	}
 	o.newline(sb, level)
-	sb.WriteByte('}')
+	sb.WriteByte(pair[1])
 	return nil
 }
 

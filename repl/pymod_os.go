@@ -200,16 +200,9 @@ func (r *interp) osWalk(thread *starlark.Thread, b *starlark.Builtin, args starl
 	if topdown {
 		return newLazyIter(thread, "generator", next), nil
 	}
-	var all []starlark.Value
-	for {
-		v, ok, err := next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		all = append(all, v)
+	all, err := drain(next)
+	if err != nil {
+		return nil, err
 	}
 	return newListIter("generator", bottomUp(all)), nil
 }

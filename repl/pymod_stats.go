@@ -62,6 +62,29 @@ func ratValue(x *big.Rat, ints bool) starlark.Value {
 	return starlark.Float(f)
 }
 
+// statisticsError is a StatisticsError saying text.
+func statisticsError(text string) error {
+	return &pyError{&pyException{typ: excStatistics, text: text}}
+}
+
+// dataArg unpacks the one argument of median and mode: the data, as a list.
+func dataArg(b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) ([]starlark.Value, error) {
+	var data starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &data); err != nil {
+		return nil, err
+	}
+	return listOf(data)
+}
+
+// ratMean is the exact mean of xs, which are not empty.
+func ratMean(xs []*big.Rat) *big.Rat {
+	sum := new(big.Rat)
+	for _, x := range xs {
+		sum.Add(sum, x)
+	}
+	return sum.Quo(sum, big.NewRat(int64(len(xs)), 1))
+}
+
 func statMean(float bool) builtinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var data starlark.Value
@@ -73,13 +96,9 @@ func statMean(float bool) builtinFunc {
 			return nil, err
 		}
 		if len(rats) == 0 {
-			return nil, &pyError{&pyException{typ: excStatistics, text: "mean requires at least one data point"}}
+			return nil, statisticsError("mean requires at least one data point")
 		}
-		sum := new(big.Rat)
-		for _, x := range rats {
-			sum.Add(sum, x)
-		}
-		mean := sum.Quo(sum, big.NewRat(int64(len(rats)), 1))
+		mean := ratMean(rats)
 		if float {
 			f, _ := mean.Float64()
 			return starlark.Float(f), nil
@@ -90,17 +109,13 @@ func statMean(float bool) builtinFunc {
 
 func statMedian(which int) builtinFunc {
 	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		var data starlark.Value
-		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &data); err != nil {
-			return nil, err
-		}
-		vals, err := listOf(data)
+		vals, err := dataArg(b, args, kw)
 		if err != nil {
 			return nil, err
 		}
 		n := len(vals)
 		if n == 0 {
-			return nil, &pyError{&pyException{typ: excStatistics, text: "no median for empty data"}}
+			return nil, statisticsError("no median for empty data")
 		}
 		sorted, err := sortValues(thread, vals, starlark.None, false)
 		if err != nil {
@@ -124,11 +139,7 @@ func statMedian(which int) builtinFunc {
 
 func statMode(multi bool) builtinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		var data starlark.Value
-		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &data); err != nil {
-			return nil, err
-		}
-		vals, err := listOf(data)
+		vals, err := dataArg(b, args, kw)
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +168,7 @@ func statMode(multi bool) builtinFunc {
 			return starlark.NewList(modes), nil
 		}
 		if len(modes) == 0 {
-			return nil, &pyError{&pyException{typ: excStatistics, text: "no mode for empty data"}}
+			return nil, statisticsError("no mode for empty data")
 		}
 		return modes[0], nil
 	}
@@ -180,13 +191,9 @@ func statVariance(sample, sqrt bool) builtinFunc {
 			if !sample {
 				what = "pvariance requires at least one data point"
 			}
-			return nil, &pyError{&pyException{typ: excStatistics, text: what}}
+			return nil, statisticsError(what)
 		}
-		mean := new(big.Rat)
-		for _, x := range rats {
-			mean.Add(mean, x)
-		}
-		mean.Quo(mean, big.NewRat(int64(n), 1))
+		mean := ratMean(rats)
 		if mu != starlark.None {
 			m, _, _, err := numbers(b.Name(), starlark.Tuple{mu})
 			if err != nil {

@@ -250,16 +250,12 @@ func strftime(t time.Time, format string) string {
 			fmt.Fprintf(&sb, "%c%02d%02d", sign, off/3600, off%3600/60)
 		case 'c':
 			sb.WriteString(strftime(t, "%a %b %e %H:%M:%S %Y"))
-		case 'x':
+		case 'x', 'D':
 			sb.WriteString(strftime(t, "%m/%d/%y"))
-		case 'X':
+		case 'X', 'T':
 			sb.WriteString(strftime(t, "%H:%M:%S"))
-		case 'D':
-			sb.WriteString(strftime(t, "%m/%d/%y"))
 		case 'F':
 			sb.WriteString(strftime(t, "%Y-%m-%d"))
-		case 'T':
-			sb.WriteString(strftime(t, "%H:%M:%S"))
 		case '%':
 			sb.WriteByte('%')
 		default:

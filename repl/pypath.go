@@ -100,15 +100,11 @@ func (p *Path) absolutePath(_ *starlark.Thread, b *starlark.Builtin, args starla
 }
 
 func (p *Path) isRelativeTo(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var other starlark.Value
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &other); err != nil {
-		return nil, err
-	}
-	q, err := p.r.pathOf(b.Name(), other)
+	q, err := p.otherPath(b, args, kw)
 	if err != nil {
 		return nil, err
 	}
-	ok := q.p == p.p || q.p == "." && !strings.HasPrefix(p.p, "/") || q.p == "/" && strings.HasPrefix(p.p, "/") || strings.HasPrefix(p.p, q.p+"/")
+	_, ok := p.relative(q)
 	return starlark.Bool(ok), nil
 }
 
@@ -124,11 +120,7 @@ func (p *Path) withStem(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 }
 
 func (p *Path) samefile(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var other starlark.Value
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &other); err != nil {
-		return nil, err
-	}
-	q, err := p.r.pathOf(b.Name(), other)
+	q, err := p.otherPath(b, args, kw)
 	if err != nil {
 		return nil, err
 	}

@@ -29,12 +29,7 @@ var (
 	_ starlark.HasSetField = (*pyType)(nil)
 )
 
-func (t *pyType) String() string {
-	if t.module != "" {
-		return "<class '" + t.module + "." + t.name + "'>"
-	}
-	return "<class '" + t.name + "'>"
-}
+func (t *pyType) String() string        { return classRepr(t.module, t.name) }
 func (t *pyType) Type() string          { return "type" }
 func (t *pyType) Freeze()               {}
 func (t *pyType) Truth() starlark.Bool  { return true }
@@ -63,14 +58,8 @@ func (t *pyType) AttrNames() []string {
 }
 
 func (t *pyType) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "__name__", "__qualname__":
-		return starlark.String(t.name), nil
-	case "__module__":
-		if t.module == "" {
-			return starlark.String("builtins"), nil
-		}
-		return starlark.String(t.module), nil
+	if v, ok := classNameAttr(t.module, t.name, name); ok {
+		return v, nil
 	}
 	if v, ok := t.attrs[name]; ok {
 		return v, nil
@@ -101,10 +90,44 @@ func (t *pyType) Attr(name string) (starlark.Value, error) {
 // SetField sets a class attribute of a class defined in the REPL
 // (Counter.total = 0); built-in classes are immutable.
 func (t *pyType) SetField(name string, v starlark.Value) error {
-	if t.user == nil {
-		return pyErrorf(excTypeError, "cannot set '%s' attribute of immutable type '%s'", name, t.name)
+	return setClassAttr(t.user, t.name, name, v)
+}
+
+// What every class has, the REPL's own (pyType) and the exception
+// classes (excType) alike.
+
+// classRepr is a class's repr: <class 'name'>, or <class 'module.name'>
+// outside builtins.
+func classRepr(module, name string) string {
+	if module != "" {
+		return "<class '" + module + "." + name + "'>"
 	}
-	t.user.set(name, v)
+	return "<class '" + name + "'>"
+}
+
+// classNameAttr returns the attributes a class has from its name:
+// __name__, __qualname__ and __module__ ("builtins" for the built-in
+// classes).
+func classNameAttr(module, name, attr string) (starlark.Value, bool) {
+	switch attr {
+	case "__name__", "__qualname__":
+		return starlark.String(name), true
+	case "__module__":
+		if module == "" {
+			module = "builtins"
+		}
+		return starlark.String(module), true
+	}
+	return nil, false
+}
+
+// setClassAttr sets attribute name of class cls to v: user is the part a
+// class statement defined, nil for a built-in class, which is immutable.
+func setClassAttr(user *userClass, cls, name string, v starlark.Value) error {
+	if user == nil {
+		return pyErrorf(excTypeError, "cannot set '%s' attribute of immutable type '%s'", name, cls)
+	}
+	user.set(name, v)
 	return nil
 }
 

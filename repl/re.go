@@ -212,15 +212,40 @@ func (p *pattern) withFlags(fn string, flags int) (*pattern, error) {
 	return p.r.compilePattern(fn, p.src, p.flags|flags)
 }
 
-// find implements search (mode 0), match (1, anchored at the start) and
-// fullmatch (2, anchored at both ends).
-func (p *pattern) find(fn string, args starlark.Tuple, kw []starlark.Tuple, mode int) (starlark.Value, error) {
+// onString unpacks the arguments of search, match, fullmatch, findall and
+// finditer, (string, flags=0), and applies the flags to p.
+func (p *pattern) onString(fn string, args starlark.Tuple, kw []starlark.Tuple) (*pattern, string, error) {
 	var s string
 	var flags int
 	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "flags?", &flags); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	p, err := p.withFlags(fn, flags)
+	return p, s, err
+}
+
+// all returns the first n matches in s (n < 0: all of them).
+func (p *pattern) all(s string, n int) []*match {
+	var out []*match
+	for _, loc := range p.re.FindAllStringSubmatchIndex(s, n) {
+		out = append(out, &match{s: s, loc: loc, names: p.re.SubexpNames()})
+	}
+	return out
+}
+
+// limit is the n of all for a count or maxsplit argument: 0 or less is
+// no limit.
+func limit(k int) int {
+	if k > 0 {
+		return k
+	}
+	return -1
+}
+
+// find implements search (mode 0), match (1, anchored at the start) and
+// fullmatch (2, anchored at both ends).
+func (p *pattern) find(fn string, args starlark.Tuple, kw []starlark.Tuple, mode int) (starlark.Value, error) {
+	p, s, err := p.onString(fn, args, kw)
 	if err != nil {
 		return nil, err
 	}
@@ -242,19 +267,13 @@ func (p *pattern) find(fn string, args starlark.Tuple, kw []starlark.Tuple, mode
 }
 
 func (p *pattern) findall(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var s string
-	var flags int
-	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "flags?", &flags); err != nil {
-		return nil, err
-	}
-	p, err := p.withFlags(fn, flags)
+	p, s, err := p.onString(fn, args, kw)
 	if err != nil {
 		return nil, err
 	}
 	var out []starlark.Value
 	groups := p.re.NumSubexp()
-	for _, loc := range p.re.FindAllStringSubmatchIndex(s, -1) {
-		m := &match{s: s, loc: loc}
+	for _, m := range p.all(s, -1) {
 		switch groups {
 		case 0:
 			out = append(out, m.group(0, starlark.String("")))
@@ -281,66 +300,66 @@ func (p *pattern) split(fn string, args starlark.Tuple, kw []starlark.Tuple) (st
 	if err != nil {
 		return nil, err
 	}
-	n := -1
-	if maxsplit > 0 {
-		n = maxsplit
-	}
 	var out []starlark.Value
 	last := 0
-	for _, loc := range p.re.FindAllStringSubmatchIndex(s, n) {
-		out = append(out, starlark.String(s[last:loc[0]]))
-		m := &match{s: s, loc: loc}
+	for _, m := range p.all(s, limit(maxsplit)) {
+		out = append(out, starlark.String(s[last:m.loc[0]]))
 		for g := 1; g <= p.re.NumSubexp(); g++ {
 			out = append(out, m.group(g, starlark.None))
 		}
-		last = loc[1]
+		last = m.loc[1]
 	}
 	out = append(out, starlark.String(s[last:]))
 	return starlark.NewList(out), nil
 }
 
 func (p *pattern) sub(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	s, _, err := p.replace(fn, args, kw)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.String(s), nil
+}
+
+// replace is sub and subn: the new string and the number of replacements.
+func (p *pattern) replace(fn string, args starlark.Tuple, kw []starlark.Tuple) (string, int, error) {
 	var repl starlark.Value
 	var s string
 	var count, flags int
 	if err := starlark.UnpackArgs(fn, args, kw, "repl", &repl, "string", &s, "count?", &count, "flags?", &flags); err != nil {
-		return nil, err
+		return "", 0, err
 	}
 	p, err := p.withFlags(fn, flags)
 	if err != nil {
-		return nil, err
-	}
-	n := -1
-	if count > 0 {
-		n = count
+		return "", 0, err
 	}
 	var sb strings.Builder
 	last := 0
-	for _, loc := range p.re.FindAllStringSubmatchIndex(s, n) {
-		sb.WriteString(s[last:loc[0]])
-		m := &match{s: s, loc: loc, names: p.re.SubexpNames()}
+	ms := p.all(s, limit(count))
+	for _, m := range ms {
+		sb.WriteString(s[last:m.loc[0]])
 		switch r := repl.(type) {
 		case starlark.String:
 			if err := m.expand(&sb, string(r)); err != nil {
-				return nil, fmt.Errorf("%s: %v", fn, err)
+				return "", 0, fmt.Errorf("%s: %v", fn, err)
 			}
 		case starlark.Callable:
 			v, err := starlark.Call(p.r.thread, r, starlark.Tuple{m}, nil)
 			if err != nil {
-				return nil, err
+				return "", 0, err
 			}
 			str, ok := starlark.AsString(v)
 			if !ok {
-				return nil, fmt.Errorf("%s: the replacement function returned %s, want str", fn, v.Type())
+				return "", 0, fmt.Errorf("%s: the replacement function returned %s, want str", fn, v.Type())
 			}
 			sb.WriteString(str)
 		default:
-			return nil, fmt.Errorf("%s: repl must be a string or a function, got %s", fn, repl.Type())
+			return "", 0, fmt.Errorf("%s: repl must be a string or a function, got %s", fn, repl.Type())
 		}
-		last = loc[1]
+		last = m.loc[1]
 	}
 	sb.WriteString(s[last:])
-	return starlark.String(sb.String()), nil
+	return sb.String(), len(ms), nil
 }
 
 // match is a match object; positions are character offsets, as string

@@ -26,38 +26,25 @@ func pyEscape(s string) string {
 
 // finditer is Pattern.finditer: the matches, one by one.
 func (p *pattern) finditer(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var s string
-	var flags int
-	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "flags?", &flags); err != nil {
-		return nil, err
-	}
-	p, err := p.withFlags(fn, flags)
+	p, s, err := p.onString(fn, args, kw)
 	if err != nil {
 		return nil, err
 	}
-	var out []starlark.Value
-	for _, loc := range p.re.FindAllStringSubmatchIndex(s, -1) {
-		out = append(out, &match{s: s, loc: loc, names: p.re.SubexpNames()})
+	ms := p.all(s, -1)
+	out := make([]starlark.Value, len(ms))
+	for i, m := range ms {
+		out[i] = m
 	}
 	return newListIter("callable_iterator", out), nil
 }
 
 // subn is Pattern.subn: (the new string, the number of replacements).
 func (p *pattern) subn(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	v, err := p.sub(fn, args, kw)
+	s, n, err := p.replace(fn, args, kw)
 	if err != nil {
 		return nil, err
 	}
-	var repl starlark.Value
-	var s string
-	var count, flags int
-	_ = starlark.UnpackArgs(fn, args, kw, "repl", &repl, "string", &s, "count?", &count, "flags?", &flags)
-	p, _ = p.withFlags(fn, flags)
-	n := len(p.re.FindAllStringIndex(s, -1))
-	if count > 0 && n > count {
-		n = count
-	}
-	return starlark.Tuple{v, starlark.MakeInt(n)}, nil
+	return starlark.Tuple{starlark.String(s), starlark.MakeInt(n)}, nil
 }
 
 // Get is m[g], as m.group(g).
