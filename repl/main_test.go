@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"harness/sandbox"
+	"harness/sandbox/sandboxtest"
 	"harness/worker"
 )
 
@@ -46,7 +47,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	if os.Getenv("REPL_TEST_PROBE") == "dial" {
-		os.Exit(dialProbe(os.Args[1]))
+		os.Exit(sandboxtest.Dial(os.Args[1]))
 	}
 	code := m.Run()
 	if pool != nil {

@@ -6,33 +6,18 @@ package repl
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
 	"harness/config"
 	"harness/sandbox"
+	"harness/sandbox/sandboxtest"
 )
-
-// dialProbe is a command for the sandbox tests: it connects to addr and
-// exits 0, or 13 when the connection is refused with EACCES.
-func dialProbe(addr string) int {
-	c, err := net.Dial("tcp", addr)
-	if err == nil {
-		c.Close()
-		return 0
-	}
-	fmt.Fprintln(os.Stderr, err)
-	if errors.Is(err, syscall.EACCES) {
-		return 13
-	}
-	return 1
-}
 
 // withSandbox confines run() to the workspace: the repository, the store,
 // the temp folder and writable.
@@ -128,25 +113,12 @@ func TestSandboxWrites(t *testing.T) {
 
 func TestSandboxNetwork(t *testing.T) {
 	needABI(t, 4)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	code := fmt.Sprintf("run([\"probe\", %q])[\"exit_code\"]", ln.Addr().String())
+	addr := sandboxtest.Listen(t)
+	code := fmt.Sprintf("run([\"probe\", %q])[\"exit_code\"]", addr)
 	for _, tt := range []struct {
 		network bool
 		want    string
-	}{{true, "0"}, {false, "13"}} {
+	}{{true, "0"}, {false, strconv.Itoa(sandboxtest.Refused)}} {
 		e := newEnv(t, withSandbox(tt.network))
 		if got := e.exec(code); got != tt.want {
 			t.Errorf("network = %v: exit %s, want %s", tt.network, got, tt.want)

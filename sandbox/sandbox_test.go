@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"harness/sandbox/sandboxtest"
 )
 
 // TestMain lets the test binary act as the shim and as the probes below.
@@ -20,7 +22,7 @@ func TestMain(m *testing.M) {
 	}
 	switch os.Getenv("SANDBOX_PROBE") {
 	case "dial":
-		os.Exit(dialProbe(os.Args[1]))
+		os.Exit(sandboxtest.Dial(os.Args[1]))
 	case "worker":
 		os.Exit(workerProbe())
 	}
@@ -76,44 +78,17 @@ func TestPolicyConfinesWrites(t *testing.T) {
 
 func TestPolicyNetwork(t *testing.T) {
 	needLandlock(t, 4)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	addr := sandboxtest.Listen(t)
 	self, _ := os.Executable()
 	for _, tt := range []struct {
 		network bool
 		code    int
-	}{{true, 0}, {false, 13}} {
-		out, code := confined(t, Policy{Network: tt.network}, []string{"SANDBOX_PROBE=dial"}, self, ln.Addr().String())
+	}{{true, 0}, {false, sandboxtest.Refused}} {
+		out, code := confined(t, Policy{Network: tt.network}, []string{"SANDBOX_PROBE=dial"}, self, addr)
 		if code != tt.code {
 			t.Errorf("network = %v: exit %d, want %d:\n%s", tt.network, code, tt.code, out)
 		}
 	}
-}
-
-// dialProbe connects to addr: exit 0 on success, 13 on EACCES.
-func dialProbe(addr string) int {
-	c, err := net.Dial("tcp", addr)
-	if err == nil {
-		c.Close()
-		return 0
-	}
-	fmt.Fprintln(os.Stderr, err)
-	if errors.Is(err, syscall.EACCES) {
-		return 13
-	}
-	return 1
 }
 
 func TestCheckNamesTheRequirement(t *testing.T) {
