@@ -55,7 +55,7 @@ func (c *checker) mcp(t map[string]any) []MCPServer {
 	var out []MCPServer
 	for _, name := range names {
 		key := toml.Key{"mcp", "servers", name}.String()
-		if !validServerName(name) {
+		if !plainName(name) {
 			c.keyErr(key, "%q is not a server name; use letters, digits, - and _ only (agents see its tools as mcp__<name>__<tool>)", name)
 			continue
 		}
@@ -71,12 +71,13 @@ func (c *checker) mcp(t map[string]any) []MCPServer {
 	return out
 }
 
-// validServerName reports whether name is letters, digits, - and _.
-func validServerName(name string) bool {
-	if name == "" {
+// plainName reports whether s is a name of letters, digits, - and _ only,
+// as server names and header names must be.
+func plainName(s string) bool {
+	if s == "" {
 		return false
 	}
-	for _, r := range name {
+	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
 			return false
 		}
@@ -103,7 +104,7 @@ func (c *checker) mcpServer(t map[string]any, tbl, name string) (MCPServer, bool
 		c.onlyFor(t, tbl, "headers", "url")
 	default:
 		s.URL = c.mcpURL(t, tbl)
-		s.Headers = c.mcpTable(t, tbl, "headers", validHeaderName, "is not an HTTP header name; use letters, digits and -")
+		s.Headers = c.mcpTable(t, tbl, "headers", plainName, "is not an HTTP header name; use letters, digits and -")
 		c.onlyFor(t, tbl, "args", "command")
 		c.onlyFor(t, tbl, "env", "command")
 	}
@@ -236,18 +237,6 @@ func (c *checker) mcpTable(t map[string]any, tbl, name string, valid func(string
 		}
 	}
 	return out
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // expandable checks the ${NAME} references in s, reporting a malformed one
