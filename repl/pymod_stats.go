@@ -344,8 +344,14 @@ func heappop(l *starlark.List) (starlark.Value, error) {
 	if n == 1 {
 		return last, nil
 	}
+	return replaceTop(l, last)
+}
+
+// replaceTop puts x in place of the top of heap l, which is not empty,
+// restores the heap and returns the old top.
+func replaceTop(l *starlark.List, x starlark.Value) (starlark.Value, error) {
 	top := l.Index(0)
-	if err := l.SetIndex(0, last); err != nil {
+	if err := l.SetIndex(0, x); err != nil {
 		return nil, err
 	}
 	return top, siftup(l, 0)
@@ -371,11 +377,7 @@ func heapReplace(pushFirst bool) builtinFunc {
 		} else if l.Len() == 0 {
 			return nil, pyErrorf(excIndexError, "index out of range")
 		}
-		top := l.Index(0)
-		if err := l.SetIndex(0, x); err != nil {
-			return nil, err
-		}
-		return top, siftup(l, 0)
+		return replaceTop(l, x)
 	}
 }
 
