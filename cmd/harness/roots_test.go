@@ -30,7 +30,7 @@ func TestOpenRoots(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := &config.Config{RLM: config.RLM{StorePath: tc.store}}
+			cfg := &config.Config{Home: t.TempDir(), RLM: config.RLM{StorePath: tc.store}} // the workers' log goes to Home
 			var stderr bytes.Buffer
 			rs, code := openRoots(cfg, tc.launch, level, &stderr)
 			if code != tc.code {
