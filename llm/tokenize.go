@@ -5,7 +5,6 @@ package llm
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -129,29 +128,46 @@ func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) 
 		return 0, &ConnectError{URL: t.url, Err: unwrapURL(err)}
 	}
 	defer resp.Body.Close()
-	data, err := readAll(resp, 64<<20)
-	if err != nil {
-		return 0, fmt.Errorf("read %s: %w", t.url, err)
-	}
 	if resp.StatusCode/100 != 2 {
+		data, err := readAll(resp, 64<<20)
+		if err != nil {
+			return 0, fmt.Errorf("read %s: %w", t.url, err)
+		}
 		return 0, &StatusError{URL: t.url, Code: resp.StatusCode, Message: bodyMessage(data)}
 	}
-	var out struct {
-		Count  *int       `json:"count"`
-		Tokens *tokenList `json:"tokens"`
+	head := &headBuffer{max: 2 * maxMessage}
+	out, err := readTokenAnswer(io.TeeReader(io.LimitReader(resp.Body, 1<<30), head))
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
 	}
-	if err := json.Unmarshal(data, &out); err != nil || (out.Count == nil && out.Tokens == nil) {
-		return 0, &dialectError{t.url, truncate(string(data))}
+	if err != nil || (!out.hasCount && !out.hasTokens) {
+		return 0, &dialectError{t.url, truncate(head.String())}
 	}
-	if out.Count != nil {
-		return *out.Count, nil
+	if out.hasCount {
+		return out.count, nil
 	}
-	if field == "prompt" && *out.Tokens == 0 && text != "" {
+	if field == "prompt" && out.tokens == 0 && text != "" {
 		// llama.cpp ignores "prompt" and answers an empty token list.
-		return 0, &dialectError{t.url, truncate(string(data))}
+		return 0, &dialectError{t.url, truncate(head.String())}
 	}
-	return int(*out.Tokens), nil
+	return out.tokens, nil
 }
+
+// headBuffer keeps the first max bytes written to it: the start of an
+// answer, for an error message.
+type headBuffer struct {
+	max int
+	b   []byte
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	if room := h.max - len(h.b); room > 0 {
+		h.b = append(h.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (h *headBuffer) String() string { return string(h.b) }
 
 // countBody is the request {"<field>": text}, in one buffer sized for it:
 // text is a conversation's prefix, megabytes long, and json.Marshal of a
@@ -219,58 +235,6 @@ func readAll(resp *http.Response, limit int64) ([]byte, error) {
 	}
 	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit))
 	return buf.Bytes(), err
-}
-
-// tokenList is the length of a JSON array of tokens (numbers, or objects
-// with pieces), counted without decoding the elements: a long prefix is
-// millions of tokens, and decoding each into a json.RawMessage held about
-// 40 bytes per token (over 100 MB for a 10 MB conversation).
-type tokenList int
-
-// UnmarshalJSON counts the elements of the array b, which json.Unmarshal
-// has already checked is valid JSON.
-func (n *tokenList) UnmarshalJSON(b []byte) error {
-	if len(b) == 0 || b[0] != '[' {
-		return fmt.Errorf("tokens is not an array: %.20s", b)
-	}
-	depth, commas, empty := 0, 0, true
-	inString, escaped := false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			continue
-		}
-		if depth == 1 && c != ']' && c != ',' {
-			empty = false // an element starts, or goes on
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-		case ',':
-			if depth == 1 {
-				commas++
-			}
-		}
-	}
-	*n = 0
-	if !empty {
-		*n = tokenList(commas + 1)
-	}
-	return nil
 }
 
 // refused reports whether err says the server does not take the llama.cpp
