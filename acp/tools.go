@@ -377,7 +377,8 @@ func failed(name, result string) bool {
 	last := result[strings.LastIndexByte(result, '\n')+1:]
 	switch name {
 	case rlm.RLMTool:
-		return last == rlm.StoppedMarker || strings.HasPrefix(last, "[branch failed: ")
+		return last == rlm.StoppedMarker || strings.HasPrefix(last, "[branch failed: ") ||
+			strings.HasPrefix(last, rlm.InterruptedPrefix)
 	case rlm.REPLTool:
 		return strings.Contains(result, "Traceback (most recent call last):\n") && replErrorLine.MatchString(result) ||
 			hasLinePrefix(result, "REPL state lost: ") ||

@@ -167,6 +167,8 @@ func TestFailed(t *testing.T) {
 		{"rlm", "The answer.", false},
 		{"rlm", "partial\n" + rlm.StoppedMarker, true},
 		{"rlm", "partial\n" + rlm.BranchFailed(os.ErrDeadlineExceeded), true},
+		{"rlm", "partial\n" + rlm.InterruptedPrefix + " (it was killed or crashed) while subagent \"w\" was working on this task, before it answered.]", true},
+		{"rlm", "The answer.\n[recovered: harness stopped before this answer was delivered; it is the last reply of subagent \"w\"]", false},
 		{"list", rlm.NotRun, true},
 		{"read_file", "Invalid arguments for read_file: missing required argument \"path\"", true},
 		{"frob", "Unknown tool: frob", true},

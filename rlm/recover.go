@@ -38,7 +38,7 @@ func crashResult(s *sessions.Session, depth, limit int) func(llm.ToolCall) strin
 		name := callName(c)
 		f, err := sessions.Load(path)
 		if err != nil {
-			return fmt.Sprintf("[interrupted: harness stopped (it was killed or crashed) while subagent %q was working on this task, and its conversation %s cannot be read (%v). It may have changed files in the repository or the store; check them before relying on them, and delegate again what is left.]", name, rel, err)
+			return fmt.Sprintf(InterruptedPrefix+" (it was killed or crashed) while subagent %q was working on this task, and its conversation %s cannot be read (%v). It may have changed files in the repository or the store; check them before relying on them, and delegate again what is left.]", name, rel, err)
 		}
 		msgs := sessions.Visible(f.Items)
 		if last := lastOf(msgs); last.Role == "assistant" && len(last.ToolCalls) == 0 && last.Content != "" {
@@ -53,7 +53,7 @@ func crashResult(s *sessions.Session, depth, limit int) func(llm.ToolCall) strin
 // rel, whose conversation msgs stops without an answer.
 func interrupted(s *sessions.Session, name, rel string, depth int, msgs []llm.Message) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[interrupted: harness stopped (it was killed or crashed) while subagent %q was working on this task, before it answered. ", name)
+	fmt.Fprintf(&b, InterruptedPrefix+" (it was killed or crashed) while subagent %q was working on this task, before it answered. ", name)
 	calls, running := madeCalls(msgs)
 	switch {
 	case calls == "":

@@ -229,6 +229,9 @@ func (r *Runner) announce() {
 const (
 	StoppedMarker = "[stopped by user]"
 	NotRun        = "[not run: turn stopped]"
+	// InterruptedPrefix opens the marker New gives an rlm call whose
+	// subagent a killed process left without an answer (recover.go).
+	InterruptedPrefix = "[interrupted: harness stopped"
 )
 
 // BranchFailed is the marker of a failed subagent.
