@@ -60,6 +60,7 @@ func (rp *replayer) agent(a rlm.Agent, items []sessions.Item) {
 			results[m.ToolCallID] = m.Content
 		}
 	}
+	startup := a.Depth > 0 // a subagent's first call is its synthetic startup repl call
 	for _, it := range items {
 		if it.Hidden {
 			continue
@@ -85,7 +86,9 @@ func (rp *replayer) agent(a rlm.Agent, items []sessions.Item) {
 				}
 			}
 			for _, c := range m.ToolCalls {
-				rp.event(rlm.ToolCall{Agent: a, ID: c.ID, Name: c.Name, Arguments: c.Arguments, Synthetic: a.Depth == 0 && c.Name == rlm.FYITool})
+				synthetic := a.Depth == 0 && c.Name == rlm.FYITool || startup
+				startup = false
+				rp.event(rlm.ToolCall{Agent: a, ID: c.ID, Name: c.Name, Arguments: c.Arguments, Synthetic: synthetic})
 				if c.Name == rlm.RLMTool {
 					rp.subagent(a, c.ID, newCall(a, c.Name, c.Arguments).str("name"))
 				}

@@ -280,3 +280,66 @@ func TestACPResume(t *testing.T) {
 		t.Errorf("the resumed session sent %q", sent)
 	}
 }
+
+// TestACPLoadInterrupted: a session whose harness was killed while its
+// subagent worked (the root's rlm call has no result, the subagent's file
+// no answer) is repaired when loaded; the replay shows that rlm call as
+// failed, with the interrupted notice as its result, and marks the
+// subagent's startup repl call synthetic as the live turn did.
+func TestACPLoadInterrupted(t *testing.T) {
+	e := newEnv(t,
+		llmtest.Call("rlm", `{"task":"Read a.txt.","name":"reader"}`),
+		llmtest.Call("read_file", `{"path":"a.txt"}`),
+		llmtest.Text("It says hello."),
+		llmtest.Text("a.txt says hello."),
+	)
+	os.WriteFile(filepath.Join(e.repo, "a.txt"), []byte("hello\n"), 0o644)
+	p := e.startACP()
+	p.initialize()
+	id := p.newSession(e.repo).SessionId
+	if _, err := p.prompt(id, "What does a.txt say?"); err != nil {
+		t.Fatal(err)
+	}
+	live := callsOf(t, p.take(id))
+	if code := p.stop(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	// As a kill leaves it: the root without the rlm result and the
+	// answer, the subagent without its answer.
+	lib := filepath.Join(e.home, "sessions", string(id), "library")
+	cut := func(path string, n int) {
+		t.Helper()
+		f, err := sessions.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Items = f.Items[:len(f.Items)-n]
+		if err := sessions.WriteFile(path, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut(filepath.Join(lib, "root.json"), 2)
+	cut(filepath.Join(lib, live[1].id+".json"), 1)
+
+	p = e.startACP()
+	p.initialize()
+	if _, err := p.conn.LoadSession(p.ctx(), sdk.LoadSessionRequest{SessionId: id, Cwd: e.repo, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatalf("session/load: %v\nstderr:\n%s", err, p.stderr)
+	}
+	var got []string
+	for _, c := range callsOf(t, p.take(id)) {
+		got = append(got, fmt.Sprintf("%s %s synthetic=%v", c.title, c.final(), c.meta["synthetic"] == true))
+		if c.title == "rlm reader: Read a.txt." && !strings.Contains(c.resultText(), "[interrupted: harness stopped") {
+			t.Errorf("the rlm call's result %q", c.resultText())
+		}
+	}
+	want := []string{
+		"FYI completed synthetic=true",
+		"rlm reader: Read a.txt. failed synthetic=false",
+		"reader · repl FYI() … completed synthetic=true",
+		"reader · read_file a.txt completed synthetic=false",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("replayed calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
