@@ -71,6 +71,12 @@ const (
 	codeNotFound = -32002 // ACP's "resource not found"
 )
 
+// invalidParams is the -32602 error for bad params, the reason in its
+// message (which editors show) as well as in its data.
+func invalidParams(reason string) *sdk.RequestError {
+	return &sdk.RequestError{Code: -32602, Message: "Invalid params: " + reason, Data: map[string]any{"error": reason}}
+}
+
 // Serve speaks ACP on in and out until in ends or ctx is cancelled, then
 // stops every turn, saves and closes every session.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
@@ -177,7 +183,7 @@ func (a *server) ResumeSession(ctx context.Context, req sdk.ResumeSessionRequest
 func (a *server) open(cwd, name string, servers []sdk.McpServer, replayIt bool) (*session, error) {
 	dir, err := repository(cwd)
 	if err != nil {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return nil, invalidParams(err.Error())
 	}
 	cfg, err := a.opts.Load(dir)
 	if err != nil {
@@ -186,7 +192,7 @@ func (a *server) open(cwd, name string, servers []sdk.McpServer, replayIt bool) 
 	}
 	specs, secrets, err := mcpSpecs(servers)
 	if err != nil {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return nil, invalidParams(err.Error())
 	}
 	if name != "" {
 		a.closeSession(name) // loaded again: the new load replaces it
@@ -229,6 +235,9 @@ func repository(cwd string) (string, error) {
 		return "", fmt.Errorf("cwd %q is not an absolute path; give the repository's absolute path", cwd)
 	}
 	dir, err := filepath.EvalSymlinks(cwd)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("cwd %s does not exist; give the repository's absolute path", cwd)
+	}
 	if err != nil {
 		return "", fmt.Errorf("cwd %s: %v", cwd, err)
 	}
@@ -248,10 +257,11 @@ func openSession(st sessions.Store, name string, red *sessions.Redactor) (*sessi
 		}
 		return s, nil, nil
 	}
-	if sessions.CheckName(name) == nil {
-		if _, err := os.Stat(filepath.Join(st.Dir, name, "library", "root.json")); errors.Is(err, os.ErrNotExist) {
-			return nil, nil, &sdk.RequestError{Code: codeNotFound, Message: fmt.Sprintf("no session named %q in %s", name, st.Dir)}
-		}
+	if err := sessions.CheckName(name); err != nil {
+		return nil, nil, invalidParams(fmt.Sprintf("sessionId: %v", err))
+	}
+	if _, err := os.Stat(filepath.Join(st.Dir, name, "library", "root.json")); errors.Is(err, os.ErrNotExist) {
+		return nil, nil, &sdk.RequestError{Code: codeNotFound, Message: fmt.Sprintf("no session named %q in %s", name, st.Dir)}
 	}
 	s, err := st.Open(name, red)
 	if err != nil {
@@ -284,7 +294,7 @@ func (a *server) ListSessions(ctx context.Context, req sdk.ListSessionsRequest) 
 	want := ""
 	if req.Cwd != nil {
 		if want, err = repository(*req.Cwd); err != nil {
-			return sdk.ListSessionsResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+			return sdk.ListSessionsResponse{}, invalidParams(err.Error())
 		}
 	}
 	st := sessions.Store{Dir: cfg.SessionsDir()}
@@ -372,7 +382,7 @@ func (a *server) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptR
 	}
 	text, err := promptText(req.Prompt, s.roots.repository)
 	if err != nil {
-		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return sdk.PromptResponse{}, invalidParams(err.Error())
 	}
 	resp, err := s.prompt(ctx, text)
 	if err == nil {

@@ -48,8 +48,12 @@
 // answer): a line that is not JSON is answered with -32700 and id null; a
 // batch, a non-object, an object that is neither request, notification
 // nor response, or a line over 8 MiB gets -32600; each is logged, and the
-// connection goes on. Unknown methods get -32601 and bad params -32602
-// from the SDK. An unknown sessionId is -32002 (resource not found).
+// connection goes on. Unknown methods get -32601 and params that do not
+// decode -32602 from the SDK; params harness refuses (a cwd that is not an
+// absolute directory, a sessionId that is no session name, an unknown
+// mode, an empty prompt or an image) get -32602 with the reason in the
+// message ("Invalid params: cwd … does not exist; …"), which editors show,
+// and in data.error. An unknown sessionId is -32002 (resource not found).
 //
 // # Prompts
 //

@@ -235,7 +235,7 @@ var availableModes = []sdk.SessionMode{
 func (s *session) setMode(id string) error {
 	p, ok := config.ParsePermission(id)
 	if !ok {
-		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown mode %q; the modes are none, read-only and read-write", id)})
+		return invalidParams(fmt.Sprintf("unknown mode %q; the modes are none, read-only and read-write", id))
 	}
 	s.level.Store(int32(p))
 	if err := config.SavePermission(s.cfg.Path, p); err != nil {

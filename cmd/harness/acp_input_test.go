@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,16 +40,26 @@ func TestACPBadConfig(t *testing.T) {
 	os.WriteFile(path, good, 0o600)
 	p.initialize()
 	p.newSession(e.repo)
-	for _, tc := range []struct{ cwd, want string }{
-		{"relative/dir", "is not an absolute path"},
-		{filepath.Join(e.repo, "missing"), "no such file or directory"},
-		{filepath.Join(e.home, "config.toml"), "is not a directory"},
-		{e.home, "contains harness's sessions folder"},
+	// The reason is in the error's message, which editors show, not only
+	// in its data.
+	for _, tc := range []struct {
+		cwd, want string
+		code      int
+	}{
+		{"relative/dir", "is not an absolute path", -32602},
+		{filepath.Join(e.repo, "missing"), "missing does not exist", -32602},
+		{filepath.Join(e.home, "config.toml"), "is not a directory", -32602},
+		{e.home, "contains harness's sessions folder", -32603},
 	} {
 		_, err := p.conn.NewSession(p.ctx(), sdk.NewSessionRequest{Cwd: tc.cwd, McpServers: []sdk.McpServer{}})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("cwd %s: %v, want %q", tc.cwd, err, tc.want)
+		var re *sdk.RequestError
+		if !errors.As(err, &re) || re.Code != tc.code || !strings.Contains(re.Message, tc.want) {
+			t.Errorf("cwd %s: %v, want %d %q", tc.cwd, err, tc.code, tc.want)
 		}
+	}
+	_, err = p.conn.LoadSession(p.ctx(), sdk.LoadSessionRequest{SessionId: "../elsewhere", Cwd: e.repo, McpServers: []sdk.McpServer{}})
+	if re := (*sdk.RequestError)(nil); !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, `sessionId: the name "../elsewhere" contains "/"`) {
+		t.Errorf("session/load of a bad name: %v", err)
 	}
 	p.stop() // stderr is complete once harness exited
 	if !strings.Contains(p.stderr.String(), path+":4:") {
