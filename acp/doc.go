@@ -107,8 +107,10 @@
 // The answer's stopReason is cancelled after session/cancel (the turn
 // stops as with Esc: partial texts end with "[stopped by user]" and are
 // saved), refusal when the root's last reply carries a refusal (its text
-// is sent as agent_message_chunk), max_tokens when the root's last reply
-// was cut at the token limit (the Notice event), else end_turn; the usage
+// is sent as agent_message_chunk) or the server's content filter stopped
+// it (finish_reason "content_filter"), max_tokens when the root's last
+// reply was cut at the token limit (finish_reason "length"; both are
+// Notice events, sent as thoughts), else end_turn; the usage
 // is the turn's. A failed turn is a JSON-RPC error with the failure's
 // message. After each turn a session_info_update gives the time and the
 // first prompt as the title. Prompts of one session run one at a time: a

@@ -20,8 +20,10 @@ type mapper struct {
 	calls map[string]*liveCall // running calls, by ID
 	// run is the agent whose thought chunks were the latest update, so a
 	// subagent's run of thoughts is introduced by its name once.
-	run     *rlm.Agent
-	rootCut bool // the root's latest reply was cut at the token limit
+	run *rlm.Agent
+	// rootStop is the finish_reason of the root's latest reply when a
+	// Notice reported it ("length", "content_filter"), else "".
+	rootStop string
 }
 
 // liveCall is a call between its ToolCall and its ToolResult.
@@ -56,11 +58,11 @@ func (m *mapper) event(e rlm.Event) []sdk.SessionUpdate {
 		return m.other(m.toolResult(e)...)
 	case rlm.MessageAdded:
 		if e.Agent.Depth == 0 && e.Message.Role == "assistant" {
-			m.rootCut = false
+			m.rootStop = ""
 		}
 	case rlm.Notice:
 		if e.Agent.Depth == 0 {
-			m.rootCut = true
+			m.rootStop = e.FinishReason
 		}
 		return m.note(e.Agent, e.Message)
 	case rlm.Retry:

@@ -109,7 +109,7 @@ func TestMapperThoughtsAndNotes(t *testing.T) {
 		rlm.Error{Agent: sub, Message: "boom"},
 		rlm.ToolResult{Agent: root, ID: "c1", Name: "rlm", Content: "found"},
 		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", Content: "cut"}},
-		rlm.Notice{Agent: root, Message: "The reply was cut."},
+		rlm.Notice{Agent: root, Message: "The reply was cut.", FinishReason: "length"},
 	} {
 		for _, u := range m.event(e) {
 			switch {
@@ -134,12 +134,16 @@ func TestMapperThoughtsAndNotes(t *testing.T) {
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Errorf("updates:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
 	}
-	if !m.rootCut {
-		t.Error("a root notice after its reply does not mark it cut")
+	if m.rootStop != "length" {
+		t.Errorf("a root notice after its reply marks it %q, not cut", m.rootStop)
 	}
 	m.event(rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant"}})
-	if m.rootCut {
-		t.Error("a later reply is still marked cut")
+	if m.rootStop != "" {
+		t.Errorf("a later reply is still marked %q", m.rootStop)
+	}
+	m.event(rlm.Notice{Agent: sub, Message: "Filtered.", FinishReason: "content_filter"})
+	if m.rootStop != "" {
+		t.Errorf("a subagent's notice marks the root's reply %q", m.rootStop)
 	}
 }
 

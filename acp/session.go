@@ -72,7 +72,7 @@ func (s *session) send(u sdk.SessionUpdate) {
 
 // flush is emitted after a turn returns, so the prompt answers only once
 // every update of the turn is sent.
-type flush struct{ done chan bool }
+type flush struct{ done chan string }
 
 func (flush) Of() rlm.Agent { return rlm.Agent{} }
 
@@ -92,7 +92,7 @@ func (s *session) pump() {
 		case *permissionAsk:
 			go s.ask(e, lastAsk)
 		case flush:
-			e.done <- m.rootCut
+			e.done <- m.rootStop
 		case rlm.Error:
 			s.log("session %s: %s%s", s.id, who(e.Agent), e.Message)
 		}
@@ -133,7 +133,7 @@ func (s *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, 
 	s.mu.Lock()
 	s.cancelTurn = nil
 	s.mu.Unlock()
-	cut := s.flush()
+	stop := s.flush()
 	switch {
 	case res.Status == rlm.Stopped:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usage(res.Usage)}, nil
@@ -144,25 +144,30 @@ func (s *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, 
 		return sdk.PromptResponse{}, &sdk.RequestError{Code: codeInternal, Message: "the turn failed: " + err.Error()}
 	}
 	reason := sdk.StopReasonEndTurn
-	if text := s.refusal(); text != "" {
+	switch text := s.refusal(); {
+	case text != "":
 		s.send(message(text, nil))
 		reason = sdk.StopReasonRefusal
-	} else if cut {
+	case stop == "content_filter":
+		reason = sdk.StopReasonRefusal
+	case stop == "length":
 		reason = sdk.StopReasonMaxTokens
 	}
 	return sdk.PromptResponse{StopReason: reason, Usage: usage(res.Usage)}, nil
 }
 
 // flush waits until the pump has sent every update emitted so far and
-// returns whether the root's latest reply was cut at the token limit.
-func (s *session) flush() bool {
-	f := flush{done: make(chan bool, 1)}
+// returns the finish_reason of the root's latest reply when it was cut at
+// the token limit ("length") or stopped by the content filter
+// ("content_filter"), else "".
+func (s *session) flush() string {
+	f := flush{done: make(chan string, 1)}
 	s.stream.Emit(f)
 	select {
-	case cut := <-f.done:
-		return cut
+	case stop := <-f.done:
+		return stop
 	case <-s.pumpDone:
-		return false
+		return ""
 	}
 }
 

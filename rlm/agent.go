@@ -101,13 +101,19 @@ func (a *agent) loop(ctx context.Context) outcome {
 			a.emit(Error{Agent: a.ref(), Message: err.Error()})
 			return a.failed(msg.Content, err)
 		}
-		cut := resp.FinishReason == "length"
-		if cut {
-			a.emit(Notice{Agent: a.ref(), Message: a.lengthNotice()})
+		cut, filtered := resp.FinishReason == "length", resp.FinishReason == "content_filter"
+		switch {
+		case cut:
+			a.emit(Notice{Agent: a.ref(), Message: a.lengthNotice(), FinishReason: resp.FinishReason})
+		case filtered:
+			a.emit(Notice{Agent: a.ref(), Message: filterNotice, FinishReason: resp.FinishReason})
 		}
 		if len(msg.ToolCalls) == 0 {
 			if cut && a.depth > 0 {
 				return outcome{status: Done, text: withMarker(msg.Content, a.lengthMarker())}
+			}
+			if filtered && a.depth > 0 {
+				return outcome{status: Done, text: withMarker(msg.Content, filterMarker)}
 			}
 			return outcome{status: Done, text: msg.Content}
 		}

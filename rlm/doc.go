@@ -83,6 +83,8 @@
 // Every error text shown or returned passes through Options.Redactor. A
 // reply that finished with finish_reason "length" is kept and a Notice
 // says it was cut; a subagent's result then ends with a marker saying so.
+// A reply the server's content filter stopped (finish_reason
+// "content_filter") is handled the same way, with words of its own.
 //
 // Bad calls never crash a turn: invalid JSON, unknown or missing arguments,
 // wrong types and unknown tools get a result text saying what to fix

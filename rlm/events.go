@@ -184,10 +184,13 @@ type (
 		Reason  string // what failed, in a few words ("429 Too Many Requests")
 	}
 	// Notice is a warning about the agent's work for the person, shown and
-	// never saved or sent: a reply cut at the token limit.
+	// never saved or sent: a reply cut at the token limit, or stopped by
+	// the server's content filter. FinishReason is that reply's
+	// finish_reason ("length" or "content_filter").
 	Notice struct {
-		Agent   Agent
-		Message string
+		Agent        Agent
+		Message      string
+		FinishReason string
 	}
 	// TurnDone ends a root turn. Text is the root's final answer (or, when
 	// stopped or failed, the partial text with its marker); Usage sums every

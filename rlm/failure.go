@@ -102,6 +102,14 @@ func (a *agent) lengthNotice() string {
 	return "The reply was cut at the server's token limit: set [endpoint.parameters] max_tokens to raise it, or ask for a shorter answer."
 }
 
+// filterNotice and filterMarker are lengthNotice and lengthMarker for a
+// reply the server's content filter stopped (finish_reason
+// "content_filter"), which may be empty.
+const (
+	filterNotice = "The server's content filter stopped the reply: rephrase the request, or check the server's moderation settings."
+	filterMarker = "[answer stopped by the server's content filter: the rest of it is missing]"
+)
+
 // lengthMarker ends the result of a subagent whose answer was cut at the
 // token limit.
 func (a *agent) lengthMarker() string {

@@ -264,7 +264,8 @@ func TestLengthNotice(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 	ns := eventsOf[Notice](r)
-	if len(ns) != 2 || ns[0].Agent.Depth != 1 || ns[1].Agent.Depth != 0 || !strings.Contains(ns[0].Message, "[endpoint.parameters] max_tokens = 50") {
+	if len(ns) != 2 || ns[0].Agent.Depth != 1 || ns[1].Agent.Depth != 0 || !strings.Contains(ns[0].Message, "[endpoint.parameters] max_tokens = 50") ||
+		ns[1].FinishReason != "length" {
 		t.Errorf("notices %+v", ns)
 	}
 	if got := r.file(0, "").Messages()[4].Content; got != "a long answer that\n[answer cut at the token limit ([endpoint.parameters] max_tokens = 50): the rest of it is missing]" {
@@ -272,5 +273,28 @@ func TestLengthNotice(t *testing.T) {
 	}
 	if last := r.file(0, "").Messages(); last[len(last)-1].Content != "the root's answer" {
 		t.Errorf("root reply not kept")
+	}
+}
+
+// TestContentFilterNotice: a reply the server's content filter stopped is
+// kept, a Notice says so (naming the finish reason), and a subagent's
+// result ends with the marker, so its caller knows the answer is missing.
+func TestContentFilterNotice(t *testing.T) {
+	r := newRig(t,
+		llmtest.Call("rlm", `{"task":"A","name":"a"}`),
+		llmtest.Reply{Content: "Here is how", Finish: "content_filter"},
+		llmtest.Reply{Finish: "content_filter"},
+	)
+	res, err := r.turn(context.Background(), "go", nil)
+	if err != nil || res.Status != Done || res.Text != "" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	ns := eventsOf[Notice](r)
+	if len(ns) != 2 || ns[0].Agent.Depth != 1 || ns[1].Agent.Depth != 0 ||
+		ns[0].FinishReason != "content_filter" || !strings.Contains(ns[1].Message, "content filter") {
+		t.Errorf("notices %+v", ns)
+	}
+	if got := r.file(0, "").Messages()[4].Content; got != "Here is how\n"+filterMarker {
+		t.Errorf("rlm result %q", got)
 	}
 }

@@ -149,6 +149,7 @@ func TestACPStopReasons(t *testing.T) {
 			`{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":"I cannot help with that."}}]}`,
 			`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
 		}},
+		llmtest.Reply{Content: "Here is how to", Finish: "content_filter"},
 		llmtest.Error(400, `{"error":{"message":"the model is unavailable"}}`),
 		llmtest.Text("Fine again."),
 	)
@@ -161,6 +162,8 @@ func TestACPStopReasons(t *testing.T) {
 	}{
 		{sdk.StopReasonMaxTokens, "The answer is cut"},
 		{sdk.StopReasonRefusal, "I cannot help with that."},
+		// The server's content filter stopped the reply: a refusal too.
+		{sdk.StopReasonRefusal, "Here is how to"},
 	} {
 		resp, err := p.prompt(s.SessionId, "Go.")
 		if err != nil || resp.StopReason != tc.want {
