@@ -80,10 +80,8 @@ func (rp *replayer) agent(a rlm.Agent, items []sessions.Item) {
 			if m.Content != "" {
 				rp.event(rlm.TextDelta{Agent: a, Text: m.Content})
 			}
-			if r, ok := m.Get("refusal"); ok && a.Depth == 0 {
-				if text := refusalText(r); text != "" {
-					rp.event(rlm.TextDelta{Agent: a, Text: text})
-				}
+			if text := refusalText(m); text != "" && a.Depth == 0 {
+				rp.event(rlm.TextDelta{Agent: a, Text: text})
 			}
 			for _, c := range m.ToolCalls {
 				synthetic := a.Depth == 0 && c.Name == rlm.FYITool || startup

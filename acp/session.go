@@ -18,6 +18,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"harness/config"
+	"harness/llm"
 	"harness/rlm"
 	"harness/sessions"
 )
@@ -177,16 +178,21 @@ func (s *session) refusal() string {
 	items := s.agent.Runner.Conversation()
 	for i := len(items) - 1; i >= 0; i-- {
 		if m := items[i].Message; !items[i].Hidden && m.Role == "assistant" {
-			r, _ := m.Get("refusal")
-			return refusalText(r)
+			return refusalText(m)
 		}
 	}
 	return ""
 }
 
-func refusalText(raw json.RawMessage) string {
+// refusalText is the text that shows a reply's refusal after its content
+// (on a paragraph of its own when there is content), "" without one.
+func refusalText(m llm.Message) string {
+	raw, _ := m.Get("refusal")
 	var s string
 	json.Unmarshal(raw, &s)
+	if s != "" && m.Content != "" {
+		s = "\n\n" + s
+	}
 	return s
 }
 

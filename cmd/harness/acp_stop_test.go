@@ -149,6 +149,11 @@ func TestACPStopReasons(t *testing.T) {
 			`{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":"I cannot help with that."}}]}`,
 			`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
 		}},
+		llmtest.Reply{Chunks: []string{
+			`{"choices":[{"index":0,"delta":{"role":"assistant","content":"Sorry."}}]}`,
+			`{"choices":[{"index":0,"delta":{"refusal":"I will not."}}]}`,
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+		}},
 		llmtest.Reply{Content: "Here is how to", Finish: "content_filter"},
 		llmtest.Error(400, `{"error":{"message":"the model is unavailable"}}`),
 		llmtest.Text("Fine again."),
@@ -162,6 +167,8 @@ func TestACPStopReasons(t *testing.T) {
 	}{
 		{sdk.StopReasonMaxTokens, "The answer is cut"},
 		{sdk.StopReasonRefusal, "I cannot help with that."},
+		// A refusal after some content is a paragraph of its own.
+		{sdk.StopReasonRefusal, "Sorry.\n\nI will not."},
 		// The server's content filter stopped the reply: a refusal too.
 		{sdk.StopReasonRefusal, "Here is how to"},
 	} {
