@@ -188,6 +188,11 @@ func (a *server) open(cwd, name string, servers []sdk.McpServer, replayIt bool) 
 	cfg, err := a.opts.Load(dir)
 	if err != nil {
 		a.log("%v", err)
+		if _, cerr := a.opts.Load(""); cerr == nil {
+			// The configuration is good: it is this directory it refuses
+			// (the store or the sessions folder inside it).
+			return nil, invalidParams(fmt.Sprintf("cwd %s cannot be a session's repository: %v", dir, err))
+		}
 		return nil, &sdk.RequestError{Code: codeInternal, Message: err.Error()}
 	}
 	specs, secrets, err := mcpSpecs(servers)

@@ -50,10 +50,10 @@
 // nor response, or a line over 8 MiB gets -32600; each is logged, and the
 // connection goes on. Unknown methods get -32601 and params that do not
 // decode -32602 from the SDK; params harness refuses (a cwd that is not an
-// absolute directory, a sessionId that is no session name, an unknown
-// mode, an empty prompt or an image) get -32602 with the reason in the
-// message ("Invalid params: cwd … does not exist; …"), which editors show,
-// and in data.error. An unknown sessionId is -32002 (resource not found).
+// absolute directory or that the store rules refuse, a sessionId that is
+// no session name, an unknown mode, an empty prompt or an image) get
+// -32602 with the reason in the message ("Invalid params: cwd … does not
+// exist; …"), which editors show, and in data.error. An unknown sessionId is -32002 (resource not found).
 //
 // # Prompts
 //

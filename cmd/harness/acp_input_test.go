@@ -49,7 +49,7 @@ func TestACPBadConfig(t *testing.T) {
 		{"relative/dir", "is not an absolute path", -32602},
 		{filepath.Join(e.repo, "missing"), "missing does not exist", -32602},
 		{filepath.Join(e.home, "config.toml"), "is not a directory", -32602},
-		{e.home, "contains harness's sessions folder", -32603},
+		{e.home, "cannot be a session's repository: " + path + ":", -32602},
 	} {
 		_, err := p.conn.NewSession(p.ctx(), sdk.NewSessionRequest{Cwd: tc.cwd, McpServers: []sdk.McpServer{}})
 		var re *sdk.RequestError
