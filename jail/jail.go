@@ -163,7 +163,7 @@ func (r *Root) CheckRead(op, p string) error {
 		return nil
 	}
 	return &Error{Op: op, Root: r.name, Path: p, Kind: KindPermission,
-		Reason: "the repository cannot be read at permission none; the person can raise it with Shift+Tab"}
+		Reason: "the repository cannot be read at permission none; the person can raise it (Shift+Tab in harness, the session mode in an editor)"}
 }
 
 // CheckWrite returns an error unless the current level allows writing.
@@ -172,7 +172,7 @@ func (r *Root) CheckWrite(op, p string) error {
 	if lv.CanWrite() {
 		return nil
 	}
-	reason := fmt.Sprintf("the repository is not writable at permission %s; the person can change it with Shift+Tab", lv)
+	reason := fmt.Sprintf("the repository is not writable at permission %s; the person can change it (Shift+Tab in harness, the session mode in an editor)", lv)
 	if r.name == Library {
 		reason = "the library is read-only"
 	}
