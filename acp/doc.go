@@ -77,7 +77,9 @@
 //	                          rawOutput {"content": …}); apply_patch's changes
 //	                          first, as ACP diffs
 //	Notice, Retry, Error      agent_thought_chunk of their own ("NAME: " first
-//	                          for a subagent); errors are logged too
+//	                          for a subagent); errors are logged too; a retry
+//	                          after the failed attempt streamed some text says
+//	                          that text is void (chunks cannot be taken back)
 //
 // Every tool call of every agent is a tool_call: its title is the calling
 // subagent's name, " · ", the tool and its main argument ("lister ·

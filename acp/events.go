@@ -21,6 +21,9 @@ type mapper struct {
 	// run is the agent whose thought chunks were the latest update, so a
 	// subagent's run of thoughts is introduced by its name once.
 	run *rlm.Agent
+	// streamed holds the agents that streamed text or reasoning since
+	// their latest message was added: a retry voids that text.
+	streamed map[rlm.Agent]bool
 	// rootStop is the finish_reason of the root's latest reply when a
 	// Notice reported it ("length", "content_filter"), else "".
 	rootStop string
@@ -36,7 +39,7 @@ type liveCall struct {
 const maxOutput = 32 << 10
 
 func newMapper(r roots) *mapper {
-	return &mapper{roots: r, calls: map[string]*liveCall{}}
+	return &mapper{roots: r, calls: map[string]*liveCall{}, streamed: map[rlm.Agent]bool{}}
 }
 
 // event returns the updates for e (none for events the editor has no use
@@ -44,8 +47,10 @@ func newMapper(r roots) *mapper {
 func (m *mapper) event(e rlm.Event) []sdk.SessionUpdate {
 	switch e := e.(type) {
 	case rlm.ReasoningDelta:
+		m.streamed[e.Agent] = m.streamed[e.Agent] || e.Text != ""
 		return m.thought(e.Agent, e.Text)
 	case rlm.TextDelta:
+		m.streamed[e.Agent] = m.streamed[e.Agent] || e.Text != ""
 		if e.Agent.Depth == 0 {
 			return m.other(message(e.Text, nil))
 		}
@@ -57,6 +62,7 @@ func (m *mapper) event(e rlm.Event) []sdk.SessionUpdate {
 	case rlm.ToolResult:
 		return m.other(m.toolResult(e)...)
 	case rlm.MessageAdded:
+		delete(m.streamed, e.Agent)
 		if e.Agent.Depth == 0 && e.Message.Role == "assistant" {
 			m.rootStop = ""
 		}
@@ -66,7 +72,9 @@ func (m *mapper) event(e rlm.Event) []sdk.SessionUpdate {
 		}
 		return m.note(e.Agent, e.Message)
 	case rlm.Retry:
-		return m.note(e.Agent, retryText(e))
+		void := m.streamed[e.Agent]
+		delete(m.streamed, e.Agent)
+		return m.note(e.Agent, retryText(e, void))
 	case rlm.Error:
 		return m.note(e.Agent, "Error: "+e.Message)
 	}
@@ -169,10 +177,15 @@ func tail(s string, n int) string {
 	return "…" + strings.ToValidUTF8(s, "")
 }
 
-// retryText is "429 Too Many Requests: retrying in 4s (2 of 4)".
-func retryText(e rlm.Retry) string {
-	return fmt.Sprintf("%s: retrying in %s (%d of %d); the text of the failed attempt above is void",
-		e.Reason, e.Delay.Round(100*time.Millisecond), e.Attempt, e.Max)
+// retryText is "429 Too Many Requests: retrying in 4s (2 of 4)", and,
+// when the failed attempt had streamed some text (void), says that text
+// does not count.
+func retryText(e rlm.Retry, void bool) string {
+	text := fmt.Sprintf("%s: retrying in %s (%d of %d)", e.Reason, e.Delay.Round(100*time.Millisecond), e.Attempt, e.Max)
+	if void {
+		text += "; the text of the failed attempt above is void"
+	}
+	return text
 }
 
 // Updates with their _meta: harness marks what is about a subagent

@@ -110,6 +110,11 @@ func TestMapperThoughtsAndNotes(t *testing.T) {
 		rlm.ToolResult{Agent: root, ID: "c1", Name: "rlm", Content: "found"},
 		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", Content: "cut"}},
 		rlm.Notice{Agent: root, Message: "The reply was cut.", FinishReason: "length"},
+		// Nothing streamed since the root's reply: no text to void.
+		rlm.Retry{Agent: root, Attempt: 1, Max: 4, Delay: time.Second, Reason: "429 Too Many Requests"},
+		rlm.ReasoningDelta{Agent: root, Text: "Half"},
+		rlm.Retry{Agent: root, Attempt: 2, Max: 4, Delay: time.Second, Reason: "500 Internal Server Error"},
+		rlm.Retry{Agent: root, Attempt: 3, Max: 4, Delay: time.Second, Reason: "500 Internal Server Error"},
 	} {
 		for _, u := range m.event(e) {
 			switch {
@@ -130,7 +135,10 @@ func TestMapperThoughtsAndNotes(t *testing.T) {
 	want := []string{"thought:Plan.", "message:Delegating.", "tool_call", "tool_call_update",
 		"thought:lister: Look", "thought:ing.", "thought: Found it.",
 		"thought:lister: 429 Too Many Requests: retrying in 1.5s (1 of 4); the text of the failed attempt above is void\n",
-		"thought:lister: Again.", "thought:lister: Error: boom\n", "tool_call_update", "thought:The reply was cut.\n"}
+		"thought:lister: Again.", "thought:lister: Error: boom\n", "tool_call_update", "thought:The reply was cut.\n",
+		"thought:429 Too Many Requests: retrying in 1s (1 of 4)\n", "thought:Half",
+		"thought:500 Internal Server Error: retrying in 1s (2 of 4); the text of the failed attempt above is void\n",
+		"thought:500 Internal Server Error: retrying in 1s (3 of 4)\n"}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Errorf("updates:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
 	}
