@@ -1,7 +1,8 @@
 // An editor built on the official TypeScript ACP client
 // (@agentclientprotocol/sdk): it starts harness acp, initializes, creates
-// a session, prompts, allows the one permission request once, checks the
-// updates (every message passed the SDK's schema checks), lists the
+// a session (after one refused for its relative cwd), prompts, allows the
+// one permission request once, checks the updates (every message passed
+// the SDK's schema checks), lists the
 // sessions, sets the mode, closes the session and loads it again (checking
 // the replay), and prints a JSON summary for the Go test.
 //
@@ -47,6 +48,12 @@ const summary = await app.connectWith(stream, async (ctx) => {
     clientInfo: { name: "harness-interop", version: "1" },
   });
   check(init.protocolVersion === 1 && init.agentCapabilities.loadSession === true, "initialize: " + JSON.stringify(init));
+  // A refused cwd says why in the error's message, which editors show.
+  const refused = await ctx.request(acp.methods.agent.session.new, { cwd: "relative/dir", mcpServers: [] }).then(
+    () => null,
+    (e) => e,
+  );
+  check(refused && refused.code === -32602 && /is not an absolute path/.test(refused.message), "session/new with a relative cwd: " + (refused && refused.message));
   const session = await ctx.request(acp.methods.agent.session.new, { cwd: repo, mcpServers: [] });
   check(session.modes && session.modes.availableModes.length === 3, "session/new: " + JSON.stringify(session));
   const prompt = await ctx.request(acp.methods.agent.session.prompt, {
