@@ -60,7 +60,9 @@
 // The prompt's text blocks are joined as they are; a mentioned file
 // (resource_link) becomes @path, relative to the repository when inside
 // it, and an embedded one (resource) becomes @path with its text appended
-// in a fenced block. Images and audio are refused (not advertised). The
+// in a fenced block. A URI naming lines (Zed's selections and symbols,
+// file:///…/main.go#L10:20) becomes @path:10-20, so the model knows the
+// text is a part of the file. Images and audio are refused (not advertised). The
 // turn's events become updates:
 //
 //	root reasoning            agent_thought_chunk

@@ -33,6 +33,13 @@ func TestPromptText(t *testing.T) {
 		{"a mentioned file inside", []sdk.ContentBlock{text("Read "), sdk.ResourceLinkBlock("m", "file://"+repo+"/src/main.go"), text(" now")}, "Read @src/main.go now", ""},
 		{"a mentioned file outside", []sdk.ContentBlock{sdk.ResourceLinkBlock("p", "file:///etc/passwd")}, "@/etc/passwd", ""},
 		{"another scheme", []sdk.ContentBlock{sdk.ResourceLinkBlock("w", "https://example.com/x")}, "@https://example.com/x", ""},
+		// Zed's selections and symbols name their lines in the fragment.
+		{"a selection", []sdk.ContentBlock{text("Fix "), embedded("file://"+repo+"/src/main.go#L10:12", "a\nb\nc\n")},
+			"Fix @src/main.go:10-12\n\n@src/main.go:10-12:\n```\na\nb\nc\n```", ""},
+		{"a symbol", []sdk.ContentBlock{sdk.ResourceLinkBlock("run", "file://"+repo+"/src/main.go?symbol=run#L3:3")}, "@src/main.go:3", ""},
+		{"other line forms", []sdk.ContentBlock{sdk.ResourceLinkBlock("a", "file://"+repo+"/a#L2-L4"), text(" "),
+			sdk.ResourceLinkBlock("b", "file://"+repo+"/b#L7"), text(" "), sdk.ResourceLinkBlock("c", "file://"+repo+"/c#heading"), text(" "),
+			sdk.ResourceLinkBlock("d", "file://"+repo+"/d#L5:2")}, "@a:2-4 @b:7 @c @d", ""},
 		{"an embedded file", []sdk.ContentBlock{text("See "), embedded("file://"+repo+"/a.md", "# A\n```go\nx\n```\n")},
 			"See @a.md\n\n@a.md:\n````\n# A\n```go\nx\n```\n````", ""},
 		{"embedded text without a final newline", []sdk.ContentBlock{embedded("file://"+repo+"/b", "b")}, "@b\n\n@b:\n```\nb\n```", ""},

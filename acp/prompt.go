@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -75,13 +76,18 @@ func fenced(text string) string {
 }
 
 // shownPath is a file URI's path relative to the repository when inside
-// it, else the URI as given.
+// it, else the URI as given; a line range in the fragment (Zed's
+// selections and symbols: #L10:20, also #L10-20 and #L10) follows as
+// ":10-20", so a selection is not taken for the whole file.
 func shownPath(uri, repo string) string {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "file" {
 		return uri
 	}
-	p := filepath.Clean(u.Path)
+	return relPath(filepath.Clean(u.Path), repo) + lineSuffix(u.Fragment)
+}
+
+func relPath(p, repo string) string {
 	if rel, err := filepath.Rel(repo, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 		return rel
 	}
@@ -91,6 +97,31 @@ func shownPath(uri, repo string) string {
 		}
 	}
 	return p
+}
+
+// lineSuffix is ":START-END" (":N" for one line) for a fragment naming
+// 1-based lines, else "".
+func lineSuffix(fragment string) string {
+	r, ok := strings.CutPrefix(fragment, "L")
+	if !ok {
+		return ""
+	}
+	start, end, found := strings.Cut(r, ":")
+	if !found {
+		start, end, found = strings.Cut(r, "-")
+	}
+	if !found {
+		end = start
+	}
+	a, err1 := strconv.Atoi(start)
+	b, err2 := strconv.Atoi(strings.TrimPrefix(end, "L"))
+	switch {
+	case err1 != nil || err2 != nil || a < 1 || b < a:
+		return ""
+	case a == b:
+		return ":" + strconv.Itoa(a)
+	}
+	return ":" + strconv.Itoa(a) + "-" + strconv.Itoa(b)
 }
 
 // title is the session's first user message on one line.
