@@ -109,8 +109,8 @@
 // keeps no copy of the old text).
 //
 // The answer's stopReason is cancelled after session/cancel (the turn
-// stops as with Esc: partial texts end with "[stopped by user]" and are
-// saved), refusal when the root's last reply carries a refusal (its text
+// stops as with Esc: partial replies are saved, and a stopped subagent's
+// result ends with "[stopped by user]"), refusal when the root's last reply carries a refusal (its text
 // is sent as agent_message_chunk) or the server's content filter stopped
 // it (finish_reason "content_filter"), max_tokens when the root's last
 // reply was cut at the token limit (finish_reason "length"; both are
