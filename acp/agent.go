@@ -311,6 +311,11 @@ func (a *server) ListSessions(ctx context.Context, req sdk.ListSessionsRequest) 
 	out := []sdk.SessionInfo{}
 	for _, info := range list {
 		repo := repositoryOf(filepath.Join(st.Dir, info.Name, "library", "root.json"))
+		if repo == "" {
+			// session/load would refuse it too; a cwd is required.
+			a.log("session/list: session %s is left out: its conversation file cannot be read", info.Name)
+			continue
+		}
 		if want != "" && repo != want {
 			continue
 		}

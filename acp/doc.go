@@ -39,6 +39,8 @@
 //	session/list          the saved sessions, most recently updated first
 //	                      (with cwd: that repository's only); the title is
 //	                      the first prompt, cwd the repository it was saved in.
+//	                      A session whose file cannot be read is left out
+//	                      (and logged): it has no cwd, and cannot be loaded.
 //	session/close         stops the session's turn, saves, and releases it.
 //	session/prompt        one root turn (below).
 //	session/cancel        stops the running turn as Esc does.

@@ -172,6 +172,20 @@ func TestACPListAndClose(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.home, "sessions", string(unused))); !os.IsNotExist(err) {
 		t.Errorf("an unused session left its folder: %v", err)
 	}
+	// A session whose file cannot be read is left out: it has no cwd, and
+	// session/load refuses it.
+	broken := filepath.Join(e.home, "sessions", "20200101-000000", "library")
+	os.MkdirAll(broken, 0o700)
+	os.WriteFile(filepath.Join(broken, "root.json"), []byte(`{"messages":[garbage`), 0o600)
+	all, err := p.conn.ListSessions(p.ctx(), sdk.ListSessionsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range all.Sessions {
+		if s.SessionId == "20200101-000000" || s.Cwd == "" {
+			t.Errorf("listed %+v", s)
+		}
+	}
 	list, err := p.conn.ListSessions(p.ctx(), sdk.ListSessionsRequest{Cwd: &e.repo})
 	if err != nil {
 		t.Fatal(err)
