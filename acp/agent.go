@@ -310,7 +310,7 @@ func (a *server) ListSessions(ctx context.Context, req sdk.ListSessionsRequest) 
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Updated.After(list[j].Updated) })
 	out := []sdk.SessionInfo{}
 	for _, info := range list {
-		repo := repositoryOf(filepath.Join(st.Dir, info.Name, "library", "root.json"))
+		repo := info.Repository
 		if repo == "" {
 			// session/load would refuse it too; a cwd is required.
 			a.log("session/list: session %s is left out: its conversation file cannot be read", info.Name)

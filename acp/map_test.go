@@ -1,11 +1,9 @@
-// Tests of prompts, editor MCP servers, the event mapper and repositoryOf.
+// Tests of prompts, editor MCP servers and the event mapper.
 
 package acp
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +12,6 @@ import (
 
 	"harness/llm"
 	"harness/rlm"
-	"harness/sessions"
 )
 
 func TestPromptText(t *testing.T) {
@@ -176,33 +173,5 @@ func TestMapperOutput(t *testing.T) {
 	}
 	if us := m.event(rlm.ToolOutput{Agent: a, ID: "unknown", Text: "x"}); us != nil {
 		t.Errorf("output of an unknown call: %+v", us)
-	}
-}
-
-func TestRepositoryOf(t *testing.T) {
-	dir := t.TempDir()
-	small := filepath.Join(dir, "small.json")
-	f := &sessions.File{Local: sessions.Local{Repository: "/home/me/repo"}}
-	f.Append(llm.Message{Role: "user", Content: strings.Repeat("long ", 50000)})
-	if err := sessions.WriteFile(small, f); err != nil {
-		t.Fatal(err)
-	}
-	big := filepath.Join(dir, "big.json")
-	for i := 0; i < 5000; i++ {
-		f.Local.TurnTokenCache = append(f.Local.TurnTokenCache, llm.TurnCount{Key: strings.Repeat("k", 20) + itoa(i), Tokens: i})
-	}
-	if err := sessions.WriteFile(big, f); err != nil {
-		t.Fatal(err)
-	}
-	if fi, _ := os.Stat(big); fi.Size() < 2*tailSize {
-		t.Fatalf("the big file has %d bytes", fi.Size())
-	}
-	for _, p := range []string{small, big} {
-		if got := repositoryOf(p); got != "/home/me/repo" {
-			t.Errorf("%s: %q", filepath.Base(p), got)
-		}
-	}
-	if got := repositoryOf(filepath.Join(dir, "missing.json")); got != "" {
-		t.Errorf("missing file: %q", got)
 	}
 }

@@ -1,15 +1,11 @@
-// A prompt's content blocks as the root's text, and small views of saved
-// sessions (their titles and repositories).
+// A prompt's content blocks as the root's text, and a saved session's
+// title.
 
 package acp
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -132,43 +128,4 @@ func title(items []sessions.Item) string {
 		}
 	}
 	return ""
-}
-
-// tailSize is how much of the end of a root file repositoryOf reads
-// first: its _harness_local object is there.
-const tailSize = 64 << 10
-
-// repositoryOf is the repository a saved root file names, read from the
-// end of the file ("" when it cannot be read). The file ends with
-// `],"_harness_local":{...}}` (sessions.File.Encode); a file whose local
-// object does not fit in the tail is read whole.
-func repositoryOf(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := max(0, fi.Size()-tailSize)
-	data, err := io.ReadAll(io.NewSectionReader(f, off, fi.Size()-off))
-	if err != nil {
-		return ""
-	}
-	const key = "\n],\"_harness_local\":"
-	if i := bytes.LastIndex(data, []byte(key)); i >= 0 {
-		var local struct {
-			Repository string `json:"repository"`
-		}
-		if json.NewDecoder(bytes.NewReader(data[i+len(key):])).Decode(&local) == nil {
-			return local.Repository
-		}
-	}
-	whole, err := sessions.Load(path)
-	if err != nil {
-		return ""
-	}
-	return whole.Local.Repository
 }
