@@ -125,6 +125,11 @@ func (s *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, 
 		return sdk.PromptResponse{}, errClosed
 	default:
 	}
+	if ctx.Err() != nil {
+		// Cancelled while it waited for the turn (select picks either
+		// ready case): the prompt is not run, so not saved either.
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
