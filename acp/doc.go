@@ -49,8 +49,9 @@
 // Malformed input never reaches the SDK (which would drop it without an
 // answer): a line that is not JSON is answered with -32700 and id null; a
 // batch, a non-object, an object that is neither request, notification
-// nor response, or a line over 8 MiB gets -32600; each is logged, and the
-// connection goes on. Unknown methods get -32601 and params that do not
+// nor response, or a line over 8 MiB gets -32600 (a long request under its
+// id when the id comes before the params, as the SDKs write it, so the
+// editor is not left waiting); each is logged, and the connection goes on. Unknown methods get -32601 and params that do not
 // decode -32602 from the SDK; params harness refuses (a cwd that is not an
 // absolute directory or that the store rules refuse, a sessionId that is
 // no session name, an unknown mode, an empty prompt or an image) get

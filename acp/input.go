@@ -17,6 +17,10 @@ import (
 // stops the connection past 10 MiB; a longer line is refused instead).
 const maxLine = 8 << 20
 
+// headSize is how much of a refused long line is kept to find its id, so
+// that the request gets its error (an editor waits for it otherwise).
+const headSize = 64 << 10
+
 // lockedWriter serializes writes to stdout: the SDK writes each message
 // with one Write, and so does the filter.
 type lockedWriter struct {
@@ -59,17 +63,20 @@ func filter(in io.Reader, sdk *io.PipeWriter, out io.Writer, log func(string, ..
 var errTooLong = errors.New("line too long")
 
 // readLine reads one line without its newline; past maxLine it discards
-// the rest of the line and returns errTooLong.
+// the rest of the line and returns its first headSize bytes with
+// errTooLong.
 func readLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
 	for {
 		frag, err := r.ReadSlice('\n')
 		if len(line)+len(frag) > maxLine {
+			head := append(line, frag[:min(len(frag), max(0, headSize-len(line)))]...)
+			head = head[:min(len(head), headSize)]
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
 			if err == nil || errors.Is(err, io.EOF) {
-				return nil, errTooLong
+				return head, errTooLong
 			}
 			return nil, err
 		}
@@ -86,7 +93,8 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 func check(line []byte, readErr error) (string, []byte) {
 	if errors.Is(readErr, errTooLong) {
 		return fmt.Sprintf("a message longer than %d bytes", maxLine),
-			errorResponse(nil, -32600, "Invalid request", fmt.Sprintf("the message is longer than %d bytes", maxLine))
+			errorResponse(headID(line), -32600, "Invalid request",
+				fmt.Sprintf("the message is longer than %d bytes (8 MiB): send less, for example mention a large file by its path instead of embedding it", maxLine))
 	}
 	trimmed := bytes.TrimSpace(line)
 	if !json.Valid(trimmed) {
@@ -126,6 +134,30 @@ func check(line []byte, readErr error) (string, []byte) {
 	return "", nil
 }
 
+// headID is the id of the message whose beginning head is, when it has a
+// usable one before head ends (the SDKs write it before the params), else
+// nil.
+func headID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var val json.RawMessage
+		if dec.Decode(&val) != nil {
+			return nil
+		}
+		if key == "id" {
+			return usableID(val)
+		}
+	}
+	return nil
+}
+
 // usableID is a string or number id, or nil.
 func usableID(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
@@ -145,7 +177,7 @@ func errorResponse(id json.RawMessage, code int, message, detail string) []byte 
 	}
 	b, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0", "id": id,
-		"error": map[string]any{"code": code, "message": message, "data": map[string]any{"error": detail}},
+		"error": map[string]any{"code": code, "message": message + ": " + detail, "data": map[string]any{"error": detail}},
 	})
 	return append(b, '\n')
 }

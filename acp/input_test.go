@@ -51,7 +51,12 @@ func TestFilter(t *testing.T) {
 		{"a method that is a number", `{"jsonrpc":"2.0","id":"a","method":1}` + "\n", "", []string{`"a" -32600`}},
 		{"an object id", `{"jsonrpc":"2.0","id":[1],"method":"x"}` + "\n", "", []string{"null -32600"}},
 		{"string params", `{"jsonrpc":"2.0","id":2,"method":"initialize","params":"x"}` + "\n", "", []string{"2 -32602"}},
-		{"too long", `{"jsonrpc":"2.0","id":1,"method":"x","params":{"p":"` + strings.Repeat("a", maxLine) + `"}}` + "\n" + good + "\n", good + "\n", []string{"null -32600"}},
+		// A request too long to take still gets its error, under its id, so
+		// the editor does not wait for an answer forever.
+		{"too long", `{"jsonrpc":"2.0","id":7,"method":"x","params":{"p":"` + strings.Repeat("a", maxLine) + `"}}` + "\n" + good + "\n", good + "\n", []string{"7 -32600"}},
+		{"too long, the id after the params", `{"jsonrpc":"2.0","method":"x","params":{"p":"` + strings.Repeat("a", maxLine) + `"},"id":7}` + "\n" + good + "\n", good + "\n", []string{"null -32600"}},
+		{"too long, a string id, the last line", `{"id":"p-1","params":["` + strings.Repeat("a", maxLine) + `"]}`, "", []string{`"p-1" -32600`}},
+		{"too long, not JSON", strings.Repeat("{", maxLine+1) + "\n", "", []string{"null -32600"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			passed, answered, logged := runFilter(t, tc.in)
@@ -100,6 +105,9 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		msg, resp := check(line, nil)
+		if id := headID(line); id != nil && !json.Valid(id) {
+			t.Fatalf("headID(%q) = %q, not JSON", line, id)
+		}
 		if resp == nil {
 			var obj map[string]json.RawMessage
 			if json.Unmarshal(bytes.TrimSpace(line), &obj) != nil {

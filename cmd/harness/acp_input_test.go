@@ -123,13 +123,18 @@ func TestACPMalformedInput(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":42}}`, float64(5), -32602},
 		{`{"jsonrpc":"2.0","id":6,"method":"no/such/method","params":{}}`, float64(6), -32601},
 		{`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}`, float64(7), -32002},
-		{`{"jsonrpc":"2.0","id":"8","method":"initialize","params":{"protocolVersion":1}}` + strings.Repeat(" ", 9<<20), nil, -32600},
+		// Too long: refused, under its id so the client is not left waiting.
+		{`{"jsonrpc":"2.0","id":"8","method":"initialize","params":{"protocolVersion":1}}` + strings.Repeat(" ", 9<<20), "8", -32600},
 	} {
 		stdin.Write([]byte(tc.line + "\n"))
 		m := next()
 		errObj, _ := m["error"].(map[string]any)
 		if m["id"] != tc.id || errObj == nil || errObj["code"] != tc.code {
 			t.Errorf("%.80s: answer %v, want id %v code %v", tc.line, m, tc.id, tc.code)
+		}
+		// The filter's answers say what is wrong in the message itself.
+		if msg, _ := errObj["message"].(string); (tc.code == -32700 || tc.code == -32600) && !strings.Contains(msg, ": ") {
+			t.Errorf("%.80s: the message %q does not say what is wrong", tc.line, msg)
 		}
 	}
 	stdin.Write([]byte(`{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":1}}` + "\n"))
