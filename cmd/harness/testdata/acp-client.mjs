@@ -1,10 +1,11 @@
 // An editor built on the official TypeScript ACP client
 // (@agentclientprotocol/sdk): it starts harness acp, initializes, creates
-// a session (after one refused for its relative cwd), prompts, allows the
-// one permission request once, checks the updates (every message passed
-// the SDK's schema checks), lists the
-// sessions, sets the mode, closes the session and loads it again (checking
-// the replay), and prints a JSON summary for the Go test.
+// a session (after one refused for its relative cwd), sends a prompt too
+// long to take (refused), prompts, allows the one permission request
+// once, checks the updates (every message passed the SDK's schema
+// checks), lists the sessions, sets the mode, closes the session and
+// loads it again (checking the replay), and prints a JSON summary for the
+// Go test.
 //
 // Environment: HARNESS_ACP_SDK (the SDK's dist/v1/stable/acp.js),
 // HARNESS_BIN (the harness binary; its arguments follow "acp"), REPO (the
@@ -56,6 +57,16 @@ const summary = await app.connectWith(stream, async (ctx) => {
   check(refused && refused.code === -32602 && /is not an absolute path/.test(refused.message), "session/new with a relative cwd: " + (refused && refused.message));
   const session = await ctx.request(acp.methods.agent.session.new, { cwd: repo, mcpServers: [] });
   check(session.modes && session.modes.availableModes.length === 3, "session/new: " + JSON.stringify(session));
+  // A prompt over harness's 8 MiB limit is answered with an error, not left
+  // waiting.
+  const huge = await ctx.request(acp.methods.agent.session.prompt, {
+    sessionId: session.sessionId,
+    prompt: [{ type: "resource", resource: { uri: "file://" + repo + "/huge.log", text: "x".repeat(9 << 20) } }],
+  }).then(
+    () => null,
+    (e) => e,
+  );
+  check(huge && huge.code === -32600 && /longer than/.test(huge.message), "an oversize prompt: " + (huge && huge.message));
   const prompt = await ctx.request(acp.methods.agent.session.prompt, {
     sessionId: session.sessionId,
     prompt: [{ type: "text", text: "Touch the file " }, { type: "resource_link", name: "x", uri: "file://" + repo + "/x" }],
