@@ -343,6 +343,42 @@ func TestStartupWait(t *testing.T) {
 	}
 }
 
+// TestCallWaitsForAStartAtMostItsTimeout: a call to a server still in its
+// handshake waits for it, but no longer than the call's timeout_s (not the
+// two minutes a start may take), and says the server is still starting.
+func TestCallWaitsForAStartAtMostItsTimeout(t *testing.T) {
+	slow := newTestServer(t)
+	slow.dialGate = make(chan struct{})
+	spec := slow.spec("slow", "echo")
+	spec.Timeout = 9 * time.Second
+	s, clock, _, changed := startSet(t, spec)
+	call := func() chan error {
+		done := make(chan error, 1)
+		go func() {
+			res, err := s.Call(context.Background(), Call{Server: "slow", Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
+			if err == nil && res.Text != "echo: x" {
+				err = errors.New("result " + res.Text)
+			}
+			done <- err
+		}()
+		return done
+	}
+	done := call()
+	clock.waitTimer(t, 9*time.Second)
+	clock.fire(9 * time.Second)
+	err := waitErr(t, done)
+	if err == nil || !strings.Contains(err.Error(), "MCP server slow is still starting after 9s ([mcp.servers.slow] timeout_s); try the call again later") {
+		t.Fatalf("err = %v", err)
+	}
+	done = call()
+	clock.waitTimer(t, 9*time.Second)
+	close(slow.dialGate)
+	waitChange(t, changed, "slow")
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("the call waiting when the start ended: %v", err)
+	}
+}
+
 func TestFailedStartAndRestarts(t *testing.T) {
 	ts := newTestServer(t)
 	ts.dialErr = errors.New("no such server")
