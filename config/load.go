@@ -151,6 +151,9 @@ func (c *checker) commands(cmds *Commands, t map[string]any) {
 	}
 	cmds.Writable = c.optStrList(t, "commands", "writable")
 	cmds.Network = c.optBool(t, "commands", "network", true)
+	if !cmds.Network && cmds.Sandbox != SandboxWorkspace {
+		c.valueErr("commands.network", "false blocks the network only for sandboxed commands, and commands run unsandboxed (sandbox = %q); add sandbox = \"workspace\" or remove network", cmds.Sandbox)
+	}
 	allow, ok := c.table(t, "commands", "allow", true)
 	if !ok {
 		return

@@ -162,6 +162,8 @@ func loadCases() []loadCase {
 		{name: "bad sandbox", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nsandbox = \"strict\""), key: "commands.sandbox", at: "sandbox =", msg: `"strict" is not a sandbox; use "none"`},
 		{name: "sandbox wrong type", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nsandbox = true"), key: "commands.sandbox", at: "sandbox =", msg: "must be a string"},
 		{name: "network wrong type", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nnetwork = \"no\""), key: "commands.network", at: "network =", msg: "must be true or false"},
+		{name: "network off without the sandbox", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nnetwork = false"), key: "commands.network", at: "network =", msg: `false blocks the network only for sandboxed commands, and commands run unsandboxed (sandbox = "none"); add sandbox = "workspace"`},
+		{name: "network off with sandbox none", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nsandbox = \"none\"\nnetwork = false"), key: "commands.network", at: "network =", msg: "false blocks the network only for sandboxed commands"},
 		{name: "writable wrong type", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = \"/tmp\""), key: "commands.writable", at: "writable =", msg: "must be an array of strings"},
 		{name: "writable relative", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = [\"cache\"]"), key: "commands.writable", at: "writable =", msg: `"cache" is not an absolute path`},
 		{name: "writable tilde", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nwritable = [\"~/.cache\"]"), key: "commands.writable", at: "writable =", msg: "starts with ~"},

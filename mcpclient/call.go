@@ -120,7 +120,7 @@ func (s *Set) approve(ctx context.Context, c Call, args json.RawMessage) error {
 	case ctx.Err() != nil:
 		return errors.New("cancelled: the call was stopped by the user (Esc) before it was approved")
 	case err != nil:
-		return deny("PermissionError: %s was not approved: %v", what, err)
+		return deny("PermissionError: %s was not approved: %v; to let it run without asking, the user adds %q to [mcp.servers.%s] allow", what, err, c.Tool, c.Server)
 	case !ok:
 		return deny("PermissionError: the user refused the call to %s; do not retry it, choose another way or ask in your answer", what)
 	}

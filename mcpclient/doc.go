@@ -16,7 +16,9 @@
 // so nothing on screen waits for it. The first Servers call (a subagent's
 // first request) waits for servers still starting, up to StartupWait (30
 // s, on Options.Clock), then answers with those that are running; a server
-// that starts later is in the answers after that. Set.With builds a
+// that starts later is in the answers after that. A call to a server still
+// starting waits for it at most the call's timeout (Spec.Timeout), then
+// fails saying the server is still starting. Set.With builds a
 // session's Set from the configured one plus extra servers (an editor's).
 //
 // # Servers

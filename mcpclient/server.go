@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -264,12 +265,13 @@ type conn struct {
 }
 
 // ensure returns the server's connection, starting it again when it is
-// down and has restarts left. A call to a server still starting waits for it.
+// down and has restarts left. A call to a server still starting waits for
+// it, as long as the call itself may take (timeout_s): a server that never
+// finishes its handshake must not hold the call for the whole start
+// timeout.
 func (srv *server) ensure(ctx context.Context) (conn, error) {
-	select {
-	case <-srv.settled:
-	case <-ctx.Done():
-		return conn{}, ctx.Err()
+	if err := srv.awaitStart(ctx); err != nil {
+		return conn{}, err
 	}
 	srv.connMu.Lock()
 	defer srv.connMu.Unlock()
@@ -302,6 +304,29 @@ func (srv *server) ensure(ctx context.Context) (conn, error) {
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
 	return conn{srv.session, srv.proc}, nil
+}
+
+// awaitStart waits until the server's first start has ended, at most its
+// call timeout.
+func (srv *server) awaitStart(ctx context.Context) error {
+	select {
+	case <-srv.settled:
+		return nil
+	default:
+	}
+	timeout := srv.spec.timeout()
+	expired := make(chan struct{})
+	stop := srv.set.opts.Clock.AfterFunc(timeout, func() { close(expired) })
+	defer stop()
+	select {
+	case <-srv.settled:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-expired:
+		return fmt.Errorf("MCP server %s is still starting after %v ([mcp.servers.%s] timeout_s); try the call again later, or do the work without it%s",
+			srv.spec.Name, timeout.Round(time.Second), srv.spec.Name, srv.logHint())
+	}
 }
 
 // close stops the server for good and waits for a start under way to end.

@@ -110,7 +110,7 @@ func TestApprovals(t *testing.T) {
 		{name: "other tool asks and runs", ap: &approver{ok: true}, tool: "sum", asked: true},
 		{name: "refused", ap: &approver{ok: false}, tool: "sum", asked: true, wantErr: "PermissionError: the user refused the call to test/sum; do not retry it", wantNote: true},
 		{name: "approver error", ap: &approver{err: errors.New("denied: harness runs headless (-p)")}, tool: "sum", asked: true,
-			wantErr: "PermissionError: test/sum was not approved: denied: harness runs headless (-p)", wantNote: true},
+			wantErr: `PermissionError: test/sum was not approved: denied: harness runs headless (-p); to let it run without asking, the user adds "sum" to [mcp.servers.test] allow`, wantNote: true},
 		{name: "no approver", tool: "sum", wantErr: `needs approval and no one can approve it here; use another way, or ask the user to add "sum" to [mcp.servers.test] allow`, wantNote: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -340,6 +340,42 @@ func TestStartupWait(t *testing.T) {
 	waitChange(t, changed, "slow")
 	if infos := s.Servers(context.Background()); infos[1].Err != "" || len(infos[1].Tools) == 0 {
 		t.Fatalf("after the slow start: %+v", infos)
+	}
+}
+
+// TestCallWaitsForAStartAtMostItsTimeout: a call to a server still in its
+// handshake waits for it, but no longer than the call's timeout_s (not the
+// two minutes a start may take), and says the server is still starting.
+func TestCallWaitsForAStartAtMostItsTimeout(t *testing.T) {
+	slow := newTestServer(t)
+	slow.dialGate = make(chan struct{})
+	spec := slow.spec("slow", "echo")
+	spec.Timeout = 9 * time.Second
+	s, clock, _, changed := startSet(t, spec)
+	call := func() chan error {
+		done := make(chan error, 1)
+		go func() {
+			res, err := s.Call(context.Background(), Call{Server: "slow", Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
+			if err == nil && res.Text != "echo: x" {
+				err = errors.New("result " + res.Text)
+			}
+			done <- err
+		}()
+		return done
+	}
+	done := call()
+	clock.waitTimer(t, 9*time.Second)
+	clock.fire(9 * time.Second)
+	err := waitErr(t, done)
+	if err == nil || !strings.Contains(err.Error(), "MCP server slow is still starting after 9s ([mcp.servers.slow] timeout_s); try the call again later") {
+		t.Fatalf("err = %v", err)
+	}
+	done = call()
+	clock.waitTimer(t, 9*time.Second)
+	close(slow.dialGate)
+	waitChange(t, changed, "slow")
+	if err := waitErr(t, done); err != nil {
+		t.Fatalf("the call waiting when the start ended: %v", err)
 	}
 }
 

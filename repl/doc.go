@@ -232,6 +232,12 @@
 // the size), list, tuple, sorted, reversed, enumerate and zip of more
 // elements than the budget holds, and str.join, str.replace, padding,
 // %-formatting, str.format and f-strings whose output or width passes it.
+// Concatenation (x + y, not name += y) of strings, bytes, lists and tuples
+// runs through a hidden builtin too; one whose result does not fit in what
+// the budget leaves stops the call as the watchdog does (the state is
+// lost), but before it allocates: s = s + s in a loop would otherwise
+// build a value twice the size of the last one the watchdog saw, in one
+// step.
 // Other single operations allocate in proportion to values that already
 // exist (str(), json.encode, a regexp over a large string).
 // Cancelling Exec's context stops the interpreter at once (Thread.Cancel)

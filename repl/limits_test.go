@@ -293,6 +293,52 @@ func TestOneStepAllocationsAreRefused(t *testing.T) {
 	}
 }
 
+// TestConcatenationStopsBeforeAllocating: x + y of strings,
+// bytes, lists and tuples that cannot fit in what the limit leaves stop the
+// call as the watchdog does (state lost), before the result exists: no
+// value past half the limit is ever built, so the worker never nears its
+// ceiling. Ordinary additions still work, and lists still grow in place.
+func TestConcatenationStopsBeforeAllocating(t *testing.T) {
+	e := newEnv(t, withMemory(32))
+	for _, code := range []string{
+		"s = 'x' * 1000000\nwhile True:\n    print(len(s))\n    s = s + s",
+		"s = b'x' * 1000000\nwhile True:\n    print(len(s))\n    s = s + s",
+		"s = [0] * 62500\nwhile True:\n    print(len(s) * 16)\n    s = s + s",
+		"s = (0,) * 62500\nwhile True:\n    print(len(s) * 16)\n    s = s + s",
+		"def grow(s):\n    for i in range(40):\n        print(len(s))\n        s = s + s\ngrow('x' * 1000000)",
+	} {
+		out := e.exec(code)
+		if !strings.Contains(out, "REPL state lost: The call was stopped because this REPL passed its memory limit (max_memory_mb = 32)") {
+			t.Errorf("%s:\n%.400s", code, out)
+			continue
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if n, err := strconv.Atoi(line); err == nil && n > 16<<20 {
+				t.Errorf("%s: a value of %d bytes was built before the stop", code, n)
+			}
+		}
+	}
+	for code, want := range map[string]string{
+		"x = [1]\ny = x\nx += (2,)\nx += x\n(x, y is x)": "([1, 2, 1, 2], True)",
+		"s = 'a'\ns += 'b' + 'c'\ns":                     `'abc'`,
+		"n = 0\nfor i in range(5):\n    n += i\nn":       "10",
+		"(1,) + (2,), b'a' + b'b', 1.5 + 1, [1] + [2]":   "((1, 2), b'ab', 2.5, [1, 2])",
+		"len('x' * 1000000 + 'y' * 1000000)":             "2000000",
+	} {
+		if got := e.exec(code); got != want {
+			t.Errorf("%s = %q, want %q", code, got, want)
+		}
+	}
+	for code, want := range map[string]string{
+		"1 + 'a'":         "\nTypeError: unsupported operand type(s) for +: 'int' and 'str'",
+		"s = 'a'\ns += 1": "\nTypeError: can only concatenate str (not \"int\") to str",
+	} {
+		if got := e.exec(code); !strings.HasSuffix(got, want) {
+			t.Errorf("error of %s: %q", code, got)
+		}
+	}
+}
+
 // TestHelperLoadIsBounded loads helper files that loop forever or pass the
 // memory limit at their top level: each is reported and left out, the
 // others load, and New returns.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -298,6 +299,10 @@ func (r *interp) result(c *callState, value starlark.Value, err error) string {
 		sb.WriteString(r.stateLostText(reason, c))
 		r.setCall(nil) // each helper file loads as a call of its own
 		r.reset()
+		// The next call's budget counts from the live heap of the last
+		// collection: collect the discarded state now, or it would count
+		// as that base and the budget would be too large by its size.
+		runtime.GC()
 	case err != nil:
 		if sb.Len() > 0 {
 			sb.WriteString("\n")
@@ -450,7 +455,7 @@ func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position)
 	var pe *pyError
 	isPy := errors.As(e, &pe)
 	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
-		if stack[last].Name != repeatName && !isPy { // x * y reads as Starlark's own error
+		if n := stack[last].Name; n != repeatName && n != concatName && !isPy { // x * y, x + y read as Starlark's own errors
 			suffix = " in " + stack[last].Name
 		}
 		stack = stack[:last]

@@ -65,6 +65,11 @@ func splitCommand(text string) (string, string) {
 
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
+// subagentToolsNote ends /tools at the root, whose agent only delegates:
+// the tools people look for (the REPL, MCP servers') are the subagents'.
+const subagentToolsNote = "Subagents get their own tools: repl, read_file, apply_patch, grep, list, rlm below max_depth, " +
+	"and the tools of the [mcp.servers] that started, as mcp__<server>__<tool>. /tools lists them while a subagent is on screen."
+
 // command runs a slash command. Its output and refusals are shown in the
 // transcript of the agent on screen, never saved or sent.
 func (a *App) command(name, arg string) {
@@ -74,7 +79,11 @@ func (a *App) command(name, arg string) {
 	case "/rename":
 		a.rename(arg)
 	case "/tools":
-		v.add(kInfo, "", toolsText(v.tools))
+		text := toolsText(v.tools)
+		if v == a.root {
+			text += "\n\n" + subagentToolsNote
+		}
+		v.add(kInfo, "", text)
 	case "/new", "/clear":
 		a.newSession(name)
 	case "/exit", "/quit":

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -44,4 +45,18 @@ func TestToolsFollowToolsChanged(t *testing.T) {
 	u.waitText("mcp__docs__search\nSearch the docs.")
 	close(release)
 	u.waitText("all done")
+}
+
+// TestToolsAtTheRootPointToTheSubagents: the root only delegates, so /tools
+// there says where the REPL and MCP tools are.
+func TestToolsAtTheRootPointToTheSubagents(t *testing.T) {
+	u := startUI(t, 240, 30, nil, nil)
+	u.typeText("/tools")
+	u.key(tcell.KeyEnter, 0, 0)
+	s := u.waitText("Subagents get their own tools")
+	for _, want := range []string{"Delegate a task.", "mcp__<server>__<tool>", "while a subagent is on screen"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
 }

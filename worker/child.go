@@ -18,7 +18,7 @@ import (
 // max_memory_mb for the worker's own growth: garbage the collector has not
 // yet returned, heap fragmentation, goroutine and thread stacks, the
 // interpreter's buffers.
-const RuntimeAllowanceMB = 40
+const RuntimeAllowanceMB = 24
 
 // threadStack is the stack size of the worker's threads (see Accept).
 const threadStack = 1 << 20

@@ -34,7 +34,7 @@
 //
 // SetCeiling sets RLIMIT_DATA (soft and hard) to the data segment the
 // worker has mapped when it is bound plus max_memory_mb plus
-// RuntimeAllowanceMB (40 MiB: garbage not yet collected, fragmentation,
+// RuntimeAllowanceMB (24 MiB: garbage not yet collected, fragmentation,
 // stacks, the interpreter's buffers), and debug.SetMemoryLimit to the same
 // growth over the runtime's total, so the collector works harder as the
 // worker nears it. RLIMIT_DATA rather than RLIMIT_AS: the Go runtime

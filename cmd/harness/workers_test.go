@@ -4,15 +4,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"harness/llmtest"
+	"harness/proctest"
 	"harness/sandbox"
+	"harness/worker"
 )
 
 // results returns the contents of the repl tool_result lines of --json
@@ -66,9 +71,15 @@ func TestMemoryBombsThroughHarness(t *testing.T) {
 	e := newEnv(t, replies...)
 	e.setConfig("max_memory_mb = 2048", "max_memory_mb = 64")
 	before := selfRSS()
+	peak := watchWorkers(t)
 	code, stdout, stderr := e.run(context.Background(), nil, "--json", "-p", "go")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if p := peak(); p > 2*64<<20 {
+		t.Errorf("a worker's peak RSS was %d MiB, over twice max_memory_mb = 64", p>>20)
+	} else {
+		t.Logf("the workers' peak RSS: %d MiB", p>>20)
 	}
 	res := results(t, stdout)
 	if len(res) != 2*len(bombs) {
@@ -131,6 +142,55 @@ func TestSandboxThroughHarness(t *testing.T) {
 }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
+
+// watchWorkers samples, until the test ends or the returned function is
+// called, the peak RSS (VmHWM) of this process's REPL workers, every
+// couple of milliseconds; the function returns the highest seen.
+func watchWorkers(t *testing.T) func() int64 {
+	stop, done := make(chan struct{}), make(chan int64, 1)
+	go func() {
+		var peak int64
+		for {
+			for _, pid := range proctest.WithArg(worker.Subcommand) {
+				if parentOf(pid) == os.Getpid() {
+					peak = max(peak, proctest.StatusBytes(pid, "VmHWM"))
+				}
+			}
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	var once sync.Once
+	var peak int64
+	f := func() int64 {
+		once.Do(func() { close(stop); peak = <-done })
+		return peak
+	}
+	t.Cleanup(func() { f() })
+	return f
+}
+
+// parentOf returns the parent's PID of pid from /proc/PID/stat, or -1.
+func parentOf(pid int) int {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	// pid (comm) state ppid …; comm may hold spaces and parentheses.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 2 {
+		return -1
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return ppid
+}
 
 // selfPeakRSS and selfRSS return this process's VmHWM and VmRSS in bytes.
 func selfPeakRSS() int64 { return status("VmHWM:") }
