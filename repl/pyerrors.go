@@ -147,7 +147,7 @@ var (
 	excUnicode        = newExc("UnicodeError", excValueError)
 	excUnicodeDecode  = newExc("UnicodeDecodeError", excUnicode)
 	excUnicodeEncode  = newExc("UnicodeEncodeError", excUnicode)
-	excJSONDecode     = &excType{name: "JSONDecodeError", module: "json", base: excValueError}
+	excJSONDecode     = &excType{name: "JSONDecodeError", module: "json.decoder", base: excValueError}
 	excSubprocess     = &excType{name: "SubprocessError", module: "subprocess", base: excException}
 	excCalledProcess  = &excType{name: "CalledProcessError", module: "subprocess", base: excSubprocess}
 	excTimeoutExpired = &excType{name: "TimeoutExpired", module: "subprocess", base: excSubprocess}
@@ -306,10 +306,14 @@ func (e *pyException) setOSError(args starlark.Tuple) {
 type pyError struct{ exc *pyException }
 
 func (e *pyError) Error() string {
-	if s := e.exc.str(); s != "" {
-		return e.exc.typ.name + ": " + s
+	name := e.exc.typ.name
+	if m := e.exc.typ.module; m != "" && m != "__main__" && m != "builtins" {
+		name = m + "." + name // as Python's traceback names re.error
 	}
-	return e.exc.typ.name
+	if s := e.exc.str(); s != "" {
+		return name + ": " + s
+	}
+	return name
 }
 
 // pyErrorf returns an error raising typ with a formatted message.

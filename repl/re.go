@@ -4,10 +4,9 @@ package repl
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -18,46 +17,42 @@ const (
 	reIgnoreCase = 2
 	reMultiline  = 8
 	reDotAll     = 16
+	reUnicode    = 32
 	reVerbose    = 64
 	reASCII      = 256
 )
 
 type regexpCache struct {
 	mu sync.Mutex
-	m  map[string]*regexp.Regexp
+	m  map[reKey]*pyRegexp
 }
 
-func newRegexpCache() *regexpCache { return &regexpCache{m: map[string]*regexp.Regexp{}} }
+type reKey struct {
+	src   string
+	flags int
+}
 
-func (c *regexpCache) compile(fn, pattern string, flags int) (*regexp.Regexp, error) {
-	prefix := ""
-	if flags&reIgnoreCase != 0 {
-		prefix += "i"
+func newRegexpCache() *regexpCache { return &regexpCache{m: map[reKey]*pyRegexp{}} }
+
+func (c *regexpCache) compile(fn, pattern string, flags int) (*pyRegexp, error) {
+	key := reKey{pattern, flags}
+	c.mu.Lock()
+	rx, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return rx, nil
 	}
-	if flags&reMultiline != 0 {
-		prefix += "m"
-	}
-	if flags&reDotAll != 0 {
-		prefix += "s"
-	}
-	src := translatePattern(pattern, flags)
-	if prefix != "" {
-		src = "(?" + prefix + ")" + src
+	rx, err := newPyRegexp(fn, pattern, flags)
+	if err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if re, ok := c.m[src]; ok {
-		return re, nil
-	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		return nil, &pyError{&pyException{typ: reError, text: fmt.Sprintf("%s: bad regular expression %q: %v (Go RE2 syntax: no backreferences or lookaround)", fn, pattern, err)}}
-	}
 	if len(c.m) > 256 {
-		c.m = map[string]*regexp.Regexp{}
+		c.m = map[reKey]*pyRegexp{}
 	}
-	c.m[src] = re
-	return re, nil
+	c.m[key] = rx
+	return rx, nil
 }
 
 // pattern is a compiled regular expression. fixed marks re.compile's
@@ -66,17 +61,34 @@ type pattern struct {
 	r     *interp
 	src   string
 	flags int
-	re    *regexp.Regexp
+	rx    *pyRegexp
 	fixed bool
 }
 
-func (p *pattern) String() string        { return fmt.Sprintf("re.compile(%q)", p.src) }
+func (p *pattern) String() string {
+	flags := ""
+	for _, f := range []struct {
+		bit  int
+		name string
+	}{{reIgnoreCase, "IGNORECASE"}, {reMultiline, "MULTILINE"}, {reDotAll, "DOTALL"}, {reVerbose, "VERBOSE"}, {reASCII, "ASCII"}} {
+		if p.flags&f.bit != 0 {
+			if flags != "" {
+				flags += "|"
+			}
+			flags += "re." + f.name
+		}
+	}
+	if flags != "" {
+		flags = ", " + flags
+	}
+	return "re.compile(" + quotePy(p.src) + flags + ")"
+}
 func (p *pattern) Type() string          { return "re.Pattern" }
 func (p *pattern) Freeze()               {}
 func (p *pattern) Truth() starlark.Bool  { return true }
 func (p *pattern) Hash() (uint32, error) { return starlark.String(p.src).Hash() }
 func (p *pattern) AttrNames() []string {
-	return []string{"findall", "finditer", "flags", "fullmatch", "groups", "match", "pattern", "search", "split", "sub", "subn"}
+	return []string{"findall", "finditer", "flags", "fullmatch", "groupindex", "groups", "match", "pattern", "search", "split", "sub", "subn"}
 }
 
 func (p *pattern) Attr(name string) (starlark.Value, error) {
@@ -84,30 +96,44 @@ func (p *pattern) Attr(name string) (starlark.Value, error) {
 	case "pattern":
 		return starlark.String(p.src), nil
 	case "flags":
-		return starlark.MakeInt(p.flags), nil
+		f := p.rx.tr.flags
+		if f&reASCII == 0 {
+			f |= reUnicode
+		}
+		return starlark.MakeInt(f), nil
 	case "groups":
-		return starlark.MakeInt(p.re.NumSubexp()), nil
+		return starlark.MakeInt(len(p.rx.names) - 1), nil
+	case "groupindex":
+		d := starlark.NewDict(len(p.rx.names))
+		for i, n := range p.rx.names {
+			if n != "" {
+				_ = d.SetKey(starlark.String(n), starlark.MakeInt(i))
+			}
+		}
+		return d, nil
 	}
 	op, ok := reOps[name]
 	if !ok {
 		return nil, nil
 	}
 	return starlark.NewBuiltin("re.Pattern."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return op(p, b.Name(), args, kw)
+		return op(p, b.Name(), true, args, kw)
 	}), nil
 }
 
-type reOp func(p *pattern, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
+// A reOp is one operation; method is true for a Pattern's method (which
+// takes pos and endpos) and false for the module's function (flags).
+type reOp func(p *pattern, fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
 
 var reOps = map[string]reOp{
-	"search": func(p *pattern, fn string, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return p.find(fn, a, kw, 0)
+	"search": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return p.find(fn, method, a, kw, kSearch)
 	},
-	"match": func(p *pattern, fn string, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return p.find(fn, a, kw, 1)
+	"match": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return p.find(fn, method, a, kw, kMatch)
 	},
-	"fullmatch": func(p *pattern, fn string, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return p.find(fn, a, kw, 2)
+	"fullmatch": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return p.find(fn, method, a, kw, kFull)
 	},
 	"findall":  (*pattern).findall,
 	"finditer": (*pattern).finditer,
@@ -124,23 +150,37 @@ func (r *interp) reModule() *starlarkstruct.Module {
 		"MULTILINE": starlark.MakeInt(reMultiline), "M": starlark.MakeInt(reMultiline),
 		"DOTALL": starlark.MakeInt(reDotAll), "S": starlark.MakeInt(reDotAll),
 		"VERBOSE": starlark.MakeInt(reVerbose), "X": starlark.MakeInt(reVerbose),
-		"ASCII": starlark.MakeInt(reASCII), "A": starlark.MakeInt(reASCII), "UNICODE": starlark.MakeInt(0), "U": starlark.MakeInt(0),
+		"ASCII": starlark.MakeInt(reASCII), "A": starlark.MakeInt(reASCII),
+		"UNICODE": starlark.MakeInt(reUnicode), "U": starlark.MakeInt(reUnicode), "NOFLAG": starlark.MakeInt(0),
 	}}
 	m.Members["escape"] = starlark.NewBuiltin("re.escape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
-		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &s); err != nil {
+		if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &s); err != nil {
 			return nil, err
 		}
 		return starlark.String(pyEscape(s)), nil
 	})
+	m.Members["purge"] = starlark.NewBuiltin("re.purge", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return starlark.None, starlark.UnpackArgs(b.Name(), args, kw)
+	})
 	m.Members["error"] = reError
 	m.Members["compile"] = starlark.NewBuiltin("re.compile", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		var src string
+		var src starlark.Value
 		var flags int
 		if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &src, "flags?", &flags); err != nil {
 			return nil, err
 		}
-		p, err := r.compilePattern(b.Name(), src, flags)
+		if p, ok := src.(*pattern); ok {
+			if flags != 0 {
+				return nil, pyErrorf(excValueError, "cannot process flags argument with a compiled pattern")
+			}
+			return p, nil
+		}
+		s, ok := src.(starlark.String)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "first argument must be string or compiled pattern")
+		}
+		p, err := r.compilePattern(b.Name(), string(s), flags)
 		if p != nil {
 			p.fixed = true
 		}
@@ -148,89 +188,145 @@ func (r *interp) reModule() *starlarkstruct.Module {
 	})
 	for name, op := range reOps {
 		m.Members[name] = starlark.NewBuiltin("re."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			if len(args) == 0 {
-				return nil, fmt.Errorf("%s: missing argument for pattern", b.Name())
-			}
-			var src string
-			switch a := args[0].(type) {
-			case starlark.String:
-				src = string(a)
-			case *pattern:
-				return op(a, b.Name(), args[1:], kw)
+			var src starlark.Value
+			switch {
+			case len(args) > 0:
+				src, args = args[0], args[1:]
 			default:
-				return nil, fmt.Errorf("%s: pattern must be a string, got %s", b.Name(), args[0].Type())
+				var rest []starlark.Tuple
+				for _, kv := range kw {
+					if string(kv[0].(starlark.String)) == "pattern" {
+						src = kv[1]
+					} else {
+						rest = append(rest, kv)
+					}
+				}
+				kw = rest
 			}
-			flags, kw, err := takeFlags(b.Name(), kw)
-			if err != nil {
-				return nil, err
+			switch a := src.(type) {
+			case nil:
+				return nil, fmt.Errorf("%s: missing argument for pattern", b.Name())
+			case starlark.String:
+				p, err := r.compilePattern(b.Name(), string(a), 0)
+				if err != nil {
+					return nil, err
+				}
+				return op(p, b.Name(), false, args, kw)
+			case *pattern:
+				return op(a, b.Name(), false, args, kw)
+			default:
+				return nil, pyErrorf(excTypeError, "first argument must be string or compiled pattern")
 			}
-			p, err := r.compilePattern(b.Name(), src, flags)
-			if err != nil {
-				return nil, err
-			}
-			return op(p, b.Name(), args[1:], kw)
 		})
 	}
 	return m
 }
 
-// takeFlags removes flags=… from kw.
-func takeFlags(fn string, kw []starlark.Tuple) (int, []starlark.Tuple, error) {
-	var rest []starlark.Tuple
-	flags := 0
-	for _, kv := range kw {
-		if string(kv[0].(starlark.String)) != "flags" {
-			rest = append(rest, kv)
-			continue
-		}
-		f, err := starlark.AsInt32(kv[1])
-		if err != nil {
-			return 0, nil, fmt.Errorf("%s: flags: %v", fn, err)
-		}
-		flags = f
-	}
-	return flags, rest, nil
-}
-
 func (r *interp) compilePattern(fn, src string, flags int) (*pattern, error) {
-	re, err := r.reCache.compile(fn, src, flags)
+	rx, err := r.reCache.compile(fn, src, flags)
 	if err != nil {
 		return nil, err
 	}
-	return &pattern{r: r, src: src, flags: flags, re: re}, nil
+	return &pattern{r: r, src: src, flags: flags, rx: rx}, nil
 }
 
-// withFlags applies flags given to a module function after the string
-// (re.search(p, s, re.I)), as Python allows.
+// withFlags applies flags given to a module function (re.search(p, s,
+// re.I)), as Python allows.
 func (p *pattern) withFlags(fn string, flags int) (*pattern, error) {
 	if flags == 0 || flags == p.flags {
 		return p, nil
 	}
 	if p.fixed {
-		return nil, fmt.Errorf("%s: a compiled pattern keeps its flags; give flags to re.compile(pattern, flags)", fn)
+		return nil, pyErrorf(excValueError, "cannot process flags argument with a compiled pattern")
 	}
 	return p.r.compilePattern(fn, p.src, p.flags|flags)
 }
 
-// onString unpacks the arguments of search, match, fullmatch, findall and
-// finditer, (string, flags=0), and applies the flags to p.
-func (p *pattern) onString(fn string, args starlark.Tuple, kw []starlark.Tuple) (*pattern, string, error) {
+// subject unpacks the string and its options: (string, pos=0,
+// endpos=None) for a method, (string, flags=0) for the module's function,
+// each followed by the extra parameters given (pairs as UnpackArgs takes).
+// It returns the pattern to use, the string, and the subject prepared
+// from pos to endpos, with pos as an offset in its text.
+func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, before []any, after ...any) (*pattern, string, *reSubject, int, error) {
 	var s string
-	var flags int
-	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "flags?", &flags); err != nil {
-		return nil, "", err
+	var flags, pos int
+	var endpos starlark.Value = starlark.None
+	pairs := append(append([]any{}, before...), "string", &s)
+	if method {
+		pairs = append(pairs, after...)
+		if len(after) == 0 {
+			pairs = append(pairs, "pos?", &pos, "endpos?", &endpos)
+		}
+	} else {
+		pairs = append(append(pairs, after...), "flags?", &flags)
+	}
+	if err := starlark.UnpackArgs(fn, args, kw, pairs...); err != nil {
+		return nil, "", nil, 0, err
 	}
 	p, err := p.withFlags(fn, flags)
-	return p, s, err
+	if err != nil {
+		return nil, "", nil, 0, err
+	}
+	text := s
+	n := -1
+	if endpos != starlark.None {
+		e, err := starlark.AsInt32(endpos)
+		if err != nil {
+			return nil, "", nil, 0, pyErrorf(excTypeError, "endpos must be an integer, not %s", endpos.Type())
+		}
+		n = e
+	}
+	start, stop := clampChars(s, pos), len(s)
+	if n >= 0 {
+		stop = clampChars(s, n)
+	}
+	if stop < start {
+		return p, s, nil, 0, nil // Python finds nothing
+	}
+	sub, err := p.rx.prepare(fn, text[:stop])
+	if err != nil {
+		return nil, "", nil, 0, err
+	}
+	return p, s, sub, sub.toText(start), nil
 }
 
-// all returns the first n matches in s (n < 0: all of them).
-func (p *pattern) all(s string, n int) []*match {
-	var out []*match
-	for _, loc := range p.re.FindAllStringSubmatchIndex(s, n) {
-		out = append(out, &match{s: s, loc: loc, names: p.re.SubexpNames()})
+// clampChars returns the byte offset of character c of s, clamped to s.
+func clampChars(s string, c int) int {
+	if c <= 0 {
+		return 0
 	}
-	return out
+	if n := utf8.RuneCountInString(s); c >= n {
+		return len(s)
+	}
+	return charToByte(s, c)
+}
+
+// find implements search, match (anchored at pos) and fullmatch (at pos
+// and at the end).
+func (p *pattern) find(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, k reKind) (starlark.Value, error) {
+	p, s, sub, pos, err := p.subject(fn, method, args, kw, nil)
+	if err != nil || sub == nil {
+		return starlark.None, err
+	}
+	loc, err := p.rx.exec(sub, k, pos)
+	if err != nil || loc == nil {
+		return starlark.None, err
+	}
+	return p.newMatch(s, sub.locS(loc), sub, pos), nil
+}
+
+func (p *pattern) newMatch(s string, loc []int, sub *reSubject, pos int) *match {
+	return &match{s: s, loc: loc, names: p.rx.names, p: p, pos: byteToChar(s, sub.toS(pos)), endpos: utf8.RuneCountInString(sub.s)}
+}
+
+// all returns the matches from pos, at most n (n < 0: all of them).
+func (p *pattern) all(fn string, s string, sub *reSubject, pos, n int) ([]*match, error) {
+	var out []*match
+	err := p.rx.each(fn, sub, pos, n, func(loc []int) error {
+		out = append(out, p.newMatch(s, loc, sub, pos))
+		return nil
+	})
+	return out, err
 }
 
 // limit is the n of all for a count or maxsplit argument: 0 or less is
@@ -242,38 +338,18 @@ func limit(k int) int {
 	return -1
 }
 
-// find implements search (mode 0), match (1, anchored at the start) and
-// fullmatch (2, anchored at both ends).
-func (p *pattern) find(fn string, args starlark.Tuple, kw []starlark.Tuple, mode int) (starlark.Value, error) {
-	p, s, err := p.onString(fn, args, kw)
+func (p *pattern) findall(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	p, s, sub, pos, err := p.subject(fn, method, args, kw, nil)
 	if err != nil {
 		return nil, err
 	}
-	re := p.re
-	if mode > 0 {
-		src := `\A(?:` + p.src + `)`
-		if mode == 2 {
-			src += `\z`
-		}
-		if re, err = p.r.reCache.compile(fn, src, p.flags); err != nil {
-			return nil, err
-		}
+	out := []starlark.Value{}
+	if sub == nil {
+		return starlark.NewList(out), nil
 	}
-	loc := re.FindStringSubmatchIndex(s)
-	if loc == nil {
-		return starlark.None, nil
-	}
-	return &match{s: s, loc: loc, names: p.re.SubexpNames()}, nil
-}
-
-func (p *pattern) findall(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	p, s, err := p.onString(fn, args, kw)
-	if err != nil {
-		return nil, err
-	}
-	var out []starlark.Value
-	groups := p.re.NumSubexp()
-	for _, m := range p.all(s, -1) {
+	groups := len(p.rx.names) - 1
+	err = p.rx.each(fn, sub, pos, -1, func(loc []int) error {
+		m := &match{s: s, loc: loc}
 		switch groups {
 		case 0:
 			out = append(out, m.group(0, starlark.String("")))
@@ -286,25 +362,29 @@ func (p *pattern) findall(fn string, args starlark.Tuple, kw []starlark.Tuple) (
 			}
 			out = append(out, t)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return starlark.NewList(out), nil
 }
 
-func (p *pattern) split(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var s string
-	var maxsplit, flags int
-	if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "maxsplit?", &maxsplit, "flags?", &flags); err != nil {
-		return nil, err
-	}
-	p, err := p.withFlags(fn, flags)
+func (p *pattern) split(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var maxsplit int
+	p, s, sub, _, err := p.subject(fn, method, args, kw, nil, "maxsplit?", &maxsplit)
 	if err != nil {
 		return nil, err
 	}
 	var out []starlark.Value
 	last := 0
-	for _, m := range p.all(s, limit(maxsplit)) {
+	ms, err := p.all(fn, s, sub, 0, limit(maxsplit))
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range ms {
 		out = append(out, starlark.String(s[last:m.loc[0]]))
-		for g := 1; g <= p.re.NumSubexp(); g++ {
+		for g := 1; g < len(p.rx.names); g++ {
 			out = append(out, m.group(g, starlark.None))
 		}
 		last = m.loc[1]
@@ -313,8 +393,8 @@ func (p *pattern) split(fn string, args starlark.Tuple, kw []starlark.Tuple) (st
 	return starlark.NewList(out), nil
 }
 
-func (p *pattern) sub(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	s, _, err := p.replace(fn, args, kw)
+func (p *pattern) sub(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	s, _, err := p.replace(fn, method, args, kw)
 	if err != nil {
 		return nil, err
 	}
@@ -322,224 +402,49 @@ func (p *pattern) sub(fn string, args starlark.Tuple, kw []starlark.Tuple) (star
 }
 
 // replace is sub and subn: the new string and the number of replacements.
-func (p *pattern) replace(fn string, args starlark.Tuple, kw []starlark.Tuple) (string, int, error) {
+func (p *pattern) replace(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (string, int, error) {
 	var repl starlark.Value
-	var s string
-	var count, flags int
-	if err := starlark.UnpackArgs(fn, args, kw, "repl", &repl, "string", &s, "count?", &count, "flags?", &flags); err != nil {
-		return "", 0, err
-	}
-	p, err := p.withFlags(fn, flags)
+	var count int
+	p, s, sub, _, err := p.subject(fn, method, args, kw, []any{"repl", &repl}, "count?", &count)
 	if err != nil {
 		return "", 0, err
+	}
+	tmpl, isStr := repl.(starlark.String)
+	fnRepl, isFn := repl.(starlark.Callable)
+	if !isStr && !isFn {
+		return "", 0, pyErrorf(excTypeError, "%s: repl must be a string or a function, got %s", fn, repl.Type())
+	}
+	var pieces []tmplPiece
+	if isStr {
+		if pieces, err = parseTemplate(string(tmpl), p.rx.names); err != nil {
+			return "", 0, err
+		}
 	}
 	var sb strings.Builder
-	last := 0
-	ms := p.all(s, limit(count))
-	for _, m := range ms {
-		sb.WriteString(s[last:m.loc[0]])
-		switch r := repl.(type) {
-		case starlark.String:
-			if err := m.expand(&sb, string(r)); err != nil {
-				return "", 0, fmt.Errorf("%s: %v", fn, err)
-			}
-		case starlark.Callable:
-			v, err := starlark.Call(p.r.thread, r, starlark.Tuple{m}, nil)
-			if err != nil {
-				return "", 0, err
-			}
-			str, ok := starlark.AsString(v)
-			if !ok {
-				return "", 0, fmt.Errorf("%s: the replacement function returned %s, want str", fn, v.Type())
-			}
-			sb.WriteString(str)
-		default:
-			return "", 0, fmt.Errorf("%s: repl must be a string or a function, got %s", fn, repl.Type())
+	last, n := 0, 0
+	err = p.rx.each(fn, sub, 0, limit(count), func(loc []int) error {
+		m := p.newMatch(s, loc, sub, 0)
+		sb.WriteString(s[last:loc[0]])
+		last = loc[1]
+		n++
+		if isStr {
+			m.write(&sb, pieces)
+			return nil
 		}
-		last = m.loc[1]
+		v, err := starlark.Call(p.r.thread, fnRepl, starlark.Tuple{m}, nil)
+		if err != nil {
+			return err
+		}
+		str, ok := starlark.AsString(v)
+		if !ok {
+			return pyErrorf(excTypeError, "%s: the replacement function returned %s, want str", fn, v.Type())
+		}
+		sb.WriteString(str)
+		return nil
+	})
+	if err != nil {
+		return "", 0, err
 	}
 	sb.WriteString(s[last:])
-	return sb.String(), len(ms), nil
-}
-
-// match is a match object; positions are character offsets, as string
-// indexing is (loc holds byte offsets).
-type match struct {
-	s     string
-	loc   []int
-	names []string
-}
-
-func (m *match) String() string {
-	return fmt.Sprintf("<re.Match object; span=(%d, %d), match=%s>", byteToChar(m.s, m.loc[0]), byteToChar(m.s, m.loc[1]), quotePy(m.s[m.loc[0]:m.loc[1]]))
-}
-func (m *match) Type() string          { return "re.Match" }
-func (m *match) Freeze()               {}
-func (m *match) Truth() starlark.Bool  { return true }
-func (m *match) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: re.Match") }
-func (m *match) AttrNames() []string {
-	return []string{"end", "group", "groupdict", "groups", "span", "start", "string"}
-}
-
-func (m *match) group(g int, missing starlark.Value) starlark.Value {
-	if m.loc[2*g] < 0 {
-		return missing
-	}
-	return starlark.String(m.s[m.loc[2*g]:m.loc[2*g+1]])
-}
-
-// index resolves a group number or name.
-func (m *match) index(fn string, v starlark.Value) (int, error) {
-	if v == nil {
-		return 0, nil
-	}
-	if s, ok := starlark.AsString(v); ok {
-		for i, n := range m.names {
-			if n == s && n != "" {
-				return i, nil
-			}
-		}
-		return 0, fmt.Errorf("%s: no group named %q", fn, s)
-	}
-	g, err := starlark.AsInt32(v)
-	if err != nil || g < 0 || 2*g >= len(m.loc) {
-		return 0, fmt.Errorf("%s: no such group %s", fn, v.String())
-	}
-	return g, nil
-}
-
-func (m *match) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "string":
-		return starlark.String(m.s), nil
-	case "group", "start", "end", "span", "groups", "groupdict":
-	default:
-		return nil, nil
-	}
-	return starlark.NewBuiltin("re.Match."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return m.call(name, b.Name(), args, kw)
-	}), nil
-}
-
-func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	switch name {
-	case "groups", "groupdict":
-		return m.allGroups(name, fn, args, kw)
-	case "group":
-		if len(kw) > 0 {
-			return nil, fmt.Errorf("%s: unexpected keyword arguments", fn)
-		}
-		if len(args) <= 1 {
-			var a starlark.Value
-			if len(args) == 1 {
-				a = args[0]
-			}
-			g, err := m.index(fn, a)
-			if err != nil {
-				return nil, err
-			}
-			return m.group(g, starlark.None), nil
-		}
-		t := starlark.Tuple{}
-		for _, a := range args {
-			g, err := m.index(fn, a)
-			if err != nil {
-				return nil, err
-			}
-			t = append(t, m.group(g, starlark.None))
-		}
-		return t, nil
-	}
-	var a starlark.Value
-	if err := starlark.UnpackPositionalArgs(fn, args, kw, 0, &a); err != nil {
-		return nil, err
-	}
-	g, err := m.index(fn, a)
-	if err != nil {
-		return nil, err
-	}
-	start, end := starlark.MakeInt(byteToChar(m.s, m.loc[2*g])), starlark.MakeInt(byteToChar(m.s, m.loc[2*g+1]))
-	switch name {
-	case "start":
-		return start, nil
-	case "end":
-		return end, nil
-	}
-	return starlark.Tuple{start, end}, nil
-}
-
-// allGroups implements groups(default=None) and groupdict(default=None).
-func (m *match) allGroups(name, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var def starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "default?", &def); err != nil {
-		return nil, err
-	}
-	if name == "groupdict" {
-		d := starlark.NewDict(len(m.names))
-		for i, n := range m.names {
-			if n != "" {
-				_ = d.SetKey(starlark.String(n), m.group(i, def))
-			}
-		}
-		return d, nil
-	}
-	t := starlark.Tuple{}
-	for g := 1; 2*g < len(m.loc); g++ {
-		t = append(t, m.group(g, def))
-	}
-	return t, nil
-}
-
-// expand writes a Python replacement template: \1, \g<1>, \g<name>, \\, and
-// the escapes \n \t \r.
-func (m *match) expand(sb *strings.Builder, tmpl string) error {
-	for i := 0; i < len(tmpl); i++ {
-		ch := tmpl[i]
-		if ch != '\\' || i+1 == len(tmpl) {
-			sb.WriteByte(ch)
-			continue
-		}
-		i++
-		switch c := tmpl[i]; {
-		case c >= '0' && c <= '9':
-			j := i + 1
-			if j < len(tmpl) && tmpl[j] >= '0' && tmpl[j] <= '9' {
-				j++
-			}
-			g, _ := strconv.Atoi(tmpl[i:j])
-			if 2*g >= len(m.loc) {
-				return fmt.Errorf("invalid group reference \\%d", g)
-			}
-			sb.WriteString(string(m.group(g, starlark.String("")).(starlark.String)))
-			i = j - 1
-		case c == 'g':
-			end := strings.IndexByte(tmpl[i:], '>')
-			if i+1 >= len(tmpl) || tmpl[i+1] != '<' || end < 0 {
-				return fmt.Errorf("bad \\g<...> reference in %q", tmpl)
-			}
-			ref := tmpl[i+2 : i+end]
-			var v starlark.Value = starlark.String(ref)
-			if n, err := strconv.Atoi(ref); err == nil {
-				v = starlark.MakeInt(n)
-			}
-			g, err := m.index("re.sub", v)
-			if err != nil {
-				return err
-			}
-			sb.WriteString(string(m.group(g, starlark.String("")).(starlark.String)))
-			i += end
-		case c == 'n':
-			sb.WriteByte('\n')
-		case c == 't':
-			sb.WriteByte('\t')
-		case c == 'r':
-			sb.WriteByte('\r')
-		case c == '\\':
-			sb.WriteByte('\\')
-		default:
-			sb.WriteByte('\\')
-			sb.WriteByte(c)
-		}
-	}
-	return nil
+	return sb.String(), n, nil
 }

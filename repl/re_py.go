@@ -1,4 +1,4 @@
-// The re module's Python additions: re.error, escape, finditer, subn, m[g] and Unicode classes.
+// The re module's Python additions: re.error, escape, finditer, subn and m[g].
 
 package repl
 
@@ -25,12 +25,17 @@ func pyEscape(s string) string {
 }
 
 // finditer is Pattern.finditer: the matches, one by one.
-func (p *pattern) finditer(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	p, s, err := p.onString(fn, args, kw)
+func (p *pattern) finditer(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	p, s, sub, pos, err := p.subject(fn, method, args, kw, nil)
 	if err != nil {
 		return nil, err
 	}
-	ms := p.all(s, -1)
+	var ms []*match
+	if sub != nil {
+		if ms, err = p.all(fn, s, sub, pos, -1); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]starlark.Value, len(ms))
 	for i, m := range ms {
 		out[i] = m
@@ -39,8 +44,8 @@ func (p *pattern) finditer(fn string, args starlark.Tuple, kw []starlark.Tuple) 
 }
 
 // subn is Pattern.subn: (the new string, the number of replacements).
-func (p *pattern) subn(fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	s, n, err := p.replace(fn, args, kw)
+func (p *pattern) subn(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	s, n, err := p.replace(fn, method, args, kw)
 	if err != nil {
 		return nil, err
 	}
@@ -49,76 +54,9 @@ func (p *pattern) subn(fn string, args starlark.Tuple, kw []starlark.Tuple) (sta
 
 // Get is m[g], as m.group(g).
 func (m *match) Get(k starlark.Value) (starlark.Value, bool, error) {
-	g, err := m.index("re.Match", k)
+	g, err := m.index(k)
 	if err != nil {
-		return nil, false, pyErrorf(excIndexError, "no such group")
+		return nil, false, err
 	}
 	return m.group(g, starlark.None), true, nil
-}
-
-// translatePattern gives a Python pattern its Python meaning in RE2: \w,
-// \d and \s match Unicode letters, digits and spaces (unless re.ASCII),
-// \Z is the end of the text, and re.VERBOSE drops whitespace and comments.
-// Word boundaries (\b) stay ASCII, as RE2 has them.
-func translatePattern(p string, flags int) string {
-	var sb strings.Builder
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\' && i+1 < len(p):
-			i++
-			e := p[i]
-			switch {
-			case e == 'Z':
-				sb.WriteString(`\z`)
-			case flags&reASCII != 0:
-				sb.WriteByte('\\')
-				sb.WriteByte(e)
-			case e == 'w' && inClass:
-				sb.WriteString(`\p{L}\p{N}_`)
-			case e == 'w':
-				sb.WriteString(`[\p{L}\p{N}_]`)
-			case e == 'W' && !inClass:
-				sb.WriteString(`[^\p{L}\p{N}_]`)
-			case e == 'd':
-				sb.WriteString(`\p{Nd}`)
-			case e == 'D':
-				sb.WriteString(`\P{Nd}`)
-			case e == 's' && inClass:
-				sb.WriteString(`\s\v\p{Z}`)
-			case e == 's':
-				sb.WriteString(`[\s\v\p{Z}]`)
-			case e == 'S' && !inClass:
-				sb.WriteString(`[^\s\v\p{Z}]`)
-			default:
-				sb.WriteByte('\\')
-				sb.WriteByte(e)
-			}
-		case inClass:
-			if c == ']' {
-				inClass = false
-			}
-			sb.WriteByte(c)
-		case c == '[':
-			inClass = true
-			sb.WriteByte(c)
-			if i+1 < len(p) && p[i+1] == '^' {
-				sb.WriteByte('^')
-				i++
-			}
-			if i+1 < len(p) && p[i+1] == ']' {
-				sb.WriteByte(']')
-				i++
-			}
-		case flags&reVerbose != 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-		case flags&reVerbose != 0 && c == '#':
-			for i < len(p) && p[i] != '\n' {
-				i++
-			}
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return sb.String()
 }
