@@ -69,6 +69,14 @@ func (r *interp) block(f *syntax.File, stmts []syntax.Stmt, inLoop bool) (signal
 	return sigNone, flush(len(stmts))
 }
 
+// stmtMarkers are the hidden calls the pre-pass writes for statements
+// (del, assert, raise, from x import *), which are never a trailing
+// expression whose value is shown.
+var stmtMarkers = map[string]bool{
+	"__py_assert": true, "__py_raise": true, "__py_delattr": true, "__py_delitem": true,
+	"__py_delname": true, "__py_delslice": true, "__py_import_star": true, "__py_setglobal": true,
+}
+
 // markerCall returns the hidden marker a statement's expression calls.
 func markerCall(e syntax.Expr) (*syntax.CallExpr, string) {
 	c, ok := e.(*syntax.CallExpr)

@@ -49,7 +49,9 @@ func (r *interp) pyBuiltins(g starlark.StringDict) {
 	str := r.defType("str", object, r.strCall, true)
 	str.proto = starlark.String("")
 	str.attrs = starlark.StringDict{"maketrans": starlark.NewBuiltin("str.maketrans", strMaketrans)}
-	r.defType("bytes", object, r.bytesCall, true).proto = starlark.Bytes("")
+	bytesT := r.defType("bytes", object, r.bytesCall, true)
+	bytesT.proto = starlark.Bytes("")
+	bytesT.attrs = starlark.StringDict{"fromhex": starlark.NewBuiltin("bytes.fromhex", bytesFromhex)}
 	r.defType("list", object, call(native("list"), true), true).proto = starlark.NewList(nil)
 	r.defType("tuple", object, call(native("tuple"), true), true).proto = starlark.Tuple(nil)
 	dict := r.defType("dict", object, call(native("dict"), false), true)
@@ -57,7 +59,7 @@ func (r *interp) pyBuiltins(g starlark.StringDict) {
 	dict.attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
 	set := r.defType("set", object, call(native("set"), true), true)
 	set.proto = starlark.NewSet(0)
-	r.types["frozenset"] = set
+	r.defType("frozenset", object, r.frozensetCall, false)
 	r.defType("range", object, call(native("range"), false), false)
 	r.defType("NoneType", object, nil, false)
 	r.defType("type", object, func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

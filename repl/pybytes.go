@@ -31,6 +31,32 @@ var bytesMethods = map[string]methodFunc{
 	"replace":    bytesReplace,
 }
 
+// bytesFromhex is bytes.fromhex(s): pairs of hex digits, spaces between
+// pairs ignored.
+func bytesFromhex(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var s string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &s); err != nil {
+		return nil, err
+	}
+	var out []byte
+	for i := 0; i < len(s); {
+		if c := s[i]; c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+			i++
+			continue
+		}
+		if i+2 > len(s) {
+			return nil, pyErrorf(excValueError, "non-hexadecimal number found in fromhex() arg at position %d", i+1)
+		}
+		v, err := hex.DecodeString(s[i : i+2])
+		if err != nil {
+			return nil, pyErrorf(excValueError, "non-hexadecimal number found in fromhex() arg at position %d", i)
+		}
+		out = append(out, v[0])
+		i += 2
+	}
+	return starlark.Bytes(out), nil
+}
+
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func bytesArg(fn string, v starlark.Value) (string, error) {

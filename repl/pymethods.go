@@ -21,7 +21,10 @@ var (
 		"find": strFind(false, false), "rfind": strFind(true, false), "index": strFind(false, true), "rindex": strFind(true, true),
 		"count": strCount, "casefold": strMap(casefold), "swapcase": strMap(swapcase), "expandtabs": strExpandTabs,
 		"isdecimal":   strIs(func(r rune) bool { return unicode.Is(unicode.Nd, r) }, false),
-		"isnumeric":   strIs(unicode.IsNumber, false),
+		"isnumeric":   strIs(pyIsNumeric, false),
+		"isdigit":     strIs(pyIsDigit, false),
+		"isalnum":     strIs(func(r rune) bool { return unicode.IsLetter(r) || pyIsNumeric(r) }, false),
+		"isspace":     strIs(pyIsSpace, false),
 		"isprintable": strIs(func(r rune) bool { return r == ' ' || unicode.IsPrint(r) }, true),
 		"isascii":     strIs(func(r rune) bool { return r < utf8.RuneSelf }, true),
 		"isidentifier": func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

@@ -180,10 +180,10 @@ func (o *jsonOptions) encode(sb *strings.Builder, v starlark.Value, level int, s
 	case starlark.String:
 		o.quote(sb, string(x))
 	case starlark.Tuple, *starlark.List:
-		if seen[v] {
-			return pyErrorf(excValueError, "Circular reference detected")
-		}
-		if l, ok := v.(*starlark.List); ok {
+		if l, ok := v.(*starlark.List); ok { // a tuple is no map key, and cannot hold itself
+			if seen[l] {
+				return pyErrorf(excValueError, "Circular reference detected")
+			}
 			seen[l] = true
 			defer delete(seen, l)
 		}

@@ -258,6 +258,12 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 			return nil, pyErrorf(excIndexError, "string index out of range")
 		}
 		return starlark.String(t.charAt(int(k))), nil
+	case starlark.Bytes:
+		k, err := sequenceIndex(x, i, len(x))
+		if err != nil {
+			return nil, err
+		}
+		return starlark.MakeInt(int(x[k])), nil
 	case starlark.Mapping:
 		v, found, err := x.Get(i)
 		if err != nil {
@@ -272,28 +278,36 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 		}
 		return v, nil
 	case starlark.Indexable:
-		n := x.Len()
-		var k int64
-		switch i := i.(type) {
-		case starlark.Int:
-			var ok bool
-			if k, ok = i.Int64(); !ok {
-				k = 1 << 62
-			}
-		case starlark.Bool:
-			k = int64(b2i(bool(i)))
-		default:
-			return nil, pyErrorf(excTypeError, "%s indices must be integers or slices, not %s", pyTypeName(x), pyTypeName(i))
+		k, err := sequenceIndex(x, i, x.Len())
+		if err != nil {
+			return nil, err
 		}
-		if k < 0 {
-			k += int64(n)
-		}
-		if k < 0 || k >= int64(n) {
-			return nil, pyErrorf(excIndexError, "%s index out of range", pyTypeName(x))
-		}
-		return x.Index(int(k)), nil
+		return x.Index(k), nil
 	}
 	return nil, pyErrorf(excTypeError, "'%s' object is not subscriptable", pyTypeName(x))
+}
+
+// sequenceIndex resolves index i of sequence x of length n as Python does.
+func sequenceIndex(x, i starlark.Value, n int) (int, error) {
+	var k int64
+	switch i := i.(type) {
+	case starlark.Int:
+		var ok bool
+		if k, ok = i.Int64(); !ok {
+			k = 1 << 62
+		}
+	case starlark.Bool:
+		k = int64(b2i(bool(i)))
+	default:
+		return 0, pyErrorf(excTypeError, "%s indices must be integers or slices, not %s", pyTypeName(x), pyTypeName(i))
+	}
+	if k < 0 {
+		k += int64(n)
+	}
+	if k < 0 || k >= int64(n) {
+		return 0, pyErrorf(excIndexError, "%s index out of range", pyTypeName(x))
+	}
+	return int(k), nil
 }
 
 // pySlice is x[lo:hi:step].

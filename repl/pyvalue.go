@@ -134,7 +134,11 @@ func writeRepr(sb *strings.Builder, v starlark.Value, seen map[starlark.Value]bo
 	case pyReprer:
 		sb.WriteString(v.reprPy())
 	default:
-		sb.WriteString(v.String())
+		s := v.String()
+		if v.Type() == "range" && !strings.Contains(s, ",") {
+			s = "range(0, " + strings.TrimPrefix(s, "range(") // Python always shows the start
+		}
+		sb.WriteString(s)
 	}
 }
 

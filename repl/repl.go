@@ -219,7 +219,7 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 	var last syntax.Expr
 	if n := len(f.Stmts); n > 0 {
 		if es, ok := f.Stmts[n-1].(*syntax.ExprStmt); ok {
-			if _, marker := markerCall(es.X); marker == "" {
+			if _, marker := markerCall(es.X); !stmtMarkers[marker] {
 				last = es.X
 				f.Stmts = f.Stmts[:n-1]
 			}
