@@ -35,8 +35,9 @@ type astOptions struct {
 	liveGlobal func(name string) bool // whether a global read in a function is looked up when it runs
 }
 
-// astPass rewrites f in place.
-func astPass(f *syntax.File, opts astOptions) {
+// astPass rewrites f in place. Its error is one Python reports before
+// the code runs (a nonlocal name no function binds).
+func astPass(f *syntax.File, opts astOptions) error {
 	if opts.loads {
 		syntax.Walk(f, func(n syntax.Node) bool {
 			if id, ok := n.(*syntax.Ident); ok && id.Name == loadName {
@@ -47,13 +48,18 @@ func astPass(f *syntax.File, opts astOptions) {
 	}
 	w := &astWalker{opts: opts}
 	w.stmts(f.Stmts)
+	if w.err != nil {
+		return w.err
+	}
+	return nil
 }
 
 type astWalker struct {
 	opts   astOptions
-	scopes []*astScope // innermost last; the first function scope starts live lookups
-	funcs  int         // function scopes on the stack
-	dicts  int         // locals dicts made, for their names
+	scopes []*astScope   // innermost last; the first function scope starts live lookups
+	funcs  int           // function scopes on the stack
+	dicts  int           // locals dicts made, for their names
+	err    *syntax.Error // the first error found
 }
 
 func (w *astWalker) marked(k markKind, p syntax.Position) bool {
@@ -96,6 +102,9 @@ func (w *astWalker) block(list []syntax.Stmt) []syntax.Stmt {
 func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
+		if c, name := markerCall(s.X); name == "__py_nonlocal" {
+			return w.nonlocal(c)
+		}
 		s.X = w.expr(s.X)
 	case *syntax.AssignStmt:
 		if sl, ok := s.LHS.(*syntax.SliceExpr); ok && s.Op == syntax.EQ {
@@ -145,6 +154,9 @@ func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.St
 	var init syntax.Stmt
 	if !scope.clause { // a clause's variables are its function's
 		boundIn(body, scope.names)
+		for n := range nonlocalNames(body, nil) {
+			delete(scope.names, n) // the enclosing function's (astpass_locals.go)
+		}
 		init = w.locals(scope, params, body)
 	}
 	w.scopes = append(w.scopes, scope)
@@ -435,7 +447,7 @@ func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
 // reorderArgs puts a call's arguments in the order Starlark requires
 // (positional, named, *args, **kwargs), as Python allows them in any
 // order after the positional ones: f(*xs, sep=", ") and f(*a, b, *c)
-// (the star arguments merged into one).
+// (the star arguments merged into one), and f(*s) over any iterable.
 func reorderArgs(c *syntax.CallExpr) {
 	var pos, named, stars, dstars, afterStar []syntax.Expr
 	needs, seenStar := false, false
@@ -444,7 +456,7 @@ func reorderArgs(c *syntax.CallExpr) {
 		case *syntax.UnaryExpr:
 			switch a.Op {
 			case syntax.STAR:
-				needs = needs || len(named) > 0 || len(dstars) > 0 || seenStar
+				needs = needs || len(named) > 0 || len(dstars) > 0 || seenStar || !sequenceLiteral(a.X)
 				stars, seenStar = append(stars, a), true
 				afterStar = append(afterStar, a.X)
 				continue
@@ -475,7 +487,7 @@ func reorderArgs(c *syntax.CallExpr) {
 	args := append(pos, named...)
 	if len(stars) > 0 {
 		star := stars[0].(*syntax.UnaryExpr)
-		if len(afterStar) > 1 {
+		if len(afterStar) > 1 || !sequenceLiteral(star.X) {
 			star = &syntax.UnaryExpr{OpPos: star.OpPos, Op: syntax.STAR, X: hidden(hidArgs, star.OpPos, afterStar...)}
 		}
 		args = append(args, star)
@@ -491,6 +503,20 @@ func reorderArgs(c *syntax.CallExpr) {
 		args = append(args, &syntax.UnaryExpr{OpPos: first.OpPos, Op: syntax.STARSTAR, X: hidden(hidKwargs, first.OpPos, maps...)})
 	}
 	c.Args = args
+}
+
+// sequenceLiteral reports whether e is a list or tuple display, which
+// Starlark's *args takes as Python does; any other value goes through the
+// hidden *args builtin, which iterates strings, sets and iterators as
+// Python.
+func sequenceLiteral(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.ListExpr, *syntax.TupleExpr:
+		return true
+	case *syntax.ParenExpr:
+		return sequenceLiteral(e.X)
+	}
+	return false
 }
 
 // call rewrites a call: its arguments, and x.name(...) for the names in

@@ -88,6 +88,14 @@ func (w *astWalker) storeIdent(id *syntax.Ident) syntax.Expr {
 func (w *astWalker) locals(scope *astScope, params []syntax.Expr, body []syntax.Stmt) syntax.Stmt {
 	var shared map[string]bool
 	clauseBound(body, &shared)
+	for n := range nestedNonlocals(body, nil) {
+		if scope.names[n] {
+			if shared == nil {
+				shared = map[string]bool{}
+			}
+			shared[n] = true
+		}
+	}
 	for name := range shared {
 		if strings.HasPrefix(name, "__py_") {
 			delete(shared, name)
@@ -136,6 +144,76 @@ func clauseBound(body []syntax.Stmt, out *map[string]bool) {
 			clauseBound(s.False, out)
 		}
 	}
+}
+
+// A nested function's nonlocal x reads and assigns the x of the nearest
+// enclosing function that binds it: that function keeps x in its locals
+// dict, as for a try clause, and the nested function does not bind x.
+// The pre-pass writes the declaration as __py_nonlocal("x").
+
+// nonlocalNames adds to out (made when needed) the names body declares
+// nonlocal, outside nested functions.
+func nonlocalNames(body []syntax.Stmt, out map[string]bool) map[string]bool {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *syntax.ExprStmt:
+			if c, name := markerCall(s.X); name == "__py_nonlocal" {
+				for _, a := range c.Args {
+					if lit, ok := a.(*syntax.Literal); ok {
+						if out == nil {
+							out = map[string]bool{}
+						}
+						out[lit.Value.(string)] = true
+					}
+				}
+			}
+		case *syntax.ForStmt:
+			out = nonlocalNames(s.Body, out)
+		case *syntax.WhileStmt:
+			out = nonlocalNames(s.Body, out)
+		case *syntax.IfStmt:
+			out = nonlocalNames(s.True, out)
+			out = nonlocalNames(s.False, out)
+		}
+	}
+	return out
+}
+
+// nestedNonlocals adds to out the names the functions nested in body, at
+// any depth, declare nonlocal.
+func nestedNonlocals(body []syntax.Stmt, out map[string]bool) map[string]bool {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *syntax.DefStmt:
+			out = nonlocalNames(s.Body, out)
+			out = nestedNonlocals(s.Body, out)
+		case *syntax.ForStmt:
+			out = nestedNonlocals(s.Body, out)
+		case *syntax.WhileStmt:
+			out = nestedNonlocals(s.Body, out)
+		case *syntax.IfStmt:
+			out = nestedNonlocals(s.True, out)
+			out = nestedNonlocals(s.False, out)
+		}
+	}
+	return out
+}
+
+// nonlocal checks a declaration: a name no enclosing function binds is
+// Python's SyntaxError, reported before the code runs. The declaration
+// itself becomes pass.
+func (w *astWalker) nonlocal(c *syntax.CallExpr) syntax.Stmt {
+	for _, a := range c.Args {
+		lit, ok := a.(*syntax.Literal)
+		if !ok {
+			continue
+		}
+		name := lit.Value.(string)
+		if s, _ := w.lookup(name); (s == nil || !s.fn || !s.dict[name]) && w.err == nil {
+			w.err = &syntax.Error{Pos: c.Fn.(*syntax.Ident).NamePos, Msg: "SyntaxError: no binding for nonlocal '" + name + "' found"}
+		}
+	}
+	return &syntax.BranchStmt{Token: syntax.PASS, TokenPos: c.Fn.(*syntax.Ident).NamePos}
 }
 
 // superArgs gives super() inside a method its class and instance:

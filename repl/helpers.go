@@ -101,7 +101,9 @@ func (r *interp) execHelper(file string, src []byte) error {
 	if err != nil {
 		return err
 	}
-	astPass(f, astOptions{loads: pre.loads, marks: pre.marks})
+	if err := astPass(f, astOptions{loads: pre.loads, marks: pre.marks}); err != nil {
+		return err
+	}
 	guardRepeats(f)
 	prog, err := starlark.FileProgram(f, r.globals.Has)
 	if err != nil {

@@ -167,7 +167,8 @@ func mayHaveHabits(toks []token) bool {
 			assigns = 0
 		case tName:
 			switch t.text {
-			case "import", "from", "try", "except", "finally", "with", "assert", "raise", "del", "global", "is", "for", "def", "load", "else", "class":
+			case "import", "from", "try", "except", "finally", "with", "assert", "raise", "del", "global", "is", "for", "def", "load", "else", "class",
+				"nonlocal":
 				return true
 			}
 		case tString:

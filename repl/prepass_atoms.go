@@ -119,6 +119,9 @@ func (p *exprParser) atom() *node {
 			return n
 		}
 		kids := []*node{x}
+		if x.kind == nStar && !p.tok().op(",") {
+			x.refuse, x.dirty = "SyntaxError: cannot use starred expression here", true
+		}
 		for p.tok().op(",") && p.err == nil {
 			p.i++
 			if p.tok().op(")") {
@@ -127,12 +130,12 @@ func (p *exprParser) atom() *node {
 			kids = append(kids, p.testOrStar(true))
 		}
 		p.expect(")")
-		return p.mk(nParen, a, kids...)
+		return p.starred(p.mk(nParen, a, kids...))
 	case t.op("["):
 		p.i++
 		kids := p.displayItems("]", false)
 		p.expect("]")
-		return p.mk(nList, a, kids...)
+		return p.starred(p.mk(nList, a, kids...))
 	case t.op("{"):
 		p.i++
 		kids := p.displayItems("}", true)
@@ -156,11 +159,36 @@ func (p *exprParser) atom() *node {
 		}
 		if kind == nSet {
 			n.dirty = true // Starlark has no set displays: set([...])
+			return p.starred(n)
 		}
 		return n
 	}
 	p.fail("unexpected %q", t.text)
 	return p.mk(nName, a)
+}
+
+// starred marks a list, tuple or set display holding *x for the rewrite
+// (starDisplay), refusing it in a comprehension as Python does.
+func (p *exprParser) starred(n *node) *node {
+	if !hasStar(n) {
+		return n
+	}
+	n.dirty = true
+	for _, k := range n.kids {
+		if k.kind == nComp {
+			n.kids[0].refuse = "SyntaxError: iterable unpacking cannot be used in comprehension"
+		}
+	}
+	return n
+}
+
+func hasStar(n *node) bool {
+	for _, k := range n.kids {
+		if k.kind == nStar {
+			return true
+		}
+	}
+	return false
 }
 
 // displayItems parses the inside of [...] or {...}: items, or one item

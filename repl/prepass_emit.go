@@ -48,9 +48,12 @@ func (e *emitter) emit(n *node, f *frag) {
 	case nCompare:
 		e.compare(n, f)
 	case nParen, nCall:
-		if n.genexp {
+		switch {
+		case n.genexp:
 			e.genexp(n, f)
-		} else {
+		case n.kind == nParen && hasStar(n):
+			e.starDisplay(n, "tuple", f)
+		default:
 			e.generic(n, f)
 		}
 	case nDict:
@@ -60,7 +63,17 @@ func (e *emitter) emit(n *node, f *frag) {
 			e.generic(n, f)
 		}
 	case nSet:
-		e.setDisplay(n, f)
+		if hasStar(n) {
+			e.starDisplay(n, "set", f)
+		} else {
+			e.setDisplay(n, f)
+		}
+	case nList, nTuple:
+		if hasStar(n) {
+			e.starDisplay(n, map[nodeKind]string{nList: "list", nTuple: "tuple"}[n.kind], f)
+		} else {
+			e.generic(n, f)
+		}
 	case nNamed:
 		a, _ := e.span(n)
 		e.fail(a, "assignment expressions (:=) work only as the whole condition of an if or while statement, like `if (m := re.search(p, s)):`; assign on the line before")
@@ -169,6 +182,44 @@ func (e *emitter) genexp(n *node, f *frag) {
 	}
 	f.add("]", pos)
 	f.copy(e.src, pos, b)
+}
+
+// starDisplay writes [a, *b, c] (and the tuple and set forms) as
+// __py_display("list", [a], b, [c]): lists of items alternate with the
+// iterables unpacked between them, evaluated left to right.
+func (e *emitter) starDisplay(n *node, kind string, f *frag) {
+	a, b := e.span(n)
+	f.add(`__py_display("`+kind+`", [`, a)
+	open, empty := true, true // inside a [ chunk; nothing in it yet
+	for _, k := range n.kids {
+		ka, _ := e.span(k)
+		if k.refuse != "" {
+			e.fail(ka, "%s", k.refuse)
+			return
+		}
+		switch {
+		case k.kind == nStar && open:
+			f.add("], ", ka)
+		case k.kind == nStar:
+			f.add(", [], ", ka)
+		case !open:
+			f.add(", [", ka)
+			open, empty = true, true
+		case !empty:
+			f.add(", ", ka)
+		}
+		if k.kind == nStar {
+			e.emit(k.kids[0], f)
+			open = false
+			continue
+		}
+		e.emit(k, f)
+		empty = false
+	}
+	if open {
+		f.add("]", b)
+	}
+	f.add(")", b)
 }
 
 // setDisplay writes {a, b} and {x for ...} as set([a, b]) and

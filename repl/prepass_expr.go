@@ -51,8 +51,9 @@ type node struct {
 	ops    []int // nCompare: the first token of each operator
 	opn    []int // nCompare: tokens in each operator (2 for "not in", "is not")
 	dirty  bool
-	genexp bool // nParen, nCall: the only content is a generator expression
-	dstar  bool // nDict: has **mapping items
+	genexp bool   // nParen, nCall: the only content is a generator expression
+	dstar  bool   // nDict: has **mapping items
+	refuse string // Python's SyntaxError for this form, reported at its first token
 }
 
 // exprParser parses one range of tokens.
@@ -150,7 +151,7 @@ func (p *exprParser) testList(allowStar bool) *node {
 		}
 		kids = append(kids, p.testOrStar(allowStar))
 	}
-	return p.mk(nTuple, a, kids...)
+	return p.starred(p.mk(nTuple, a, kids...))
 }
 
 func (p *exprParser) testOrStar(allowStar bool) *node {

@@ -37,7 +37,9 @@ func (rw *rewriter) simpleStmt(lb *lineBuilder, a, b int, sc scope) {
 		lb.replace(first.start, first.end, "return "+sig)
 	case first.kw("break") && rw.breaks[first.start] != "":
 		lb.replace(first.start, first.end, rw.breaks[first.start]+" = False; break")
-	case first.kw("global"), first.kw("nonlocal"), first.kw("pass"), first.kw("break"), first.kw("continue"),
+	case first.kw("nonlocal"):
+		rw.nonlocalStmt(lb, a, b, sc)
+	case first.kw("global"), first.kw("pass"), first.kw("break"), first.kw("continue"),
 		first.kw("yield"), first.kw("async"), first.kw("await"), first.kw("class"):
 		// left as written
 	case first.kw("return"):
@@ -47,6 +49,32 @@ func (rw *rewriter) simpleStmt(lb *lineBuilder, a, b int, sc scope) {
 	default:
 		rw.assignment(lb, a, b, sc)
 	}
+}
+
+// nonlocalStmt writes nonlocal a, b as __py_nonlocal("a", "b"): the AST
+// pass keeps a and b of the enclosing function in its locals dict
+// (astpass_locals.go), where the nested function reads and assigns them.
+func (rw *rewriter) nonlocalStmt(lb *lineBuilder, a, b int, sc scope) {
+	first, last := lb.l.toks[a], lb.l.toks[b-1]
+	if !sc.def {
+		rw.fail(first.start, "SyntaxError: nonlocal declaration not allowed at module level")
+		return
+	}
+	var names []string
+	for i := a + 1; i < b; i++ {
+		t := lb.l.toks[i]
+		switch {
+		case t.kind == tName && (i-a)%2 == 1:
+			names = append(names, strconv.Quote(t.text))
+		case t.op(",") && (i-a)%2 == 0:
+		default:
+			return // Starlark reports it
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	lb.replace(first.start, last.end, "__py_nonlocal("+strings.Join(names, ", ")+")")
 }
 
 // exprs rewrites the expression list in the line's tokens [a, b); it does
@@ -156,8 +184,8 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 		rw.starAssign(lb, e, parts[0], parts[1])
 		return
 	}
-	for _, n := range parts {
-		if starTarget(n) >= 0 && len(parts) > 1 {
+	for i, n := range parts {
+		if starTarget(n) >= 0 && i < len(parts)-1 {
 			rw.fail(e.toks[n.a].start, "a starred target (a, *rest = ...) works in a single assignment only")
 			return
 		}

@@ -78,7 +78,10 @@ func pyExprLines(data string) []string {
 	return out
 }
 
-var kindLine = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*)(?::|$)`)
+// kindLine is an exception's line; a line repl:LINE:COL: is an error
+// found before the code ran: Python's SyntaxError, or its NameError for a
+// name Starlark's resolver finds undefined.
+var kindLine = regexp.MustCompile(`(?m)^(?:repl:\d+:\d+: )?([A-Za-z_][\w.]*)(?::|$)`)
 
 // pyExprResult is a call's result as the table writes it: the output, or
 // "!Kind" after an error.
@@ -93,6 +96,13 @@ func pyExprResult(out string, failed bool) string {
 		}
 		if m := kindLine.FindStringSubmatch(lines[i]); m != nil && !strings.Contains(lines[i], " is not available in this REPL; use ") {
 			kind := m[1]
+			if rest, ok := strings.CutPrefix(lines[i], "repl:"); ok {
+				if _, msg, _ := strings.Cut(rest, " "); strings.HasPrefix(msg, "undefined: ") {
+					kind = "NameError"
+				} else if kind == "repl" || !strings.HasSuffix(kind, "Error") {
+					kind = "SyntaxError"
+				}
+			}
 			return "!" + kind[strings.LastIndexByte(kind, '.')+1:]
 		}
 	}

@@ -4,6 +4,8 @@
 package repl
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -64,7 +66,7 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
 		"__py_delitem": pyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
-		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_unpack": pyUnpack, "__py_dup": pyDup,
+		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_unpack": pyUnpack, "__py_dup": pyDup,
 		"__py_setglobal": r.pySetGlobal,
 		"__py_try":       tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
 	} {
@@ -270,6 +272,52 @@ func pyDictMerge(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _
 		}
 	}
 	return out, nil
+}
+
+// pyDisplay is [a, *b, c], (a, *b) and {*a, b}: args are the kind, then
+// lists of items alternating with the iterables unpacked between them.
+func (r *interp) pyDisplay(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	kind := string(args[0].(starlark.String))
+	var n int64
+	for _, a := range args[1:] {
+		n += int64(max(starlark.Len(a), 0))
+	}
+	if need := n * perElement["list"]; need > bigAlloc && r.opts.MaxMemoryMB > 0 {
+		if err := r.checkAlloc(fmt.Sprintf("a %s of %d elements", kind, n), need); err != nil {
+			return nil, err
+		}
+	}
+	var out []starlark.Value
+	for i, a := range args[1:] {
+		if i%2 == 0 {
+			out = append(out, elems(a)...)
+			continue
+		}
+		err := iterate(a, func(x starlark.Value) (bool, error) {
+			out = append(out, x)
+			return true, nil
+		})
+		if err != nil {
+			var pe *pyError
+			if errors.As(err, &pe) && pe.exc.typ == excTypeError && strings.Contains(pe.exc.str(), "is not iterable") {
+				return nil, pyErrorf(excTypeError, "Value after * must be an iterable, not %s", pyTypeName(a))
+			}
+			return nil, err
+		}
+	}
+	switch kind {
+	case "tuple":
+		return starlark.Tuple(out), nil
+	case "set":
+		s := starlark.NewSet(len(out))
+		for _, x := range out {
+			if err := s.Insert(x); err != nil {
+				return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(x))
+			}
+		}
+		return s, nil
+	}
+	return starlark.NewList(out), nil
 }
 
 // pyUnpack is a starred assignment: before elements, the rest as a list,

@@ -214,7 +214,9 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 	if err != nil {
 		return nil, err
 	}
-	astPass(f, astOptions{loads: pre.loads, marks: pre.marks, liveGlobal: r.isLive})
+	if err := astPass(f, astOptions{loads: pre.loads, marks: pre.marks, liveGlobal: r.isLive}); err != nil {
+		return nil, err
+	}
 	guardRepeats(f)
 	var last syntax.Expr
 	if n := len(f.Stmts); n > 0 {

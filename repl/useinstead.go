@@ -38,8 +38,6 @@ func row(name, alt, code, err, example string) useInstead {
 // matters: the first matching row wins.
 var useInsteadTable = []useInstead{
 	row("yield", `building and returning a list`, ``, `got yield,`, "def gen():\n    yield 1"),
-	row("nonlocal", `a list or dict as a cell (box = [0]; box[0] += 1) or returning values`, ``, `got nonlocal,`,
-		"def f():\n    n = 0\n    def g():\n        nonlocal n\n        n = 1"),
 	row("async/await", `plain calls`, ``, `got (async|await),`, "async def main():\n    pass"),
 	row("load()", `nothing: helpers are globals (lib_source(name) shows one)`, ``, `undefined: load$`, `load("glob.star", "glob")`),
 	row("eval()/exec()", `calling functions directly`, ``, `undefined: (eval|exec|compile)$`, `eval("1 + 1")`),
