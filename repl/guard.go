@@ -275,9 +275,37 @@ func (r *interp) sizedBuiltins(g starlark.StringDict) {
 					return nil, fmt.Errorf("%s: %v", name, err)
 				}
 			}
+			if it, ok := oneIter(args, kw); ok && (name == "list" || name == "tuple") {
+				return drainIter(name, it) // its error is this call's, which try can catch
+			}
 			return starlark.Call(thread, orig, args, kw)
 		})
 	}
+}
+
+// oneIter returns the lone argument of a call when it is a one-pass
+// iterator.
+func oneIter(args starlark.Tuple, kw []starlark.Tuple) (*pyIter, bool) {
+	if len(args) != 1 || len(kw) != 0 {
+		return nil, false
+	}
+	it, ok := args[0].(*pyIter)
+	return it, ok
+}
+
+// drainIter is list(it) or tuple(it) over a one-pass iterator, taking its
+// elements itself: when Starlark iterates, an element's error (a lazy
+// map's function failing, strict zip's ValueError) can only stop the
+// thread.
+func drainIter(name string, it *pyIter) (starlark.Value, error) {
+	vals, err := listOf(it)
+	if err != nil {
+		return nil, err
+	}
+	if name == "tuple" {
+		return starlark.Tuple(vals), nil
+	}
+	return starlark.NewList(vals), nil
 }
 
 // preallocation returns the element count a builtin preallocates for and

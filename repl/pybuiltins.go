@@ -4,6 +4,7 @@
 package repl
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"strings"
@@ -32,6 +33,10 @@ func (r *interp) pyBuiltins(g starlark.StringDict) {
 				}
 			}
 			v, err := starlark.Call(thread, b, args, kw)
+			var pe *pyError
+			if errors.As(err, &pe) {
+				return nil, pe // an iterated value's own exception
+			}
 			if err != nil {
 				typ, msg := classifyMessage(errorMessage(err))
 				if typ == excException || typ == nil {
@@ -192,7 +197,7 @@ func (r *interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 			return starlark.Bool(ok), nil
 		}),
 		"sum": pySum, "map": r.pyMap, "filter": r.pyFilter, "min": r.pyMinMax(true), "max": r.pyMinMax(false),
-		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": iterWrap("zip"),
+		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": r.pyZip,
 		"any": iterWrap("any"), "all": iterWrap("all"),
 		"abs": r.pyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
 		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),

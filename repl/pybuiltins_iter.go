@@ -3,6 +3,8 @@
 package repl
 
 import (
+	"fmt"
+
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -194,4 +196,77 @@ func (r *interp) pyReversed(_ *starlark.Thread, _ *starlark.Builtin, args starla
 		out[i] = seq.Index(seq.Len() - 1 - i)
 	}
 	return newListIter("reversed", out), nil
+}
+
+// pyZip is zip(*iterables, strict=False): one-pass, lazy over one-pass
+// arguments, and with strict=True a ValueError naming the argument that
+// ended early or late, as Python's.
+func (r *interp) pyZip(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	strict := false
+	for _, kv := range kw {
+		if k := string(kv[0].(starlark.String)); k != "strict" {
+			return nil, pyErrorf(excTypeError, "zip() got an unexpected keyword argument '%s'", k)
+		}
+		strict = bool(kv[1].Truth())
+	}
+	if err := r.checkSize("zip", args); err != nil { // before stepper copies the arguments
+		return nil, err
+	}
+	lazy := false
+	steps := make([]func() (starlark.Value, bool, error), len(args))
+	for i, a := range args {
+		lazy = lazy || oneShot(a)
+		step, err := stepper(a)
+		if err != nil {
+			return nil, err
+		}
+		steps[i] = step
+	}
+	done := len(steps) == 0
+	next := func() (starlark.Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		row := make(starlark.Tuple, len(steps))
+		for i, step := range steps {
+			v, ok, err := step()
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				done = true
+				if strict {
+					return nil, false, zipStrictError(steps, i)
+				}
+				return nil, false, nil
+			}
+			row[i] = v
+		}
+		return row, true, nil
+	}
+	return stepIter(thread, "zip", lazy, next)
+}
+
+// zipStrictError is strict zip's error when argument i (0-based) ended:
+// it is shorter than those before it, or (i == 0) a later one is longer.
+func zipStrictError(steps []func() (starlark.Value, bool, error), i int) error {
+	plural := func(k int) string {
+		if k == 1 {
+			return "argument 1"
+		}
+		return fmt.Sprintf("arguments 1-%d", k)
+	}
+	if i > 0 {
+		return pyErrorf(excValueError, "zip() argument %d is shorter than %s", i+1, plural(i))
+	}
+	for j := 1; j < len(steps); j++ {
+		_, ok, err := steps[j]()
+		if err != nil {
+			return err
+		}
+		if ok {
+			return pyErrorf(excValueError, "zip() argument %d is longer than %s", j+1, plural(j))
+		}
+	}
+	return nil
 }

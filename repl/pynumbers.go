@@ -324,6 +324,10 @@ func pyDivmod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw [
 	if err != nil {
 		return nil, err
 	}
+	if f, ok := m.(starlark.Float); ok && f == 0 {
+		yf, _ := starlark.AsFloat(y)
+		m = starlark.Float(math.Copysign(0, yf)) // a zero remainder takes the divisor's sign
+	}
 	return starlark.Tuple{q, m}, nil
 }
 
