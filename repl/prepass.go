@@ -168,7 +168,7 @@ func mayHaveHabits(toks []token) bool {
 		case tName:
 			switch t.text {
 			case "import", "from", "try", "except", "finally", "with", "assert", "raise", "del", "global", "is", "for", "def", "load", "else", "class",
-				"nonlocal":
+				"nonlocal", "match":
 				return true
 			}
 		case tString:
@@ -304,6 +304,11 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 			return
 		}
 		inner := sc
+		if l.kw == "match" && isMatchStmt(l) {
+			rw.fail(l.start, "the match statement is not available in this REPL; use if/elif on the subject: v = SUBJECT; "+
+				"if v == 1: ... elif isinstance(v, str): ... elif isinstance(v, (list, tuple)) and len(v) == 2: a, b = v ... else: ...")
+			return
+		}
 		switch l.kw {
 		case "def":
 			inner = scope{def: true, globals: declaredGlobals(l)}
@@ -337,6 +342,17 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 			rw.tryTrailer(t)
 		}
 	}
+}
+
+// isMatchStmt reports whether a line starting with the name match is a
+// match statement: match SUBJECT: (match is a soft keyword, also a name).
+func isMatchStmt(l *pline) bool {
+	n := len(l.toks)
+	if n < 3 || !l.toks[n-1].op(":") || l.toks[n-1].depth != 0 {
+		return false
+	}
+	t := l.toks[1]
+	return !(t.kind == tOp && (t.text == ":" || t.text == "." || strings.HasSuffix(t.text, "=") && t.text != "==" || t.text == ","))
 }
 
 // line rewrites one logical line.
