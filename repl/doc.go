@@ -33,7 +33,7 @@
 // "[output truncated: N bytes omitted (output_limit)]". After an error, the
 // effects of completed statements and the globals bound so far remain.
 // When an error matches a row of the "Use instead" table (Python forms the
-// REPL still lacks: yield, nonlocal, async, load, eval; a test checks
+// REPL still lacks: yield, async, load, eval; a test checks
 // that each row's example still fails with its hint),
 // one more line follows:
 // "<name> is not available in this REPL; use <alternative>". Helper files
@@ -52,7 +52,9 @@
 //     by the hidden __py_tryrun, prepass_trydef.go), with, top-level
 //     class statements (a function running the class body, then
 //     __py_class, prepass_class.go), decorators, annotations, star
-//     unpacking, walrus in if/while conditions, for/while-else. Code
+//     unpacking, walrus in if/while conditions, for/while-else, nonlocal,
+//     match (an if/elif chain over __py_match, prepass_match.go and
+//     pymatch.go). Code
 //     without these habits reaches
 //     Starlark byte for byte unchanged (FuzzPrepass checks this and that
 //     the pre-pass never panics). A position map sends error positions in
@@ -68,7 +70,8 @@
 //     x.__name__ and the other attributes every Python object has. It
 //     keeps the variables a function's try clauses assign in a dict the
 //     function makes on entry, so that body, handlers, finally and the
-//     code after share them, and makes a method's reads of its class
+//     code after share them (and so the variables nested functions
+//     declare nonlocal), and makes a method's reads of its class
 //     body's names global reads, as Python scopes them
 //     (astpass_locals.go); super() gets its class and instance.
 //     A function reading a global while the chunk defining it still runs

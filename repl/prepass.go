@@ -33,6 +33,9 @@ import (
 //	x: int = 1                  x = 1
 //	a, *b = xs                  a, b = __py_unpack(xs, 1, 0)
 //	if (m := f(x)) is None:     m = f(x) on a line before; if (m) is None:
+//	[a, *b], (*a, 1), {*a}      __py_display("list", [a], b), ...
+//	nonlocal x                  __py_nonlocal("x")  (the AST pass keeps x in the enclosing function's locals dict)
+//	match s: / case P if g:     an if/elif chain over __py_match (prepass_match.go)
 //
 // The driver (driver.go) runs the try and with markers. Text outside the
 // rewritten statements is copied byte for byte, so code without these
@@ -214,6 +217,9 @@ func (rw *rewriter) lines() []*pline {
 				l.kw = "@"
 			}
 			l.colon = headerColon(l)
+			if l.kw == "match" && isMatchStmt(l) {
+				l.colon = len(toks) - 1
+			}
 			l.header = l.colon >= 0 && l.colon == len(toks)-1
 			out = append(out, l)
 		}
@@ -279,6 +285,10 @@ func (rw *rewriter) nest(lines []*pline) []*pline {
 		} else if len(decos) > 0 {
 			l.deco, decos = decos, nil
 		}
+		if l.kw == "case" && parent.kw == "match" && parent.header {
+			l.colon = caseColon(l) // a case clause only inside a match statement
+			l.header = l.colon >= 0 && l.colon == len(l.toks)-1
+		}
 		l.parent = parent
 		if n := len(parent.kids); n > 0 {
 			l.prev = parent.kids[n-1]
@@ -304,10 +314,9 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 			return
 		}
 		inner := sc
-		if l.kw == "match" && isMatchStmt(l) {
-			rw.fail(l.start, "the match statement is not available in this REPL; use if/elif on the subject: v = SUBJECT; "+
-				"if v == 1: ... elif isinstance(v, str): ... elif isinstance(v, (list, tuple)) and len(v) == 2: a, b = v ... else: ...")
-			return
+		if l.kw == "match" && l.header {
+			rw.matchStmt(l, sc) // prepass_match.go
+			continue
 		}
 		switch l.kw {
 		case "def":
@@ -342,17 +351,6 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 			rw.tryTrailer(t)
 		}
 	}
-}
-
-// isMatchStmt reports whether a line starting with the name match is a
-// match statement: match SUBJECT: (match is a soft keyword, also a name).
-func isMatchStmt(l *pline) bool {
-	n := len(l.toks)
-	if n < 3 || !l.toks[n-1].op(":") || l.toks[n-1].depth != 0 {
-		return false
-	}
-	t := l.toks[1]
-	return !(t.kind == tOp && (t.text == ":" || t.text == "." || strings.HasSuffix(t.text, "=") && t.text != "==" || t.text == ","))
 }
 
 // line rewrites one logical line.
