@@ -33,7 +33,7 @@
 // "[output truncated: N bytes omitted (output_limit)]". After an error, the
 // effects of completed statements and the globals bound so far remain.
 // When an error matches a row of the "Use instead" table (Python forms the
-// REPL still lacks: yield, async, load, eval; a test checks
+// REPL still lacks: async, load, eval; a test checks
 // that each row's example still fails with its hint),
 // one more line follows:
 // "<name> is not available in this REPL; use <alternative>". Helper files
@@ -54,7 +54,8 @@
 //     __py_class, prepass_class.go), decorators, annotations, star
 //     unpacking, walrus in if/while conditions, for/while-else, nonlocal,
 //     match (an if/elif chain over __py_match, prepass_match.go and
-//     pymatch.go). Code
+//     pymatch.go), yield (hidden calls; a generator function's body runs
+//     on a goroutine of its own, one step per next(), pygen.go). Code
 //     without these habits reaches
 //     Starlark byte for byte unchanged (FuzzPrepass checks this and that
 //     the pre-pass never panics). A position map sends error positions in

@@ -466,7 +466,7 @@ func (r *interp) catchable(err error) bool {
 		return false
 	}
 	var ee *starlark.EvalError
-	if errors.As(err, &ee) && strings.HasPrefix(ee.Msg, "Starlark computation cancelled") {
+	if errors.As(err, &ee) && strings.HasPrefix(ee.Msg, "Starlark computation cancelled") || errors.Is(err, errGenClosed) {
 		return false
 	}
 	var se *syntax.Error

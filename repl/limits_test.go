@@ -205,7 +205,7 @@ func TestEscapeCorpus(t *testing.T) {
 func TestFailureNotes(t *testing.T) {
 	e := newEnv(t)
 	e.exec("Path('/etc/passwd').read_text()")
-	e.exec("def gen():\n    yield 1")
+	e.exec("async def main():\n    pass")
 	e.exec("fail('ordinary error')")
 	data, err := os.ReadFile(filepath.Join(e.home, failures.FileName))
 	if err != nil {
@@ -219,7 +219,7 @@ func TestFailureNotes(t *testing.T) {
 		!strings.Contains(lines[0], "read_text /etc/passwd: outside the root") || !strings.Contains(lines[0], `"code":"Path('/etc/passwd').read_text()"`) {
 		t.Errorf("denial note: %s", lines[0])
 	}
-	if !strings.Contains(lines[1], `"kind":"unsupported"`) || !strings.Contains(lines[1], "yield is not available in this REPL") {
+	if !strings.Contains(lines[1], `"kind":"unsupported"`) || !strings.Contains(lines[1], "async/await is not available in this REPL") {
 		t.Errorf("unsupported note: %s", lines[1])
 	}
 	n, _ := failures.Open(e.home).Count(useInsteadTable[0].hint())

@@ -36,6 +36,7 @@ import (
 //	[a, *b], (*a, 1), {*a}      __py_display("list", [a], b), ...
 //	nonlocal x                  __py_nonlocal("x")  (the AST pass keeps x in the enclosing function's locals dict)
 //	match s: / case P if g:     an if/elif chain over __py_match (prepass_match.go)
+//	yield x, yield from xs      __py_yield((x)), __py_yield_from((xs)); the def then f = __py_generator(f)
 //
 // The driver (driver.go) runs the try and with markers. Text outside the
 // rewritten statements is copied byte for byte, so code without these
@@ -171,7 +172,7 @@ func mayHaveHabits(toks []token) bool {
 		case tName:
 			switch t.text {
 			case "import", "from", "try", "except", "finally", "with", "assert", "raise", "del", "global", "is", "for", "def", "load", "else", "class",
-				"nonlocal", "match":
+				"nonlocal", "match", "yield":
 				return true
 			}
 		case tString:
@@ -344,6 +345,9 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 		}
 		rw.line(l, sc)
 		rw.block(l.kids, inner)
+		if l.kw == "def" && yields(l) {
+			rw.markGenerator(l) // before the decorators, which wrap the generator function
+		}
 		if l.kw == "def" && len(l.deco) > 0 {
 			rw.decorate(l) // after the body, whose own trailers come first
 		}

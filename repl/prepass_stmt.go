@@ -39,8 +39,9 @@ func (rw *rewriter) simpleStmt(lb *lineBuilder, a, b int, sc scope) {
 		lb.replace(first.start, first.end, rw.breaks[first.start]+" = False; break")
 	case first.kw("nonlocal"):
 		rw.nonlocalStmt(lb, a, b, sc)
+	case rw.yieldStmt(lb, a, b, sc): // prepass_yield.go
 	case first.kw("global"), first.kw("pass"), first.kw("break"), first.kw("continue"),
-		first.kw("yield"), first.kw("async"), first.kw("await"), first.kw("class"):
+		first.kw("async"), first.kw("await"), first.kw("class"):
 		// left as written
 	case first.kw("return"):
 		if b > a+1 {

@@ -160,7 +160,7 @@ func classOfValue(v starlark.Value) starlark.Value {
 // self.name is.
 func bindAttr(thread *starlark.Thread, v, self starlark.Value) (starlark.Value, error) {
 	switch f := v.(type) {
-	case *starlark.Function, *goMethod, *abstractMethod:
+	case *starlark.Function, *goMethod, *abstractMethod, *genFunc:
 		return &boundMethod{self: self, fn: v}, nil
 	case *staticMethod:
 		return f.fn, nil

@@ -108,7 +108,8 @@ type interp struct {
 
 	thread  *starlark.Thread
 	globals starlark.StringDict
-	cwd     string // virtual working directory, "/repository" at start
+	gens    map[*pyGen]bool // generators started and not ended (pygen.go)
+	cwd     string          // virtual working directory, "/repository" at start
 
 	helpers    []helper // public helper functions, in load order
 	loadErrors []string // files that failed to load, one message each
@@ -155,6 +156,7 @@ func newInterp(opts Options) *interp {
 // reset discards all state and starts a fresh interpreter with the helpers
 // loaded again.
 func (r *interp) reset() {
+	r.closeGenerators()
 	r.thread = &starlark.Thread{Name: "repl", Print: r.print}
 	r.thread.OnMaxSteps = r.onSteps
 	r.thread.SetLocal(threadInterp, r)
@@ -184,6 +186,7 @@ func (r *interp) begin(ctx context.Context, code string) *callState {
 // abandoned the call meanwhile, the result is dropped unbuilt.
 func (r *interp) runCall(c *callState) (string, bool) {
 	value, err := r.evaluate(c, c.code)
+	r.closeGenerators()
 	unwound := c.phase.CompareAndSwap(phaseRunning, phaseUnwound)
 	c.finish() // no stop can arrive after this
 	if !unwound {

@@ -37,7 +37,6 @@ func row(name, alt, code, err, example string) useInstead {
 // useInsteadTable is the one table behind help() and error hints. Order
 // matters: the first matching row wins.
 var useInsteadTable = []useInstead{
-	row("yield", `building and returning a list`, ``, `got yield,`, "def gen():\n    yield 1"),
 	row("async/await", `plain calls`, ``, `got (async|await),`, "async def main():\n    pass"),
 	row("load()", `nothing: helpers are globals (lib_source(name) shows one)`, ``, `undefined: load$`, `load("glob.star", "glob")`),
 	row("eval()/exec()", `calling functions directly`, ``, `undefined: (eval|exec|compile)$`, `eval("1 + 1")`),

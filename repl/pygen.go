@@ -1,0 +1,221 @@
+// Generator functions: a def whose body yields, run lazily on a goroutine
+// and a Starlark thread of its own, one step per next().
+
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"go.starlark.net/starlark"
+)
+
+// The pre-pass writes yield x as __py_yield(x) and yield from xs as
+// __py_yield_from(xs), and follows a def whose body yields with
+// f = __py_generator(f). Calling f then returns a generator (a one-pass
+// iterator) without running anything. Its first step starts the body on a
+// goroutine with a thread of its own; each __py_yield hands its value to
+// the consumer and waits for the next step. Only one of them runs at a
+// time: every hand-over is a channel send, so the consumer and the body
+// never touch Starlark values at once.
+//
+// Nothing is left behind: a generator not run to its end is closed when
+// the REPL call that ran it ends (its thread is cancelled and its
+// goroutine unwinds and exits before the call's result is returned), and
+// a stop of the call (Esc, the memory limit) cancels a running body too.
+// A generator that was never started holds no goroutine and may be used
+// by a later call.
+
+const genKey = "harness.generator" // thread-local: the generator a thread runs
+
+// maxSuspended bounds the generators suspended at once, each holding a
+// goroutine's stack.
+const maxSuspended = 10000
+
+var errGenClosed = errors.New("generator closed: the REPL call that ran it ended")
+
+type genState uint8
+
+const (
+	genNew genState = iota
+	genRunning
+	genSuspended
+	genDone
+	genClosed
+)
+
+type genStep struct {
+	v    starlark.Value
+	done bool
+	err  error
+}
+
+type pyGen struct {
+	r      *interp
+	fn     starlark.Value
+	args   starlark.Tuple
+	kw     []starlark.Tuple
+	state  genState
+	thread *starlark.Thread
+	out    chan genStep  // the body's steps
+	resume chan struct{} // the consumer's next()
+	closed chan struct{} // closed to end a suspended body
+}
+
+// genFunc is a generator function: calling it makes a generator.
+type genFunc struct {
+	r  *interp
+	fn starlark.Value
+}
+
+var _ starlark.Callable = (*genFunc)(nil)
+
+func (f *genFunc) Name() string {
+	if n, ok := f.fn.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return "generator"
+}
+func (f *genFunc) String() string        { return "<function " + f.Name() + ">" }
+func (f *genFunc) Type() string          { return "function" }
+func (f *genFunc) Freeze()               { f.fn.Freeze() }
+func (f *genFunc) Truth() starlark.Bool  { return true }
+func (f *genFunc) Hash() (uint32, error) { return f.fn.Hash() }
+func (f *genFunc) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	g := &pyGen{r: f.r, fn: f.fn, args: args, kw: kw}
+	return newLazyIter(thread, "generator", g.next), nil
+}
+
+// pyGenerator is __py_generator(f).
+func (r *interp) pyGenerator(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return &genFunc{r: r, fn: args[0]}, nil
+}
+
+// next runs the body to its next yield.
+func (g *pyGen) next() (starlark.Value, bool, error) {
+	switch g.state {
+	case genDone:
+		return nil, false, nil
+	case genClosed:
+		return nil, false, pyErrorf(excRuntime, "this generator was suspended when the REPL call that ran it ended, and was closed then; consume a generator within one call (list(gen()) keeps its values)")
+	case genRunning:
+		return nil, false, pyErrorf(excValueError, "generator already executing")
+	}
+	c := callOf(g.r)
+	if g.state == genNew {
+		if err := g.start(); err != nil {
+			return nil, false, err
+		}
+	} else {
+		g.resume <- struct{}{}
+	}
+	g.state = genRunning
+	var s genStep
+	select {
+	case s = <-g.out:
+	case <-c.stopCh: // nil when no call is installed
+		g.thread.Cancel(c.reason().String())
+		s = <-g.out
+	}
+	if s.done || s.err != nil {
+		g.state = genDone
+		delete(g.r.gens, g)
+		return nil, false, s.err
+	}
+	g.state = genSuspended
+	return s.v, true, nil
+}
+
+func (g *pyGen) start() error {
+	r := g.r
+	if r.gens == nil {
+		r.gens = map[*pyGen]bool{}
+	}
+	if len(r.gens) >= maxSuspended {
+		return pyErrorf(excRuntime, "more than %d generators are suspended at once; consume each before starting the next, or build lists", maxSuspended)
+	}
+	g.thread = &starlark.Thread{Name: "generator", Print: r.thread.Print, OnMaxSteps: r.onSteps}
+	g.thread.SetLocal(threadInterp, r)
+	g.thread.SetLocal(genKey, g)
+	g.thread.SetMaxExecutionSteps(stepInterval)
+	g.out, g.resume, g.closed = make(chan genStep), make(chan struct{}), make(chan struct{})
+	r.gens[g] = true
+	go g.run()
+	return nil
+}
+
+// run is the body's goroutine: its last send is the body's end.
+func (g *pyGen) run() {
+	var err error
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in a generator: %v\n%s", p, debug.Stack())
+		}
+		g.out <- genStep{done: true, err: err}
+	}()
+	_, err = starlark.Call(g.thread, g.fn, g.args, g.kw)
+}
+
+// yield hands v to the consumer and waits for the next step.
+func (g *pyGen) yield(v starlark.Value) error {
+	select {
+	case <-g.closed:
+		return errGenClosed
+	default:
+	}
+	g.out <- genStep{v: v}
+	select {
+	case <-g.resume:
+		return nil
+	case <-g.closed:
+		return errGenClosed
+	}
+}
+
+func genOf(thread *starlark.Thread) (*pyGen, error) {
+	g, _ := thread.Local(genKey).(*pyGen)
+	if g == nil {
+		return nil, pyErrorf(excSyntax, "'yield' outside a generator function")
+	}
+	return g, nil
+}
+
+// pyYield is __py_yield(x); its value is None (send is not provided).
+func pyYield(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	g, err := genOf(thread)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.None, g.yield(args[0])
+}
+
+// pyYieldFrom is __py_yield_from(xs).
+func pyYieldFrom(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	g, err := genOf(thread)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.None, iterate(args[0], func(v starlark.Value) (bool, error) {
+		return true, g.yield(v)
+	})
+}
+
+// closeGenerators ends the suspended generators when a call ends; each
+// goroutine has exited when it returns.
+func (r *interp) closeGenerators() {
+	for g := range r.gens {
+		if g.state != genSuspended {
+			continue // running only when its call was abandoned
+		}
+		g.thread.Cancel(errGenClosed.Error())
+		close(g.closed)
+		for s := range g.out {
+			if s.done {
+				break
+			}
+		}
+		g.state = genClosed
+		delete(r.gens, g)
+	}
+}
