@@ -113,6 +113,7 @@ func (r *interp) tryCall(thread *starlark.Thread, b *starlark.Builtin, args star
 		return nil, fmt.Errorf("try_call: missing the function to call")
 	}
 	v, err := starlark.Call(thread, args[0], args[1:], kw)
+	err = r.iterError(err)
 	if err != nil {
 		if c := callOf(r); c.stopped() {
 			return nil, err // a stop (Esc, memory) is never caught

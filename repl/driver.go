@@ -386,6 +386,7 @@ func (r *interp) try(f *syntax.File, s *syntax.IfStmt, inLoop bool) (signal, err
 		return sigNone, &syntax.Error{Pos: s.If, Msg: err.Error()}
 	}
 	sig, err := r.block(f, t.body, inLoop)
+	err = r.iterError(err)
 	switch {
 	case err != nil && r.catchable(err):
 		exc := r.exceptionOf(err)

@@ -125,10 +125,18 @@ func (p *pyIterator) Next(out *starlark.Value) bool {
 func (p *pyIterator) Done() {}
 
 // fail stops the thread: a Starlark loop cannot see an iterator's error.
+// The interpreter keeps the error, which try and the result then see in
+// place of the stop (iterfail.go).
 func (it *pyIter) fail(err error) {
-	if it.thread != nil {
-		it.thread.Cancel(errorMessage(err))
+	if it.thread == nil {
+		return
 	}
+	if r, _ := it.thread.Local(threadInterp).(*interp); r != nil && r.iterErr == nil {
+		r.iterErr, r.iterThread = err, it.thread
+		it.thread.Cancel(iterCancel)
+		return
+	}
+	it.thread.Cancel(errorMessage(err))
 }
 
 // iterate calls f for each element of an iterable value (strings yield

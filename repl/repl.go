@@ -109,7 +109,12 @@ type interp struct {
 	thread  *starlark.Thread
 	globals starlark.StringDict
 	gens    map[*pyGen]bool // generators started and not ended (pygen.go)
-	cwd     string          // virtual working directory, "/repository" at start
+	// iterErr is the error of a lazy iterator's element that stopped
+	// iterThread, Starlark's loop over it having no other way to fail
+	// (iterfail.go).
+	iterErr    error
+	iterThread *starlark.Thread
+	cwd        string // virtual working directory, "/repository" at start
 
 	helpers    []helper // public helper functions, in load order
 	loadErrors []string // files that failed to load, one message each
@@ -176,6 +181,7 @@ func (r *interp) reset() {
 // begin installs a call of code; it runs on the goroutine calling Exec.
 func (r *interp) begin(ctx context.Context, code string) *callState {
 	r.thread.Uncancel()
+	r.iterErr, r.iterThread = nil, nil
 	c := newCall(r, ctx, code)
 	r.setCall(c)
 	return c
@@ -186,6 +192,7 @@ func (r *interp) begin(ctx context.Context, code string) *callState {
 // abandoned the call meanwhile, the result is dropped unbuilt.
 func (r *interp) runCall(c *callState) (string, bool) {
 	value, err := r.evaluate(c, c.code)
+	err = r.iterError(err)
 	r.closeGenerators()
 	unwound := c.phase.CompareAndSwap(phaseRunning, phaseUnwound)
 	c.finish() // no stop can arrive after this
@@ -361,6 +368,10 @@ func (c *callState) errorText(err error, reason stopKind) string {
 	if reason == stopCancel {
 		return cancelledText
 	}
+	var itf *iterFailure
+	if errors.As(err, &itf) {
+		return itf.text(c.mapPos)
+	}
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
 		return backtrace(ee, c.mapPos)
@@ -455,10 +466,16 @@ func firstLine(s string) string {
 // positions with pos, and ends a Python exception as Python does
 // ("ValueError: message").
 func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position) string {
-	stack := pythonFrames(e.CallStack)
+	return backtraceOf(e.CallStack, e.Msg, e, pos)
+}
+
+// backtraceOf is backtrace of the frames stack and the message msg of the
+// error err.
+func backtraceOf(frames starlark.CallStack, msg string, err error, pos func(syntax.Position) syntax.Position) string {
+	stack := pythonFrames(frames)
 	suffix := ""
 	var pe *pyError
-	isPy := errors.As(e, &pe)
+	isPy := errors.As(err, &pe)
 	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
 		if n := stack[last].Name; n != repeatName && n != concatName && !isPy { // x * y, x + y read as Starlark's own errors
 			suffix = " in " + stack[last].Name
@@ -488,10 +505,10 @@ func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position)
 		return sb.String()
 	}
 	var fe *fsError
-	if typ, msg := classifyMessage(e.Msg); typ != excException && typ != nil && !errors.As(e, &fe) && !strings.Contains(e.Msg, "run: ") {
-		fmt.Fprintf(&sb, "%s: %s", typ.name, msg) // Starlark's error in Python's words
+	if typ, pyMsg := classifyMessage(msg); typ != excException && typ != nil && !errors.As(err, &fe) && !strings.Contains(msg, "run: ") {
+		fmt.Fprintf(&sb, "%s: %s", typ.name, pyMsg) // Starlark's error in Python's words
 		return sb.String()
 	}
-	fmt.Fprintf(&sb, "Error%s: %s", suffix, e.Msg)
+	fmt.Fprintf(&sb, "Error%s: %s", suffix, msg)
 	return sb.String()
 }

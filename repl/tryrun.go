@@ -83,6 +83,7 @@ func (r *interp) tryBuiltins(g starlark.StringDict) {
 func (r *interp) tryRun(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	body, handlers, els, fin := args[0], args[1].(starlark.Tuple), args[2], args[3]
 	v, err := starlark.Call(thread, body, nil, nil)
+	err = r.iterError(err)
 	switch {
 	case err != nil && r.catchable(err):
 		exc := r.exceptionOf(err)
