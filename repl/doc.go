@@ -116,7 +116,8 @@
 //	re                         Go regexp with Python's names: search match fullmatch findall
 //	                           finditer sub subn split compile escape, flags I M S X A;
 //	                           match objects with group groups groupdict start end span and
-//	                           m[g]; \w \d \s are Unicode; offsets count characters
+//	                           m[g]; \w \d \s are Unicode; offsets count characters; a lookahead
+//	                           ending the pattern runs as X(Y) cut at Y (re_ahead.go)
 //	import x                   the modules listed in help(); help(module) lists its names
 //	Path(*parts)               pathlib-style paths (see Files)
 //	chdir(p), getcwd()         the REPL's relative base only

@@ -36,6 +36,7 @@ type pyRegexp struct {
 	nullable   bool // can match the empty string
 	contextual bool // tests the rune before a position (\A, ^, \b, \B)
 	bounds     []wordBound
+	ahead      int // the group of a trailing lookahead's text, or 0 (re_ahead.go)
 	mu         sync.Mutex
 	forms      map[reForm]*regexp.Regexp
 }
@@ -68,7 +69,12 @@ type reForm struct {
 const reSentinel = '\uFDD0'
 
 func newPyRegexp(fn, src string, flags int) (*pyRegexp, error) {
-	tr, err := pyTranslate(fn, src, flags)
+	run := src
+	x, y, ahead := trailingLookahead(src) // re_ahead.go
+	if ahead {
+		run = x + "(?P<" + aheadGroup + ">" + y + ")"
+	}
+	tr, err := pyTranslate(fn, run, flags)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +94,14 @@ func newPyRegexp(fn, src string, flags int) (*pyRegexp, error) {
 		return nil, reRefusal(fn, src, "bad regular expression: %v", err)
 	}
 	p := &pyRegexp{src: src, tr: tr, names: base.SubexpNames(), forms: map[reForm]*regexp.Regexp{{}: base}}
+	if ahead {
+		for i, n := range p.names {
+			if n == aheadGroup {
+				p.ahead = i
+			}
+		}
+		p.names = append(p.names[:p.ahead:p.ahead], p.names[p.ahead+1:]...)
+	}
 	p.nullable = nullable(tree)
 	p.contextual = hasOp(tree, syntax.OpBeginText, syntax.OpBeginLine, syntax.OpWordBoundary, syntax.OpNoWordBoundary)
 	if tr.wordB {
@@ -228,7 +242,7 @@ func (p *pyRegexp) exec(sub *reSubject, k reKind, pos int) ([]int, error) {
 			return nil, err
 		}
 		loc := re.FindStringSubmatchIndex(sub.text[pos:])
-		return shiftLoc(loc, pos), nil
+		return cutAhead(shiftLoc(loc, pos), p.ahead, k, len(sub.text)), nil
 	}
 	re, err := p.form(reForm{v: sub.v, k: k, from: true})
 	if err != nil {
@@ -239,7 +253,7 @@ func (p *pyRegexp) exec(sub *reSubject, k reKind, pos int) ([]int, error) {
 	if loc == nil {
 		return nil, nil
 	}
-	return shiftLoc(loc[2:], pos-w), nil
+	return cutAhead(shiftLoc(loc[2:], pos-w), p.ahead, k, len(sub.text)), nil
 }
 
 func shiftLoc(loc []int, by int) []int {
@@ -256,7 +270,7 @@ func shiftLoc(loc []int, by int) []int {
 // each calls f with the matches Python's finditer gives from pos (an
 // offset in text), at most n of them (n < 0: all), each located in s.
 func (p *pyRegexp) each(fn string, sub *reSubject, pos, n int, f func(loc []int) error) error {
-	if !p.nullable && pos == 0 {
+	if !p.nullable && pos == 0 && p.ahead == 0 {
 		re, err := p.form(reForm{v: sub.v})
 		if err != nil {
 			return err

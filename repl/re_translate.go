@@ -30,8 +30,9 @@ func reRefusal(fn, pattern, format string, args ...any) error {
 }
 
 const (
-	lookaroundHelp = "lookahead (?=...) (?!...) and lookbehind (?<=...) (?<!...) are not available: Go's RE2 engine has none. " +
-		"Capture the part you want and use .group(1) (r\"\\$(\\d+)\" instead of r\"(?<=\\$)\\d+\"; re.split(r\"\\n(?=x)\", s) → split on \"\\n\" and join the pieces that do not start with x), " +
+	lookaroundHelp = "lookahead (?=...) (?!...) and lookbehind (?<=...) (?<!...) are not available: Go's RE2 engine has none " +
+		"(only a (?=...) ending the whole pattern, outside a top-level |, works). " +
+		"Capture the part you want and use .group(1) (r\"\\$(\\d+)\" instead of r\"(?<=\\$)\\d+\"; put a lookahead last: r\"\\n(?=x)\"), " +
 		"or match broadly and filter in a second pass with an if (for a negative lookahead)"
 	backrefHelp = "backreferences (\\1, (?P=name)) are not available: Go's RE2 engine has none; capture both parts and compare them in Python (m.group(1) == m.group(2))"
 )

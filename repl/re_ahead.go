@@ -1,0 +1,102 @@
+// A trailing lookahead, X(?=Y), run on RE2 as X(Y) with the match ending
+// where Y's group starts.
+
+package repl
+
+// RE2 has no lookaround. A positive lookahead ending the pattern (and not
+// under a top-level |) keeps Python's meaning as X(Y): leftmost-first RE2
+// takes, at the leftmost start, the first extent of X (in a backtracking
+// engine's order) that Y can follow, which is the extent Python's X(?=Y)
+// takes; the match then ends where Y's group starts, the group is not
+// the user's, and the next search starts at the end of X, so that text Y
+// looked at can be matched again (re.split(r"\n(?=class )", s)).
+
+// trailingLookahead returns X and Y when src is X(?=Y) as above.
+func trailingLookahead(src string) (x, y string, ok bool) {
+	depth, last, class := 0, -1, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\':
+			i++
+		case class:
+			if c == ']' {
+				class = false
+			}
+		case c == '[':
+			class = true
+			if i+1 < len(src) && src[i+1] == '^' {
+				i++
+			}
+			if i+1 < len(src) && src[i+1] == ']' {
+				i++ // a ] first in a class is literal
+			}
+		case c == '(':
+			if depth == 0 {
+				last = i
+			}
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 && i == len(src)-1 && last >= 0 {
+				x, y = src[:last], src[last+1:i]
+				if len(y) < 2 || y[:2] != "?=" {
+					return "", "", false
+				}
+				return x, y[2:], !topLevelBar(x)
+			}
+		case c == '|' && depth == 0:
+			// handled by topLevelBar on X; a | after the last group ends nothing
+		}
+	}
+	return "", "", false
+}
+
+// topLevelBar reports whether x holds a | outside groups and classes.
+func topLevelBar(x string) bool {
+	depth, class := 0, false
+	for i := 0; i < len(x); i++ {
+		c := x[i]
+		switch {
+		case c == '\\':
+			i++
+		case class:
+			if c == ']' {
+				class = false
+			}
+		case c == '[':
+			class = true
+			if i+1 < len(x) && x[i+1] == '^' {
+				i++
+			}
+			if i+1 < len(x) && x[i+1] == ']' {
+				i++
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			return true
+		}
+	}
+	return false
+}
+
+// aheadGroup names the group holding Y; groups inside Y are the user's
+// and come after it.
+const aheadGroup = "__py_lookahead"
+
+// cutAhead ends a location (in text) where the lookahead's group g
+// starts and drops the group; kFull needs the match to reach end.
+func cutAhead(loc []int, g int, k reKind, end int) []int {
+	if loc == nil || g == 0 {
+		return loc
+	}
+	loc[1] = loc[2*g]
+	loc = append(loc[:2*g], loc[2*g+2:]...)
+	if k == kFull && loc[1] != end {
+		return nil
+	}
+	return loc
+}
