@@ -2,8 +2,11 @@ package llm
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestReadTokenAnswer(t *testing.T) {
@@ -33,10 +36,75 @@ func TestReadTokenAnswer(t *testing.T) {
 		{in: `{"a":tru}`, failed: true},
 		{in: `{"a":"` + "\x01" + `"}`, failed: true},
 		{in: `{"tokens":[` + strings.Repeat("[", maxNesting+2) + `]}`, failed: true},
+		{in: `{"tokens":[1,]}`, failed: true},
+		{in: `{"tokens":[1,2,,3]}`, failed: true},
+		{in: `{"tokens":[10,0,7, 8,9 ,-1]}`, want: tokenAnswer{tokens: 6, hasTokens: true}},
 	} {
 		got, err := readTokenAnswer(strings.NewReader(c.in))
 		if (err != nil) != c.failed || (!c.failed && got != c.want) {
 			t.Errorf("readTokenAnswer(%.60q) = %+v, %v; want %+v, failed %v", c.in, got, err, c.want, c.failed)
+		}
+	}
+}
+
+// TestReadTokenAnswerAcrossBuffers: a long array of integers, read in
+// pieces of every size so that elements are cut at the buffer's edge, is
+// counted whole.
+func TestReadTokenAnswerAcrossBuffers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"tokens":[`)
+	const n = 200000
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%d", i*7919%100003)
+	}
+	b.WriteString(`],"count":5}`)
+	for _, size := range []int{1, 2, 3, 7, 4096, 1 << 20} {
+		got, err := readTokenAnswer(iotest.OneByteReader(strings.NewReader(b.String())))
+		if size > 1 {
+			got, err = readTokenAnswer(&chunkReader{s: b.String(), size: size})
+		}
+		if err != nil || got.tokens != n || got.count != 5 {
+			t.Errorf("pieces of %d: %+v, %v; want %d tokens, count 5", size, got, err, n)
+		}
+	}
+}
+
+// chunkReader reads s in pieces of size bytes.
+type chunkReader struct {
+	s    string
+	size int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), c.size)], c.s)
+	c.s = c.s[n:]
+	return n, nil
+}
+
+// BenchmarkReadTokenAnswer reads a llama.cpp answer of 3 million tokens,
+// the size of a long session's prefix.
+func BenchmarkReadTokenAnswer(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"tokens":[`)
+	const n = 3000000
+	for i := range n {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, "%d", i*7919%100003)
+	}
+	sb.WriteString(`]}`)
+	answer := sb.String()
+	b.SetBytes(int64(len(answer)))
+	for b.Loop() {
+		if got, err := readTokenAnswer(strings.NewReader(answer)); err != nil || got.tokens != n {
+			b.Fatal(got, err)
 		}
 	}
 }
