@@ -13,7 +13,40 @@ package repl
 
 // trailingLookahead returns X and Y when src is X(?=Y) as above.
 func trailingLookahead(src string) (x, y string, ok bool) {
-	depth, last, class := 0, -1, false
+	last := -1
+	scanGroups(src, func(i int, c byte, depth int) bool {
+		switch {
+		case c == '(' && depth == 0:
+			last = i
+		case c == ')' && depth == 0 && i == len(src)-1 && last >= 0:
+			x, y = src[:last], src[last+1:i]
+			ok = len(y) >= 2 && y[:2] == "?=" && !topLevelBar(x)
+			if ok {
+				y = y[2:]
+			} else {
+				x, y = "", ""
+			}
+		}
+		return true
+	})
+	return x, y, ok
+}
+
+// topLevelBar reports whether x holds a | outside groups and classes.
+func topLevelBar(x string) bool {
+	bar := false
+	scanGroups(x, func(_ int, c byte, depth int) bool {
+		bar = c == '|' && depth == 0
+		return !bar
+	})
+	return bar
+}
+
+// scanGroups calls fn for each (, ) and | of the pattern src that is
+// neither escaped nor in a character class, with the depth of groups it
+// stands at (for a parenthesis: outside it), until fn returns false.
+func scanGroups(src string, fn func(i int, c byte, depth int) bool) {
+	depth, class := 0, false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -32,55 +65,21 @@ func trailingLookahead(src string) (x, y string, ok bool) {
 				i++ // a ] first in a class is literal
 			}
 		case c == '(':
-			if depth == 0 {
-				last = i
+			if !fn(i, c, depth) {
+				return
 			}
 			depth++
 		case c == ')':
 			depth--
-			if depth == 0 && i == len(src)-1 && last >= 0 {
-				x, y = src[:last], src[last+1:i]
-				if len(y) < 2 || y[:2] != "?=" {
-					return "", "", false
-				}
-				return x, y[2:], !topLevelBar(x)
+			if !fn(i, c, depth) {
+				return
 			}
-		case c == '|' && depth == 0:
-			// handled by topLevelBar on X; a | after the last group ends nothing
+		case c == '|':
+			if !fn(i, c, depth) {
+				return
+			}
 		}
 	}
-	return "", "", false
-}
-
-// topLevelBar reports whether x holds a | outside groups and classes.
-func topLevelBar(x string) bool {
-	depth, class := 0, false
-	for i := 0; i < len(x); i++ {
-		c := x[i]
-		switch {
-		case c == '\\':
-			i++
-		case class:
-			if c == ']' {
-				class = false
-			}
-		case c == '[':
-			class = true
-			if i+1 < len(x) && x[i+1] == '^' {
-				i++
-			}
-			if i+1 < len(x) && x[i+1] == ']' {
-				i++
-			}
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == '|' && depth == 0:
-			return true
-		}
-	}
-	return false
 }
 
 // aheadGroup names the group holding Y; groups inside Y are the user's
