@@ -81,28 +81,39 @@ func TestRunOutputOverLimit(t *testing.T) {
 	}
 }
 
-func TestInfiniteLoopStopsOnCancel(t *testing.T) {
-	e := newEnv(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	e.repl.current().opts.Output = func(s string) {
-		if strings.Contains(s, "looping") {
-			cancel()
-		}
-	}
-	e.exec("state = 'kept'")
-	done := make(chan string, 1)
-	go func() { done <- e.repl.Exec(ctx, "print('looping')\nn = 0\nwhile True:\n    n += 1") }()
-	select {
-	case out := <-done:
-		if !strings.HasPrefix(out, "looping\n") || !strings.Contains(out, "cancelled: the call was stopped by the user (Esc)") ||
-			strings.Contains(out, "state lost") {
-			t.Errorf("result: %q", out)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the loop did not stop")
-	}
-	if got := e.exec("state"); got != `'kept'` {
-		t.Errorf("state after cancel: %q", got)
+// TestEndlessCodeStopsOnCancel cancels a call while its code runs
+// forever, in the call's own loop or in a generator's body (on a thread of
+// its own): the code stops, the call reports the cancel, and the REPL's
+// state is kept.
+func TestEndlessCodeStopsOnCancel(t *testing.T) {
+	for _, c := range []struct{ name, code string }{
+		{"loop", "print('looping')\nn = 0\nwhile True:\n    n += 1"},
+		{"generator body", "def spin():\n    print('looping')\n    while True:\n        pass\n    yield 1\nfor x in spin():\n    pass"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			e.repl.current().opts.Output = func(s string) {
+				if strings.Contains(s, "looping") {
+					cancel()
+				}
+			}
+			e.exec("state = 'kept'")
+			done := make(chan string, 1)
+			go func() { done <- e.repl.Exec(ctx, c.code) }()
+			select {
+			case out := <-done:
+				if !strings.HasPrefix(out, "looping\n") || !strings.Contains(out, "cancelled: the call was stopped by the user (Esc)") ||
+					strings.Contains(out, "state lost") {
+					t.Errorf("result: %q", out)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the code did not stop")
+			}
+			if got := e.exec("state"); got != `'kept'` {
+				t.Errorf("state after cancel: %q", got)
+			}
+		})
 	}
 }
 

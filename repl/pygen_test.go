@@ -1,7 +1,6 @@
 package repl
 
 import (
-	"context"
 	"runtime"
 	"strings"
 	"testing"
@@ -41,33 +40,4 @@ func TestGeneratorsEndWithTheirCall(t *testing.T) {
 		t.Errorf("a generator made by an earlier call: %q", out)
 	}
 	settle("after the second call")
-}
-
-// TestGeneratorBodyStopsOnCancel cancels a call while a generator's body
-// runs forever: the body stops, the call reports the cancel, and the
-// REPL's state is kept.
-func TestGeneratorBodyStopsOnCancel(t *testing.T) {
-	e := newEnv(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	e.repl.current().opts.Output = func(s string) {
-		if strings.Contains(s, "looping") {
-			cancel()
-		}
-	}
-	e.exec("state = 'kept'")
-	done := make(chan string, 1)
-	go func() {
-		done <- e.repl.Exec(ctx, "def spin():\n    print('looping')\n    while True:\n        pass\n    yield 1\nfor x in spin():\n    pass")
-	}()
-	select {
-	case out := <-done:
-		if !strings.Contains(out, "cancelled: the call was stopped by the user (Esc)") || strings.Contains(out, "state lost") {
-			t.Errorf("result: %q", out)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the generator's body did not stop")
-	}
-	if got := e.exec("state"); got != `'kept'` {
-		t.Errorf("state after cancel: %q", got)
-	}
 }
