@@ -51,25 +51,32 @@ func TestReadTokenAnswer(t *testing.T) {
 // pieces of every size so that elements are cut at the buffer's edge, is
 // counted whole.
 func TestReadTokenAnswerAcrossBuffers(t *testing.T) {
+	const n = 200000
+	answer := tokenArray(n, `,"count":5`)
+	for _, size := range []int{1, 2, 3, 7, 4096, 1 << 20} {
+		got, err := readTokenAnswer(iotest.OneByteReader(strings.NewReader(answer)))
+		if size > 1 {
+			got, err = readTokenAnswer(&chunkReader{s: answer, size: size})
+		}
+		if err != nil || got.tokens != n || got.count != 5 {
+			t.Errorf("pieces of %d: %+v, %v; want %d tokens, count 5", size, got, err, n)
+		}
+	}
+}
+
+// tokenArray is a llama.cpp answer of n tokens, with members after the
+// array.
+func tokenArray(n int, members string) string {
 	var b strings.Builder
 	b.WriteString(`{"tokens":[`)
-	const n = 200000
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		fmt.Fprintf(&b, "%d", i*7919%100003)
 	}
-	b.WriteString(`],"count":5}`)
-	for _, size := range []int{1, 2, 3, 7, 4096, 1 << 20} {
-		got, err := readTokenAnswer(iotest.OneByteReader(strings.NewReader(b.String())))
-		if size > 1 {
-			got, err = readTokenAnswer(&chunkReader{s: b.String(), size: size})
-		}
-		if err != nil || got.tokens != n || got.count != 5 {
-			t.Errorf("pieces of %d: %+v, %v; want %d tokens, count 5", size, got, err, n)
-		}
-	}
+	b.WriteString("]" + members + "}")
+	return b.String()
 }
 
 // chunkReader reads s in pieces of size bytes.
@@ -90,17 +97,8 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 // BenchmarkReadTokenAnswer reads a llama.cpp answer of 3 million tokens,
 // the size of a long session's prefix.
 func BenchmarkReadTokenAnswer(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString(`{"tokens":[`)
 	const n = 3000000
-	for i := range n {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, "%d", i*7919%100003)
-	}
-	sb.WriteString(`]}`)
-	answer := sb.String()
+	answer := tokenArray(n, "")
 	b.SetBytes(int64(len(answer)))
 	for b.Loop() {
 		if got, err := readTokenAnswer(strings.NewReader(answer)); err != nil || got.tokens != n {
