@@ -100,11 +100,13 @@ func repeatCall(e syntax.Expr) *syntax.CallExpr {
 // repeat is x * y with the size checked first.
 func (r *interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, y := boolToInt(args[0]), boolToInt(args[1])
-	if need, what := repeatSize(x, y); need > bigAlloc && r.opts.MaxMemoryMB > 0 {
+	need, what := repeatSize(x, y)
+	if need > bigAlloc && r.opts.MaxMemoryMB > 0 {
 		if err := r.checkAlloc(what, need); err != nil {
 			return nil, err
 		}
 	}
+	r.noteAlloc(need)
 	return starlark.Binary(syntax.STAR, x, y)
 }
 
@@ -112,10 +114,35 @@ func (r *interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 // fit in what the memory limit leaves.
 func (r *interp) concat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, y := args[0], args[1]
-	if err := r.checkConcat(x, y); err != nil {
+	need := concatSize(x, y)
+	if err := r.checkConcat(x, y, need); err != nil {
 		return nil, err
 	}
+	r.noteAlloc(need)
 	return starlark.Binary(syntax.PLUS, x, y)
+}
+
+// allocNoteMin is the size below which noteAlloc does not count.
+const allocNoteMin = 4 << 10
+
+// noteAlloc counts the bytes a guarded x * y or x + y allocates, and runs
+// the memory check each time they pass a sixteenth of the limit: a loop
+// that builds 100 KB strings allocates megabytes a millisecond, faster
+// than the 5 ms watchdog and the step count sample under a small limit,
+// and could reach the worker's ceiling (state lost, the process killed)
+// before either saw it.
+func (r *interp) noteAlloc(n int64) {
+	if n < allocNoteMin || r.opts.MaxMemoryMB <= 0 {
+		return
+	}
+	r.allocNoted += n
+	if r.allocNoted < r.limitBytes()/16 {
+		return
+	}
+	r.allocNoted = 0
+	if c := r.call.Load(); c != nil {
+		c.mem.check(c)
+	}
 }
 
 // checkConcat stops the call, as the memory watchdog would once the result
@@ -123,8 +150,7 @@ func (r *interp) concat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 // rather than refusing (as the size checks of x * y do) because the
 // concatenation that does not fit is the last step of a growth the
 // watchdog stops: its state is already at the limit.
-func (r *interp) checkConcat(x, y starlark.Value) error {
-	need := concatSize(x, y)
+func (r *interp) checkConcat(x, y starlark.Value, need int64) error {
 	if need <= bigAlloc || r.opts.MaxMemoryMB <= 0 {
 		return nil
 	}

@@ -122,6 +122,7 @@ type interp struct {
 	info       atomic.Pointer[loadInfo]
 
 	onStepsCount int                       // calls of onSteps, for spacing memory checks
+	allocNoted   int64                     // bytes noteAlloc counted since its last memory check
 	retained     int64                     // bytes held by globals after the last call (an upper bound)
 	walked       int64                     // retained as of the last walk of the globals
 	walks        int                       // walks of the globals, for tests
