@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
 
 // Estimate returns the heuristic token count of text: ceil(UTF-8 bytes / 3.25).
@@ -175,54 +174,10 @@ func (h *headBuffer) String() string { return string(h.b) }
 func countBody(field, text string) []byte {
 	b := make([]byte, 0, len(text)+len(text)/8+len(field)+16)
 	b = append(b, '{')
-	b = appendJSONString(b, field)
+	b = AppendJSONString(b, field)
 	b = append(b, ':')
-	b = appendJSONString(b, text)
+	b = AppendJSONString(b, text)
 	return append(b, '}')
-}
-
-// appendJSONString appends s as a JSON string that decodes to what
-// json.Marshal's encoding of s decodes to (invalid UTF-8 becomes U+FFFD).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // readAll reads at most limit bytes of resp's body into a buffer sized by

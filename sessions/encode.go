@@ -6,7 +6,6 @@ package sessions
 
 import (
 	"bufio"
-	"unicode/utf8"
 
 	"harness/llm"
 )
@@ -46,58 +45,23 @@ func writeMessage(w *bufio.Writer, m llm.Message) error {
 	return nil
 }
 
-const hex = "0123456789abcdef"
-
-// writeString writes s as a JSON string, escaping what JSON requires plus
-// U+2028 and U+2029 (as encoding/json does); invalid UTF-8 becomes U+FFFD.
+// writeString writes s as a JSON string (llm.AppendJSONString), escaped
+// straight into the writer's free buffer, piece by piece: a message is
+// megabytes, and escaping it whole would allocate its size again.
 func writeString(w *bufio.Writer, s string) {
 	w.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			w.WriteString(s[start:i])
-			switch c {
-			case '"', '\\':
-				w.WriteByte('\\')
-				w.WriteByte(c)
-			case '\n':
-				w.WriteString(`\n`)
-			case '\r':
-				w.WriteString(`\r`)
-			case '\t':
-				w.WriteString(`\t`)
-			default:
-				w.WriteString(`\u00`)
-				w.WriteByte(hex[c>>4])
-				w.WriteByte(hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
+	for s != "" {
+		if w.Available()/6 < minPiece {
+			w.Flush()
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			w.WriteString(s[start:i])
-			w.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			w.WriteString(s[start:i])
-			w.WriteString(`\u202`)
-			w.WriteByte(hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
+		// A byte escapes to at most 6 (\u00XX): a piece of a sixth of the
+		// free buffer always fits in it.
+		n := llm.CutJSONChars(s, min(len(s), max(w.Available()/6, minPiece)))
+		w.Write(llm.AppendJSONChars(w.AvailableBuffer(), s[:n]))
+		s = s[n:]
 	}
-	w.WriteString(s[start:])
 	w.WriteByte('"')
 }
+
+// minPiece is the least of a string writeString escapes at once.
+const minPiece = 4 << 10

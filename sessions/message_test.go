@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"harness/llm"
@@ -52,6 +53,26 @@ func TestWriteMessageRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, fromLLM) {
 			t.Errorf("content %q:\n got %+v\nwant %+v", content, got, fromLLM)
+		}
+	}
+}
+
+// TestWriteStringInPieces: a long string written through a small buffer,
+// cut into pieces next to multibyte characters, escapes, bad UTF-8 and
+// U+2028, is the bytes llm.AppendJSONString gives for it whole.
+func TestWriteStringInPieces(t *testing.T) {
+	unit := "añ日😀\"\\\n\x01\u2028\xff\xe6\x97"
+	for _, n := range []int{1, 1000, 5000} {
+		s := strings.Repeat(unit, n)
+		for _, size := range []int{16, 4096 + 3, 64 << 10} {
+			var b bytes.Buffer
+			w := bufio.NewWriterSize(&b, size)
+			w.WriteString("x") // the pieces start anywhere in the buffer
+			writeString(w, s)
+			w.Flush()
+			if want := "x" + string(llm.AppendJSONString(nil, s)); b.String() != want {
+				t.Errorf("%d units through a %d-byte buffer: %d bytes differ from AppendJSONString's %d", n, size, b.Len(), len(want))
+			}
 		}
 	}
 }
