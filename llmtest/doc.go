@@ -71,6 +71,13 @@
 // FailTokenizeWhen fails chosen texts; SetTokenCount replaces the default
 // count of one token per 4 bytes (CountBytes4).
 //
+// # Outside tests
+//
+// Serve runs a server in a program of its own until it is signalled,
+// writing its URL to a file (scripts/uitour, uidemo and uicost drive the
+// built binary against it); Prose is a long reply of four-byte tokens to
+// stream.
+//
 // # Records
 //
 // Requests returns every request (method, path, headers, body) in arrival

@@ -10,27 +10,10 @@ import (
 	"time"
 
 	"harness/llm"
+	"harness/llmtest"
 	"harness/rlm"
 	"harness/sessions"
 )
-
-// streamTokens is a reply of n four-byte tokens, as scripts/uicost
-// streams it: paragraphs of 120 tokens separated by a blank line.
-func streamTokens(n int) []string {
-	words := []string{"the ", "and ", "for ", "you ", "not ", "are ", "but ", "can ", "all ", "any ", "one ", "out "}
-	out := make([]string, n)
-	for i := range out {
-		switch {
-		case i%120 == 119:
-			out[i] = "ok.\n"
-		case i%120 == 0 && i > 0:
-			out[i] = "\nSo "
-		default:
-			out[i] = words[i%len(words)]
-		}
-	}
-	return out
-}
 
 // cpuTime is the CPU the process has used, user and system.
 func cpuTime() time.Duration {
@@ -134,7 +117,7 @@ func waitSignal(b testing.TB, c chan struct{}) {
 // transcript lines at 200 columns). Reported: frames drawn, CPU per frame,
 // and CPU per second of stream (ms/s; 10 ms/s is 1 % of a core).
 func BenchmarkStream20k(b *testing.B) {
-	tokens := streamTokens(20000)
+	tokens := llmtest.Prose(20000)
 	seconds := float64(len(tokens)) / streamRate
 	for _, c := range []struct {
 		name  string

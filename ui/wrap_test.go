@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"harness/llmtest"
 )
 
 func wrapped(text string, w int) []string {
@@ -235,7 +237,7 @@ func FuzzAppendWrap(f *testing.F) {
 // cost of what was appended, not of the block.
 func BenchmarkAppendWrap(b *testing.B) {
 	blk := newBlock(kAssistant, "", "", true)
-	for _, tok := range streamTokens(25000) {
+	for _, tok := range llmtest.Prose(25000) {
 		blk.add(tok)
 	}
 	blk.lines(200)

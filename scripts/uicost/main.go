@@ -25,10 +25,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"harness/llm"
@@ -56,12 +54,6 @@ func main() {
 	}
 }
 
-// program is the llmtest.TB of a server running outside a test.
-type program struct{ cleanups []func() }
-
-func (p *program) Cleanup(f func())                  { p.cleanups = append(p.cleanups, f) }
-func (p *program) Errorf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
-
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	urlFile := fs.String("url", "", "file to write the base URL to")
@@ -72,10 +64,8 @@ func serve(args []string) error {
 	if *urlFile == "" || *doneFile == "" || *tokens < 1 || *rate < 1 {
 		return fmt.Errorf("serve needs -url, -done, and positive -tokens and -rate")
 	}
-	p := &program{}
-	srv := llmtest.New(p)
 	long := longReply(*tokens, time.Second/time.Duration(*rate))
-	srv.Respond(func(r llmtest.Request) llmtest.Reply {
+	return llmtest.Serve(*urlFile, func(r llmtest.Request) llmtest.Reply {
 		var body struct {
 			Tools []json.RawMessage `json:"tools"`
 		}
@@ -95,35 +85,13 @@ func serve(args []string) error {
 		}()
 		return long
 	})
-	if err := os.WriteFile(*urlFile, []byte(srv.URL+"\n"), 0o644); err != nil {
-		return err
-	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	<-sig
-	for i := len(p.cleanups) - 1; i >= 0; i-- {
-		p.cleanups[i]()
-	}
-	return nil
 }
 
 // longReply is n four-byte tokens sent one per chunk, every pace.
 func longReply(n int, pace time.Duration) llmtest.Reply {
-	words := []string{"the", "and", "for", "you", "not", "are", "but", "can", "all", "any", "one", "out", "use", "new", "way", "get"}
-	var sb strings.Builder
-	end := []string{"[str", "eam ", "end]"}
-	for i := 0; i < n-len(end); i++ {
-		switch {
-		case i%120 == 119:
-			sb.WriteString("ok.\n")
-		case i%120 == 0 && i > 0:
-			sb.WriteString("\nSo ")
-		default:
-			sb.WriteString(words[i%len(words)] + " ")
-		}
-	}
-	sb.WriteString(strings.Join(end, ""))
-	return llmtest.Reply{Content: sb.String(), Split: 4, Pace: pace,
+	end := "[stream end]" // three tokens, the last words on screen
+	content := strings.Join(llmtest.Prose(max(n-3, 0)), "") + end
+	return llmtest.Reply{Content: content, Split: 4, Pace: pace,
 		Usage: &llm.Usage{PromptTokens: 1000, CompletionTokens: n, TotalTokens: 1000 + n}}
 }
 

@@ -21,19 +21,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"harness/llm"
 	"harness/llmtest"
 )
-
-type program struct{ cleanups []func() }
-
-func (p *program) Cleanup(f func())                  { p.cleanups = append(p.cleanups, f) }
-func (p *program) Errorf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 
 const hello = `package main
 
@@ -66,18 +59,9 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	p := &program{}
-	srv := llmtest.New(p)
-	srv.Respond(respond)
-	if err := os.WriteFile(*urlFile, []byte(srv.URL+"\n"), 0o644); err != nil {
+	if err := llmtest.Serve(*urlFile, respond); err != nil {
 		fmt.Fprintln(os.Stderr, "uidemo:", err)
 		os.Exit(1)
-	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	<-sig
-	for i := len(p.cleanups) - 1; i >= 0; i-- {
-		p.cleanups[i]()
 	}
 }
 

@@ -33,21 +33,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"harness/llm"
 	"harness/llmtest"
 )
-
-type program struct{ cleanups []func() }
-
-func (p *program) Cleanup(f func())                  { p.cleanups = append(p.cleanups, f) }
-func (p *program) Errorf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 
 func main() {
 	urlFile := flag.String("url", "", "file to write the base URL to")
@@ -66,19 +59,10 @@ func main() {
 			}
 		}
 	}
-	p := &program{}
-	srv := llmtest.New(p)
 	t := &tour{seen: map[string]int{}}
-	srv.Respond(t.respond)
-	if err := os.WriteFile(*urlFile, []byte(srv.URL+"\n"), 0o644); err != nil {
+	if err := llmtest.Serve(*urlFile, t.respond); err != nil {
 		fmt.Fprintln(os.Stderr, "uitour:", err)
 		os.Exit(1)
-	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	<-sig
-	for i := len(p.cleanups) - 1; i >= 0; i-- {
-		p.cleanups[i]()
 	}
 }
 
