@@ -145,8 +145,16 @@ func TestTinyScreens(t *testing.T) {
 // names the test flag that does it.
 func checkScreen(t *testing.T, path, about, got string, rewrite bool, flag string) {
 	t.Helper()
+	checkGolden(t, path, about, rewrite, flag, txtar.File{Name: "screen", Data: []byte(got)})
+}
+
+// checkGolden compares the golden txtar at path with files (its sections,
+// in order), or rewrites it with them and about as its comment when
+// rewrite is set; flag names the test flag that does it.
+func checkGolden(t *testing.T, path, about string, rewrite bool, flag string, files ...txtar.File) {
+	t.Helper()
 	if rewrite {
-		ar := &txtar.Archive{Comment: []byte(about + "\n"), Files: []txtar.File{{Name: "screen", Data: []byte(got)}}}
+		ar := &txtar.Archive{Comment: []byte(about + "\n"), Files: files}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -155,11 +163,16 @@ func checkScreen(t *testing.T, path, about, got string, rewrite bool, flag strin
 		}
 		return
 	}
-	ar, err := txtar.ParseFile(path)
+	want, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatalf("%v (run with %s to create it)", err, flag)
 	}
-	if len(ar.Files) != 1 || string(ar.Files[0].Data) != got {
-		t.Errorf("screen differs from %s (rerun with %s after checking):\ngot:\n%s\nwant:\n%s", path, flag, got, txtar.Format(ar))
+	if len(want.Files) != len(files) {
+		t.Fatalf("%s has %d sections, want %d (rerun with %s after checking)", path, len(want.Files), len(files), flag)
+	}
+	for i, f := range files {
+		if w := want.Files[i]; w.Name != f.Name || string(w.Data) != string(f.Data) {
+			t.Errorf("%s differs from %s (rerun with %s after checking):\ngot:\n%s\nwant:\n%s", f.Name, path, flag, f.Data, w.Data)
+		}
 	}
 }

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,29 +75,8 @@ func describeStyle(st tcell.Style) string {
 func checkStyled(t *testing.T, path, about string, s tcell.SimulationScreen) {
 	t.Helper()
 	text, styles, legend := styledScreen(s)
-	got := &txtar.Archive{Comment: []byte(about + "\n"), Files: []txtar.File{
-		{Name: "screen", Data: []byte(text)}, {Name: "styles", Data: []byte(styles)}, {Name: "legend", Data: []byte(legend)}}}
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, txtar.Format(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := txtar.ParseFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if len(want.Files) != 3 {
-		t.Fatalf("%s: want the files screen, styles and legend", path)
-	}
-	for i, f := range got.Files {
-		if string(want.Files[i].Data) != string(f.Data) {
-			t.Errorf("%s differs from %s (rerun with -update after checking):\ngot:\n%s\nwant:\n%s", f.Name, path, f.Data, want.Files[i].Data)
-		}
-	}
+	checkGolden(t, path, about, *update, "-update", txtar.File{Name: "screen", Data: []byte(text)},
+		txtar.File{Name: "styles", Data: []byte(styles)}, txtar.File{Name: "legend", Data: []byte(legend)})
 }
 
 // TestBackgroundIsTheTerminals: nothing on screen paints a background
