@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -440,4 +441,37 @@ func TestSmallCallsDoNotWalkTheState(t *testing.T) {
 	if out := e.exec("more = ['c' * 100 + str(i) for i in range(100000)]"); !strings.Contains(out, "REPL state lost") {
 		t.Errorf("state over the limit was not noticed: %q", out)
 	}
+}
+
+// TestGuardedAllocationsCheckMemory: the bytes x * y and x + y allocate
+// run the memory check each time they pass a sixteenth of the limit, so a
+// call over the limit is stopped between the watchdog's samples. The call
+// here has no watchdog: only noteAlloc can stop it.
+func TestGuardedAllocationsCheckMemory(t *testing.T) {
+	inProcessOnly(t)
+	e := newEnv(t, withMemory(16))
+	r := e.repl.current()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &callState{r: r, thread: r.thread, ctx: ctx, cancel: cancel, done: make(chan struct{}), stopCh: make(chan struct{})}
+	runtime.GC() // so that the live heap is this test's alone
+	_, c.mem.liveBase = readMetrics()
+	c.mem.limit, c.mem.on = r.limitBytes(), true
+	r.setCall(c)
+	defer func() { r.setCall(nil); r.thread.Uncancel() }()
+	held := make([]byte, 32<<20) // twice the limit, live
+	for i := range held {
+		held[i] = 1
+	}
+	r.allocNoted = 0
+	r.noteAlloc(allocNoteMin - 1) // too small to count
+	r.noteAlloc(r.limitBytes() / 32)
+	if c.stopped() || r.allocNoted == 0 {
+		t.Fatalf("checked before a sixteenth of the limit (stopped %v, counted %d)", c.stopped(), r.allocNoted)
+	}
+	r.noteAlloc(r.limitBytes() / 32)
+	if c.reason() != stopMemory {
+		t.Errorf("a call over the limit was not stopped once a sixteenth was allocated: %v", c.reason())
+	}
+	runtime.KeepAlive(held)
 }
