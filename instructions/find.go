@@ -292,6 +292,10 @@ func readError(err error) error {
 	return errors.New("it cannot be read")
 }
 
+// RootFS returns an FS opening the files of r without blocking on a named
+// pipe.
+func RootFS(r *os.Root) FS { return osFS{r} }
+
 // osFS opens files of an os.Root without blocking on a named pipe.
 type osFS struct{ r *os.Root }
 
