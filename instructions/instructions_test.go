@@ -324,3 +324,14 @@ func bomLen(data []byte) int64 {
 	}
 	return 0
 }
+
+// TestREADMEShowsInitPrompt: the README documents /init's message as it is.
+func TestREADMEShowsInitPrompt(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```text\n"+InitPrompt("AGENTS.md")+"\n```") {
+		t.Error("README.md does not show /init's message as InitPrompt(\"AGENTS.md\") returns it; copy it there")
+	}
+}
