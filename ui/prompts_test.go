@@ -70,24 +70,19 @@ func TestPromptCommands(t *testing.T) {
 	u.waitFor("the completed command", func(s string) bool {
 		return strings.Contains(s, "> /review\n") && !strings.Contains(s, "Review a file")
 	})
-	u.typeText("main.go")
-	u.key(tcell.KeyEnter, 0, 0)
-	if got := waitSent(t, be, 1); got[0] != "Review main.go carefully." {
-		t.Errorf("sent %q", got[0])
+	// The completed "/review ", then a prompt chosen in the list, then /init.
+	for i, c := range []struct{ typed, want string }{
+		{"main.go", "Review main.go carefully."},
+		{"/stand", "Summarise yesterday's commits.\nBriefly."},
+		{"/init ", "INIT PROMPT"},
+	} {
+		u.typeText(c.typed)
+		u.key(tcell.KeyEnter, 0, 0)
+		if got := waitSent(t, be, i+1); got[i] != c.want {
+			t.Errorf("%q sent %q, want %q", c.typed, got[i], c.want)
+		}
+		idle(u)
 	}
-	idle(u)
-	u.typeText("/stand")
-	u.key(tcell.KeyEnter, 0, 0)
-	if got := waitSent(t, be, 2); got[1] != "Summarise yesterday's commits.\nBriefly." {
-		t.Errorf("sent %q", got[1])
-	}
-	idle(u)
-	u.typeText("/init ")
-	u.key(tcell.KeyEnter, 0, 0)
-	if got := waitSent(t, be, 3); got[2] != "INIT PROMPT" {
-		t.Errorf("sent %q", got[2])
-	}
-	idle(u)
 	u.typeText("/nope x")
 	u.key(tcell.KeyEnter, 0, 0)
 	s = u.waitText("Unknown command /nope")
