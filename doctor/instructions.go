@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"harness/config"
@@ -62,6 +63,9 @@ func checkRules(p *printer, cfg *config.Config, dir string) {
 	}
 	nested, stopped := nestedFiles(f, dir)
 	for _, file := range nested {
+		if slices.ContainsFunc(files, func(s instructions.File) bool { return s.Path == file.Path }) {
+			continue // $HARNESS_HOME inside the launch directory: its file is listed above
+		}
 		if file.Err != nil {
 			p.warn("rules", "%s (%d bytes) is skipped: %v", file.Path, file.Size, file.Err)
 			continue

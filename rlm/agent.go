@@ -29,10 +29,12 @@ type agent struct {
 	fmu sync.Mutex // guards file (the UI may hide root turns during a turn)
 
 	// startup is the instruction-file text the next synthetic start-up
-	// call gives after its result (instructions.go); nested the
-	// directories whose own instruction file this subagent was given.
-	startup string
-	nested  map[string]bool
+	// call gives after its result (instructions.go), startupFiles the
+	// files it was read from; nested the directories whose own
+	// instruction file this subagent was given.
+	startup      string
+	startupFiles []string // the host paths of the start-up files read
+	nested       map[string]bool
 
 	mu        sync.Mutex
 	call      string   // the tool call running now

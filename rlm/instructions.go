@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"harness/instructions"
@@ -52,7 +53,9 @@ func (a *agent) startupInstructions() string {
 	a.fmu.Unlock()
 	var due []instructions.File
 	changed := map[string]bool{}
+	a.startupFiles = a.startupFiles[:0]
 	for _, f := range in.Startup() {
+		a.startupFiles = append(a.startupFiles, f.Path)
 		f = a.redactFile(f)
 		switch {
 		case instructions.Block(f) == "":
@@ -145,8 +148,8 @@ func (a *agent) nestedInstructions(tool string, args map[string]json.RawMessage)
 			a.nested = map[string]bool{}
 		}
 		a.nested[dir] = true
-		if self[f.Name] {
-			continue
+		if self[f.Name] || slices.Contains(a.startupFiles, f.Path) {
+			continue // read by the call itself, or given at the start (a home inside the repository)
 		}
 		f = a.redactFile(f)
 		a.noteSkipped(f)
