@@ -156,12 +156,12 @@ func TestSplitAndResolve(t *testing.T) {
 		t.Error("a nil Set resolves")
 	}
 	cmds := (&Set{Init: "x", InitFile: "CLAUDE.md", Prompts: []Prompt{
-		{Name: "a", Text: "Do $1"}, {Name: "b", Text: "Plain\nsecond line", Repository: true}, {Name: "c", ArgumentHint: "FILE", Description: "see"},
+		{Name: "a", Text: "Do $1"}, {Name: "b", Text: "Plain\nsecond line", Repository: true, Path: "/r/b.md"}, {Name: "c", ArgumentHint: "FILE", Description: "see"},
 	}}).Commands()
 	want := []Command{
 		{Name: "init", Description: "have a subagent write CLAUDE.md for this repository, or improve it"},
 		{Name: "a", Args: "[arguments]", Description: "Do $1"},
-		{Name: "b", Description: "Plain", Repository: true},
+		{Name: "b", Description: "Plain", Repository: true, Path: "/r/b.md"},
 		{Name: "c", Args: "FILE", Description: "see"},
 	}
 	if !reflect.DeepEqual(cmds, want) {

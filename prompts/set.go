@@ -20,7 +20,8 @@ type Command struct {
 	Name        string // without its slash
 	Args        string // the argument hint; "" when it takes none
 	Description string
-	Repository  bool // a prompt file of the repository's
+	Repository  bool   // a prompt file of the repository's
+	Path        string // the prompt file; "" for /init
 }
 
 // Commands lists /init, then the prompt files by name.
@@ -33,7 +34,7 @@ func (s *Set) Commands() []Command {
 		out = append(out, Command{Name: "init", Description: "have a subagent write " + s.InitFile + " for this repository, or improve it"})
 	}
 	for _, p := range s.Prompts {
-		c := Command{Name: p.Name, Args: p.ArgumentHint, Description: p.Summary(), Repository: p.Repository}
+		c := Command{Name: p.Name, Args: p.ArgumentHint, Description: p.Summary(), Repository: p.Repository, Path: p.Path}
 		if c.Args == "" && p.takesArguments() {
 			c.Args = "[arguments]"
 		}
