@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"harness/rlm"
@@ -95,32 +94,6 @@ func (a *App) runCommand(text string) {
 	name, arg := splitCommand(text)
 	a.edit(func() { a.in.set("") })
 	a.command(name, arg)
-}
-
-// promptsHelp is the section of /help about the commands that send a
-// prompt: /init, then each prompt file with its arguments, its line and
-// its file (a repository's marked); "" when there are none.
-func (a *App) promptsHelp() string {
-	cmds := a.opts.Prompts.Commands()
-	if len(cmds) == 0 {
-		return ""
-	}
-	lines := []string{"Prompts (sent as your message):"}
-	for _, c := range cmds {
-		name := "/" + c.Name
-		if c.Args != "" {
-			name += " " + c.Args
-		}
-		line := fmt.Sprintf("  %-20s %s", name, c.Description)
-		switch {
-		case c.Repository:
-			line += " (repository: " + c.Path + ")"
-		case c.Path != "":
-			line += " (" + c.Path + ")"
-		}
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // commandNames lists the commands for the message about an unknown one.

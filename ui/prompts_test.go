@@ -91,20 +91,3 @@ func TestPromptCommands(t *testing.T) {
 	}
 }
 
-// TestPromptsHelp: /help's section lists /init and every prompt file with
-// its arguments, line and file, the repository's marked.
-func TestPromptsHelp(t *testing.T) {
-	set := testPrompts()
-	set.Prompts[0].Path, set.Prompts[1].Path = "/repo/.harness/prompts/review.md", "/home/.harness/prompts/standup.md"
-	a := &App{opts: Options{Prompts: set}}
-	want := "Prompts (sent as your message):\n" +
-		"  /init                have a subagent write AGENTS.md for this repository, or improve it\n" +
-		"  /review FILE         Review a file (repository: /repo/.harness/prompts/review.md)\n" +
-		"  /standup             Summarise yesterday's commits. (/home/.harness/prompts/standup.md)"
-	if got := a.promptsHelp(); got != want {
-		t.Errorf("promptsHelp:\n%s\nwant:\n%s", got, want)
-	}
-	if got := (&App{}).promptsHelp(); got != "" {
-		t.Errorf("without prompts: %q", got)
-	}
-}
