@@ -90,4 +90,3 @@ func TestPromptCommands(t *testing.T) {
 		t.Errorf("the unknown-command message does not list the prompts:\n%s", s)
 	}
 }
-
