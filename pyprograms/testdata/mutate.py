@@ -141,7 +141,11 @@ def mutate(rng, tree):
     elif kind == "container":
         p = node._parent
         if isinstance(node, ast.List):
-            choice = rng.choice(["tuple", "set"]) if all(isinstance(e, ast.Constant) for e in node.elts) else "tuple"
+            # A set only of ints: CPython iterates a set of strings in hash
+            # order, which no program relies on, and small ints in their
+            # own order, which programs do see.
+            ints = all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts)
+            choice = rng.choice(["tuple", "set"]) if ints else "tuple"
             new = ast.Tuple(elts=node.elts, ctx=ast.Load()) if choice == "tuple" else ast.Set(elts=node.elts)
             desc = f"list display as a {choice}"
         else:
