@@ -302,6 +302,7 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string,
 			if idle != "" {
 				b.Text = idle + "\n" + b.Text
 			}
+			r.opts.reportTouched(b.Touched)
 			return b.Text, b.Failed
 		case <-stopCh:
 			stopCh = nil

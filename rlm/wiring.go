@@ -44,6 +44,7 @@ func REPLs(base repl.Options) NewREPL {
 		o.PromptTokens = env.PromptTokens
 		o.Session = env.Session
 		o.MCP = env.MCP
+		o.OnTouch = env.Touched
 		r, err := repl.New(o)
 		if err != nil {
 			return nil, err

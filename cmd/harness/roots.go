@@ -183,7 +183,8 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 			Sandbox:   r.sandboxPolicy(cfg), Workers: r.workers,
 		}),
 		Files: p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
-		RoomAdvice: p.roomAdvice,
+		RoomAdvice:   p.roomAdvice,
+		Instructions: instructionFinder(cfg, r.dir),
 	}, conv)
 }
 
