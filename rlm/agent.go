@@ -28,10 +28,8 @@ type agent struct {
 
 	fmu sync.Mutex // guards file (the UI may hide root turns during a turn)
 
-	mu        sync.Mutex
-	call      string // the tool call running now
-	prompt    int    // latest endpoint-reported prompt tokens
-	hasPrompt bool
+	mu   sync.Mutex
+	call string // the tool call running now
 }
 
 // outcome is how an agent's run ended; text is what its caller gets.
@@ -187,9 +185,6 @@ func (a *agent) request(ctx context.Context) (llm.Response, error) {
 		}
 	})
 	if resp.Usage != nil {
-		a.mu.Lock()
-		a.prompt, a.hasPrompt = resp.Usage.PromptTokens, true
-		a.mu.Unlock()
 		a.r.addUsage(*resp.Usage)
 		a.emit(Usage{Agent: ref, Usage: *resp.Usage})
 	}
@@ -332,21 +327,13 @@ func (a *agent) root(name string) (*jail.Root, error) {
 	return nil, fmt.Errorf("root %q is not available to this agent; use one of %v", name, a.rootNs)
 }
 
-// promptTokens is FYI's count: the latest endpoint-reported prompt tokens,
-// else the sum of the visible turns' counts (see turnTokens).
-func (a *agent) promptTokens() (int, bool) {
-	a.mu.Lock()
-	n, ok := a.prompt, a.hasPrompt
-	a.mu.Unlock()
-	if ok {
-		return n, false
-	}
-	return a.turnTokens()
-}
-
-// turnTokens is the size of the visible conversation as the context
-// overlay counts it: cached counts for unchanged root turns, estimates
-// otherwise (estimated is then true).
+// turnTokens is FYI's count, the one the UI's status line and context
+// overlay show: the tokens of the visible conversation, what the next
+// request carries in messages, each turn counted as the context overlay
+// counts it (its cached /tokenize count when unchanged, else estimated,
+// and estimated is then true). Hidden turns are left out, so hiding one
+// changes it at once; the endpoint's reported usage, which cannot follow
+// that, is not used.
 func (a *agent) turnTokens() (int, bool) {
 	cache := map[string]llm.TurnCount{}
 	a.fmu.Lock()
