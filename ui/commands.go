@@ -9,15 +9,57 @@ import (
 )
 
 // command is one slash command; args is shown after its name in the list.
-type command struct{ name, args, help string }
+// prompt is a registered command's (Command.Prompt); built-in commands
+// have none.
+type command struct {
+	name, args, help string
+	prompt           func(arg string) (string, error)
+}
 
-var commands = []command{
-	{"/rename", " <name>", "rename this session"},
-	{"/tools", "", "show the tools of the agent on screen"},
-	{"/new", "", "start a new, empty session"},
-	{"/clear", "", "start a new, empty session"},
-	{"/exit", "", "exit"},
-	{"/quit", "", "exit"},
+// builtinCommands are the commands the UI runs itself (App.command).
+var builtinCommands = []command{
+	{name: "/help", help: "the keys and the commands"},
+	{name: "/rename", args: " <name>", help: "rename this session"},
+	{name: "/tools", help: "show the tools of the agent on screen, and what you allowed for this session"},
+	{name: "/new", help: "start a new, empty session"},
+	{name: "/clear", help: "start a new, empty session"},
+	{name: "/exit", help: "exit"},
+	{name: "/quit", help: "exit"},
+}
+
+// Command is a slash command the wiring adds beside the built-in ones
+// (Options.Commands), such as one per prompt file: the command list and
+// /help show it with its Args and Help.
+type Command struct {
+	Name string // "/review": a slash and a name without spaces
+	Args string // shown after the name, " <text>"; "" for none
+	Help string
+	// Prompt returns the message to send for the text typed after the
+	// name; an error is shown instead and nothing is sent.
+	Prompt func(arg string) (string, error)
+}
+
+// commandList is every command: the built-in ones, then the registered
+// ones whose names are free.
+func (a *App) commandList() []command {
+	out := append([]command(nil), builtinCommands...)
+	for _, c := range a.opts.Commands {
+		if c.Prompt == nil || a.findCommand(c.Name, out) != nil {
+			continue
+		}
+		out = append(out, command{name: c.Name, args: c.Args, help: c.Help, prompt: c.Prompt})
+	}
+	return out
+}
+
+// findCommand returns the command called name in list, or nil.
+func (a *App) findCommand(name string, list []command) *command {
+	for i := range list {
+		if list[i].name == name {
+			return &list[i]
+		}
+	}
+	return nil
 }
 
 // matches returns the commands the list offers for the input: the input
@@ -28,7 +70,7 @@ func (a *App) matches() []command {
 		return nil
 	}
 	var out []command
-	for _, c := range commands {
+	for _, c := range a.commandList() {
 		if strings.HasPrefix(c.name, t) {
 			out = append(out, c)
 		}
@@ -76,6 +118,8 @@ func (a *App) command(name, arg string) {
 	v := a.top()
 	v.scroll = scroll{follow: true}
 	switch name {
+	case "/help":
+		a.showHelp()
 	case "/rename":
 		a.rename(arg)
 	case "/tools":
@@ -83,14 +127,43 @@ func (a *App) command(name, arg string) {
 		if v == a.root {
 			text += "\n\n" + subagentToolsNote
 		}
-		v.add(kInfo, "", text)
+		v.add(kInfo, "", text+"\n\n"+a.allowedText())
 	case "/new", "/clear":
 		a.newSession(name)
 	case "/exit", "/quit":
 		a.quit()
 	default:
-		v.add(kError, "", "Unknown command "+name+". Commands: /rename <name>, /tools, /new, /clear, /exit, /quit. To send a message that starts with /, begin it with a space.")
+		list := a.commandList()
+		if c := a.findCommand(name, list); c != nil && c.prompt != nil {
+			a.runPrompt(c, arg)
+			return
+		}
+		var names []string
+		for _, c := range list {
+			names = append(names, c.name+c.args)
+		}
+		v.add(kError, "", "Unknown command "+name+". Commands: "+strings.Join(names, ", ")+
+			". /help shows them with the keys. To send a message that starts with /, begin it with a space.")
 	}
+}
+
+// runPrompt sends the message a registered command makes of arg.
+func (a *App) runPrompt(c *command, arg string) {
+	v := a.top()
+	if a.running {
+		v.add(kError, "", "A turn is running; press Esc to stop it or wait for it to finish, then "+c.name+" again.")
+		return
+	}
+	text, err := c.prompt(arg)
+	if err != nil {
+		v.add(kError, "", c.name+": "+err.Error())
+		return
+	}
+	if isBlank(text) {
+		v.add(kError, "", c.name+" made an empty message; nothing was sent.")
+		return
+	}
+	a.send(text)
 }
 
 func (a *App) rename(name string) {
