@@ -21,7 +21,6 @@ import (
 	"harness/llm"
 	"harness/llmtest"
 	"harness/rlm"
-	"harness/sessions"
 )
 
 // runOp is the operation run() asks about for argv.
@@ -435,17 +434,9 @@ func TestOneCount(t *testing.T) {
 	}
 	msgs := append(turn("first question", "first answer"), turn("second question", "second answer")...)
 	its := items(msgs...)
-	var counts []llm.TurnCount
-	for i, tr := range sessions.Turns(its) {
-		var ms []llm.Message
-		for _, it := range its[tr.Start:tr.End] {
-			ms = append(ms, it.Message)
-		}
-		c := llm.EstimateTurn(ms)
-		c.Tokens, c.Estimated = 300*(i+1), false
-		c.Messages = []int{100 * (i + 1), 200 * (i + 1)}
-		counts = append(counts, c)
-	}
+	counts := tokenizedCounts(its, func(i int, c *llm.TurnCount) {
+		c.Tokens, c.Messages = 300*(i+1), []int{100 * (i + 1), 200 * (i + 1)}
+	})
 	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: its, cache: counts}
 	s := newScreenApp(t, 120, 20, be, nil)
 	s.a.main.ov.SetCollapsed(false)
