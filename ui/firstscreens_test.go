@@ -41,8 +41,8 @@ func TestWelcome(t *testing.T) {
 	be := &fakeBackend{events: rlm.NewStream()}
 	s := newScreenApp(t, 80, 24, be, welcomeOpts)
 	got := s.draw()
-	for _, want := range []string{"harness v1.2.3", "repository /home/ada/src/median", "qwen3-coder at http://localhost:8080/v1",
-		"read-only: agents can read the repository; a change asks you first", "/ commands", "? keys and help", "Shift+Tab permission"} {
+	for _, want := range []string{"Welcome to harness v1.2.3", "repository /home/ada/src/median", "qwen3-coder at http://localhost:8080/v1",
+		"read-only: agents can read the repository; a change asks you first", "/ for commands", "? for keys", "Shift+Tab for permissions"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the welcome lacks %q:\n%s", want, got)
 		}

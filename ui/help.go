@@ -30,7 +30,7 @@ func levelWords(p config.Permission) string {
 
 // welcomeHints are the three hints of the welcome.
 var welcomeHints = []struct{ key, what string }{
-	{"/", "commands"}, {"?", "keys and help"}, {"Shift+Tab", "permission"},
+	{"/", "for commands"}, {"?", "for keys"}, {"Shift+Tab", "for permissions"},
 }
 
 // welcome returns the welcome block of an empty session, drawn from what
@@ -63,7 +63,7 @@ func welcomeLines(text string, w int) []styled.Line {
 		f = append(f, "")
 	}
 	version, repo, model, endpoint, level := f[0], f[1], f[2], f[3], f[4]
-	title := "harness"
+	title := "Welcome to harness"
 	if version != "" {
 		title += " " + version
 	}
