@@ -3,16 +3,15 @@
 package acp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"harness/approval"
 	"harness/rlm"
 )
 
@@ -23,80 +22,24 @@ const (
 	optRejectOnce  = "reject_once"
 )
 
-// operation is what an approval is about (repl's run operations and
-// mcpclient's calls).
-type operation struct {
-	Operation  string          `json:"operation"`
-	Executable string          `json:"executable"`
-	Arguments  json.RawMessage `json:"arguments"` // run: the argv after the name; mcp: the call's object
-	Dir        string          `json:"working_directory"`
-	ResolvesTo string          `json:"working_directory_resolves_to"`
-	Server     string          `json:"server"`
-	Tool       string          `json:"tool"`
-
-	argv []string // run's Arguments
-	raw  json.RawMessage
-	bad  bool // not an operation harness knows
-}
-
-func parseOperation(raw json.RawMessage) operation {
-	var op operation
-	op.bad = json.Unmarshal(raw, &op) != nil
-	if op.Operation != "mcp" && op.Arguments != nil && json.Unmarshal(op.Arguments, &op.argv) != nil {
-		op.bad = true
-	}
-	op.raw = raw
-	return op
-}
-
-// alwaysKey is what allow_always allows for the rest of the session: a
-// command (by its executable) run inside the repository, or an MCP tool;
-// "" for operations it is not offered for (a working directory outside
-// the repository is asked about each time).
-func (op operation) alwaysKey() string {
-	switch {
-	case op.bad:
-		return ""
-	case op.Operation == "run" && op.ResolvesTo == "" && op.Executable != "":
-		return "run\x00" + op.Executable
-	case op.Operation == "mcp" && op.Server != "" && op.Tool != "":
-		return "mcp\x00" + op.Server + "\x00" + op.Tool
-	}
-	return ""
-}
-
-// what names the operation's subject for the allow_always option.
-func (op operation) what() string {
-	if op.Operation == "mcp" {
-		return op.Server + "/" + op.Tool
-	}
-	return filepath.Base(op.Executable)
-}
-
 // describe says in words what the operation does, then gives its JSON.
-func (op operation) describe() string {
+func describe(op approval.Op) string {
 	var b strings.Builder
-	switch op.Operation {
-	case "run", "working_directory":
-		fmt.Fprintf(&b, "Run %s", strings.Join(append([]string{op.Executable}, op.argv...), " "))
+	switch op.Kind {
+	case approval.Run, approval.WorkDir:
+		fmt.Fprintf(&b, "Run %s", strings.Join(append([]string{op.Executable}, op.Argv...), " "))
 		if op.Dir != "" {
 			fmt.Fprintf(&b, " in %s", op.Dir)
 		}
 		if op.ResolvesTo != "" {
 			fmt.Fprintf(&b, " (outside the repository: %s)", op.ResolvesTo)
 		}
-	case "mcp":
+	case approval.MCP:
 		fmt.Fprintf(&b, "Call the MCP tool %s/%s", op.Server, op.Tool)
 	default:
 		b.WriteString("Approve this operation")
 	}
-	b.WriteString("\n\n")
-	var pretty bytes.Buffer
-	if json.Indent(&pretty, op.raw, "", "  ") == nil {
-		b.WriteString(pretty.String())
-	} else {
-		b.Write(op.raw)
-	}
+	b.WriteString("\n\n" + op.Pretty())
 	return b.String()
 }
 
@@ -108,12 +51,12 @@ type permissionAsk struct {
 	ctx   context.Context
 	agent rlm.Agent
 	op    json.RawMessage
-	reply chan approval
+	reply chan answer
 }
 
 func (p *permissionAsk) Of() rlm.Agent { return p.agent }
 
-type approval struct {
+type answer struct {
 	ok  bool
 	err error
 }
@@ -127,11 +70,10 @@ var errClosed = errors.New("the editor closed the session")
 // Approve implements rlm.Approver: an allowed-always operation runs,
 // anything else is asked through session/request_permission.
 func (s *session) Approve(ctx context.Context, raw json.RawMessage) (bool, error) {
-	op := parseOperation(raw)
-	if key := op.alwaysKey(); key != "" && s.allowedAlways(key) {
+	if s.always.Allowed(approval.Parse(raw)) {
 		return true, nil
 	}
-	ask := &permissionAsk{ctx: ctx, op: raw, reply: make(chan approval, 1)}
+	ask := &permissionAsk{ctx: ctx, op: raw, reply: make(chan answer, 1)}
 	s.stream.Emit(ask)
 	select {
 	case a := <-ask.reply:
@@ -143,25 +85,19 @@ func (s *session) Approve(ctx context.Context, raw json.RawMessage) (bool, error
 	}
 }
 
-func (s *session) allowedAlways(key string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.always[key]
-}
-
 // ask sends the request for ask, about call id, and gives the answer. It
 // runs on a goroutine of its own, so the pump goes on meanwhile.
 func (s *session) ask(ask *permissionAsk, id string) {
-	op := parseOperation(ask.op)
+	op := approval.Parse(ask.op)
 	options := []sdk.PermissionOption{
 		{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Allow once", OptionId: optAllowOnce},
 	}
-	if op.alwaysKey() != "" {
+	if op.Key() != "" {
 		options = append(options, sdk.PermissionOption{Kind: sdk.PermissionOptionKindAllowAlways,
-			Name: "Always allow " + op.what() + " in this session", OptionId: optAllowAlways})
+			Name: "Always allow " + op.Subject() + " in this session", OptionId: optAllowAlways})
 	}
 	options = append(options, sdk.PermissionOption{Kind: sdk.PermissionOptionKindRejectOnce, Name: "Deny", OptionId: optRejectOnce})
-	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(op.describe()))}
+	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(describe(op)))}
 	ctx, stop := context.WithCancel(ask.ctx)
 	defer stop()
 	if s.agent.Describe != nil {
@@ -176,27 +112,23 @@ func (s *session) ask(ask *permissionAsk, id string) {
 }
 
 // decide turns the editor's answer into an approval.
-func (s *session) decide(op operation, resp sdk.RequestPermissionResponse, err error) approval {
+func (s *session) decide(op approval.Op, resp sdk.RequestPermissionResponse, err error) answer {
 	switch out := resp.Outcome; {
 	case err != nil:
-		return approval{err: fmt.Errorf("the editor did not answer the permission request: %v", err)}
+		return answer{err: fmt.Errorf("the editor did not answer the permission request: %v", err)}
 	case out.Selected != nil:
 		switch out.Selected.OptionId {
 		case optAllowOnce:
-			return approval{ok: true}
+			return answer{ok: true}
 		case optAllowAlways:
-			if key := op.alwaysKey(); key != "" {
-				s.mu.Lock()
-				s.always[key] = true
-				s.mu.Unlock()
-			}
-			return approval{ok: true}
+			s.always.Allow(op) // the same command with the same arguments, as the UI's a
+			return answer{ok: true}
 		case optRejectOnce:
-			return approval{}
+			return answer{}
 		}
-		return approval{err: fmt.Errorf("the editor chose the unknown option %q", out.Selected.OptionId)}
+		return answer{err: fmt.Errorf("the editor chose the unknown option %q", out.Selected.OptionId)}
 	}
-	return approval{err: errEditorCancelled}
+	return answer{err: errEditorCancelled}
 }
 
 // describe adds the [approval_description] explanation to the pending

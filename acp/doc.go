@@ -142,8 +142,10 @@
 // operation described in words and as JSON (and, with
 // [approval_description], the description when it arrives). The options
 // are allow_once, allow_always — offered for a command run in the
-// repository (by its executable) and for an MCP tool; it allows that one
-// for the rest of this session, in memory only, never in config.toml —
+// repository and for an MCP call; like the UI's a, it allows the same
+// command with the same arguments (the same tool with the same
+// arguments) for the rest of this session, in memory only, never in
+// config.toml (approval.Session) —
 // and reject_once. An answer of cancelled, an unknown option or a failed
 // request denies, with a message the model sees; session/cancel cancels
 // the pending request with the turn.

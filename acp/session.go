@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"harness/approval"
 	"harness/config"
 	"harness/llm"
 	"harness/rlm"
@@ -40,7 +41,7 @@ type session struct {
 	turn chan struct{}
 
 	mu         sync.Mutex
-	always     map[string]bool    // allow_always keys (see operation.alwaysKey)
+	always     approval.Session   // what allow_always allowed: the same command with the same arguments
 	cancelTurn context.CancelFunc // stops the running turn; nil between turns
 
 	closing  chan struct{} // closed when the session closes
@@ -51,7 +52,7 @@ type session struct {
 func newSession(conn *sdk.AgentSideConnection, log func(string, ...any), cfg *config.Config, sess *sessions.Session, r roots) *session {
 	s := &session{
 		id: sess.Name(), conn: conn, log: log, cfg: cfg, sess: sess, roots: r,
-		stream: rlm.NewStream(), turn: make(chan struct{}, 1), always: map[string]bool{},
+		stream: rlm.NewStream(), turn: make(chan struct{}, 1),
 		closing: make(chan struct{}), pumpDone: make(chan struct{}),
 	}
 	s.level.Store(int32(cfg.REPL.Permission))

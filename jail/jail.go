@@ -101,7 +101,9 @@ type Root struct {
 	dir     string
 	root    *os.Root
 	level   func() config.Permission // nil for store and library
-	sweeper atomicfile.Sweeper       // orphaned temporaries, per directory
+	sweeper *atomicfile.Sweeper      // orphaned temporaries, per directory
+	ask     WriteAsk                 // Asking: refused writes are put to it first
+	view    bool                     // made by Asking: the directory handle is the original's
 }
 
 // Open opens dir as the root called name (Repository, Store or Library).
@@ -120,7 +122,7 @@ func Open(name, dir string, level func() config.Permission) (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s root: %w", name, err)
 	}
-	return &Root{name: name, dir: dir, root: rt, level: level}, nil
+	return &Root{name: name, dir: dir, root: rt, level: level, sweeper: new(atomicfile.Sweeper)}, nil
 }
 
 // OpenFile opens the directory f as the root called name, for a process
@@ -143,8 +145,14 @@ func (r *Root) DirFile() (*os.File, error) {
 // Name returns the root's name: Repository, Store or Library.
 func (r *Root) Name() string { return r.name }
 
-// Close releases the root's directory handle.
-func (r *Root) Close() error { return r.root.Close() }
+// Close releases the root's directory handle (a view made by Asking has
+// none of its own: closing it does nothing).
+func (r *Root) Close() error {
+	if r.view {
+		return nil
+	}
+	return r.root.Close()
+}
 
 // Level returns the access level in force now for this root.
 func (r *Root) Level() config.Permission {
@@ -166,18 +174,9 @@ func (r *Root) CheckRead(op, p string) error {
 		Reason: "the repository cannot be read at permission none; the person can raise it (Shift+Tab in harness, the session mode in an editor)"}
 }
 
-// CheckWrite returns an error unless the current level allows writing.
-func (r *Root) CheckWrite(op, p string) error {
-	lv := r.Level()
-	if lv.CanWrite() {
-		return nil
-	}
-	reason := fmt.Sprintf("the repository is not writable at permission %s; the person can change it (Shift+Tab in harness, the session mode in an editor)", lv)
-	if r.name == Library {
-		reason = "the library is read-only"
-	}
-	return &Error{Op: op, Root: r.name, Path: p, Kind: KindPermission, Reason: reason}
-}
+// CheckWrite returns an error unless the current level allows writing p
+// (or the root's WriteAsk lets it through).
+func (r *Root) CheckWrite(op, p string) error { return r.checkWrite(op, []string{p}) }
 
 // Clean validates a root-relative path and returns its clean slash form,
 // "." for the root itself. Absolute paths, ".." components and NUL bytes
@@ -558,12 +557,15 @@ func (r *Root) Remove(p string) error {
 
 // Rename moves the entry oldpath to newpath, which must not exist.
 func (r *Root) Rename(oldpath, newpath string) error {
-	o, err := r.prepare("rename", oldpath, true)
+	o, err := r.prepare("rename", oldpath, false)
 	if err != nil {
 		return err
 	}
-	n, err := r.prepare("rename", newpath, true)
+	n, err := r.prepare("rename", newpath, false)
 	if err != nil {
+		return err
+	}
+	if err := r.checkWrite("rename", []string{o, n}); err != nil { // asked once for both
 		return err
 	}
 	if o == "." || n == "." {

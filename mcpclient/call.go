@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"harness/approval"
 	"io"
 	"net/url"
 	"strconv"
@@ -116,9 +117,12 @@ func (s *Set) approve(ctx context.Context, c Call, args json.RawMessage) error {
 		return deny("PermissionError: calling %s needs approval and no one can approve it here; use another way, or ask the user to add %q to [mcp.servers.%s] allow", what, c.Tool, c.Server)
 	}
 	ok, err := c.Approver.Approve(ctx, op)
+	var refusal *approval.Refusal
 	switch {
 	case ctx.Err() != nil:
 		return errors.New("cancelled: the call was stopped by the user (Esc) before it was approved")
+	case errors.As(err, &refusal):
+		return deny("PermissionError: the user refused the call to %s and wrote: %s", what, refusal.Note)
 	case err != nil:
 		return deny("PermissionError: %s was not approved: %v; to let it run without asking, the user adds %q to [mcp.servers.%s] allow", what, err, c.Tool, c.Server)
 	case !ok:

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"harness/approval"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,8 @@ func TestApprovals(t *testing.T) {
 		{name: "refused", ap: &approver{ok: false}, tool: "sum", asked: true, wantErr: "PermissionError: the user refused the call to test/sum; do not retry it", wantNote: true},
 		{name: "approver error", ap: &approver{err: errors.New("denied: harness runs headless (-p)")}, tool: "sum", asked: true,
 			wantErr: `PermissionError: test/sum was not approved: denied: harness runs headless (-p); to let it run without asking, the user adds "sum" to [mcp.servers.test] allow`, wantNote: true},
+		{name: "refused with a note", ap: &approver{err: &approval.Refusal{Note: "sum them in the REPL"}}, tool: "sum", asked: true,
+			wantErr: "PermissionError: the user refused the call to test/sum and wrote: sum them in the REPL", wantNote: true},
 		{name: "no approver", tool: "sum", wantErr: `needs approval and no one can approve it here; use another way, or ask the user to add "sum" to [mcp.servers.test] allow`, wantNote: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

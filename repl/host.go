@@ -14,7 +14,10 @@ import (
 	"sort"
 	"strings"
 
+	"harness/approval"
+	"harness/config"
 	"harness/failures"
+	"harness/jail"
 )
 
 // A host service is an operation a REPL function asks of the host rather
@@ -56,6 +59,7 @@ var hostServices = map[string]hostService{
 	"home":        service(serveHome),
 	"mcp_servers": service(serveMCPServers),
 	"mcp_call":    service(serveMCPCall),
+	"write_ask":   service(serveWriteAsk),
 }
 
 // hostLink carries host calls from a worker to its parent.
@@ -91,6 +95,48 @@ func hostCall[Req, Resp any](r *interp, c *callState, name string, req Req) (Res
 		return resp, fmt.Errorf("internal error: bad %s reply: %v", name, err)
 	}
 	return resp, nil
+}
+
+// writeAsk asks the host's Approver about a write the permission level
+// refuses (Options.AskWrites).
+type writeAsk struct {
+	Op    string   `json:"op"`
+	Paths []string `json:"paths"`
+	Level string   `json:"level"`
+}
+
+// writeAnswer is the Approver's answer: allowed, or why not.
+type writeAnswer struct {
+	Allowed bool   `json:"allowed"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// askWrite is the repository's jail.WriteAsk: it asks the host, here or
+// across the worker connection.
+func (r *interp) askWrite(op string, paths []string, lv config.Permission) error {
+	c := callOf(r)
+	ans, err := hostCall[writeAsk, writeAnswer](r, c, "write_ask", writeAsk{Op: op, Paths: paths, Level: lv.String()})
+	switch {
+	case err != nil:
+		return err
+	case !ans.Allowed && ans.Reason == "":
+		return jail.ErrNotAsked
+	case !ans.Allowed:
+		return errors.New(ans.Reason)
+	}
+	return nil
+}
+
+func serveWriteAsk(in *interp, c *callState, req writeAsk) (writeAnswer, error) {
+	op := approval.WriteOp("repl", req.Op, jail.Repository, req.Paths, req.Level)
+	if in.opts.Approver == nil {
+		return writeAnswer{}, nil // refused with the level's own reason
+	}
+	ok, err := in.opts.Approver.Approve(c.ctx, op)
+	if ok && err == nil {
+		return writeAnswer{Allowed: true}, nil
+	}
+	return writeAnswer{Reason: approval.WriteRefusal(err, c.ctx.Err() != nil, req.Level)}, nil
 }
 
 // fyiReply is what FYI() needs from the agent.

@@ -52,6 +52,12 @@ type Options struct {
 	RepoDir  string          // host path of the repository, used by run() only, never shown
 	Environ  func() []string // environment for children before env_filter (default os.Environ)
 	Approver Approver        // nil denies every operation that needs approval
+	// AskWrites: a write to the repository that the permission level
+	// refuses is put to the Approver first (an "write" operation, see
+	// package approval), which may let it through once; without it, or
+	// when the Approver says no, it is refused as always. The UI sets it;
+	// headless runs and editors do not.
+	AskWrites bool
 	// Watch, when set, is told the process group of each run() command once
 	// it started, and the returned function is called once the command was
 	// waited for (cmd/harness gives a reaper.Reaper's Watch, so the group
@@ -163,6 +169,9 @@ func fileOptions() *syntax.FileOptions {
 // newInterp builds an interpreter and loads the helper files.
 func newInterp(opts Options) *interp {
 	r := &interp{opts: opts, fileOpts: fileOptions(), reCache: newRegexpCache()}
+	if opts.AskWrites && opts.Repository != nil {
+		r.opts.Repository = opts.Repository.Asking(r.askWrite)
+	}
 	r.reset()
 	return r
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"harness/approval"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -286,6 +287,10 @@ func (r *interp) approve(c *callState, cmd *command) error {
 	ok, err := r.opts.Approver.Approve(c.ctx, data)
 	if c.ctx.Err() != nil {
 		return fmt.Errorf("run: cancelled")
+	}
+	var refusal *approval.Refusal
+	if errors.As(err, &refusal) {
+		return r.deny("the user refused to run %s and wrote: %s", cmd.argv[0], refusal.Note)
 	}
 	if err != nil {
 		return r.deny("%s was not approved: %v", cmd.argv[0], err)

@@ -36,11 +36,9 @@ type agent struct {
 	startupFiles []string // the host paths of the start-up files read
 	nested       map[string]bool
 
-	mu        sync.Mutex
-	call      string   // the tool call running now
-	touched   []string // the repository paths the running REPL call resolved
-	prompt    int      // latest endpoint-reported prompt tokens
-	hasPrompt bool
+	mu      sync.Mutex
+	call    string   // the tool call running now
+	touched []string // the repository paths the running REPL call resolved
 }
 
 // outcome is how an agent's run ended; text is what its caller gets.
@@ -196,9 +194,6 @@ func (a *agent) request(ctx context.Context) (llm.Response, error) {
 		}
 	})
 	if resp.Usage != nil {
-		a.mu.Lock()
-		a.prompt, a.hasPrompt = resp.Usage.PromptTokens, true
-		a.mu.Unlock()
 		a.r.addUsage(*resp.Usage)
 		a.emit(Usage{Agent: ref, Usage: *resp.Usage})
 	}
@@ -350,21 +345,13 @@ func (a *agent) root(name string) (*jail.Root, error) {
 	return nil, fmt.Errorf("root %q is not available to this agent; use one of %v", name, a.rootNs)
 }
 
-// promptTokens is FYI's count: the latest endpoint-reported prompt tokens,
-// else the sum of the visible turns' counts (see turnTokens).
-func (a *agent) promptTokens() (int, bool) {
-	a.mu.Lock()
-	n, ok := a.prompt, a.hasPrompt
-	a.mu.Unlock()
-	if ok {
-		return n, false
-	}
-	return a.turnTokens()
-}
-
-// turnTokens is the size of the visible conversation as the context
-// overlay counts it: cached counts for unchanged root turns, estimates
-// otherwise (estimated is then true).
+// turnTokens is FYI's count, the one the UI's status line and context
+// overlay show: the tokens of the visible conversation, what the next
+// request carries in messages, each turn counted as the context overlay
+// counts it (its cached /tokenize count when unchanged, else estimated,
+// and estimated is then true). Hidden turns are left out, so hiding one
+// changes it at once; the endpoint's reported usage, which cannot follow
+// that, is not used.
 func (a *agent) turnTokens() (int, bool) {
 	cache := map[string]llm.TurnCount{}
 	a.fmu.Lock()

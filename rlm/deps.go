@@ -52,7 +52,9 @@ type REPLEnv struct {
 	// returns when it ends (repl.Options.OnCommand).
 	Command func(argv []string) (ended func())
 	// Approver wraps the front end's approver with approval events.
-	Approver     Approver
+	Approver Approver
+	// AskWrites is Options.AskWrites (repl.Options.AskWrites).
+	AskWrites    bool
 	Model        func() string
 	PromptTokens func() (int, bool)
 	// Session names the agent in failure notes: the rlm call ID.

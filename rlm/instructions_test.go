@@ -181,8 +181,6 @@ func TestInstructionsFollowTheFiles(t *testing.T) {
 	}
 }
 
-func lastMessage(msgs []llm.Message) llm.Message { return msgs[len(msgs)-1] }
-
 func msgsText(msgs []llm.Message) string {
 	var parts []string
 	for _, m := range msgs {

@@ -40,8 +40,14 @@ type Options struct {
 	Instructions Instructions
 	MCP          MCP      // the MCP servers subagents may use; nil for none
 	Approver     Approver // the front end's; nil refuses every approval
-	Events       *Stream  // nil drops events
-	Redactor     *sessions.Redactor
+	// AskWrites: a subagent's write to the repository that the
+	// permission level refuses (apply_patch, a REPL write) is put to the
+	// Approver as a "write" operation (package approval) instead of being
+	// refused at once; allowed, it goes ahead that once. The UI sets it;
+	// headless runs and editors keep the refusal.
+	AskWrites bool
+	Events    *Stream // nil drops events
+	Redactor  *sessions.Redactor
 	// RoomAdvice says how the person makes room when the root's
 	// conversation no longer fits the model's context, given the
 	// session's name (nil gives DefaultRoomAdvice, the UI's way).

@@ -93,10 +93,11 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 			c.emit(CommandStarted{Agent: ref, ID: id, Argv: argv})
 			return func() { c.emit(CommandEnded{Agent: ref, ID: id}) }
 		},
-		Approver: approvals{c},
-		Model:    func() string { return o.Config.Endpoint.Model },
+		Approver:  approvals{c},
+		AskWrites: o.AskWrites,
+		Model:     func() string { return o.Config.Endpoint.Model },
 		PromptTokens: func() (int, bool) {
-			return c.promptTokens()
+			return c.turnTokens()
 		},
 		Session: c.id,
 		MCP:     c.replMCP(),

@@ -7,7 +7,9 @@ import (
 	_ "embed"
 	"encoding/json"
 
+	"harness/approval"
 	"harness/jail"
+	"harness/patch"
 )
 
 // ApplyPatchTool is the name of the file-editing tool.
@@ -35,8 +37,40 @@ func applyPatchTool(roots []string) tool {
 			if err != nil {
 				return err.Error(), Failed
 			}
-			out, err := a.r.opts.Files.ApplyPatch(ctx, root, str(args, "patch"), a.r.limit())
+			text := str(args, "patch")
+			root, refused := a.askPatch(ctx, root, text)
+			if refused != "" {
+				return "apply_patch cannot write here: " + refused + ". Nothing was changed.", Failed
+			}
+			out, err := a.r.opts.Files.ApplyPatch(ctx, root, text, a.r.limit())
 			return result(out, err)
 		},
 	}
+}
+
+// askPatch puts a patch to the repository that the permission level
+// refuses to the Approver first (Options.AskWrites): allowed, it returns
+// a root that may write for this call; refused, why. A patch that does
+// not parse is not asked about: applying it reports what is wrong.
+func (a *agent) askPatch(ctx context.Context, root *jail.Root, text string) (*jail.Root, string) {
+	lv := root.Level()
+	if !a.r.opts.AskWrites || root.Name() != jail.Repository || lv.CanWrite() {
+		return root, ""
+	}
+	p, err := patch.Parse(text)
+	if err != nil {
+		return root, ""
+	}
+	var paths []string
+	for _, op := range p.Ops {
+		paths = append(paths, op.Path)
+		if op.MoveTo != "" {
+			paths = append(paths, op.MoveTo)
+		}
+	}
+	ok, err := approvals{a}.Approve(ctx, approval.WriteOp(ApplyPatchTool, "write", jail.Repository, paths, lv.String()))
+	if ok && err == nil {
+		return root.Granted(), ""
+	}
+	return root, approval.WriteRefusal(err, ctx.Err() != nil, lv.String())
 }

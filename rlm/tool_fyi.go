@@ -21,7 +21,7 @@ func fyiTool() tool {
 		name:        FYITool,
 		description: fyiDescription,
 		run: func(ctx context.Context, a *agent, _ map[string]json.RawMessage) (string, Status) {
-			n, est := a.promptTokens()
+			n, est := a.turnTokens()
 			return repl.FYIText(a.r.now(), n, est, a.r.opts.Config.Endpoint.Model), Done
 		},
 	}

@@ -40,6 +40,7 @@ func REPLs(base repl.Options) NewREPL {
 		o.Output = env.Output
 		o.OnCommand = env.Command
 		o.Approver = env.Approver
+		o.AskWrites = env.AskWrites
 		o.Model = env.Model
 		o.PromptTokens = env.PromptTokens
 		o.Session = env.Session

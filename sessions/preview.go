@@ -19,29 +19,41 @@ const PreviewRunes = 72
 // preview returns the start of the first user message of a conversation
 // file, reading only as far as that message. Errors give "".
 func preview(path string) string {
-	f, err := os.Open(path)
+	first := ""
+	userMessages(path, func(content string) bool {
+		first = oneLine(content, PreviewRunes)
+		return false
+	})
+	return first
+}
+
+// userMessages calls f with the content of each user message of a
+// conversation file, in order, until f returns false; it decodes one
+// message at a time and stops at the first error.
+func userMessages(path string, f func(content string) bool) {
+	file, err := os.Open(path)
 	if err != nil {
-		return ""
+		return
 	}
-	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReader(f))
+	defer file.Close()
+	dec := json.NewDecoder(bufio.NewReader(file))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return ""
+		return
 	}
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return ""
+			return
 		}
 		if key != "messages" {
 			var skip json.RawMessage
 			if dec.Decode(&skip) != nil {
-				return ""
+				return
 			}
 			continue
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return ""
+			return
 		}
 		for dec.More() {
 			var m struct {
@@ -49,19 +61,18 @@ func preview(path string) string {
 				Content json.RawMessage `json:"content"`
 			}
 			if dec.Decode(&m) != nil {
-				return ""
+				return
 			}
-			if m.Role == "user" {
-				var msg llm.Message
-				if msg.UnmarshalJSON([]byte(`{"content":`+string(orNull(m.Content))+`}`)) != nil {
-					return ""
-				}
-				return oneLine(msg.Content, PreviewRunes)
+			if m.Role != "user" {
+				continue
+			}
+			var msg llm.Message
+			if msg.UnmarshalJSON([]byte(`{"content":`+string(orNull(m.Content))+`}`)) != nil || !f(msg.Content) {
+				return
 			}
 		}
-		return ""
+		return
 	}
-	return ""
 }
 
 // repositoryOf returns the repository a conversation file of size bytes

@@ -14,6 +14,7 @@ var classNames = map[Class]string{
 	String: "str", Number: "num", Comment: "com", Operator: "op",
 	Punctuation: "p", Tag: "tag", DiffFile: "file", DiffHunk: "hunk",
 	DiffAdd: "add", DiffRemove: "del", DiffContext: "ctx", Note: "note",
+	Failure: "fail",
 }
 
 // Annotate writes lines for a golden file: one row per line, a plain span

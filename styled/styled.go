@@ -40,6 +40,7 @@ const (
 	DiffRemove  // a removed line
 	DiffContext // an unchanged line around a change
 	Note        // a remark of the renderer's own ("old text not kept")
+	Failure     // what did not happen: a patch not applied, a command's non-zero exit
 	numClasses
 )
 

@@ -86,6 +86,20 @@ type Options struct {
 
 	// Screen is the terminal; nil opens the real one.
 	Screen tcell.Screen
+
+	// What the welcome of an empty session shows: harness's version, the
+	// repository's path and the endpoint's base URL (the model is Model).
+	Version, Repository, Endpoint string
+
+	// History, when set, returns the messages sent in earlier sessions in
+	// this repository, oldest first: Up on an empty input reaches them
+	// after this session's. It is called once, on a goroutine of its own,
+	// as the UI starts.
+	History func() []string
+
+	// Commands are slash commands added to the built-in ones (prompt
+	// files): the command list and /help show them.
+	Commands []Command
 }
 
 // Level is the repository permission level, shared by the UI (which
@@ -129,9 +143,12 @@ type App struct {
 	turnDone chan struct{}
 
 	pending   []*approvalReq
-	lastTyped time.Time  // when a character was last typed into the input
-	retry     retryState // retry countdowns (retry.go)
-	prog      progress   // the spinner and long commands (progress.go)
+	prompt    approvalPrompt // the oldest pending approval's prompt (approvals.go)
+	lastTyped time.Time      // when a character was last typed into the input
+	hist      history        // the input history (history.go)
+	exitAt    time.Time      // when Ctrl+C on an empty, idle input asked to press it again
+	retry     retryState     // retry countdowns (retry.go)
+	prog      progress       // the spinner and long commands (progress.go)
 
 	counts       []llm.TurnCount // the root's turn_token_cache
 	recounting   bool            // a recount runs (tokens.go)
@@ -183,6 +200,7 @@ func (a *App) run() error {
 	a.opts.Approvals.attach(func(f func(*App)) { a.post(func() { f(a) }) })
 	go a.pump(ctx)
 	a.post(a.recount)
+	a.loadHistory()
 	err := a.tv.Run()
 	if ev := (*tcell.EventError)(nil); errors.As(err, &ev) {
 		err = fmt.Errorf("%w: %v", ErrTerminalLost, err) // tcell's only run-time error: the input failed
@@ -215,10 +233,14 @@ func newApp(opts Options) *App {
 	a.main = newMainView(a)
 	pages := tview.NewPages().AddPage("main", a.main, true, true)
 	a.tv.SetRoot(rootPages{pages}, true).EnableMouse(true).EnablePaste(true)
+	a.hist.seed(opts.Backend.Conversation())
 	a.tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
-		act := KeyAction(ev, a.answerable())
+		act := KeyAction(ev, KeyState{Answering: a.answerable(), EmptyInput: a.in.text == "" && !a.noting()})
 		if act.Cmd == CmdInsert {
 			a.lastTyped = a.clock.Now()
+		}
+		if a.noting() && a.noteKey(act) {
+			return nil
 		}
 		a.do(act)
 		return nil
@@ -359,23 +381,21 @@ func (a *App) do(act Action) {
 	case CmdEscape:
 		a.escape()
 	case CmdInterrupt:
-		if a.running {
-			a.cancel()
-		} else {
-			a.quit()
-		}
+		a.interrupt()
 	case CmdPermission:
 		a.cyclePermission()
-	case CmdAllow, CmdDeny:
-		a.answer(act.Cmd == CmdAllow)
+	case CmdAllow, CmdAllowSession, CmdDeny, CmdDenyNote, CmdShowJSON:
+		a.answerKey(act.Cmd)
+	case CmdHelp:
+		a.showHelp()
 	case CmdPageUp:
 		a.main.tr.scrollBy(-max(1, a.main.tr.h-1))
 	case CmdPageDown:
 		a.main.tr.scrollBy(max(1, a.main.tr.h-1))
 	case CmdWheelUp:
-		a.main.tr.scrollBy(-1)
+		a.main.tr.scrollBy(-wheelLines)
 	case CmdWheelDown:
-		a.main.tr.scrollBy(1)
+		a.main.tr.scrollBy(wheelLines)
 	case CmdPress:
 		if a.main.inTranscript(act.X, act.Y) {
 			a.main.tr.press(act.X, act.Y)
@@ -397,6 +417,9 @@ func (a *App) do(act Action) {
 	}
 }
 
+// wheelLines is how many lines a turn of the mouse wheel scrolls.
+const wheelLines = 3
+
 // edit changes the input and reopens the command list for the new text.
 func (a *App) edit(f func()) {
 	before := a.in.text
@@ -407,7 +430,20 @@ func (a *App) edit(f func()) {
 	}
 }
 
+// upDown moves through the history (on an empty input, or one the history
+// filled), the command list, or the lines of the input.
 func (a *App) upDown(c Cmd) {
+	d := 1
+	if c == CmdUp {
+		d = -1
+	}
+	if a.in.text == "" || a.hist.showing(a.in.text) {
+		if text, ok := a.hist.step(d, a.in.text); ok {
+			a.edit(func() { a.in.set(text) })
+			a.cmdClosed = true // a recalled message is not a command being typed
+		}
+		return
+	}
 	if m := a.matches(); len(m) > 0 {
 		if c == CmdUp {
 			a.cmdSel = (a.cmdSel + len(m) - 1) % len(m)
@@ -415,10 +451,6 @@ func (a *App) upDown(c Cmd) {
 			a.cmdSel = (a.cmdSel + 1) % len(m)
 		}
 		return
-	}
-	d := 1
-	if c == CmdUp {
-		d = -1
 	}
 	a.in.upDown(a.main.inputWidth(), d)
 }
@@ -459,6 +491,7 @@ func (a *App) enter() {
 		a.waiting = true
 		return
 	}
+	a.hist.add(text)
 	if len(text) > 1 && text[0] == ' ' && text[1] == '/' {
 		text = text[1:]
 	}
@@ -472,6 +505,7 @@ func (a *App) send(prompt string) {
 	done := make(chan struct{})
 	a.running, a.cancel, a.turnDone = true, cancel, done
 	a.review = nil // a new turn shows the root again
+	a.root.open = true
 	a.setPhase(phaseWaiting, "")
 	a.ovDirty = true
 	a.top().scroll = scroll{follow: true}
@@ -498,6 +532,7 @@ func (a *App) turnEnded(done chan struct{}) {
 	}
 	a.root.live = nil // a stopped reply's blocks stay, no longer streamed into
 	a.root.countLive()
+	a.root.foldReasoning()
 	a.ovDirty = true
 	a.recount()
 	if a.quitting {
@@ -514,8 +549,15 @@ func (a *App) quit() {
 	a.tv.Stop()
 }
 
+// cyclePermission moves the permission to the next level (Shift+Tab); a
+// write waiting for an answer that the new level permits goes ahead.
 func (a *App) cyclePermission() {
-	p := a.opts.Level.Get().Next()
+	a.setPermission(a.opts.Level.Get().Next())
+	a.settle()
+}
+
+// setPermission sets the permission level and saves it to config.toml.
+func (a *App) setPermission(p config.Permission) {
 	a.opts.Level.Set(p)
 	if a.opts.SavePermission == nil {
 		return
@@ -529,50 +571,5 @@ func (a *App) cyclePermission() {
 func (a *App) copy(text string) {
 	if s := a.main.screen; s != nil {
 		s.SetClipboard([]byte(text))
-	}
-}
-
-// Approvals is the UI's rlm.Approver: Approve shows the operation and
-// blocks until the user presses y or n, or ctx ends. Build it before the
-// Runner and give the same value to Run.
-type Approvals struct {
-	mu    sync.Mutex
-	queue func(func(*App)) // runs a function on the UI's goroutine; nil when no UI runs
-}
-
-// NewApprovals returns an Approvals that refuses until Run attaches it.
-func NewApprovals() *Approvals { return &Approvals{} }
-
-func (p *Approvals) attach(q func(func(*App))) {
-	p.mu.Lock()
-	p.queue = q
-	p.mu.Unlock()
-}
-
-// approvalReq is one pending approval.
-type approvalReq struct {
-	op         json.RawMessage
-	answer     chan bool
-	desc       *block // the description line, nil without one
-	cancelDesc context.CancelFunc
-}
-
-// Approve implements rlm.Approver. A refusal is (false, nil): the REPL
-// then tells the model the user refused.
-func (p *Approvals) Approve(ctx context.Context, op json.RawMessage) (bool, error) {
-	p.mu.Lock()
-	q := p.queue
-	p.mu.Unlock()
-	if q == nil {
-		return false, errors.New("no one is at the terminal to approve it")
-	}
-	req := &approvalReq{op: op, answer: make(chan bool, 1)}
-	q(func(a *App) { a.addApproval(req) })
-	select {
-	case ok := <-req.answer:
-		return ok, nil
-	case <-ctx.Done():
-		q(func(a *App) { a.dropApproval(req) })
-		return false, ctx.Err()
 	}
 }

@@ -17,7 +17,7 @@ import (
 func approvalScript(got chan<- bool) func(context.Context, *fakeBackend, string) {
 	return func(ctx context.Context, f *fakeBackend, prompt string) {
 		root := rlm.Agent{Name: f.SessionName()}
-		op := json.RawMessage(`{"argv":["ls"],"working_directory":"/repository"}`)
+		op := json.RawMessage(`{"operation":"run","executable":"/usr/bin/ls","arguments":["-l"],"working_directory":"/repository","sandbox":"none"}`)
 		f.events.Emit(rlm.ApprovalRequested{Agent: root, ID: "c1", Operation: op})
 		ok, err := f.ap.Approve(ctx, op)
 		f.events.Emit(rlm.ApprovalAnswered{Agent: root, ID: "c1", Operation: op, Allowed: ok && err == nil})
@@ -30,15 +30,15 @@ func TestApprovalYesNo(t *testing.T) {
 		key  rune
 		want bool
 		text string
-	}{{'y', true, "Allowed:"}, {'n', false, "Denied:"}} {
+	}{{'y', true, "Allowed: run  ls -l"}, {'n', false, "Refused: run  ls -l"}} {
 		t.Run(string(c.key), func(t *testing.T) {
 			got := make(chan bool, 1)
 			u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
 			u.typeText("list")
 			u.key(tcell.KeyEnter, 0, 0)
-			u.waitText("Press y to allow, n to deny")
-			u.waitText("y allow · n deny")
-			wantColour(t, u, "Approve ", testTheme.Approval)
+			u.waitText("run  ls -l  in /repository  (not sandboxed)")
+			u.waitText("y once · a session · n refuse · t note")
+			wantColour(t, u, "run  ls -l", testTheme.Approval)
 			u.key(tcell.KeyRune, c.key, 0)
 			select {
 			case ok := <-got:
@@ -49,7 +49,7 @@ func TestApprovalYesNo(t *testing.T) {
 				t.Fatal("no answer")
 			}
 			s := u.waitText(c.text)
-			if strings.Contains(s, "Press y") {
+			if strings.Contains(s, "y allow once") {
 				t.Errorf("the prompt stayed after the answer:\n%s", s)
 			}
 			if strings.Contains(s, "> "+string(c.key)) {
@@ -119,7 +119,7 @@ func TestApprovalDescription(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatal("answering did not cancel the description")
 		}
-		s := u.waitText("Denied:")
+		s := u.waitText("Refused:")
 		if strings.Contains(s, "Generating") {
 			t.Errorf("the description stayed:\n%s", s)
 		}
@@ -131,12 +131,12 @@ func TestEscWithPendingApproval(t *testing.T) {
 	u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
 	u.typeText("list")
 	u.key(tcell.KeyEnter, 0, 0)
-	u.waitText("Press y to allow")
+	u.waitText("y allow once")
 	u.key(tcell.KeyEscape, 0, 0)
 	if <-got {
 		t.Error("Esc allowed the operation")
 	}
-	u.waitFor("the prompt to go", func(s string) bool { return !strings.Contains(s, "Press y") })
+	u.waitFor("the prompt to go", func(s string) bool { return !strings.Contains(s, "y allow once") })
 }
 
 // TestApprovalWhileTyping: an approval that appears while the person is
@@ -147,10 +147,10 @@ func TestApprovalWhileTyping(t *testing.T) {
 	u := startUI(t, 100, 12, &fakeBackend{script: approvalScript(got)}, nil)
 	u.typeText("list")
 	u.key(tcell.KeyEnter, 0, 0)
-	u.waitText("Press y to allow, n to deny")
-	u.typeText("any")
-	s := u.waitText("> any")
-	if !strings.Contains(s, "Press y to allow, n to deny") {
+	u.waitText("y allow once · a allow ls -l for this session · n refuse · t refuse with a note · j show the JSON")
+	u.typeText("list again") // not starting with an answer key: then it would answer
+	s := u.waitText("> list again")
+	if !strings.Contains(s, "y allow once") {
 		t.Fatalf("the approval was answered by typing:\n%s", s)
 	}
 	select {
@@ -179,7 +179,7 @@ func TestAnswerableAfterAPause(t *testing.T) {
 	if a.answerable() {
 		t.Fatal("answerable with nothing pending")
 	}
-	a.pending = []*approvalReq{{}}
+	a.pending = []*approvalReq{newApprovalReq(json.RawMessage(`{"operation":"run"}`))}
 	if !a.answerable() {
 		t.Fatal("not answerable with an empty input")
 	}

@@ -191,19 +191,11 @@ func TestLargeSessionFirstFrame(t *testing.T) {
 // every turn of a 20 MB session arrive (recount's end).
 func BenchmarkCountsArriveHugeSession(b *testing.B) {
 	items := hugeSession()
-	var counts []llm.TurnCount
-	for _, t := range sessions.Turns(items) {
-		var msgs []llm.Message
-		for _, it := range items[t.Start:t.End] {
-			msgs = append(msgs, it.Message)
-		}
-		c := llm.EstimateTurn(msgs)
-		c.Estimated = false
+	counts := tokenizedCounts(items, func(_ int, c *llm.TurnCount) {
 		for i := range c.Messages {
 			c.Messages[i]++
 		}
-		counts = append(counts, c)
-	}
+	})
 	for b.Loop() {
 		b.StopTimer()
 		a, scr := benchApp(b, items)
@@ -239,4 +231,22 @@ func TestBuilderNewCountsSameRows(t *testing.T) {
 			t.Fatalf("turn %d:\n%+v\nwant\n%+v", i, got[i], want[i])
 		}
 	}
+}
+
+// tokenizedCounts is a turn_token_cache for items as /tokenize would give
+// it: each turn's estimate, not estimated, changed by edit (its index and
+// count).
+func tokenizedCounts(items []sessions.Item, edit func(i int, c *llm.TurnCount)) []llm.TurnCount {
+	var counts []llm.TurnCount
+	for i, t := range sessions.Turns(items) {
+		var msgs []llm.Message
+		for _, it := range items[t.Start:t.End] {
+			msgs = append(msgs, it.Message)
+		}
+		c := llm.EstimateTurn(msgs)
+		c.Estimated = false
+		edit(i, &c)
+		counts = append(counts, c)
+	}
+	return counts
 }

@@ -24,6 +24,8 @@ const (
 	kError                   // an error (never saved)
 	kInfo                    // command output such as /tools (never saved)
 	kProgress                // a long run() command's line while it runs (never saved)
+	kWelcome                 // the welcome of an empty session (never saved)
+	kHelp                    // /help and ? (never saved)
 )
 
 // block is one piece of the transcript: a message part, a tool call, a
@@ -178,17 +180,30 @@ func (b *block) lineText(w, i int) string {
 	return b.String()[s.start:s.end]
 }
 
-// doc is what the transcript widget shows: a view's blocks followed by
-// tail blocks (a pending approval and its description), addressed as one
-// list.
+// doc is what the transcript widget shows: the welcome of an empty
+// session (head, nil when none), a view's blocks, then tail blocks (a
+// pending approval and its description), addressed as one list.
 type doc struct {
+	head   *block
 	blocks []*block
 	tail   []*block
 }
 
-func (d doc) n() int { return len(d.blocks) + len(d.tail) }
+func (d doc) n() int {
+	n := len(d.blocks) + len(d.tail)
+	if d.head != nil {
+		n++
+	}
+	return n
+}
 
 func (d doc) at(i int) *block {
+	if d.head != nil {
+		if i == 0 {
+			return d.head
+		}
+		i--
+	}
 	if i < len(d.blocks) {
 		return d.blocks[i]
 	}

@@ -9,25 +9,44 @@ import (
 )
 
 // command is one slash command; args is shown after its name in the list.
-type command struct{ name, args, help string }
+// prompt is a registered command's (Command.Prompt); built-in commands
+// have none.
+type command struct {
+	name, args, help string
+	prompt           func(arg string) (string, error)
+}
 
-// commands are the built-in commands. /init sends a fixed prompt
-// (Options.Prompts); the prompt files' commands follow them in the list.
-var commands = []command{
-	{"/rename", " <name>", "rename this session"},
-	{"/tools", "", "show the tools of the agent on screen"},
-	{"/init", "", "have a subagent write or improve the repository's AGENTS.md"},
-	{"/new", "", "start a new, empty session"},
-	{"/clear", "", "start a new, empty session"},
-	{"/exit", "", "exit"},
-	{"/quit", "", "exit"},
+// builtinCommands are the commands the UI runs itself (App.command).
+// /init sends a fixed prompt (Options.Prompts); the prompt files' and the
+// registered commands follow them in the list.
+var builtinCommands = []command{
+	{name: "/help", help: "the keys and the commands"},
+	{name: "/rename", args: " <name>", help: "rename this session"},
+	{name: "/tools", help: "show the tools of the agent on screen, and what you allowed for this session"},
+	{name: "/init", help: "have a subagent write or improve the repository's AGENTS.md"},
+	{name: "/new", help: "start a new, empty session"},
+	{name: "/clear", help: "start a new, empty session"},
+	{name: "/exit", help: "exit"},
+	{name: "/quit", help: "exit"},
+}
+
+// Command is a slash command the wiring adds beside the built-in ones and
+// the prompt files' (Options.Commands): the command list and /help show it
+// with its Args and Help.
+type Command struct {
+	Name string // "/review": a slash and a name without spaces
+	Args string // shown after the name, " <text>"; "" for none
+	Help string
+	// Prompt returns the message to send for the text typed after the
+	// name; an error is shown instead and nothing is sent.
+	Prompt func(arg string) (string, error)
 }
 
 // CommandNames returns the built-in commands' names without their slash:
 // no prompt file can take them (prompts.Load's reserved names).
 func CommandNames() []string {
-	out := make([]string, len(commands))
-	for i, c := range commands {
+	out := make([]string, len(builtinCommands))
+	for i, c := range builtinCommands {
 		out[i] = strings.TrimPrefix(c.name, "/")
 	}
 	return out
@@ -35,16 +54,14 @@ func CommandNames() []string {
 
 // commandList is every command the list offers: the built-in ones (with
 // /init's line from Options.Prompts), then the prompt files', a
-// repository's marked as such.
+// repository's marked as such, then the registered ones whose names are
+// free.
 func (a *App) commandList() []command {
-	set := a.opts.Prompts
-	out := append([]command(nil), commands...)
-	for _, c := range set.Commands() {
+	out := append([]command(nil), builtinCommands...)
+	for _, c := range a.opts.Prompts.Commands() {
 		if c.Name == "init" {
-			for i := range out {
-				if out[i].name == "/init" {
-					out[i].help = c.Description
-				}
+			if i := a.findCommand("/init", out); i != nil {
+				i.help = c.Description
 			}
 			continue
 		}
@@ -56,9 +73,25 @@ func (a *App) commandList() []command {
 		if c.Args != "" {
 			args = " " + c.Args
 		}
-		out = append(out, command{"/" + c.Name, args, help})
+		out = append(out, command{name: "/" + c.Name, args: args, help: help})
+	}
+	for _, c := range a.opts.Commands {
+		if c.Prompt == nil || a.findCommand(c.Name, out) != nil {
+			continue
+		}
+		out = append(out, command{name: c.Name, args: c.Args, help: c.Help, prompt: c.Prompt})
 	}
 	return out
+}
+
+// findCommand returns the command called name in list, or nil.
+func (a *App) findCommand(name string, list []command) *command {
+	for i := range list {
+		if list[i].name == name {
+			return &list[i]
+		}
+	}
+	return nil
 }
 
 // matches returns the commands the list offers for the input: the input
@@ -145,6 +178,8 @@ func (a *App) command(name, arg string) {
 	v := a.top()
 	v.scroll = scroll{follow: true}
 	switch name {
+	case "/help":
+		a.showHelp()
 	case "/rename":
 		a.rename(arg)
 	case "/tools":
@@ -152,7 +187,7 @@ func (a *App) command(name, arg string) {
 		if v == a.root {
 			text += "\n\n" + subagentToolsNote
 		}
-		v.add(kInfo, "", text)
+		v.add(kInfo, "", text+"\n\n"+a.allowedText())
 	case "/new", "/clear":
 		a.newSession(name)
 	case "/exit", "/quit":
@@ -160,8 +195,33 @@ func (a *App) command(name, arg string) {
 	case "/init":
 		v.add(kError, "", "/init is not available here.")
 	default:
-		v.add(kError, "", "Unknown command "+name+". Commands: "+a.commandNames()+". To send a message that starts with /, begin it with a space.")
+		list := a.commandList()
+		if c := a.findCommand(name, list); c != nil && c.prompt != nil {
+			a.runPrompt(c, arg)
+			return
+		}
+		v.add(kError, "", "Unknown command "+name+". Commands: "+a.commandNames()+
+			". /help shows them with the keys. To send a message that starts with /, begin it with a space.")
 	}
+}
+
+// runPrompt sends the message a registered command makes of arg.
+func (a *App) runPrompt(c *command, arg string) {
+	v := a.top()
+	if a.running {
+		v.add(kError, "", "A turn is running; press Esc to stop it or wait for it to finish, then "+c.name+" again.")
+		return
+	}
+	text, err := c.prompt(arg)
+	if err != nil {
+		v.add(kError, "", c.name+": "+err.Error())
+		return
+	}
+	if isBlank(text) {
+		v.add(kError, "", c.name+" made an empty message; nothing was sent.")
+		return
+	}
+	a.send(text)
 }
 
 func (a *App) rename(name string) {

@@ -26,7 +26,7 @@
 //
 //	rlm agents  --Emit-->  rlm.Stream  --pump: Ready, wait for the frame, QueueUpdate(batch)-->  App.handle  -->  views  -->  one frame
 //	terminal  --tcell event-->  KeyAction / MouseAction (keys.go)  --Action-->  App.do  -->  a frame at once
-//	REPL goroutine  --Approvals.Approve-->  App.post  -->  pending approval (y / n / Esc)
+//	REPL goroutine  --Approvals.Approve-->  App.post  -->  pending approval (y / a / n / t / Esc)
 //	frame  --widgets draw-->  frameScreen  --only the changed cells-->  tcell  -->  terminal
 //
 // Everything the widgets hold belongs to tview's event goroutine. Other
@@ -121,18 +121,46 @@
 // # Keys
 //
 // KeyAction and MouseAction are the only functions that look at tcell
-// events; the rest of the package works on Actions. Enter sends (during a
-// turn the text waits until Enter is pressed after it), Ctrl+J or Alt+Enter
-// inserts a newline, Ctrl+K and Ctrl+U kill to the end and start of the
-// line, Esc closes the command list or stops the turn and every subagent,
-// Shift+Tab cycles the permission level (Level, read by the repository jail
-// at each operation, and saved with Options.SavePermission), y and n answer
-// the pending approval (except while a message is being written: then
-// they are typed, until the input is empty or typing pauses for
-// typingGuard), PageUp/PageDown and the wheel scroll, Ctrl+O folds
-// or unfolds the lowest foldable block on screen, Ctrl+C stops the turn
-// or, idle, exits. A bracketed paste only inserts text.
+// events; the rest of the package works on Actions. KeyAction reads the
+// key table (keys.go, keyTable), which /help draws and the README's key
+// table repeats (TestREADMEKeyTable): Enter sends (during a turn the text
+// waits until Enter is pressed after it), Ctrl+J or Alt+Enter inserts a
+// newline, Ctrl+K and Ctrl+U kill to the end and start of the line, Esc
+// closes the command list or stops the turn and every subagent, Shift+Tab
+// cycles the permission level (Level, read by the repository jail at each
+// operation, and saved with Options.SavePermission), Up and Down on an
+// empty input walk the history (history.go), y, a, n, t and j answer the
+// pending approval (except while a message is being written: then they
+// are typed, until the input is empty or typing pauses for typingGuard),
+// PageUp/PageDown and the wheel (three lines) scroll, Ctrl+O folds or
+// unfolds the lowest foldable block on screen, ? on an empty input shows
+// the help, Ctrl+C clears the input, or stops the turn, or asks for a
+// second press within two seconds to exit (on the retry clock, so tests
+// move it). A bracketed paste only inserts text.
 //
+// # Approvals
+//
+// Approvals (approvals.go) is the rlm.Approver: a request waits at the one
+// prompt, the oldest first, led by its line in words (package approval),
+// its JSON one key away (j). y allows once; a allows the same operation
+// for the rest of the run (Approvals.Session, listed by /tools, never
+// saved), or for a write the level refused switches to read-write; n
+// refuses; t opens a note input in place of the message input, and Enter
+// refuses with an *approval.Refusal carrying the note. The prompt is one
+// component (approvalPrompt) over a queue, so approvals from several
+// agents wait their turn at it.
+//
+// # The first screen
+//
+// An empty session's transcript opens with the welcome (help.go): the
+// version, the repository, the model and endpoint, the level in words and
+// three hints; it is the document's head, never a block of the view, so
+// it is neither saved nor sent, and goes with the first message. The
+// transcript sits at the bottom of its area; the overlay starts collapsed
+// on a transcript narrower than 120 columns (Overlay.CollapseWhenNarrow).
+// The one token figure (App.tokens, Tokens) is the status line's and the
+// overlay's total.
+
 // # The session picker
 //
 // Pick (picker.go) is harness --resume on a terminal: the saved sessions,
@@ -143,9 +171,11 @@
 //
 // Typing "/" opens the list of matching commands: Up/Down choose, Tab
 // completes, Enter runs (completes /rename so a name can follow), Esc
-// closes. /rename NAME, /tools, /init, /new and /clear, /exit and /quit,
-// then the prompt files' /NAME (Options.Prompts; a repository's marked).
-// /init and /NAME send their message (prompts.Set.Resolve) as a typed one
-// is sent: while a turn runs the text waits in the input. A message
-// starting with a space and "/" is sent without the space.
+// closes. /help, /rename NAME, /tools, /init, /new and /clear, /exit and
+// /quit, then the prompt files' /NAME (Options.Prompts; a repository's
+// marked) and the commands the wiring registers (Options.Commands: each
+// sends the message its Prompt makes). /init and /NAME send their message
+// (prompts.Set.Resolve) as a typed one is sent: while a turn runs the text
+// waits in the input. A message starting with a space and "/" is sent
+// without the space.
 package ui

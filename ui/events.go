@@ -45,6 +45,7 @@ func (a *App) handle(ev rlm.Event) {
 			v = a.newView(e.Agent, a.opts.System)
 		}
 		v.tools = e.Tools
+		v.open = true
 		a.stack = append(a.stack, v)
 	case rlm.ToolsChanged:
 		if v := a.viewOf(e.Agent); v != nil {
@@ -115,7 +116,7 @@ func (a *App) handle(ev rlm.Event) {
 		}
 	case rlm.ApprovalAnswered:
 		if v := a.viewOf(e.Agent); v != nil {
-			v.add(kApproval, e.ID, answeredText(e.Operation, e.Allowed, e.Reason))
+			v.add(kApproval, e.ID, a.answeredText(e.Operation, e.Allowed, e.Reason))
 		}
 	case rlm.Error:
 		v := a.viewOf(e.Agent)
@@ -126,9 +127,6 @@ func (a *App) handle(ev rlm.Event) {
 		v.setApart() // where the reply would have been
 	case rlm.Usage:
 		a.reg.used(e.Agent, e.Usage)
-		if v := a.viewOf(e.Agent); v != nil && e.Usage.TotalTokens > 0 {
-			v.usage, v.hasUsage, v.usageLive = e.Usage.TotalTokens, true, v.liveTokens
-		}
 	case rlm.Retry:
 		a.showRetry(e)
 	case rlm.Notice:

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"harness/approval"
 	"harness/config"
 	"harness/llm"
 	"harness/rlm"
@@ -280,6 +282,11 @@ func (u *uiTest) typeText(s string) {
 
 // onUI runs f on the UI's goroutine and waits for it.
 func (u *uiTest) onUI(f func()) { u.app.tv.QueueUpdateDraw(f) }
+
+// newApprovalReq is a pending approval of raw, as Approvals.Approve makes it.
+func newApprovalReq(raw json.RawMessage) *approvalReq {
+	return &approvalReq{raw: raw, op: approval.Parse(raw), answer: make(chan approvalAnswer, 1)}
+}
 
 // sent returns the prompts sent so far.
 func (f *fakeBackend) sent() []string {

@@ -13,10 +13,20 @@ import (
 // by as much.
 const prompt = "> "
 
-// input is the text being typed, with a cursor (a byte offset).
+// input is the text being typed, with a cursor (a byte offset). label,
+// when set, is drawn instead of the prompt.
 type input struct {
-	text string
-	cur  int
+	text  string
+	cur   int
+	label string
+}
+
+// promptText is what is drawn before the first line.
+func (in *input) promptText() string {
+	if in.label != "" {
+		return in.label
+	}
+	return prompt
 }
 
 func (in *input) insert(s string) {
@@ -91,7 +101,7 @@ func (in *input) set(s string) { in.text, in.cur = s, len(s) }
 // layout wraps the text to w cells (the prompt's width excluded) and
 // returns the lines and the cursor's line and column.
 func (in *input) layout(w int) (lines []seg, cl, cc int) {
-	lines = wrap(in.text, w-len(prompt), nil)
+	lines = wrap(in.text, w-width(in.promptText()), nil)
 	for i, s := range lines {
 		next := len(in.text) + 1
 		if i+1 < len(lines) {
@@ -133,17 +143,18 @@ func (in *input) draw(s tcell.Screen, x, y, w, h int, st tcell.Style, cursor boo
 	if cl < first {
 		first = cl
 	}
+	pw := width(in.promptText())
 	for row := 0; row < h && first+row < len(lines); row++ {
-		p := "  "
+		p := strings.Repeat(" ", pw)
 		if first+row == 0 {
-			p = prompt
+			p = in.promptText()
 		}
 		drawText(s, x, y+row, w, p, st, -1, -1)
 		l := lines[first+row]
-		drawText(s, x+len(prompt), y+row, w-len(prompt), in.text[l.start:l.end], st, -1, -1)
+		drawText(s, x+pw, y+row, w-pw, in.text[l.start:l.end], st, -1, -1)
 	}
 	if cursor {
-		s.ShowCursor(min(x+len(prompt)+cc, x+w-1), y+cl-first)
+		s.ShowCursor(min(x+pw+cc, x+w-1), y+cl-first)
 	}
 }
 

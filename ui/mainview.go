@@ -21,7 +21,7 @@ type mainView struct {
 	a        *App
 	tr       *transcript
 	screen   tcell.Screen
-	approval *block // the pending approval's line, reused between frames
+	welcomeB *block // the welcome of an empty session, reused between frames
 	inW      int
 	ov       *Overlay
 }
@@ -33,20 +33,17 @@ func newMainView(a *App) *mainView {
 	// whose background is not black.
 	m.Box.SetBackgroundColor(tcell.ColorDefault)
 	m.ov.OnToggleHidden = a.toggleHidden
+	m.ov.CollapseWhenNarrow()
 	m.tr = newTranscript(&a.st,
-		func() doc { return doc{blocks: a.top().blocks, tail: a.tail()} },
+		func() doc {
+			d := doc{blocks: a.top().blocks, tail: a.tail()}
+			if a.showWelcome() {
+				d.head = a.welcome()
+			}
+			return d
+		},
 		func() *scroll { return &a.top().scroll })
 	return m
-}
-
-// approvalBlock returns the approval line showing text.
-func (m *mainView) approvalBlock(text string) *block {
-	if m.approval == nil {
-		m.approval = newBlock(kApproval, "", text, true)
-	} else if m.approval.String() != text {
-		m.approval.set(text)
-	}
-	return m.approval
 }
 
 func (m *mainView) inputWidth() int { return m.inW }
@@ -85,7 +82,11 @@ func (m *mainView) Draw(s tcell.Screen) {
 	m.inW = w
 	list := a.matches()
 	listH := min(len(list), listMax)
-	inH := a.in.height(w, max(1, (h-2)/3))
+	in := &a.in
+	if a.noting() {
+		in, list, listH = &a.prompt.note, nil, 0
+	}
+	inH := in.height(w, max(1, (h-2)/3))
 	trH := h - 2 - listH - inH
 	if trH < 0 {
 		listH = max(0, listH+trH)
@@ -95,6 +96,7 @@ func (m *mainView) Draw(s tcell.Screen) {
 	m.tr.Draw(s)
 	a.refreshOverlay()
 	a.refreshLive()
+	m.ov.SetTotal(a.tokens(a.top()).String())
 	m.ov.Place(x, y, w, trH)
 	m.ov.Draw(s)
 	row := y + trH
@@ -102,7 +104,11 @@ func (m *mainView) Draw(s tcell.Screen) {
 		drawText(s, x, row, w, strings.Repeat("─", w), a.st.status, -1, -1)
 		row++
 	}
-	a.in.draw(s, x, row, w, inH, a.st.input, true)
+	inSt := a.st.input
+	if in != &a.in {
+		inSt = a.st.approval
+	}
+	in.draw(s, x, row, w, inH, inSt, true)
 	row += inH
 	sel := min(a.cmdSel, len(list)-1)
 	first := max(0, sel-listH+1)
@@ -168,25 +174,15 @@ const (
 // statusParts are the status line's parts: the fixed ones, then the hints.
 func (a *App) statusParts() []string {
 	v := a.top()
-	tokens := fmt.Sprint(v.total + v.liveTokens)
-	if v.totalEst || v.liveTokens > 0 {
-		tokens = "~" + tokens
-	}
-	if v.building {
-		tokens = "counting"
-	}
-	if v.hasUsage {
-		// Usage counts the reply up to where it arrived; what streamed
-		// since is estimated.
-		more := max(v.liveTokens-v.usageLive, 0)
-		tokens = fmt.Sprint(v.usage + more)
-		if more > 0 {
-			tokens = "~" + tokens
-		}
-	}
-	parts := []string{a.agentName(v), a.opts.Model, tokens + " tokens", a.opts.Level.Get().String()}
-	if len(a.pending) > 0 {
-		parts = append(parts, "y allow · n deny")
+	parts := []string{a.agentName(v), a.opts.Model, a.tokens(v).String(), a.opts.Level.Get().String()}
+	req := a.head()
+	switch {
+	case a.noting():
+		parts = append(parts, "Enter refuses with the note · Esc goes back")
+	case req != nil:
+		parts = append(parts, strings.Join(answerHints(req.op, true), " · "))
+	case a.exitArmed(a.retryClock().Now()):
+		parts = append(parts, exitHint)
 	}
 	// The scroll hint goes before the longer turn hints: a narrow status
 	// line cuts the end, and a view that does not follow needs saying.
@@ -194,7 +190,7 @@ func (a *App) statusParts() []string {
 		parts = append(parts, "scrolled · PageDown to follow")
 	}
 	switch {
-	case len(a.pending) > 0:
+	case req != nil:
 	case a.waiting:
 		parts = append(parts, a.progressText()+" · your message waits: Enter sends it after the turn")
 	case a.running:

@@ -20,7 +20,12 @@ import (
 // with Rect's result offset by the transcript's origin). Expanded, the box
 // is at most 9/16 of the transcript's width and height and as wide as its
 // widest line needs (a width it keeps, so it does not shrink while rows
-// come and go); collapsed, it is the one-row top border.
+// come and go); collapsed, it is the one-row top border. After
+// CollapseWhenNarrow, until the person opens or collapses it (a click on
+// [+] or [-], or SetCollapsed), it is collapsed on a transcript narrower
+// than overlayNarrow columns, where it would cover most of each line, and
+// expanded on a wider one; their choice then holds for as long as the
+// overlay lives.
 //
 // Top border: a [Context][<root>]…[<name>] header centred in theme.assistant
 // and, at its right end, a [-] control that collapses the box ([+] expands
@@ -62,8 +67,11 @@ type Overlay struct {
 	live      []OverlayRow  // SetLive's rows
 	keptW     int           // widest natural width seen: the retained expanded width
 	collapsed bool
-	scroll    int  // first content line shown
-	follow    bool // keep the last line in view
+	narrow    bool   // CollapseWhenNarrow: Place collapses it on a narrow transcript
+	chosen    bool   // the person opened or collapsed it: Place no longer decides
+	total     string // the agent's token figure, on the bottom border
+	scroll    int    // first content line shown
+	follow    bool   // keep the last line in view
 	area      overlayArea
 }
 
@@ -175,11 +183,24 @@ func (o *Overlay) Data() OverlayData { return o.data }
 func (o *Overlay) Collapsed() bool { return o.collapsed }
 
 // SetCollapsed collapses or expands the overlay, keeping its width and
-// scroll position for when it expands again.
+// scroll position for when it expands again; Place no longer decides it.
 func (o *Overlay) SetCollapsed(c bool) {
-	o.collapsed = c
+	o.collapsed, o.chosen = c, true
 	o.replace()
 }
+
+// CollapseWhenNarrow makes Place collapse the overlay on a transcript
+// narrower than overlayNarrow and expand it on a wider one, until the
+// person chooses.
+func (o *Overlay) CollapseWhenNarrow() { o.narrow = true }
+
+// SetTotal sets the token figure the expanded box shows on its bottom
+// border ("" for none).
+func (o *Overlay) SetTotal(s string) { o.total = s }
+
+// overlayNarrow is the transcript width under which the overlay starts
+// collapsed.
+const overlayNarrow = 120
 
 // Scroll returns the index of the first content line shown (turn headers
 // and rows counted in order).
@@ -218,6 +239,9 @@ func (o *Overlay) onHeader(x, y int) bool {
 // expands.
 func (o *Overlay) Place(x, y, w, h int) {
 	o.area = overlayArea{x, y, w, h, true}
+	if o.narrow && !o.chosen {
+		o.collapsed = w < overlayNarrow
+	}
 	o.replace()
 }
 
@@ -283,7 +307,7 @@ func (o *Overlay) click(mx, my int) {
 	x, y, w, _ := o.GetRect()
 	if my == y {
 		if mx >= x+w-1-len(overlayControlOpen) && mx < x+w-1 {
-			o.SetCollapsed(!o.collapsed)
+			o.SetCollapsed(!o.collapsed) // the person's choice, from now on
 		}
 		return
 	}

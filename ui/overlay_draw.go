@@ -124,6 +124,9 @@ func (o *Overlay) drawFrame(screen tcell.Screen, x, y, w, h int) {
 	if w < 5 {
 		return
 	}
+	if o.total != "" && w >= len(o.total)+8 {
+		overlayPrint(screen, x+2, bottom, w-6, " "+o.total+" ", o.styles.title)
+	}
 	if o.scroll > 0 {
 		screen.SetContent(x+w-3, bottom, '▲', nil, o.styles.title)
 	}

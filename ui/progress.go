@@ -5,9 +5,9 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
+	"harness/approval"
 	"harness/llm"
 	"harness/rlm"
 )
@@ -81,6 +81,7 @@ func (a *App) track(ev rlm.Event) {
 	case rlm.Retry, rlm.TurnDone:
 		a.setPhase(phaseIdle, "")
 	case rlm.CommandStarted:
+		a.reg.argvs[e.ID] = append(a.reg.argvs[e.ID], e.Argv)
 		a.prog.cmds = append(a.prog.cmds, &runningCmd{agent: e.Agent, id: e.ID, argv: e.Argv, since: a.retryClock().Now()})
 		a.scheduleTick()
 	case rlm.CommandEnded:
@@ -150,16 +151,7 @@ func (a *App) showCommands() {
 }
 
 // commandLine shows argv as a shell would take it, quoting what needs it.
-func commandLine(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		out[i] = a
-	}
-	return strings.Join(out, " ")
-}
+func commandLine(argv []string) string { return approval.ShellLine(argv) }
 
 // progressText is the status line's part about the turn: a spinner and
 // the seconds waited while waiting for the first token or a tool.

@@ -239,7 +239,7 @@ func TestScreenFolded(t *testing.T) {
 	if got := s.draw(); !strings.Contains(got, "… 22 more lines") {
 		t.Errorf("a click on the fold line did not fold it again:\n%s", got)
 	}
-	s.a.do(KeyAction(tcell.NewEventKey(tcell.KeyCtrlO, 0, tcell.ModCtrl), false))
+	s.a.do(KeyAction(tcell.NewEventKey(tcell.KeyCtrlO, 0, tcell.ModCtrl), KeyState{}))
 	if got := s.draw(); strings.Contains(got, "more lines") {
 		t.Errorf("Ctrl+O did not unfold:\n%s", got)
 	}
@@ -293,7 +293,7 @@ func TestFoldKeepsClickedPlace(t *testing.T) {
 			if how == "click" {
 				s.click("more lines")
 			} else {
-				s.a.do(KeyAction(tcell.NewEventKey(tcell.KeyCtrlO, 0, tcell.ModCtrl), false))
+				s.a.do(KeyAction(tcell.NewEventKey(tcell.KeyCtrlO, 0, tcell.ModCtrl), KeyState{}))
 			}
 			after := strings.Split(s.draw(), "\n")
 			if !slices.Equal(after[1:marker], before[1:marker]) || after[marker] != "line xxxxx 5" {

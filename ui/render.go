@@ -45,24 +45,56 @@ type rendering struct {
 	bases  map[string]string // apply_patch: the texts its Replace Files replaced
 	sub    *subStats         // rlm: the subagent's figures
 	subVer int               // sub.ver the lines were drawn with
+
+	cmds []command // help: the commands it lists
+
+	fyi     bool       // the root's FYI call, folded into one line
+	answer  bool       // a subagent's answer (an rlm result): drawn as markdown
+	repl    bool       // a REPL call's result: its run() values drawn as text
+	argvs   [][]string // the result's run() commands, in order
+	shown   []logLine  // a REPL result's lines as shown, at shownVer
+	shownOK bool       // it holds a run() value
+	shownAt int        // ver+1 the lines were made at
+	failure string     // apply_patch: why the patch did not apply ("" when it did)
+	touched bool       // reasoning the person folded or unfolded
+}
+
+// runLines returns a REPL result's lines as shown, and whether it holds
+// a run() value (only then are they not its text, line by line).
+func (b *block) runLines() ([]logLine, bool) {
+	if !b.r.repl || b.kind != kResult {
+		return nil, false
+	}
+	if b.r.shownAt != b.ver+1 {
+		b.r.shown, b.r.shownOK = resultLines(b.String(), b.r.argvs)
+		b.r.shownAt = b.ver + 1
+	}
+	return b.r.shown, b.r.shownOK
 }
 
 // styledOn reports whether b is drawn from styled lines rather than its
 // text wrapped in one colour.
 func (b *block) styledOn() bool {
 	switch b.kind {
-	case kAssistant, kReasoning:
+	case kAssistant, kReasoning, kWelcome, kHelp, kUser:
 		return true
 	case kCall:
 		return b.r.startup || b.name == rlm.ApplyPatchTool || b.name == rlm.RLMTool
 	case kResult, kOutput:
-		return b.r.startup || b.textLines() > foldOver
+		if _, ok := b.runLines(); ok {
+			return true
+		}
+		return b.r.startup || b.r.answer || b.textLines() > foldOver
 	}
 	return false
 }
 
-// textLines returns how many lines b's text has.
+// textLines returns how many lines b's text has (a REPL result with run()
+// values: how many it is shown in).
 func (b *block) textLines() int {
+	if ls, ok := b.runLines(); ok {
+		return len(ls)
+	}
 	if !b.r.counted || b.r.lineVer != b.ver {
 		t := strings.TrimSuffix(b.String(), "\n")
 		b.r.nlines, b.r.lineVer, b.r.counted = strings.Count(t, "\n")+1, b.ver, true
@@ -75,6 +107,8 @@ func (b *block) foldable() bool {
 	switch b.kind {
 	case kCall:
 		return b.r.startup
+	case kReasoning:
+		return !b.r.streaming
 	case kResult, kOutput:
 		return b.r.startup && b.r.call != nil || b.textLines() > foldOver
 	}
@@ -88,6 +122,7 @@ func (b *block) toggle() {
 		t = b.r.call
 	}
 	t.r.expanded = !t.r.expanded
+	t.r.touched = true
 	t.r.valid = false
 	t.ver++
 	if t.r.res != nil { // the start-up result shows or hides with it
@@ -134,14 +169,24 @@ func (b *block) slines(w int) []styled.Line {
 		return b.r.lines
 	}
 	var out []styled.Line
-	switch b.kind {
-	case kAssistant, kReasoning:
+	switch {
+	case b.kind == kAssistant:
 		if b.r.md == nil {
 			b.r.md = &markdown.Doc{Streaming: b.r.streaming}
 		}
 		out = b.r.md.Lines(b.text, w)
-	case kCall:
+	case b.kind == kReasoning:
+		out = b.reasoningLines(w)
+	case b.kind == kUser:
+		out = userLines(b.text, w)
+	case b.kind == kCall:
 		out = b.callLines(w)
+	case b.kind == kWelcome:
+		out = welcomeLines(b.text, w)
+	case b.kind == kHelp:
+		out = helpLines(b.r.cmds, w)
+	case b.kind == kResult && b.r.answer && b.r.call == nil:
+		out = b.answerLines(w)
 	default:
 		out = b.foldLines(w)
 	}
@@ -172,22 +217,31 @@ func (b *block) foldLines(w int) []styled.Line {
 	if b.startupHidden() {
 		return nil
 	}
-	text := strings.TrimSuffix(b.String(), "\n")
-	n := b.textLines()
+	ls, runs := b.runLines()
+	if !runs {
+		text := strings.TrimSuffix(b.String(), "\n")
+		for _, l := range strings.Split(text, "\n") {
+			ls = append(ls, plainLog(l))
+		}
+	}
+	n := len(ls)
 	if b.r.call != nil || b.r.expanded || n <= foldOver {
-		out := plainLines(text, w, plainSt, nil)
+		out := wrapLog(ls, w, nil)
 		if b.r.call != nil && b.kind == kResult {
-			out = append(out, styled.Wrap([]styled.Span{{Text: "▲ start-up · click or " + foldKey + " to fold", Style: markerSt}}, w, styled.Indent{})...)
+			what := "start-up"
+			if b.r.call.r.fyi {
+				what = "FYI"
+			}
+			out = append(out, styled.Wrap([]styled.Span{{Text: "▲ " + what + " · click or " + foldKey + " to fold", Style: markerSt}}, w, styled.Indent{})...)
 		} else if n > foldOver {
 			out = append(out, styled.Wrap([]styled.Span{{Text: fmt.Sprintf("▲ %d lines · click or %s to fold", n, foldKey), Style: markerSt}}, w, styled.Indent{})...)
 		}
 		return out
 	}
-	lines := strings.Split(text, "\n")
-	out := plainLines(strings.Join(lines[:foldShow], "\n"), w, plainSt, nil)
+	out := wrapLog(ls[:foldShow], w, nil)
 	marker := fmt.Sprintf("… %d more lines · click or %s to expand", n-2*foldShow, foldKey)
 	out = append(out, styled.Wrap([]styled.Span{{Text: marker, Style: markerSt}}, w, styled.Indent{})...)
-	return plainLines(strings.Join(lines[n-foldShow:], "\n"), w, plainSt, out)
+	return wrapLog(ls[n-foldShow:], w, out)
 }
 
 // wholeMarkers leaves out the last line of a patch being streamed while
@@ -204,6 +258,15 @@ func wholeMarkers(patch string) string {
 		return ""
 	}
 	return patch
+}
+
+// labelRow reports whether row i of reasoning b is its first, the
+// thinking label (or the folded line).
+func (b *block) labelRow(i int) bool {
+	if b.gap {
+		i--
+	}
+	return i == 0
 }
 
 // isMarker reports whether row i of b at width w is a fold marker.
@@ -239,6 +302,9 @@ func (b *block) callLines(w int) []styled.Line {
 		if b.r.expanded {
 			return plainLines(formatCall(b.name, args), w, plainSt, nil)
 		}
+		if b.r.fyi {
+			return styled.Wrap([]styled.Span{{Text: fyiLine(b.r.res), Style: faintSt}}, w, styled.Indent{Rest: []styled.Span{{Text: "  "}}})
+		}
 		summary := startupSummary(get("code"))
 		if b.r.res != nil && strings.Contains(b.r.res.String(), instructions.Preamble) {
 			summary += " · instructions"
@@ -246,10 +312,6 @@ func (b *block) callLines(w int) []styled.Line {
 		return styled.Wrap([]styled.Span{{Text: "● start-up: " + summary, Style: plainSt},
 			{Text: " · " + b.r.startupSize(), Style: markerSt}}, w, styled.Indent{Rest: []styled.Span{{Text: "  "}}})
 	case b.name == rlm.ApplyPatchTool:
-		out := []styled.Line{styled.One("● "+b.name, plainSt)}
-		if r := get("root"); r != "" {
-			out = append(out, styled.One("root: "+r, plainSt))
-		}
 		var old diffview.OldText
 		if b.r.bases != nil {
 			old = func(p string) (string, bool) { s, ok := b.r.bases[p]; return s, ok }
@@ -258,9 +320,18 @@ func (b *block) callLines(w int) []styled.Line {
 		if b.r.streaming {
 			text = wholeMarkers(text)
 		}
+		var diff []styled.Line
 		if text != "" {
-			out = append(out, diffview.Lines(text, old, w)...)
+			diff = diffview.Lines(text, old, w)
 		}
+		out := []styled.Line{styled.One("● "+b.name, plainSt)}
+		if b.r.failure != "" {
+			out, diff = notAppliedHead(b.name, b.r.failure, w), notAppliedDiff(diff)
+		}
+		if r := get("root"); r != "" {
+			out = append(out, styled.One("root: "+r, plainSt))
+		}
+		out = append(out, diff...)
 		for _, f := range fields {
 			if f.key != "patch" && f.key != "root" {
 				out = plainLines(f.key+": "+f.val, w, plainSt, out)
@@ -345,7 +416,7 @@ func (a *App) click(p point) {
 	switch {
 	case b.reviewable():
 		a.openReview(b)
-	case b.foldable() && (b.kind == kCall || b.isMarker(w, p.p.l)):
+	case b.foldable() && (b.kind == kCall || b.isMarker(w, p.p.l) || b.kind == kReasoning && b.labelRow(p.p.l)):
 		a.toggleHeld(p.p.b)
 	}
 }

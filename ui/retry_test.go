@@ -143,7 +143,7 @@ func TestRetryNoticeStandsApart(t *testing.T) {
 	s.a.retry.clock = llmtest.NewClock()
 	s.handle(rlm.AgentStart{Agent: root},
 		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "user", Content: "hi"}},
-		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("f1", "FYI", "{}")}}},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("f1", "read_file", `{"path":"m"}`)}}},
 		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: "f1", Content: "Model: m\n"}},
 		rlm.Retry{Agent: root, Attempt: 1, Max: 4, Delay: time.Second, Reason: "503"},
 		rlm.Retry{Agent: root, Attempt: 2, Max: 4, Delay: time.Second, Reason: "503"})

@@ -93,7 +93,7 @@ func drawScreen(t *testing.T, w, h int, be *fakeBackend, system string, events [
 		a.do(Action{Cmd: CmdInsert, Rune: r})
 	}
 	if approval != nil {
-		a.addApproval(&approvalReq{op: approval, answer: make(chan bool, 1)})
+		a.addApproval(newApprovalReq(approval))
 	}
 	a.main.SetRect(0, 0, w, h)
 	a.main.Draw(scr)

@@ -25,7 +25,7 @@ func TestStatusLineFits(t *testing.T) {
 		{"80 columns, working", 80, running, " 20261201-164135 │ 0 tokens │ read-only │ ⠼ working 3 s · Esc stops", []string{"model"}},
 		{"60 columns, working", 60, running, " 20261201-164135 │ 0 tokens │ ⠼ working 3 s · Esc stops", []string{"model", "read-only"}},
 		{"50 columns, working", 50, running, " 20261201-164135 │ ⠼ working 3 s · Esc stops", []string{"model", "read-only", "tokens"}},
-		{"80 columns, an approval", 80, approving, " 20261201-164135 │ 0 tokens │ read-only │ y allow · n deny", []string{"model"}},
+		{"80 columns, an approval", 80, approving, " 20261201-164135 │ 0 tokens │ read-only │ y once · a session · n refuse · t note", []string{"model"}},
 		{"30 columns: the end is cut", 30, running, " 20261201-164135 │ ⠼ working 3", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,5 +56,5 @@ func running(s *screenApp) {
 }
 
 func approving(s *screenApp) {
-	s.a.addApproval(&approvalReq{op: json.RawMessage(`{"operation":"run","executable":"/usr/bin/ls"}`), answer: make(chan bool, 1)})
+	s.a.addApproval(newApprovalReq(json.RawMessage(`{"operation":"run","executable":"/usr/bin/ls"}`)))
 }

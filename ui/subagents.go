@@ -44,12 +44,13 @@ type subStats struct {
 type registry struct {
 	subs  map[string]*subStats
 	bases map[string]map[string]string
+	argvs map[string][][]string // the run() commands of each REPL call seen running, in order
 	load  func(depth int, id string) ([]sessions.Item, error)
 	now   func() time.Time
 }
 
 func newRegistry() *registry {
-	return &registry{subs: map[string]*subStats{}, bases: map[string]map[string]string{}, now: time.Now}
+	return &registry{subs: map[string]*subStats{}, bases: map[string]map[string]string{}, argvs: map[string][][]string{}, now: time.Now}
 }
 
 // sub returns the figures of the subagent rlm call id starts at depth.

@@ -64,7 +64,7 @@ func newStyles(t config.Theme) styles {
 		styled.Code: t.ToolCall, styled.Link: t.User, styled.URL: t.Status,
 		styled.Quote: t.Reasoning, styled.Marker: t.Status, styled.DiffFile: t.ToolCall,
 		styled.DiffHunk: t.ContextTurn, styled.DiffAdd: add, styled.DiffRemove: remove,
-		styled.DiffContext: t.Status, styled.Note: t.Warning,
+		styled.DiffContext: t.Status, styled.Note: t.Warning, styled.Failure: t.Error,
 	} {
 		st.class[c] = col(hex)
 	}
@@ -111,8 +111,10 @@ func (s *styles) of(k kind) tcell.Style {
 		return s.reasoning
 	case kCall:
 		return s.toolCall
-	case kOutput, kResult, kInfo, kProgress:
+	case kOutput, kResult, kInfo, kProgress, kHelp:
 		return s.toolResult
+	case kWelcome:
+		return s.assistant
 	case kApproval, kDescription:
 		return s.approval
 	case kNote:

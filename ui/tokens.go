@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -216,4 +217,37 @@ func (a *App) toggleHidden(turn int) {
 // overlayMouse gives a mouse action to the context overlay.
 func (m *mainView) overlayMouse(ev *tcell.EventMouse, act tview.MouseAction) {
 	m.ov.MouseHandler()(act, ev, func(tview.Primitive) {})
+}
+
+// Tokens is the one token figure of an agent on screen: the tokens
+// its next request would carry in messages, the visible turns only (each
+// counted by the provider's /tokenize or estimated, as the overlay counts
+// them) and the reply being streamed (estimated as it arrives). The status
+// line, the overlay's total and FYI all show it; hiding or restoring a
+// turn changes it at once.
+type Tokens struct {
+	N         int
+	Estimated bool // a part of it is estimated: shown with "~"
+	Counting  bool // the first count of a long conversation has not ended
+}
+
+// tokens returns v's figure.
+func (a *App) tokens(v *view) Tokens {
+	return Tokens{N: v.total + v.liveTokens, Estimated: v.totalEst || v.liveTokens > 0, Counting: v.building}
+}
+
+// Figure is the count as a number: "527", or "~527" when estimated.
+func (c Tokens) Figure() string {
+	if c.Estimated {
+		return fmt.Sprintf("~%d", c.N)
+	}
+	return fmt.Sprint(c.N)
+}
+
+// String is the count as the status line shows it: "~527 tokens".
+func (c Tokens) String() string {
+	if c.Counting {
+		return "counting tokens"
+	}
+	return c.Figure() + " tokens"
 }

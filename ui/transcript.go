@@ -52,7 +52,8 @@ type transcript struct {
 	doc    func() doc
 	scroll func() *scroll
 	sel    selection
-	rows   []pos // the line drawn on each row at the last Draw
+	rows   []pos // the line drawn on each row from off at the last Draw
+	off    int   // the empty rows above the first line drawn
 	w, h   int   // inner size at the last Draw
 }
 
@@ -61,18 +62,21 @@ func newTranscript(st *styles, d func() doc, sc func() *scroll) *transcript {
 }
 
 // top returns the first line to show at width w and height h, resuming
-// following when a held view reaches the bottom.
-func (t *transcript) top(d doc, w, h int) pos {
+// following when a held view reaches the bottom, and how many rows stay
+// empty above it: a document shorter than the widget sits at its bottom,
+// its last line right above the input, so the context overlay at the top
+// never covers the newest lines.
+func (t *transcript) top(d doc, w, h int) (pos, int) {
 	sc := t.scroll()
 	if !sc.follow {
 		top := d.norm(sc.top, w)
 		if p, _ := d.fwd(top, h, w); p.b < d.n() {
-			return top
+			return top, 0
 		}
 		sc.follow = true
 	}
-	p, _ := d.back(d.end(), h, w)
-	return p
+	p, moved := d.back(d.end(), h, w)
+	return p, h - moved
 }
 
 // Draw draws the lines from top, highlighting the selection.
@@ -85,9 +89,10 @@ func (t *transcript) Draw(s tcell.Screen) {
 		return
 	}
 	d := t.doc()
-	p := t.top(d, w, h)
+	p, off := t.top(d, w, h)
+	t.off = off
 	from, to := t.sel.ordered()
-	for row := 0; row < h; row++ {
+	for row := off; row < h; row++ {
 		p = d.norm(p, w)
 		if p.b >= d.n() {
 			break
@@ -196,7 +201,7 @@ func (t *transcript) scrollBy(n int) {
 		return
 	}
 	sc := t.scroll()
-	top := t.top(d, w, h)
+	top, _ := t.top(d, w, h)
 	if n < 0 {
 		sc.top, _ = d.back(top, -n, w)
 		sc.follow = false
@@ -215,9 +220,13 @@ func (t *transcript) pointAt(x, y int) (point, bool) {
 	if len(t.rows) == 0 {
 		return point{}, false
 	}
-	row := min(max(y-ty, 0), len(t.rows)-1)
+	rel := y - ty - t.off
+	row := min(max(rel, 0), len(t.rows)-1)
 	col := max(x-tx, 0)
-	if y-ty >= len(t.rows) {
+	switch {
+	case rel < 0:
+		col = 0
+	case rel >= len(t.rows):
 		col = t.w
 	}
 	return point{t.rows[row], col}, true
@@ -288,10 +297,15 @@ func (t *transcript) selectedText() string {
 			if bi == to.p.b {
 				tl, tc = to.p.l, to.col
 			}
-			if b.gap { // row 0 is the gap
-				fl, tl = max(fl-1, 0), tl-1
-				if bi == from.p.b && from.p.l == 0 {
-					fc = 0
+			if b.gap { // row 0 is the gap: the ends given as rows move up one
+				if bi == from.p.b {
+					if from.p.l == 0 {
+						fc = 0
+					}
+					fl = max(fl-1, 0)
+				}
+				if bi == to.p.b {
+					tl--
 				}
 			}
 			if tl >= 0 {

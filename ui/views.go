@@ -24,17 +24,18 @@ type view struct {
 	reg       *registry // what the blocks of every view share
 	reviewing bool      // a finished subagent's saved conversation, read-only
 
-	// The start-up call of a subagent's view, once seen.
-	startupID   string
-	startupCall *block
+	// calls are the saved calls shown, by ID, for their results to find;
+	// folds those folded with their output and result into one line (a
+	// subagent's start-up call, the root's FYI calls).
+	calls, folds map[string]*block
+	// open: the agent's turn runs, so its reasoning is shown whole until
+	// the turn ends (App.foldReasoning).
+	open bool
 
-	usage    int // latest endpoint-reported total tokens
-	hasUsage bool
 	// liveTokens estimates the reply being streamed (its blocks'
-	// liveRowTokens), updated with each delta; usageLive is what it was
-	// when usage arrived (usage counts that much of it already).
-	liveTokens, usageLive int
-	liveVer               int // bumped when the live blocks change
+	// liveRowTokens), updated with each delta.
+	liveTokens int
+	liveVer    int // bumped when the live blocks change
 
 	items    []sessions.Item // the conversation, for the context overlay
 	builder  OverlayBuilder
@@ -67,9 +68,11 @@ func (v *view) reset(items []sessions.Item) {
 	}
 	old := v.blocks
 	v.blocks, v.live, v.items = make([]*block, 0, len(items)+len(extras)+1), nil, items
-	v.startupID, v.startupCall = "", nil
+	v.calls, v.folds = map[string]*block{}, map[string]*block{}
+	open := v.open
+	v.open = false // what the conversation already held is from before
+	defer func() { v.open = open }()
 	v.countLive()
-	v.usageLive = 0
 	clear(old)
 	if v.system != nil && *v.system != "" {
 		v.blocks = append(v.blocks, newBlock(kSystem, "", *v.system, false))
@@ -235,7 +238,9 @@ func (v *view) addBlocks(m llm.Message) {
 	case "assistant":
 		gap := true
 		if r := m.Reasoning(); r != "" {
-			v.blocks = append(v.blocks, newBlock(kReasoning, "", r, gap))
+			b := newBlock(kReasoning, "", r, gap)
+			b.r.expanded = v.open
+			v.blocks = append(v.blocks, b)
 			gap = false
 		}
 		if m.Content != "" { // a blank line under the reasoning too
@@ -244,6 +249,10 @@ func (v *view) addBlocks(m llm.Message) {
 		}
 		for _, c := range m.ToolCalls {
 			b := newCallBlock(c.ID, c.Name, c.Arguments, gap)
+			if v.calls == nil {
+				v.calls = map[string]*block{}
+			}
+			v.calls[c.ID] = b
 			v.link(b)
 			v.blocks = append(v.blocks, b)
 			gap = false
@@ -261,28 +270,78 @@ func (v *view) addBlocks(m llm.Message) {
 
 // link connects a call block to what it draws from: an rlm call to its
 // subagent's figures, an apply_patch call to the old texts of its Replace
-// Files, a subagent's first repl call (the start-up call) to its folding.
+// Files, a subagent's first repl call (the start-up call) and the root's
+// FYI calls to their folding.
 func (v *view) link(b *block) {
+	if v.folds == nil {
+		v.folds = map[string]*block{}
+	}
+	switch {
+	case b.name == rlm.FYITool && v.agent.Depth == 0:
+		b.r.startup, b.r.fyi = true, true
+		v.folds[b.id] = b
+	case b.name == rlm.REPLTool && v.agent.Depth > 0 && len(v.folds) == 0 && isStartupCode(b.callArgs):
+		b.r.startup = true
+		v.folds[b.id] = b
+	}
 	if v.reg == nil {
 		return
 	}
-	switch {
-	case b.name == rlm.RLMTool:
+	switch b.name {
+	case rlm.RLMTool:
 		b.r.sub = v.reg.sub(b.id, v.agent.Depth+1)
-	case b.name == rlm.ApplyPatchTool:
+	case rlm.ApplyPatchTool:
 		b.r.bases = v.reg.bases[b.id]
-	case b.name == rlm.REPLTool && v.agent.Depth > 0 && v.startupID == "" && isStartupCode(b.callArgs):
-		b.r.startup = true
-		v.startupID, v.startupCall = b.id, b
 	}
 }
 
-// linkResult folds the start-up call's result into the call's line.
+// linkResult connects a result to its call: a folded call's result folds
+// into the call's line, a subagent's answer is drawn as markdown, a REPL
+// result pairs its run() values with their commands, and a patch that did
+// not apply says so on its call.
 func (v *view) linkResult(b *block) {
-	if v.startupCall != nil && b.id == v.startupID {
-		b.r.startup, b.r.call = true, v.startupCall
-		v.startupCall.r.res = b
-		v.startupCall.ver++
+	if c := v.folds[b.id]; c != nil {
+		b.r.startup, b.r.call = true, c
+		c.r.res = b
+		c.ver++
+		return
+	}
+	c := v.calls[b.id]
+	if c == nil {
+		return
+	}
+	switch c.name {
+	case rlm.RLMTool:
+		b.r.answer, b.gap = true, true // set apart from the task above it
+	case rlm.REPLTool:
+		b.r.repl = true
+		if v.reg != nil && len(v.reg.argvs[b.id]) > 0 {
+			b.r.argvs = v.reg.argvs[b.id]
+		} else if f, ok := objectFields(c.callArgs); ok && len(f) == 1 {
+			b.r.argvs = codeCommands(f[0].val)
+		}
+	case rlm.ApplyPatchTool:
+		c.r.failure = patchFailure(b.text)
+		c.ver++
+	}
+}
+
+// foldReasoning ends the agent's turn on screen: its reasoning folds,
+// except where the person unfolded or folded it themselves.
+func (v *view) foldReasoning() {
+	v.open = false
+	for _, b := range v.blocks {
+		if b.kind != kReasoning {
+			continue
+		}
+		if b.r.streaming { // a stopped reply's, no longer streamed into
+			b.r.streaming, b.r.md = false, nil
+			b.ver++
+		}
+		if !b.r.touched && b.r.expanded {
+			b.r.expanded = false
+			b.ver++
+		}
 	}
 }
 
@@ -402,7 +461,6 @@ func (v *view) dropLive() {
 	}
 	v.live = nil
 	v.countLive()
-	v.usageLive = 0
 }
 
 // output appends printed text to call id's output block.
@@ -414,8 +472,8 @@ func (v *view) output(id, text string) {
 		}
 	}
 	b := newBlock(kOutput, id, text, false)
-	if v.startupCall != nil && id == v.startupID {
-		b.r.startup, b.r.call = true, v.startupCall
+	if c := v.folds[id]; c != nil {
+		b.r.startup, b.r.call = true, c
 	}
 	v.blocks = append(v.blocks, b)
 }

@@ -54,7 +54,7 @@ func TestConversationKeepsErrorsOfFailedTurns(t *testing.T) {
 func TestTrailingNewlinesDrawNoBlankLines(t *testing.T) {
 	be := &fakeBackend{events: rlm.NewStream(), name: "s1", items: items(
 		llm.Message{Role: "user", Content: "hi"},
-		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("f1", "FYI", "{}")}},
+		llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call("f1", "read_file", `{"path":"m"}`)}},
 		llm.Message{Role: "tool", ToolCallID: "f1", Content: "Date: today\nModel: m\n"},
 		llm.Message{Role: "assistant", Content: "Hello."},
 	)}

@@ -36,6 +36,9 @@ type BindBody struct {
 	// MCP says the parent has MCP servers: the worker then offers mcp()
 	// and mcp_tools(), each a host call.
 	MCP bool `json:"mcp,omitempty"`
+	// AskWrites says a write the permission level refuses is put to the
+	// parent first (the write_ask host call), which may let it through.
+	AskWrites bool `json:"ask_writes,omitempty"`
 	// HelperLoadMS bounds the time one helper file may take to load.
 	HelperLoadMS int `json:"helper_load_ms"`
 	// TestHooks asks a test binary's worker to predeclare its test-only

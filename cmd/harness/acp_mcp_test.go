@@ -24,9 +24,9 @@ import (
 // TestACPEditorMCPServers: the mcpServers of session/new reach the
 // session's subagents beside the configured one: an HTTP server (with
 // its headers) and a stdio server, each tool offered as mcp__NAME__TOOL.
-// A call off the allow list asks the editor; allow_always covers the next
-// call to the same tool in that session; the credential in a header is
-// never saved.
+// A call off the allow list asks the editor; allow_always covers the same
+// call again in that session (the same tool with the same arguments, as
+// the UI's a), not another; the credential in a header is never saved.
 func TestACPEditorMCPServers(t *testing.T) {
 	node, nodeArgs := mcptest.Everything(t)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "web", Version: "1"}, nil)
@@ -51,6 +51,7 @@ func TestACPEditorMCPServers(t *testing.T) {
 
 	e := newEnv(t,
 		llmtest.Call("rlm", `{"task":"Use the editor's servers.","name":"user"}`),
+		llmtest.Call("mcp__web__shout", `{"text":"hi"}`),
 		llmtest.Call("mcp__web__shout", `{"text":"hi"}`),
 		llmtest.Call("mcp__web__shout", `{"text":"again"}`),
 		llmtest.Call("mcp__everything__echo", `{"message":"from stdio"}`),
@@ -83,13 +84,13 @@ func TestACPEditorMCPServers(t *testing.T) {
 			results = append(results, c.title+" = "+c.resultText())
 		}
 	}
-	want := []string{"user · MCP web shout = HI", "user · MCP web shout = AGAIN", "user · MCP everything echo = Echo: from stdio",
+	want := []string{"user · MCP web shout = HI", "user · MCP web shout = HI", "user · MCP web shout = AGAIN", "user · MCP everything echo = Echo: from stdio",
 		"user · MCP configured echo = Echo: from config"}
 	if strings.Join(results, "\n") != strings.Join(want, "\n") {
 		t.Errorf("MCP calls:\n%s\nwant:\n%s", strings.Join(results, "\n"), strings.Join(want, "\n"))
 	}
-	if n := len(p.permissions()); n != 2 {
-		t.Errorf("%d permission requests, want 2 (one per tool: allow_always covers the second shout, the configured echo is allowed)", n)
+	if n := len(p.permissions()); n != 3 {
+		t.Errorf("%d permission requests, want 3 (allow_always covers the same shout again, not another; the configured echo is allowed)", n)
 	}
 	mu.Lock()
 	for _, a := range auth {

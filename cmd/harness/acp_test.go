@@ -16,8 +16,10 @@ import (
 )
 
 // TestACPTurn: initialize, session/new and a prompt whose root delegates
-// to a planner (depth 1), which runs two commands (one approval, answered
-// allow_always, covers both) and delegates an edit to an editor (depth 2).
+// to a planner (depth 1), which runs a command twice (one approval,
+// answered allow_always, covers the second: the same command with the
+// same arguments, as the UI's a), then another (asked again), and
+// delegates an edit to an editor (depth 2).
 // The editor's tool calls are titled after it, apply_patch comes with its
 // diff and both file tools with locations; the reasoning is a thought and
 // the answer a message; the stop reason is end_turn. allow_always holds
@@ -28,7 +30,7 @@ func TestACPTurn(t *testing.T) {
 	e := newEnv(t,
 		llmtest.Reply{Reasoning: "Delegate.", ToolCalls: []llmtest.ToolCall{{Name: "rlm",
 			Arguments: args(map[string]string{"task": "Touch the files, then have a.txt edited.", "name": "planner"})}}},
-		llmtest.Call("repl", args(map[string]string{"code": `print(run(["touch", "t1"])["exit_code"])` + "\n" + `print(run(["touch", "t2"])["exit_code"])`})),
+		llmtest.Call("repl", args(map[string]string{"code": `print(run(["touch", "t1"])["exit_code"])` + "\n" + `print(run(["touch", "t1"])["exit_code"])` + "\n" + `print(run(["touch", "t2"])["exit_code"])`})),
 		llmtest.Call("rlm", args(map[string]string{"task": "Change hello to hello world in a.txt.", "name": "editor"})),
 		llmtest.Call("apply_patch", args(map[string]string{"patch": patchText})),
 		llmtest.Call("read_file", `{"path":"a.txt","start_line":1}`),
@@ -122,8 +124,8 @@ func TestACPTurn(t *testing.T) {
 		t.Errorf("read_file result %q", read.resultText())
 	}
 	perms := p.permissions()
-	if len(perms) != 1 {
-		t.Fatalf("%d permission requests, want 1 (allow_always covers the second command)", len(perms))
+	if len(perms) != 2 {
+		t.Fatalf("%d permission requests, want 2 (allow_always covers the same command again, not touch t2)", len(perms))
 	}
 	repl := byTitle[want[1]]
 	if string(perms[0].ToolCall.ToolCallId) != repl.id || len(perms[0].Options) != 3 {
@@ -132,7 +134,7 @@ func TestACPTurn(t *testing.T) {
 	if c := perms[0].ToolCall.Content; len(c) == 0 || !strings.Contains(c[0].Content.Content.Text.Text, "Run /usr/bin/touch t1 in /repository") {
 		t.Errorf("permission request content %+v", c)
 	}
-	if !strings.Contains(repl.resultText(), "0\n0") {
+	if !strings.Contains(repl.resultText(), "0\n0\n0") {
 		t.Errorf("repl result %q", repl.resultText())
 	}
 	for _, f := range []string{"t1", "t2"} {
@@ -153,8 +155,8 @@ func TestACPTurn(t *testing.T) {
 	if resp, err := p.prompt(s2.SessionId, "Touch t3."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("second prompt: %+v, %v", resp, err)
 	}
-	if n := len(p.permissions()); n != 2 {
-		t.Errorf("%d permission requests in all, want 2", n)
+	if n := len(p.permissions()); n != 3 {
+		t.Errorf("%d permission requests in all, want 3", n)
 	}
 	if _, err := os.Stat(filepath.Join(e.repo, "t3")); err == nil {
 		t.Error("t3 was created although refused")

@@ -29,7 +29,13 @@ func TestFaultServerUIRetryEsc(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the next turn was answered %v after Esc; the wait was not ended at once", d)
 	}
+	// The answer is on screen once its stream ended, which can be just
+	// before the server records the request's status.
 	reqs := srv.requests("ui")
+	for deadline := time.Now().Add(5 * time.Second); len(reqs) == 2 && reqs[1].Status == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		reqs = srv.requests("ui")
+	}
 	if len(reqs) != 2 || reqs[1].Roles != "user assistant tool" || reqs[1].Status != 200 {
 		t.Errorf("requests %+v", reqs)
 	}

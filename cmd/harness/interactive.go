@@ -93,6 +93,8 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		CountTurns:     turnCounter(cfg),
 		Bases:          w.parts.bases,
 		Prompts:        promptSet(cfg, w.dir),
+		Version:        version(), Repository: w.dir, Endpoint: cfg.Endpoint.BaseURL,
+		History: func() []string { return w.st.History(w.dir, f.resume, historyLimit) },
 	}
 	for _, w := range keyWarnings(cfg) {
 		opts.Events.Emit(ui.Warning{Message: w})
@@ -120,6 +122,9 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	fmt.Fprint(stdout, made.exitMessage())
 	return sig.exit()
 }
+
+// historyLimit is how many messages of earlier sessions Up reaches.
+const historyLimit = 500
 
 // backends remembers the sessions of one run (/new and /clear start
 // another), so the exit message is about the session the person was in,
@@ -185,7 +190,8 @@ func openUIWiring(cfg *config.Config, f agentFlags, launchDir string, stderr io.
 			onFailure: func(n failures.Note, count int) {
 				stream.Emit(ui.FailureNote{Message: n.Message, Count: count})
 			},
-			bases: new(diffview.Bases),
+			bases:     new(diffview.Bases),
+			askWrites: true,
 		}}
 	// In the background: the first frame never waits for a server.
 	rs.startMCP(cfg, w.parts.failures(cfg), w.parts.onFailure)

@@ -96,13 +96,15 @@ func (e *testEnv) startUICommand(cmd *exec.Cmd) *uiProc {
 	return u
 }
 
-// waitText waits until harness has written s to the terminal.
+// waitText waits until harness has written s to the terminal: in one
+// piece, or in pieces that show it on the screen (vtScreen).
 func (u *uiProc) waitText(t *testing.T, s string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		u.mu.Lock()
-		ok := bytes.Contains(u.screen.Bytes(), []byte(s))
+		out := u.screen.Bytes()
+		ok := bytes.Contains(out, []byte(s)) || strings.Contains(strings.Join(vtScreen(out, 100, 30), "\n"), s)
 		u.mu.Unlock()
 		if ok {
 			return

@@ -140,6 +140,7 @@ type agentParts struct {
 	onFailure  func(failures.Note, int) // nil: failure notes are only recorded
 	roomAdvice func(string) string      // how to make room in a full context (nil: the UI's)
 	bases      *diffview.Bases          // nil: Replace File's old texts are not kept
+	askWrites  bool                     // writes the level refuses are put to the approver (the UI)
 }
 
 // fileTools are the real file tools; with bases, apply_patch first
@@ -183,7 +184,7 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 			Sandbox:   r.sandboxPolicy(cfg), Workers: r.workers,
 		}),
 		Files: p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
-		RoomAdvice:   p.roomAdvice,
+		RoomAdvice: p.roomAdvice, AskWrites: p.askWrites,
 		Instructions: instructionFinder(cfg, r.dir),
 	}, conv)
 }
