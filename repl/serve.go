@@ -222,6 +222,10 @@ func (s *server) exec(f wire.Frame) {
 		return
 	}
 	s.link.level.Store(int32(b.Level))
+	if b.Op != "" {
+		s.control(f.ID, b.Op)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s.mu.Lock()
