@@ -281,7 +281,9 @@ var errNoOneToApprove = errors.New("denied: harness repl runs without a terminal
 // refuse is the approver without a terminal.
 type refuse struct{}
 
-func (refuse) Approve(context.Context, json.RawMessage) (bool, error) { return false, errNoOneToApprove }
+func (refuse) Approve(context.Context, json.RawMessage) (bool, error) {
+	return false, errNoOneToApprove
+}
 
 // once runs code as one call and prints its result; approvals are asked
 // on the terminal when stdin is one (and does not hold the code).

@@ -174,7 +174,7 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 		Config: cfg, Client: endpointClient(cfg, cfg.Endpoint, "endpoint"), System: p.system,
 		Session: sess, RepoDir: r.dir, Repository: r.repo, Store: r.store,
 		NewREPL: rlm.REPLs(r.replOptions(cfg, p.failures(cfg), p.onFailure)),
-		Files: p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
+		Files:   p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
 		RoomAdvice: p.roomAdvice,
 	}, conv)
 }
