@@ -236,3 +236,17 @@ func TestHelperFileTimeout(t *testing.T) {
 		t.Errorf("%+v", rep.Files)
 	}
 }
+
+// FuzzIncomplete: Incomplete never panics, and a chunk it calls complete
+// stays complete when an empty line follows (the prompt never asks for
+// more after a block has ended).
+func FuzzIncomplete(f *testing.F) {
+	for _, s := range []string{"if x:\n    y", "x = [1,", `s = """a`, "def f():\n    return 1\n", "@d", "a \\", "f'{x'", "'''"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if !Incomplete(src) && strings.TrimSpace(src) != "" && Incomplete(src+"\n") {
+			t.Errorf("Incomplete(%q) is false, but true with an empty line after it", src)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -24,14 +25,22 @@ const (
 func (t *Terminal) Approve(ctx context.Context, op json.RawMessage) (bool, error) {
 	t.asking.Lock()
 	defer t.asking.Unlock()
+	read, done, err := t.answers() // before the question: what was typed ahead never answers it
+	if err != nil {
+		return false, fmt.Errorf("denied: the terminal cannot be read for an answer: %v", err)
+	}
+	defer done()
 	t.mu.Lock()
 	t.freshLineLocked()
 	t.writeLocked(approvalQuestion + "\n" + compactJSON(op) + "\n")
 	t.mu.Unlock()
 	stopDesc := t.describe(ctx, op)
-	key, err := readKey(ctx, t.opts.In, "yYnN\x03")
+	key, err := read(ctx, "yYnN\x03")
 	stopDesc()
 	switch {
+	case err != nil && ctx.Err() != nil:
+		t.write("Denied: the call was stopped.\n")
+		return false, err
 	case err != nil:
 		t.write("Denied: " + err.Error() + "\n")
 		return false, err
@@ -45,6 +54,31 @@ func (t *Terminal) Approve(ctx context.Context, op json.RawMessage) (bool, error
 	}
 	t.write("Denied.\n")
 	return false, nil
+}
+
+// answers returns where an approval's answer is read: from Run's input,
+// or from the terminal In itself (a run without the prompt loop).
+func (t *Terminal) answers() (read func(ctx context.Context, want string) (byte, error), done func(), err error) {
+	if t.input == nil {
+		k, err := openKeys(t.opts.In)
+		if err != nil {
+			return nil, nil, err
+		}
+		return k.read, k.close, nil
+	}
+	keys, release := t.input.takeKeys()
+	return func(ctx context.Context, want string) (byte, error) {
+		for {
+			select {
+			case b := <-keys:
+				if strings.IndexByte(want, b) >= 0 {
+					return b, nil
+				}
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			}
+		}
+	}, release, nil
 }
 
 // describe shows "Generating description…" and, in its place, the

@@ -11,19 +11,26 @@ import (
 	"strings"
 )
 
-// readKey reads lines from in until one starts with a key in want (type
-// y or n, then Enter). Ctrl+C is the terminal's SIGINT here.
-func readKey(ctx context.Context, in *os.File, want string) (byte, error) {
-	sc := bufio.NewScanner(in)
-	for sc.Scan() {
+// keys reads answers as lines (type y or n, then Enter); Ctrl+C is the
+// terminal's SIGINT here.
+type keys struct{ sc *bufio.Scanner }
+
+func openKeys(in *os.File) (*keys, error) { return &keys{sc: bufio.NewScanner(in)}, nil }
+
+func (k *keys) close() {}
+
+// read returns the first letter of the first line that starts with a key
+// in want.
+func (k *keys) read(ctx context.Context, want string) (byte, error) {
+	for k.sc.Scan() {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		if line := strings.TrimSpace(sc.Text()); line != "" && strings.IndexByte(want, line[0]) >= 0 {
+		if line := strings.TrimSpace(k.sc.Text()); line != "" && strings.IndexByte(want, line[0]) >= 0 {
 			return line[0], nil
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := k.sc.Err(); err != nil {
 		return 0, err
 	}
 	return 0, os.ErrClosed

@@ -48,8 +48,9 @@ type Options struct {
 
 // Terminal is the person at the terminal for one harness repl.
 type Terminal struct {
-	opts Options
-	r    REPL
+	opts  Options
+	r     REPL
+	input *input // the terminal's input while Run runs; nil otherwise
 
 	mu       sync.Mutex
 	lastByte byte               // the last byte written, 0 before any
@@ -117,6 +118,15 @@ func (t *Terminal) freshLineLocked() {
 // Run runs the prompt loop until Ctrl+D and returns the exit code: 0, or
 // 1 when the REPL could not start or the terminal failed.
 func (t *Terminal) Run() int {
+	in, editor, err := newInput(t.opts.In, t.interrupt)
+	if err != nil {
+		t.write("harness repl: " + err.Error() + "\n")
+		return 1
+	}
+	t.input = in
+	stdin := os.Stdin
+	os.Stdin = editor // what liner reads; it sets the modes of descriptor 0
+	defer func() { os.Stdin = stdin }()
 	ln := liner.NewLiner()
 	defer ln.Close()
 	ln.SetCtrlCAborts(true)
@@ -138,6 +148,7 @@ func (t *Terminal) Run() int {
 		if len(block) > 0 {
 			prompt = "... "
 		}
+		t.input.prompting()
 		line, err := ln.Prompt(prompt)
 		t.mu.Lock()
 		t.lastByte = '\n'
@@ -202,7 +213,13 @@ func (t *Terminal) Running(cancel context.CancelFunc) (ended func()) {
 	t.cancel = cancel
 	t.streamed.Reset()
 	t.mu.Unlock()
+	if t.input != nil {
+		t.input.calling()
+	}
 	return func() {
+		if t.input != nil {
+			t.input.called()
+		}
 		t.mu.Lock()
 		t.cancel = nil
 		t.mu.Unlock()
