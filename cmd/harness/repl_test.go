@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"harness/replib"
 )
@@ -120,5 +121,33 @@ func TestREPLLibrary(t *testing.T) {
 	}
 	if _, out, _ := e.runCommand("", "repl", "-c", "Path('/library').exists()"); !strings.Contains(out, "the REPL sees only /repository, /store;") {
 		t.Errorf("/library without --library: %s", out)
+	}
+}
+
+// TestREPLOnceInterrupted: SIGINT stops the one call, its result is
+// printed, and harness repl exits 130.
+func TestREPLOnceInterrupted(t *testing.T) {
+	e := replEnv(t)
+	cmd := e.command("repl", "-c", "print('spinning')\nPath('started').write_text('')\nwhile True: pass")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	for deadline := time.Now().Add(30 * time.Second); !fileExists(filepath.Join(e.repo, "started")); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the call did not start")
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("harness repl did not stop")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 || out.String() != "spinning\ncancelled: the call was stopped by the user (Esc)\n" {
+		t.Errorf("exit %d, stdout %q", code, out.String())
 	}
 }

@@ -39,7 +39,8 @@ const replUsage = `Usage:
                       read-only
 
 Exit codes: 0 done, 1 the call ended in an error (or the REPL could not
-start), 2 bad usage or configuration; 130 after SIGINT without a terminal.
+start), 2 bad usage or configuration; for one call, 130 after SIGINT (the
+call is stopped and its result printed), 143 after SIGTERM.
 At the >>> prompt, :help lists the workbench commands (:reload, :reset).
 `
 
