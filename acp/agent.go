@@ -19,6 +19,7 @@ import (
 
 	"harness/config"
 	"harness/mcpclient"
+	"harness/prompts"
 	"harness/rlm"
 	"harness/sessions"
 )
@@ -57,6 +58,10 @@ type Agent struct {
 	// ([approval_description]); nil without one.
 	Describe func(ctx context.Context, operation json.RawMessage) (string, error)
 	Close    func() // stops the session's MCP servers and closes its roots
+	// Commands are /init and the repository's prompt files, offered as
+	// available_commands_update; a prompt "/NAME args" sends the
+	// expanded text. nil offers none.
+	Commands *prompts.Set
 }
 
 // Runner runs a session's root turns (*rlm.Runner).
@@ -83,7 +88,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	w := &lockedWriter{w: out}
 	pr, pw := io.Pipe()
 	log := logger(opts.Log)
-	a := &server{opts: opts, log: log, sessions: map[string]*session{}}
+	a := &server{opts: opts, log: log, sessions: map[string]*session{}, out: w}
 	conn := sdk.NewAgentSideConnection(a, w, pr)
 	conn.SetLogger(slog.New(slog.NewTextHandler(opts.Log, nil)))
 	a.conn = conn
@@ -112,6 +117,7 @@ type server struct {
 	opts Options
 	log  func(string, ...any)
 	conn *sdk.AgentSideConnection
+	out  *lockedWriter // stdout, for what must follow an answer
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -222,6 +228,7 @@ func (a *server) open(cwd, name string, servers []sdk.McpServer, replayIt bool) 
 			s.send(u)
 		}
 	}
+	a.announceCommands(s, name == "")
 	go s.pump()
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -393,6 +400,9 @@ func (a *server) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptR
 	text, err := promptText(req.Prompt, s.roots.repository)
 	if err != nil {
 		return sdk.PromptResponse{}, invalidParams(err.Error())
+	}
+	if msg, ok := s.agent.Commands.Resolve(text); ok {
+		text = msg
 	}
 	resp, err := s.prompt(ctx, text)
 	if err == nil {

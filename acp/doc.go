@@ -58,8 +58,20 @@
 // -32602 with the reason in the message ("Invalid params: cwd … does not
 // exist; …"), which editors show, and in data.error. An unknown sessionId is -32002 (resource not found).
 //
+// # Commands
+//
+// A session's commands are /init and the repository's prompt files
+// (Agent.Commands), sent as available_commands_update: for session/new just
+// after its answer (an editor knows the session only from it), for
+// session/load and session/resume at once. Each has its name without the
+// slash, its description (a repository's prompt marked "(repository)") and
+// an input hint when it takes arguments. Prompt files that did not become
+// commands are logged.
+//
 // # Prompts
 //
+// A prompt whose text is "/init" or "/NAME arguments" for a prompt file
+// sends the expanded text (prompts.Set.Resolve), as the UI does.
 // The prompt's text blocks are joined as they are; a mentioned file
 // (resource_link) becomes @path, relative to the repository when inside
 // it, and an embedded one (resource) becomes @path with its text appended

@@ -67,7 +67,7 @@ func (m *mapper) event(e rlm.Event) []sdk.SessionUpdate {
 			m.rootStop = ""
 		}
 	case rlm.Notice:
-		if e.Agent.Depth == 0 {
+		if e.Agent.Depth == 0 && e.FinishReason != "" {
 			m.rootStop = e.FinishReason
 		}
 		return m.note(e.Agent, e.Message)

@@ -24,14 +24,49 @@ const headSize = 64 << 10
 // lockedWriter serializes writes to stdout: the SDK writes each message
 // with one Write, and so does the filter.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	after []afterWrite
+}
+
+// afterWrite runs fn once a message holding every one of match was
+// written (see lockedWriter.After).
+type afterWrite struct {
+	match []string
+	fn    func()
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	kept := l.after[:0]
+	for _, a := range l.after {
+		if containsAll(p, a.match) {
+			go a.fn() // it writes too: after this write, on its own
+		} else {
+			kept = append(kept, a)
+		}
+	}
+	l.after = kept
+	return n, err
+}
+
+// After runs fn, once, after the next message holding every string of
+// match was written: the SDK writes each message in one Write call.
+func (l *lockedWriter) After(fn func(), match ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.after = append(l.after, afterWrite{match, fn})
+}
+
+func containsAll(p []byte, match []string) bool {
+	for _, m := range match {
+		if !bytes.Contains(p, []byte(m)) {
+			return false
+		}
+	}
+	return true
 }
 
 // filter copies in to sdk line by line. A line that is not a JSON-RPC

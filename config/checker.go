@@ -41,7 +41,7 @@ var schema = func() map[string]int {
 	for _, k := range []string{
 		"endpoint.base_url", "endpoint.model", "endpoint.api_key_env",
 		"endpoint.max_retries", "endpoint.idle_timeout_s",
-		"chat.prompt",
+		"chat.prompt", "chat.instruction_files", "chat.instructions_max_bytes",
 		"repl.tool_description", "repl.permission", "repl.max_memory_mb", "repl.output_limit",
 		"rlm.max_depth", "rlm.subagent_prompt", "rlm.store.path",
 		"commands.deny", "commands.env_filter", "commands.sandbox", "commands.writable", "commands.network",

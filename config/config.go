@@ -174,6 +174,13 @@ const (
 // Chat holds the [chat] table.
 type Chat struct {
 	Prompt *string // the system message; nil when not configured
+	// InstructionFiles are the names of the instruction files looked for
+	// in each directory, the first found used there (default
+	// ["AGENTS.md"]; empty reads none). A Config built by hand has nil.
+	InstructionFiles []string
+	// InstructionsMaxBytes caps the instruction-file text an agent is
+	// given at its start (DefaultInstructionsMaxBytes unless configured).
+	InstructionsMaxBytes int
 }
 
 // REPL holds the [repl] table.

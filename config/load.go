@@ -94,7 +94,7 @@ func (c *checker) fill(cfg *Config, tree map[string]any) {
 		cfg.Endpoint, _ = c.endpoint(t, "endpoint")
 	}
 	if t, ok := c.table(tree, "", "chat", true); ok {
-		cfg.Chat.Prompt = c.optString(t, "chat", "prompt")
+		c.chat(&cfg.Chat, t)
 	}
 	if t, ok := c.table(tree, "", "repl", true); ok {
 		c.repl(&cfg.REPL, t)

@@ -148,6 +148,11 @@ func loadCases() []loadCase {
 		{name: "wrong type array", edit: replace(`deny = ["sudo"]`, `deny = "sudo"`), key: "commands.deny", at: "deny", msg: "must be an array of strings"},
 		{name: "wrong element type", edit: replace(`deny = ["sudo"]`, `deny = ["sudo", 3]`), key: "commands.deny", at: "deny", msg: "element 2 is an integer"},
 		{name: "wrong type prompt", edit: replace("[chat]\n", "[chat]\nprompt = 1\n"), key: "chat.prompt", at: "prompt = 1", msg: "must be a string"},
+		{name: "instruction_files not a list", edit: replace("[chat]\n", "[chat]\ninstruction_files = \"AGENTS.md\"\n"), key: "chat.instruction_files", at: "instruction_files =", msg: "must be an array of strings"},
+		{name: "instruction file with a slash", edit: replace("[chat]\n", "[chat]\ninstruction_files = [\"AGENTS.md\", \"docs/AGENTS.md\"]\n"), key: "chat.instruction_files", at: "instruction_files =", msg: `"docs/AGENTS.md" is not a file name`},
+		{name: "instruction file empty", edit: replace("[chat]\n", "[chat]\ninstruction_files = [\"\"]\n"), key: "chat.instruction_files", at: "instruction_files =", msg: `"" is not a file name`},
+		{name: "instructions_max_bytes zero", edit: replace("[chat]\n", "[chat]\ninstructions_max_bytes = 0\n"), key: "chat.instructions_max_bytes", at: "instructions_max_bytes =", msg: "at least 1"},
+		{name: "instructions_max_bytes string", edit: replace("[chat]\n", "[chat]\ninstructions_max_bytes = \"32k\"\n"), key: "chat.instructions_max_bytes", at: "instructions_max_bytes =", msg: "must be an integer, not a string"},
 		{name: "wrong type allow entry", edit: replace(`go = "/usr/local/go/bin/go"`, "go = 1"), key: "commands.allow.go", at: "go = 1", msg: "must be a string"},
 		{name: "bad colour short", edit: replace(`system = "#000000"`, `system = "#00000"`), key: "theme.system", at: "system =", msg: "not a colour"},
 		{name: "bad colour name", edit: replace(`user = "#111111"`, `user = "blue"`), key: "theme.user", at: "user =", msg: "#RRGGBB"},
@@ -417,6 +422,8 @@ api_key_env = "DESC_KEY"
 		t.Errorf("tools_list = %#v; want []any of two tables", cfg.Endpoint.Parameters["tools_list"])
 	}
 	check("Prompt", *cfg.Chat.Prompt, "Be brief.")
+	check("InstructionFiles", cfg.Chat.InstructionFiles, []string{"AGENTS.md"}) // absent: the default
+	check("InstructionsMaxBytes", cfg.Chat.InstructionsMaxBytes, DefaultInstructionsMaxBytes)
 	check("ToolDescription", cfg.REPL.ToolDescription, "run code")
 	check("Permission", cfg.REPL.Permission, PermReadOnly)
 	check("MaxMemoryMB", cfg.REPL.MaxMemoryMB, 512)
@@ -453,6 +460,30 @@ func TestLoadSandbox(t *testing.T) {
 	}
 	if c := cfg.Commands; c.Sandbox != SandboxWorkspace || c.Network || len(c.Writable) != 1 || c.Writable[0] != d.root {
 		t.Errorf("Commands = %+v", c)
+	}
+}
+
+func TestLoadInstructionKeys(t *testing.T) {
+	for _, c := range []struct {
+		keys  string
+		files []string
+		max   int
+	}{
+		{"", []string{"AGENTS.md"}, 32768},
+		{"instruction_files = [\"CLAUDE.md\", \"AGENTS.md\"]\ninstructions_max_bytes = 100\n", []string{"CLAUDE.md", "AGENTS.md"}, 100},
+		{"instruction_files = []\n", []string{}, 32768},
+	} {
+		d := newDirs(t)
+		text := strings.ReplaceAll(baseConfig, "STORE", d.store)
+		text = strings.Replace(text, "[chat]\n", "[chat]\n"+c.keys, 1)
+		writeConfig(t, d.home, text)
+		cfg, err := Load(d.home, d.launch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(cfg.Chat.InstructionFiles) != fmt.Sprint(c.files) || cfg.Chat.InstructionsMaxBytes != c.max {
+			t.Errorf("%q: InstructionFiles %q, InstructionsMaxBytes %d; want %q, %d", c.keys, cfg.Chat.InstructionFiles, cfg.Chat.InstructionsMaxBytes, c.files, c.max)
+		}
 	}
 }
 

@@ -16,6 +16,13 @@
 //	           lists its tools: one line with the start time and the tool names, a
 //	           warning for allow entries it does not offer (no tool is called, even
 //	           with --full; a failure's line gives the reason and the server's log)
+//	rules      the instruction files agents are given at their start
+//	           ($HARNESS_HOME's, then from the repository's top down to the
+//	           launch directory), one line each with its size, a warning for
+//	           one skipped or cut; the nested directories with their own
+//	           file are listed with theirs
+//	prompts    the prompt files, one line each with its command, size and
+//	           origin, a warning for each that did not become a command
 //	replib     every $HARNESS_HOME/replib/*.star file parses as Starlark
 //	sandbox    what confines REPL workers on this kernel (Landlock and its ABI, or the jail
 //	           alone: a warning), and, with [commands] sandbox = "workspace", that the kernel
@@ -97,7 +104,30 @@ func (p *printer) fail(check, what, fix string) {
 // probe, when given, starts a REPL worker (harness passes repl.ProbeWorker)
 // for the worker check.
 func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer, probe ...WorkerProbe) (ok bool) {
-	p := &printer{w: w}
+	o := Options{Home: home, LaunchDir: launchDir, Full: full, Out: w}
+	if len(probe) > 0 {
+		o.Worker = probe[0]
+	}
+	return RunWith(ctx, o)
+}
+
+// Options are what RunWith checks and where it reports.
+type Options struct {
+	Home, LaunchDir string
+	Full            bool
+	Out             io.Writer
+	// Worker, when set, starts a REPL worker for the worker check
+	// (harness passes repl.ProbeWorker).
+	Worker WorkerProbe
+	// Commands are the built-in command names no prompt file can take
+	// (ui.CommandNames).
+	Commands []string
+}
+
+// RunWith is Run with every option.
+func RunWith(ctx context.Context, o Options) (ok bool) {
+	home, launchDir, full := o.Home, o.LaunchDir, o.Full
+	p := &printer{w: o.Out}
 	cfg := checkConfig(p, home, launchDir)
 	if cfg != nil {
 		p.secrets = append(cfg.Secrets(), cfg.MCPSecrets()...)
@@ -111,10 +141,13 @@ func Run(ctx context.Context, home, launchDir string, full bool, w io.Writer, pr
 			p.skip(c, "needs a configuration that loads")
 		}
 	}
+	if cfg != nil {
+		checkInstructions(p, cfg, launchDir, o.Commands)
+	}
 	checkReplib(p, filepath.Join(home, "replib"))
 	checkSandbox(p, cfg)
-	for _, pr := range probe {
-		checkWorker(p, cfg, home, pr)
+	if o.Worker != nil {
+		checkWorker(p, cfg, home, o.Worker)
 	}
 	return !p.failed
 }

@@ -72,7 +72,7 @@ func TestAllGood(t *testing.T) {
 	if !ok {
 		t.Fatalf("doctor failed:\n%s", out)
 	}
-	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok completion", "ok replib", sandboxStatus() + " sandbox"}
+	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok completion", "ok rules", "ok prompts", "ok replib", sandboxStatus() + " sandbox"}
 	if got := lines(out); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("lines %v, want %v\n%s", got, want, out)
 	}

@@ -70,6 +70,7 @@ type callState struct {
 	done      chan struct{} // closed when the call ends; stops the watchdog
 	mem       memWatch
 	id        uint64 // on the parent's side of a worker: the call's frame id
+	touched   touches
 }
 
 func newCall(r *interp, parent context.Context, code string) *callState {

@@ -150,6 +150,7 @@ func (r *REPL) exec(ctx context.Context, code string) (string, bool) {
 			o = <-done // it unwound just in time; the result is being built
 		}
 	}
+	r.opts.reportTouched(c.touched.paths())
 	if o.panic != "" {
 		return r.renew(stateLost("The call crashed the interpreter ("+firstLine(o.panic)+").", ""), "", 0), true
 	}

@@ -74,6 +74,7 @@ func (r *interp) locate(op, p string) (*jail.Root, string, string, error) {
 			if rel == "" {
 				rel = "."
 			}
+			r.touch(name, rel)
 			return m, rel, v, nil
 		}
 	}

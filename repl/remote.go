@@ -306,6 +306,7 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, body wire.ExecBody) (
 			if idle != "" {
 				b.Text = idle + "\n" + b.Text
 			}
+			r.opts.reportTouched(b.Touched)
 			return b.Text, b.Failed
 		case <-stopCh:
 			stopCh = nil

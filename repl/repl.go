@@ -70,6 +70,14 @@ type Options struct {
 	// "MCP servers" section.
 	MCP MCP
 
+	// OnTouch, when set, is told the repository-relative path ("." for the
+	// repository itself) of every repository path the code of a call
+	// resolved: opened, listed, tested, written or removed, through Path,
+	// open(), os and the other file functions. Each path is told once per
+	// call, in the order first touched, after the call ran and before
+	// Exec returns, on the goroutine calling Exec (at most 4096 a call).
+	OnTouch func(path string)
+
 	// Output receives printed text as it is printed, so a UI can show it
 	// while the call runs. It is called, one call at a time, from the
 	// goroutine running the call while Exec waits, never after Exec returns.

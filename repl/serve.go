@@ -250,7 +250,7 @@ func (s *server) exec(f wire.Frame) {
 		}
 	}()
 	out, failed := s.in.runCall(c)
-	res := wire.ResultBody{Text: out, Failed: failed}
+	res := wire.ResultBody{Text: out, Failed: failed, Touched: c.touched.paths()}
 	if s.in.resets != resets {
 		info := s.in.info.Load()
 		res.Reset, res.Functions, res.LoadErrors = true, info.functions, info.errors

@@ -28,9 +28,18 @@ type agent struct {
 
 	fmu sync.Mutex // guards file (the UI may hide root turns during a turn)
 
+	// startup is the instruction-file text the next synthetic start-up
+	// call gives after its result (instructions.go), startupFiles the
+	// files it was read from; nested the directories whose own
+	// instruction file this subagent was given.
+	startup      string
+	startupFiles []string // the host paths of the start-up files read
+	nested       map[string]bool
+
 	mu        sync.Mutex
-	call      string // the tool call running now
-	prompt    int    // latest endpoint-reported prompt tokens
+	call      string   // the tool call running now
+	touched   []string // the repository paths the running REPL call resolved
+	prompt    int      // latest endpoint-reported prompt tokens
 	hasPrompt bool
 }
 
@@ -218,7 +227,12 @@ func (a *agent) llmTools() []llm.Tool {
 func (a *agent) run(ctx context.Context, call llm.ToolCall, synthetic bool) (string, Status) {
 	ref := a.ref()
 	a.emit(ToolCall{Agent: ref, ID: call.ID, Name: call.Name, Arguments: call.Arguments, Synthetic: synthetic})
-	text, st := a.dispatch(ctx, call)
+	text, args, st := a.dispatch(ctx, call)
+	if synthetic {
+		text, a.startup = withText(text, a.startup), ""
+	} else if args != nil {
+		text = withText(text, a.nestedInstructions(call.Name, args))
+	}
 	text = a.r.opts.Redactor.String(text)
 	a.emit(ToolResult{Agent: ref, ID: call.ID, Name: call.Name, Content: text, Failed: st != Done})
 	if st == Failed {
@@ -227,7 +241,10 @@ func (a *agent) run(ctx context.Context, call llm.ToolCall, synthetic bool) (str
 	return text, st
 }
 
-func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, Status) {
+// dispatch runs call and returns its result, status and checked arguments
+// (nil when the call named no tool of the agent or its arguments were
+// refused).
+func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, map[string]json.RawMessage, Status) {
 	var t *tool
 	for _, list := range [][]tool{a.tools, a.mcpTools()} {
 		for i := range list {
@@ -237,16 +254,17 @@ func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, Status
 		}
 	}
 	if t == nil {
-		return a.unknownTool(call.Name), Failed
+		return a.unknownTool(call.Name), nil, Failed
 	}
 	args, msg := t.check(call.Arguments)
 	if msg != "" {
-		return msg, Failed
+		return msg, nil, Failed
 	}
 	a.mu.Lock()
-	a.call = call.ID
+	a.call, a.touched = call.ID, nil
 	a.mu.Unlock()
-	return a.runSafely(ctx, t, args)
+	text, st := a.runSafely(ctx, t, args)
+	return text, args, st
 }
 
 // runSafely runs t, turning a panic (a bug in harness) into a result and

@@ -7,13 +7,22 @@ import (
 	"encoding/json"
 	"strings"
 
+	"harness/instructions"
 	"harness/llm"
 	"harness/sessions"
 )
 
-// removeFYI removes every FYI call and its result. An assistant message
+// removeFYI removes every FYI call and its result, except the start-up
+// calls that gave instruction files (whose results hold
+// instructions.Preamble): those stay as they were. An assistant message
 // left with neither content nor tool calls is removed too.
 func removeFYI(items []sessions.Item) []sessions.Item {
+	gave := map[string]bool{}
+	for _, it := range items {
+		if m := it.Message; m.Role == "tool" && strings.Contains(m.Content, instructions.Preamble) {
+			gave[m.ToolCallID] = true
+		}
+	}
 	ids := map[string]bool{}
 	out := items[:0:0]
 	for _, it := range items {
@@ -21,7 +30,7 @@ func removeFYI(items []sessions.Item) []sessions.Item {
 		if !it.Hidden && m.Role == "assistant" && len(m.ToolCalls) > 0 {
 			var keep []llm.ToolCall
 			for _, c := range m.ToolCalls {
-				if c.Name == FYITool {
+				if c.Name == FYITool && !gave[c.ID] {
 					ids[c.ID] = true
 				} else {
 					keep = append(keep, c)

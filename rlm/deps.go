@@ -60,6 +60,9 @@ type REPLEnv struct {
 	// MCP gives the REPL mcp() and mcp_tools(): calls go through the same
 	// approvals as the direct MCP tools. nil without MCP servers.
 	MCP repl.MCP
+	// Touched is told each repository path a call's code resolved
+	// (repl.Options.OnTouch), for nested instruction files.
+	Touched func(path string)
 }
 
 // MCP is the session's MCP servers (*mcpclient.Set). Subagents are

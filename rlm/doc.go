@@ -55,6 +55,21 @@
 // store_summary() (with a store) and library_summary() (at depth ≥ 2).
 // They are saved and shown like other calls.
 //
+// Instruction files (Options.Instructions, package instructions): every
+// agent is given the person's own file and those from the repository's
+// top down to the launch directory once, appended to its start-up call's
+// result (the root's FYI, a subagent's start-up REPL call), never in the
+// system message or the task. At each root turn the files are read again:
+// a file whose current text no visible tool result holds (it changed, or
+// the turn that gave it was hidden) is given in that turn's start-up call,
+// marked as replacing the earlier text, which stays where it was; an FYI
+// call that gave instruction files is never removed. When a subagent's
+// read_file, apply_patch, grep, list or REPL call touches a repository path
+// below a directory with its own instruction file not given to it yet,
+// that file is appended once to the call's result, read through the
+// repository's jail (so only when the permission level allows reading). A
+// file that cannot be read is skipped with a note in the text and a Notice.
+//
 // # Stopping and failures
 //
 // Cancelling Turn's context stops every agent. The deepest agent's partial

@@ -185,8 +185,9 @@ type (
 	}
 	// Notice is a warning about the agent's work for the person, shown and
 	// never saved or sent: a reply cut at the token limit, or stopped by
-	// the server's content filter. FinishReason is that reply's
-	// finish_reason ("length" or "content_filter").
+	// the server's content filter (FinishReason is then that reply's
+	// finish_reason, "length" or "content_filter"), or an instruction file
+	// that could not be given (FinishReason "").
 	Notice struct {
 		Agent        Agent
 		Message      string

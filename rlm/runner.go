@@ -33,12 +33,15 @@ type Options struct {
 	Repository *jail.Root // the repository root for the file tools
 	Store      *jail.Root // the store; nil when there is none
 
-	NewREPL  NewREPL
-	Files    FileTools
-	MCP      MCP      // the MCP servers subagents may use; nil for none
-	Approver Approver // the front end's; nil refuses every approval
-	Events   *Stream  // nil drops events
-	Redactor *sessions.Redactor
+	NewREPL NewREPL
+	Files   FileTools
+	// Instructions finds the instruction files every agent is given at
+	// its start (instructions.go); nil gives none.
+	Instructions Instructions
+	MCP          MCP      // the MCP servers subagents may use; nil for none
+	Approver     Approver // the front end's; nil refuses every approval
+	Events       *Stream  // nil drops events
+	Redactor     *sessions.Redactor
 	// RoomAdvice says how the person makes room when the root's
 	// conversation no longer fits the model's context, given the
 	// session's name (nil gives DefaultRoomAdvice, the UI's way).
@@ -178,6 +181,7 @@ func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
 	a.fmu.Lock()
 	a.file.Items = removeFYI(a.file.Items)
 	a.fmu.Unlock()
+	a.startup = a.startupInstructions()
 	r.emit(AgentStart{Agent: a.ref(), Task: prompt, Tools: a.llmTools()})
 	out := a.begin(ctx, prompt, FYITool, "{}")
 	if out.status == Done && out.err == nil {

@@ -100,11 +100,13 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 		},
 		Session: c.id,
 		MCP:     c.replMCP(),
+		Touched: c.touch,
 	})
 	if err != nil {
 		return c.failed("", fmt.Errorf("start the REPL: %w", err))
 	}
 	c.repl = repl
+	c.startup = c.startupInstructions()
 	args, _ := json.Marshal(map[string]string{"code": startupCode(o.Store != nil, lib != nil)})
 	if out := c.begin(ctx, task, REPLTool, string(args)); out.status != Done {
 		return out

@@ -55,5 +55,6 @@ func REPLOptions(base repl.Options, env REPLEnv) repl.Options {
 	o.PromptTokens = env.PromptTokens
 	o.Session = env.Session
 	o.MCP = env.MCP
+	o.OnTouch = env.Touched
 	return o
 }

@@ -17,6 +17,7 @@ import (
 	"harness/config"
 	"harness/diffview"
 	"harness/llm"
+	"harness/prompts"
 	"harness/rlm"
 	"harness/sessions"
 )
@@ -69,6 +70,10 @@ type Options struct {
 	// with the provider's tokenizer) for the context overlay; turns whose
 	// key is in cache cost nothing. Without it every count is estimated.
 	CountTurns func(ctx context.Context, turns [][]llm.Message, cache []llm.TurnCount) []llm.TurnCount
+
+	// Prompts, when set, are the commands that send a prompt: /init and
+	// the prompt files' /NAME, listed after the built-in commands.
+	Prompts *prompts.Set
 
 	// Bases, when set, holds the texts apply_patch's Replace Files
 	// replaced, recorded by the wiring just before each patch ran, so the
@@ -439,15 +444,12 @@ func (a *App) enter() {
 			a.edit(func() { a.in.set(c.name + " ") })
 			return
 		}
-		a.edit(func() { a.in.set("") })
-		a.command(c.name, "")
+		a.runCommand(c.name)
 		return
 	}
 	text := a.in.text
 	if len(text) > 0 && text[0] == '/' {
-		name, arg := splitCommand(text)
-		a.edit(func() { a.in.set("") })
-		a.command(name, arg)
+		a.runCommand(text)
 		return
 	}
 	if isBlank(text) {

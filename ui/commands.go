@@ -11,13 +11,54 @@ import (
 // command is one slash command; args is shown after its name in the list.
 type command struct{ name, args, help string }
 
+// commands are the built-in commands. /init sends a fixed prompt
+// (Options.Prompts); the prompt files' commands follow them in the list.
 var commands = []command{
 	{"/rename", " <name>", "rename this session"},
 	{"/tools", "", "show the tools of the agent on screen"},
+	{"/init", "", "have a subagent write or improve the repository's AGENTS.md"},
 	{"/new", "", "start a new, empty session"},
 	{"/clear", "", "start a new, empty session"},
 	{"/exit", "", "exit"},
 	{"/quit", "", "exit"},
+}
+
+// CommandNames returns the built-in commands' names without their slash:
+// no prompt file can take them (prompts.Load's reserved names).
+func CommandNames() []string {
+	out := make([]string, len(commands))
+	for i, c := range commands {
+		out[i] = strings.TrimPrefix(c.name, "/")
+	}
+	return out
+}
+
+// commandList is every command the list offers: the built-in ones (with
+// /init's line from Options.Prompts), then the prompt files', a
+// repository's marked as such.
+func (a *App) commandList() []command {
+	set := a.opts.Prompts
+	out := append([]command(nil), commands...)
+	for _, c := range set.Commands() {
+		if c.Name == "init" {
+			for i := range out {
+				if out[i].name == "/init" {
+					out[i].help = c.Description
+				}
+			}
+			continue
+		}
+		help := c.Description
+		if c.Repository {
+			help += " (repository)"
+		}
+		args := ""
+		if c.Args != "" {
+			args = " " + c.Args
+		}
+		out = append(out, command{"/" + c.Name, args, help})
+	}
+	return out
 }
 
 // matches returns the commands the list offers for the input: the input
@@ -28,12 +69,40 @@ func (a *App) matches() []command {
 		return nil
 	}
 	var out []command
-	for _, c := range commands {
+	for _, c := range a.commandList() {
 		if strings.HasPrefix(c.name, t) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// runCommand runs the slash command text: one that sends a prompt (/init,
+// a prompt file's) sends its message like a typed one (waiting in the
+// input while a turn runs); a built-in one runs at once.
+func (a *App) runCommand(text string) {
+	if msg, ok := a.opts.Prompts.Resolve(text); ok {
+		if a.running {
+			a.edit(func() { a.in.set(text) })
+			a.waiting = true
+			return
+		}
+		a.edit(func() { a.in.set("") })
+		a.send(msg)
+		return
+	}
+	name, arg := splitCommand(text)
+	a.edit(func() { a.in.set("") })
+	a.command(name, arg)
+}
+
+// commandNames lists the commands for the message about an unknown one.
+func (a *App) commandNames() string {
+	var names []string
+	for _, c := range a.commandList() {
+		names = append(names, c.name+c.args)
+	}
+	return strings.Join(names, ", ")
 }
 
 // complete puts the chosen command in the input.
@@ -88,8 +157,10 @@ func (a *App) command(name, arg string) {
 		a.newSession(name)
 	case "/exit", "/quit":
 		a.quit()
+	case "/init":
+		v.add(kError, "", "/init is not available here.")
 	default:
-		v.add(kError, "", "Unknown command "+name+". Commands: /rename <name>, /tools, /new, /clear, /exit, /quit. To send a message that starts with /, begin it with a space.")
+		v.add(kError, "", "Unknown command "+name+". Commands: "+a.commandNames()+". To send a message that starts with /, begin it with a space.")
 	}
 }
 

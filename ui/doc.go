@@ -143,6 +143,9 @@
 //
 // Typing "/" opens the list of matching commands: Up/Down choose, Tab
 // completes, Enter runs (completes /rename so a name can follow), Esc
-// closes. /rename NAME, /tools, /new and /clear, /exit and /quit. A message
+// closes. /rename NAME, /tools, /init, /new and /clear, /exit and /quit,
+// then the prompt files' /NAME (Options.Prompts; a repository's marked).
+// /init and /NAME send their message (prompts.Set.Resolve) as a typed one
+// is sent: while a turn runs the text waits in the input. A message
 // starting with a space and "/" is sent without the space.
 package ui

@@ -17,6 +17,7 @@ import (
 
 	"harness/config"
 	"harness/diffview"
+	"harness/instructions"
 	"harness/llm"
 	"harness/llmtest"
 	"harness/rlm"
@@ -601,4 +602,26 @@ type depthLoader struct {
 func (d depthLoader) SubagentConversation(depth int, id string) ([]sessions.Item, error) {
 	*d.depths = append(*d.depths, depth)
 	return d.loaderBackend.SubagentConversation(depth, id)
+}
+
+// TestScreenStartupInstructions: a start-up call that also gave instruction
+// files says so on its folded line.
+func TestScreenStartupInstructions(t *testing.T) {
+	sub := rlm.Agent{Name: "fixer", Depth: 1, ID: "r1"}
+	be := &fakeBackend{events: rlm.NewStream(), name: "s1"}
+	s := newScreenApp(t, 90, 10, be, nil)
+	result := "help text\n\n" + instructions.Preamble + "\n\n<instructions file=\"AGENTS.md\">\nrules\n</instructions>"
+	s.handle(
+		rlm.AgentStart{Agent: rlm.Agent{Name: "s1"}},
+		rlm.AgentStart{Agent: sub, Task: "Fix the typo."},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "user", Content: "Fix the typo."}},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{
+			call("st", "repl", jsonArgs("code", "FYI()\nhelp()"))}}},
+		rlm.ToolCall{Agent: sub, ID: "st", Name: "repl", Synthetic: true},
+		rlm.ToolResult{Agent: sub, ID: "st", Name: "repl", Content: result},
+		rlm.MessageAdded{Agent: sub, Message: llm.Message{Role: "tool", ToolCallID: "st", Content: result}},
+	)
+	if got := s.draw(); !strings.Contains(got, "● start-up: FYI · help() · instructions · 7 lines") || strings.Contains(got, "rules") {
+		t.Errorf("the folded start-up line:\n%s", got)
+	}
 }

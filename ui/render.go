@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"harness/diffview"
+	"harness/instructions"
 	"harness/markdown"
 	"harness/rlm"
 	"harness/styled"
@@ -238,7 +239,11 @@ func (b *block) callLines(w int) []styled.Line {
 		if b.r.expanded {
 			return plainLines(formatCall(b.name, args), w, plainSt, nil)
 		}
-		return styled.Wrap([]styled.Span{{Text: "● start-up: " + startupSummary(get("code")), Style: plainSt},
+		summary := startupSummary(get("code"))
+		if b.r.res != nil && strings.Contains(b.r.res.String(), instructions.Preamble) {
+			summary += " · instructions"
+		}
+		return styled.Wrap([]styled.Span{{Text: "● start-up: " + summary, Style: plainSt},
 			{Text: " · " + b.r.startupSize(), Style: markerSt}}, w, styled.Indent{Rest: []styled.Span{{Text: "  "}}})
 	case b.name == rlm.ApplyPatchTool:
 		out := []styled.Line{styled.One("● "+b.name, plainSt)}

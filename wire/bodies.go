@@ -91,6 +91,9 @@ type ResultBody struct {
 	Reset      bool              `json:"reset,omitempty"`
 	Functions  map[string]string `json:"functions,omitempty"`
 	LoadErrors []string          `json:"load_errors,omitempty"`
+	// Touched are the repository paths the call's code resolved, each
+	// once, in order (repl.Options.OnTouch).
+	Touched []string `json:"touched,omitempty"`
 }
 
 // LevelBody is a new permission level.

@@ -94,7 +94,7 @@ func startACP(s acp.Setup) (acp.Agent, error) {
 		rs.close()
 		return acp.Agent{}, err
 	}
-	return acp.Agent{Runner: r, Describe: describer(cfg), Close: rs.close}, nil
+	return acp.Agent{Runner: r, Describe: describer(cfg), Close: rs.close, Commands: promptSet(cfg, rs.dir)}, nil
 }
 
 // withEditorServers is the configured servers plus the editor's; an

@@ -155,6 +155,13 @@ func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir s
 		return code
 	}
 	defer w.close()
+	set := promptSet(cfg, w.dir)
+	for _, p := range set.Problems {
+		fmt.Fprintf(stderr, "harness: warning: %s\n", p)
+	}
+	if msg, ok := set.Resolve(prompt); ok {
+		prompt = msg // -p "/review main.go", -p /init
+	}
 	ctx, sig, stop := interruptible(ctx, stderr)
 	defer stop()
 	return sig.code(headless.Run(ctx, w.runner, w.stream, prompt, headless.NewPrinter(f.json, stdout, stderr)))

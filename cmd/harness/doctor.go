@@ -12,6 +12,7 @@ import (
 	"harness/config"
 	"harness/doctor"
 	"harness/repl"
+	"harness/ui"
 )
 
 func cmdDoctor(args []string, stdout, stderr io.Writer) int {
@@ -40,7 +41,8 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if !doctor.Run(ctx, home, wd, full, stdout, repl.ProbeWorker) {
+	if !doctor.RunWith(ctx, doctor.Options{Home: home, LaunchDir: wd, Full: full, Out: stdout,
+		Worker: repl.ProbeWorker, Commands: ui.CommandNames()}) {
 		return exitError
 	}
 	return exitOK

@@ -92,9 +92,13 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		Describe:       describer(cfg),
 		CountTurns:     turnCounter(cfg),
 		Bases:          w.parts.bases,
+		Prompts:        promptSet(cfg, w.dir),
 	}
 	for _, w := range keyWarnings(cfg) {
 		opts.Events.Emit(ui.Warning{Message: w})
+	}
+	for _, p := range opts.Prompts.Problems {
+		opts.Events.Emit(ui.Warning{Message: p.String()})
 	}
 	quit, sig, stop := quitOnSignal()
 	defer stop()

@@ -175,7 +175,8 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 		Session: sess, RepoDir: r.dir, Repository: r.repo, Store: r.store,
 		NewREPL: rlm.REPLs(r.replOptions(cfg, p.failures(cfg), p.onFailure)),
 		Files:   p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
-		RoomAdvice: p.roomAdvice,
+		RoomAdvice:   p.roomAdvice,
+		Instructions: instructionFinder(cfg, r.dir),
 	}, conv)
 }
 
