@@ -445,7 +445,7 @@ func checkReplib(p *printer, dir string) {
 			continue
 		}
 		if _, err := opts.Parse(f, src, 0); err != nil {
-			p.fail("replib", err.Error(), "correct the file or remove it (other helper files still load)")
+			p.fail("replib", err.Error(), "correct the file or remove it (other helper files still load); harness replib check loads it and runs its examples")
 			continue
 		}
 		good++

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"harness/wire"
 )
 
 // abandonGrace is how long Exec waits, once a call has been stopped (Esc,
@@ -119,7 +121,7 @@ func (r *REPL) exec(ctx context.Context, code string) (string, bool) {
 		return "error: this REPL has been closed; its subagent has finished", true
 	}
 	if in.remote != nil {
-		return r.execRemote(ctx, in, code)
+		return r.execRemote(ctx, in, wire.ExecBody{Code: code})
 	}
 	c := in.begin(ctx, code)
 	done := make(chan outcome, 1)

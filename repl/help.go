@@ -133,11 +133,7 @@ func (r *interp) helpHelpers(sb *strings.Builder) {
 	}
 	var full strings.Builder
 	for _, h := range r.helpers {
-		full.WriteString(h.signature)
-		if s := firstSentence(h.doc); s != "" {
-			full.WriteString(": " + s)
-		}
-		full.WriteString("\n")
+		full.WriteString(helpLine(h.signature, h.doc) + "\n")
 	}
 	if full.Len() <= helperBudget {
 		sb.WriteString(full.String())
@@ -148,6 +144,15 @@ func (r *interp) helpHelpers(sb *strings.Builder) {
 		sigs[i] = h.signature
 	}
 	sb.WriteString(strings.Join(sigs, ", ") + "\n(help(name) shows a helper's docstring.)\n")
+}
+
+// helpLine is a helper's line in help(): its signature and the first
+// sentence of its docstring.
+func helpLine(signature, doc string) string {
+	if s := firstSentence(doc); s != "" {
+		return signature + ": " + s
+	}
+	return signature
 }
 
 // firstSentence returns a docstring's first sentence, on one line, at

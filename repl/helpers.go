@@ -31,6 +31,7 @@ type helper struct {
 // fails is reported and contributes nothing.
 func (r *interp) loadHelpers() {
 	r.helpers, r.loadErrors = nil, nil
+	r.helperLog.begin()
 	for _, f := range r.helperFiles() {
 		file := f.Name + ".star"
 		var err error
@@ -41,6 +42,7 @@ func (r *interp) loadHelpers() {
 		}
 		if err != nil {
 			r.loadErrors = append(r.loadErrors, fmt.Sprintf("replib/%s: %s", file, describeLoadError(err)))
+			r.helperLog.failed(file, describeLoadError(err))
 		}
 	}
 	r.publish()
@@ -84,6 +86,7 @@ func (r *interp) loadHelper(file string, src []byte) (err error) {
 		case err != nil && reason == stopMemory:
 			err = fmt.Errorf("passed this REPL's memory limit (max_memory_mb = %d) while loading", r.opts.MaxMemoryMB)
 		}
+		r.helperLog.stopped(file, err) // a stop's place is where a step check fell: none is given
 	}()
 	return r.execHelper(file, src)
 }
@@ -97,6 +100,7 @@ func (r *interp) execHelper(file string, src []byte) error {
 		line, col := lineCol(string(src), lineStarts(string(src)), pe.pos)
 		return &syntax.Error{Pos: syntax.MakePosition(&file, int32(line), int32(col)), Msg: pe.msg}
 	}
+	r.helperLog.pm = pre.pm
 	f, err := r.fileOpts.Parse(file, pre.text, 0)
 	if err != nil {
 		return err
@@ -128,6 +132,7 @@ func (r *interp) execHelper(file string, src []byte) error {
 	for name, v := range globals {
 		r.globals[name] = v
 	}
+	r.helperLog.loaded(file, globals)
 	r.helpers = append(r.helpers, found...)
 	return nil
 }

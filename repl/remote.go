@@ -236,10 +236,13 @@ func newLoadInfo(functions map[string]string, errors []string) *loadInfo {
 // execRemote runs one call in the worker: it sends Exec and handles what
 // comes back until the Result, stopping the call on Esc or Close and
 // killing the worker when the stop is not obeyed within abandonGrace.
-func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string, bool) {
+func (r *REPL) execRemote(ctx context.Context, in *interp, body wire.ExecBody) (string, bool) {
 	in, idle, err := r.liveRemote(in)
 	if err != nil {
 		return "error: the REPL could not start: " + err.Error(), true
+	}
+	if idle != "" && body.Op != "" {
+		return idle, true // a control operation's answer has no room for the note
 	}
 	rm := in.remote
 	select {
@@ -250,7 +253,7 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string,
 	case <-r.closing:
 		return cancelledText, true
 	}
-	c := newCall(in, ctx, code)
+	c := newCall(in, ctx, body.Code)
 	rm.nextID++
 	c.id = rm.nextID
 	in.setCall(c)
@@ -264,7 +267,8 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, code string) (string,
 	rm.levelMu.Lock()
 	lv := int32(in.opts.Repository.Level())
 	rm.level.Store(lv)
-	rm.proc.Conn.Send(wire.Make(wire.Exec, c.id, wire.ExecBody{Code: code, Level: int(lv)}))
+	body.Level = int(lv)
+	rm.proc.Conn.Send(wire.Make(wire.Exec, c.id, body))
 	rm.levelMu.Unlock()
 	tick := time.NewTicker(levelPoll)
 	defer tick.Stop()

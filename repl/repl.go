@@ -130,9 +130,10 @@ type interp struct {
 	iterThread *starlark.Thread
 	cwd        string // virtual working directory, "/repository" at start
 
-	helpers    []helper // public helper functions, in load order
-	loadErrors []string // files that failed to load, one message each
-	loadReport string   // shown at the start of the next result, then cleared
+	helpers    []helper  // public helper functions, in load order
+	loadErrors []string  // files that failed to load, one message each
+	helperLog  helperLog // each helper file as it loaded (helperfiles.go)
+	loadReport string    // shown at the start of the next result, then cleared
 	info       atomic.Pointer[loadInfo]
 
 	onStepsCount int                       // calls of onSteps, for spacing memory checks
@@ -189,6 +190,7 @@ func (r *interp) reset() {
 	r.globals = r.builtins()
 	r.retained, r.walked = 0, 0
 	r.resets++
+	r.helperLog = newHelperLog(r.globals)
 	r.loadHelpers()
 	r.predeclared = make(map[string]bool, len(r.globals))
 	for name := range r.globals {

@@ -84,6 +84,7 @@ type server struct {
 
 	mu      sync.Mutex
 	callID  uint64
+	early   uint64 // a call cancelled before it started: its Cancel came before its Exec was served
 	cancel  context.CancelFunc
 	current atomic.Uint64 // the id of the call running, for Output and Note frames
 }
@@ -103,6 +104,8 @@ func (s *server) read() {
 			s.mu.Lock()
 			if s.callID == f.ID && s.cancel != nil {
 				s.cancel()
+			} else {
+				s.early = f.ID
 			}
 			s.mu.Unlock()
 		case wire.Reply:
@@ -222,10 +225,17 @@ func (s *server) exec(f wire.Frame) {
 		return
 	}
 	s.link.level.Store(int32(b.Level))
+	if b.Op != "" {
+		s.control(f.ID, b.Op)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s.mu.Lock()
 	s.callID, s.cancel = f.ID, cancel
+	if s.early == f.ID {
+		cancel() // stopped as it was sent (call IDs only grow, so an old call's late Cancel never matches)
+	}
 	s.mu.Unlock()
 	s.current.Store(f.ID)
 	resets := s.in.resets

@@ -121,7 +121,7 @@ func (c *agent) replMCP() repl.MCP {
 	if c.r.opts.MCP == nil {
 		return nil
 	}
-	return replMCP{c}
+	return replMCP{m: c.r.opts.MCP, call: c.mcpCall}
 }
 
 // startupCode is the synthetic first REPL call of every subagent.

@@ -77,15 +77,36 @@ func (a *agent) mcpTools() []tool {
 	return a.mcp
 }
 
-// replMCP is a subagent's repl.MCP: REPL code reaches the servers with the
-// same approvals, progress and notes as the direct tools.
-type replMCP struct{ a *agent }
+// replMCP is a repl.MCP over the session's servers: REPL code reaches
+// them with the calls call builds (a subagent's: the same approvals,
+// progress and notes as its direct tools).
+type replMCP struct {
+	m    MCP
+	call func(server, tool string, args json.RawMessage) mcpclient.Call
+}
 
 var _ repl.MCP = replMCP{}
 
+// REPLMCP gives REPL code outside an agent (harness repl) the servers of
+// m: each call asks ap unless the tool is allowed (nil refuses), sends
+// progress lines to progress (may be nil), and names session in failure
+// notes.
+func REPLMCP(m MCP, ap Approver, session string, progress func(line string)) repl.MCP {
+	return replMCP{m: m, call: func(server, tool string, args json.RawMessage) mcpclient.Call {
+		c := mcpclient.Call{Server: server, Tool: tool, Arguments: args, Session: session}
+		if ap != nil {
+			c.Approver = ap
+		}
+		if progress != nil {
+			c.Progress = func(p mcpclient.Progress) { progress(p.String()) }
+		}
+		return c
+	}}
+}
+
 func (m replMCP) Servers(ctx context.Context) []repl.MCPServer {
 	var out []repl.MCPServer
-	for _, s := range m.a.r.opts.MCP.Servers(ctx) {
+	for _, s := range m.m.Servers(ctx) {
 		rs := repl.MCPServer{Name: s.Name, Err: s.Err}
 		for _, t := range s.Tools {
 			rs.Tools = append(rs.Tools, repl.MCPTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Allowed: t.Allowed})
@@ -96,7 +117,7 @@ func (m replMCP) Servers(ctx context.Context) []repl.MCPServer {
 }
 
 func (m replMCP) Call(ctx context.Context, server, tool string, args json.RawMessage) (repl.MCPResult, error) {
-	res, err := m.a.r.opts.MCP.Call(ctx, m.a.mcpCall(server, tool, args))
+	res, err := m.m.Call(ctx, m.call(server, tool, args))
 	return repl.MCPResult{Text: res.Text, Structured: res.Structured, IsError: res.IsError}, err
 }
 

@@ -34,22 +34,28 @@ func DefaultFileTools() FileTools {
 // the per-agent fields filled in.
 func REPLs(base repl.Options) NewREPL {
 	return func(env REPLEnv) (REPL, error) {
-		o := base
-		o.Depth = env.Depth
-		o.Library = env.Library
-		o.Output = env.Output
-		o.OnCommand = env.Command
-		o.Approver = env.Approver
-		o.AskWrites = env.AskWrites
-		o.Model = env.Model
-		o.PromptTokens = env.PromptTokens
-		o.Session = env.Session
-		o.MCP = env.MCP
-		o.OnTouch = env.Touched
-		r, err := repl.New(o)
+		r, err := repl.New(REPLOptions(base, env))
 		if err != nil {
 			return nil, err
 		}
 		return r, nil
 	}
+}
+
+// REPLOptions are base with the fields of one agent's REPL taken from env
+// (harness repl builds its REPL as a depth-1 subagent's this way).
+func REPLOptions(base repl.Options, env REPLEnv) repl.Options {
+	o := base
+	o.Depth = env.Depth
+	o.Library = env.Library
+	o.Output = env.Output
+	o.OnCommand = env.Command
+	o.Approver = env.Approver
+	o.AskWrites = env.AskWrites
+	o.Model = env.Model
+	o.PromptTokens = env.PromptTokens
+	o.Session = env.Session
+	o.MCP = env.MCP
+	o.OnTouch = env.Touched
+	return o
 }

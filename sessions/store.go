@@ -47,18 +47,40 @@ func (st Store) New(r *Redactor) *Session { return &Session{store: st, redact: r
 // library/root.json, and takes its lock. A session another process has open
 // is refused with an *InUseError naming the holder's PID.
 func (st Store) Open(name string, r *Redactor) (*Session, error) {
+	s, err := st.existing(name)
+	if err != nil {
+		return nil, err
+	}
+	s.redact = r
+	if err := s.lockLocked(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// LibraryDir returns the library directory of the existing session name
+// (the folder holding library/root.json), without opening the session:
+// reading it needs no lock.
+func (st Store) LibraryDir(name string) (string, error) {
+	s, err := st.existing(name)
+	if err != nil {
+		return "", err
+	}
+	return s.LibraryDir(), nil
+}
+
+// existing returns the session name, not opened, once its name is valid
+// and its library/root.json exists.
+func (st Store) existing(name string) (*Session, error) {
 	if err := CheckName(name); err != nil {
 		return nil, fmt.Errorf("open session %q: %w", name, err)
 	}
-	s := &Session{store: st, name: name, redact: r}
+	s := &Session{store: st, name: name}
 	if _, err := os.Stat(s.RootPath()); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("no session named %q in %s (run harness --resume to list them)", name, st.Dir)
 		}
 		return nil, fmt.Errorf("open session %q: %w", name, err)
-	}
-	if err := s.lockLocked(); err != nil {
-		return nil, err
 	}
 	return s, nil
 }

@@ -55,9 +55,12 @@ type ReadyBody struct {
 	Error      string            `json:"error,omitempty"`
 }
 
-// ExecBody runs code.
+// ExecBody runs code, or with Op one of the REPL's control operations
+// (harness repl's: "names", "reload", "helpers"), whose Result text is
+// their JSON answer.
 type ExecBody struct {
 	Code  string `json:"code"`
+	Op    string `json:"op,omitempty"`
 	Level int    `json:"level"`
 }
 

@@ -170,17 +170,17 @@ func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir s
 // onTerminal reports whether stdin and stdout are both terminals, as a
 // full-screen picker needs.
 func onTerminal(stdin io.Reader, stdout io.Writer) bool {
-	for _, f := range []any{stdin, stdout} {
-		file, ok := f.(*os.File)
-		if !ok {
-			return false
-		}
-		fi, err := file.Stat()
-		if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-			return false
-		}
+	return isTerminal(stdin) && isTerminal(stdout)
+}
+
+// isTerminal reports whether f is an *os.File on a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
 	}
-	return true
+	fi, err := file.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // pickSession lets the person choose a saved session full-screen

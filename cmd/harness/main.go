@@ -47,6 +47,13 @@ Usage:
                         check the configuration, the endpoint and the helper files
   harness acp           be an Agent Client Protocol agent on stdin and stdout,
                         for an editor (Zed, for one)
+  harness repl [--permission LEVEL] [--library NAME] [-c CODE | FILE | -]
+                        the REPL of a depth-1 subagent in the current directory:
+                        interactive, or one call whose result is printed as the
+                        subagent gets it (harness repl --help for more)
+  harness replib check [-v] [FILE...]
+                        load each helper file in a fresh REPL and report its load
+                        errors, functions, shadowed names and docstring examples
   harness --version     print the version
   harness -h, --help    print this help
 
@@ -78,6 +85,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdDoctor(args[1:], stdout, stderr)
 		case "acp":
 			return cmdACP(args[1:], stdin, stdout, stderr)
+		case "repl":
+			return cmdREPL(args[1:], stdin, stdout, stderr)
+		case "replib":
+			return cmdReplib(args[1:], stdout, stderr)
 		}
 	}
 	switch infoFlag(args) {

@@ -174,19 +174,26 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 	return rlm.New(rlm.Options{
 		Config: cfg, Client: endpointClient(cfg, cfg.Endpoint, "endpoint"), System: p.system,
 		Session: sess, RepoDir: r.dir, Repository: r.repo, Store: r.store,
-		NewREPL: rlm.REPLs(repl.Options{
-			Repository: r.repo, Store: r.store, Home: cfg.Home,
-			OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
-			Commands: cfg.Commands, RepoDir: r.dir, Environ: environ(cfg),
-			Failures:  p.failures(cfg),
-			OnFailure: p.onFailure,
-			Watch:     commands.Watch,
-			Sandbox:   r.sandboxPolicy(cfg), Workers: r.workers,
-		}),
-		Files: p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
+		NewREPL: rlm.REPLs(r.replOptions(cfg, p.failures(cfg), p.onFailure)),
+		Files:   p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
 		RoomAdvice: p.roomAdvice, AskWrites: p.askWrites,
 		Instructions: instructionFinder(cfg, r.dir),
 	}, conv)
+}
+
+// replOptions are what every REPL over these roots shares (rlm.REPLs and
+// harness repl fill in one agent's fields): the mounts, the limits, the
+// [commands] rules and sandbox, the worker pool, and the failure log with
+// its callback (both may be nil).
+func (r *roots) replOptions(cfg *config.Config, fails *failures.Log, onFailure func(failures.Note, int)) repl.Options {
+	return repl.Options{
+		Repository: r.repo, Store: r.store, Home: cfg.Home,
+		OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
+		Commands: cfg.Commands, RepoDir: r.dir, Environ: environ(cfg),
+		Failures: fails, OnFailure: onFailure,
+		Watch:   commands.Watch,
+		Sandbox: r.sandboxPolicy(cfg), Workers: r.workers,
+	}
 }
 
 // clientOptions are added to every endpoint client (tests add a fake clock).
