@@ -162,6 +162,9 @@ func loadCases() []loadCase {
 		{name: "bad permission", edit: replace(`permission = "read-only"`, `permission = "rw"`), key: "repl.permission", at: "permission =", msg: "not a permission level"},
 		{name: "max_depth zero", edit: replace("max_depth = 2", "max_depth = 0"), key: "rlm.max_depth", at: "max_depth", msg: "at least 1"},
 		{name: "max_depth negative", edit: replace("max_depth = 2", "max_depth = -3"), key: "rlm.max_depth", at: "max_depth", msg: "at least 1"},
+		{name: "parallel zero", edit: replace("max_depth = 2", "max_depth = 2\nparallel = 0"), key: "rlm.parallel", at: "parallel", msg: "at least 1"},
+		{name: "parallel too many", edit: replace("max_depth = 2", "max_depth = 2\nparallel = 65"), key: "rlm.parallel", at: "parallel", msg: "at most 64"},
+		{name: "parallel string", edit: replace("max_depth = 2", "max_depth = 2\nparallel = \"4\""), key: "rlm.parallel", at: "parallel", msg: "must be an integer"},
 		{name: "max_memory_mb zero", edit: replace("max_memory_mb = 512", "max_memory_mb = 0"), key: "repl.max_memory_mb", at: "max_memory_mb", msg: "at least 1"},
 		{name: "relative allow path", edit: replace(`go = "/usr/local/go/bin/go"`, `go = "bin/go"`), key: "commands.allow.go", at: `go = "bin/go"`, msg: "not an absolute path"},
 		{name: "bad sandbox", edit: replace(`env_filter = ["TOKEN"]`, "env_filter = [\"TOKEN\"]\nsandbox = \"strict\""), key: "commands.sandbox", at: "sandbox =", msg: `"strict" is not a sandbox; use "none"`},
@@ -483,6 +486,30 @@ func TestLoadInstructionKeys(t *testing.T) {
 		}
 		if fmt.Sprint(cfg.Chat.InstructionFiles) != fmt.Sprint(c.files) || cfg.Chat.InstructionsMaxBytes != c.max {
 			t.Errorf("%q: InstructionFiles %q, InstructionsMaxBytes %d; want %q, %d", c.keys, cfg.Chat.InstructionFiles, cfg.Chat.InstructionsMaxBytes, c.files, c.max)
+		}
+	}
+}
+
+func TestLoadParallel(t *testing.T) {
+	for _, c := range []struct {
+		keys string
+		want int
+	}{
+		{"", 1},
+		{"parallel = 1\n", 1},
+		{"parallel = 4\n", 4},
+		{"parallel = 64\n", 64},
+	} {
+		d := newDirs(t)
+		text := strings.ReplaceAll(baseConfig, "STORE", d.store)
+		text = strings.Replace(text, "max_depth = 2\n", "max_depth = 2\n"+c.keys, 1)
+		writeConfig(t, d.home, text)
+		cfg, err := Load(d.home, d.launch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.RLM.Parallel != c.want {
+			t.Errorf("%q: Parallel %d, want %d", c.keys, cfg.RLM.Parallel, c.want)
 		}
 	}
 }

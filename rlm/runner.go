@@ -64,6 +64,7 @@ type Runner struct {
 	root      *agent
 	subagents atomic.Int32
 	running   atomic.Bool // a turn is running
+	slots     *slots      // [rlm] parallel: the subagents that may run at once
 
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn
@@ -100,6 +101,7 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 		conv.Items[i].Message = sendable(conv.Items[i].Message)
 	}
 	r := &Runner{opts: opts}
+	r.slots = newSlots(r.parallel())
 	r.root = &agent{r: r, file: conv, tools: []tool{rlmTool(), fyiTool()}}
 	return r, nil
 }
