@@ -65,6 +65,7 @@ type Runner struct {
 	subagents atomic.Int32
 	running   atomic.Bool // a turn is running
 	slots     *slots      // [rlm] parallel: the subagents that may run at once
+	files     fileLocks   // the files apply_patch is writing now
 
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn

@@ -150,7 +150,10 @@ func (p approvals) Approve(ctx context.Context, op json.RawMessage) (bool, error
 	ref, id := p.a.ref(), p.a.currentCall()
 	p.a.emit(ApprovalRequested{Agent: ref, ID: id, Operation: op})
 	ok, err := false, error(errNoApprover)
-	if ap := p.a.r.opts.Approver; ap != nil {
+	switch ap := p.a.r.opts.Approver.(type) {
+	case AgentApprover:
+		ok, err = ap.ApproveFor(ctx, ref, id, op)
+	case Approver:
 		ok, err = ap.Approve(ctx, op)
 	}
 	ans := ApprovalAnswered{Agent: ref, ID: id, Operation: op, Allowed: ok && err == nil}
