@@ -109,7 +109,7 @@ func (a *App) endCommand(ag rlm.Agent, id string) {
 // ticking reports whether something on screen counts seconds.
 func (a *App) ticking() bool {
 	p := a.prog.phase
-	return a.running && (p == phaseWaiting || p == phaseTool) || len(a.prog.cmds) > 0
+	return a.running && (p == phaseWaiting || p == phaseTool) || len(a.prog.cmds) > 0 || a.stripShown()
 }
 
 // scheduleTick asks for the next frame of the spinner while one shows.
