@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,5 +181,61 @@ func TestParallelWallTime(t *testing.T) {
 		one.Round(time.Millisecond), seq.Round(time.Millisecond), par.Round(time.Millisecond), float64(par)/float64(one))
 	if float64(par) > 1.3*float64(one) {
 		t.Errorf("four subagents with parallel 4 took %v, over 1.3× one alone (%v)", par, one)
+	}
+}
+
+// TestKilledMidParallel: harness is SIGKILLed while three subagents run at
+// once: beta has answered (its result waits in memory for alpha's, before
+// it in call order), alpha and gamma are streaming. Resuming, the root is
+// given beta's answer read from its own file, and alpha and gamma are
+// marked interrupted.
+func TestKilledMidParallel(t *testing.T) {
+	e := newEnv(t)
+	e.setConfig("max_depth = 2", "max_depth = 2\nparallel = 3")
+	stall := llmtest.Reply{Content: "working on it", Split: 4, Fail: llmtest.FailStall, After: 2}
+	e.srv.Respond(byTask(map[string][]llmtest.Reply{
+		"go":            {delegateAll("alpha", "beta", "gamma"), llmtest.Text("all done")},
+		"look at alpha": {stall},
+		"look at beta":  {llmtest.Text("beta found it")},
+		"look at gamma": {stall},
+	}))
+	p := e.startJSON("--json", "-p", "go")
+	name := p.waitFor("the session", isType("session"))["name"].(string)
+	ids := map[string]string{}
+	streaming := map[string]bool{}
+	p.waitFor("beta's answer and the others streaming", func(m map[string]any) bool {
+		switch {
+		case m["type"] == "tool_call" && m["name"] == "rlm":
+			var a struct{ Name string }
+			json.Unmarshal([]byte(m["arguments"].(string)), &a)
+			ids[a.Name] = m["id"].(string)
+		case m["type"] == "text_delta" && m["depth"] == float64(1) && m["agent"] != "beta":
+			streaming[m["agent"].(string)] = true
+		case m["type"] == "agent_end" && m["agent"] == "beta":
+			streaming["beta"] = true
+		}
+		return len(streaming) == 3
+	})
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	p.wait()
+
+	out, err := e.command("--resume", name, "-p", "continue").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "all done\n") {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	chats := e.srv.Chats()
+	results := map[string]string{}
+	for _, m := range chats[len(chats)-1].MustChat(t).Messages {
+		if m.Role == "tool" {
+			results[m.ToolCallID] = m.Content
+		}
+	}
+	if got := results[ids["beta"]]; !strings.HasPrefix(got, "beta found it\n[recovered: ") {
+		t.Errorf("beta's result after the crash: %q", got)
+	}
+	for _, n := range []string{"alpha", "gamma"} {
+		if got := results[ids[n]]; !strings.Contains(got, "[interrupted: ") || !strings.Contains(got, `subagent "`+n+`"`) {
+			t.Errorf("%s's result after the crash: %q", n, got)
+		}
 	}
 }
