@@ -36,10 +36,10 @@ type agent struct {
 	startupFiles []string // the host paths of the start-up files read
 	nested       map[string]bool
 
-	mu      sync.Mutex
-	call    string             // the tool call running now
-	touched []string           // the repository paths the running REPL call resolved
-	tickets map[string]*ticket // slots queued for the subagents of rlm calls (parallel.go)
+	mu       sync.Mutex
+	call     string             // the tool call running now
+	touched  []string           // the repository paths the running REPL call resolved
+	launches map[string]*launch // prepared for the subagents of a batch of rlm calls (parallel.go)
 
 	slot *ticket // the [rlm] parallel slot this subagent holds; used by its own goroutine only
 }

@@ -138,24 +138,61 @@ func (a *agent) awaitChildren(ctx context.Context, fn func()) {
 	}
 }
 
-// queueTicket keeps the ticket for the subagent of call id, taken by the
-// caller in call order, for delegate.
-func (a *agent) queueTicket(id string, t *ticket) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.tickets == nil {
-		a.tickets = map[string]*ticket{}
-	}
-	a.tickets[id] = t
+// launch is what the caller prepared, in call order, for the subagent of
+// one rlm call of a batch: its place in the queue for a slot, and its
+// turn to announce itself (its AgentStart comes after the previous call's,
+// so front ends list siblings in call order).
+type launch struct {
+	ticket  *ticket
+	after   <-chan struct{} // closed once the previous call's subagent started; nil for the first
+	started chan struct{}
+	once    sync.Once
 }
 
-// ticketFor takes the ticket queued for call id; nil when none was.
-func (a *agent) ticketFor(id string) *ticket {
+// waitTurn waits until the previous call's subagent announced itself.
+func (l *launch) waitTurn(ctx context.Context) {
+	if l == nil || l.after == nil {
+		return
+	}
+	select {
+	case <-l.after:
+	case <-ctx.Done():
+	}
+}
+
+// announced lets the next call's subagent announce itself.
+func (l *launch) announced() {
+	if l != nil {
+		l.once.Do(func() { close(l.started) })
+	}
+}
+
+// queueLaunch keeps l for the subagent of call id, for delegate.
+func (a *agent) queueLaunch(id string, l *launch) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t := a.tickets[id]
-	delete(a.tickets, id)
-	return t
+	if a.launches == nil {
+		a.launches = map[string]*launch{}
+	}
+	a.launches[id] = l
+}
+
+// launchFor takes what was queued for call id; nil when nothing was (the
+// call runs alone).
+func (a *agent) launchFor(id string) *launch {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l := a.launches[id]
+	delete(a.launches, id)
+	return l
+}
+
+// ticketOf is l's ticket; nil without a launch.
+func (l *launch) ticketOf() *ticket {
+	if l == nil {
+		return nil
+	}
+	return l.ticket
 }
 
 // batchLen is how many calls from the start of calls run together: the
@@ -244,17 +281,19 @@ func (a *agent) runBatch(ctx context.Context, calls []llm.ToolCall) (stopped *st
 	results := make([]res, len(calls))
 	done := make([]chan struct{}, len(calls))
 	a.awaitChildren(ctx, func() {
+		var after <-chan struct{}
 		for i, call := range calls {
 			done[i] = make(chan struct{})
 			a.emit(ToolCall{Agent: a.ref(), ID: call.ID, Name: call.Name, Arguments: call.Arguments})
-			a.queueTicket(call.ID, a.r.slots.take())
-		}
-		for i, call := range calls {
+			l := &launch{ticket: a.r.slots.take(), after: after, started: make(chan struct{})}
+			a.queueLaunch(call.ID, l)
+			after = l.started
 			go func() {
 				defer close(done[i])
+				defer l.announced()
 				results[i].text, results[i].st = a.execute(ctx, call, false)
-				if t := a.ticketFor(call.ID); t != nil {
-					t.drop() // the call started no subagent (bad arguments)
+				if a.launchFor(call.ID) != nil {
+					l.ticket.drop() // the call started no subagent (bad arguments)
 				}
 			}()
 		}

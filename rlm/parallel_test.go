@@ -217,6 +217,13 @@ func TestParallelAllAtOnceInCallOrder(t *testing.T) {
 			t.Errorf("saved result %d: %+v", i, m)
 		}
 	}
+	var started []string
+	for _, e := range eventsOf[AgentStart](r) {
+		started = append(started, e.Agent.Name)
+	}
+	if fmt.Sprint(started) != "[20260102-030405 A B C D]" { // the root, then its subagents
+		t.Errorf("AgentStart in the order %v, want the calls' order", started)
+	}
 	if q := eventsOf[Queued](r); len(q) != 0 {
 		t.Errorf("Queued events %+v with a free slot for each", q)
 	}

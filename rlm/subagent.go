@@ -27,15 +27,18 @@ func (a *agent) delegate(ctx context.Context, id, task, name string) (string, St
 	c.file = &sessions.File{Local: sessions.Local{Repository: a.r.opts.RepoDir, Depth: c.depth, Parent: parent}}
 	a.r.subagents.Add(1)
 	defer a.r.subagents.Add(-1)
+	l := a.launchFor(id)
 	err := c.setup()
 	c.refreshMCP(ctx)
+	l.waitTurn(ctx)
 	a.emit(AgentStart{Agent: c.ref(), Task: task, Tools: c.llmTools()})
+	l.announced()
 	var out outcome
 	switch {
 	case err != nil:
-		a.ticketFor(id).drop()
+		l.ticketOf().drop()
 		out = c.failed("", err)
-	case c.acquire(ctx, a.ticketFor(id)) != nil:
+	case c.acquire(ctx, l.ticketOf()) != nil:
 		out = c.stopped("")
 	default:
 		out = c.start(ctx, task)
