@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/coder/acp-go-sdk"
+
 	"harness/llmtest"
 	"harness/sessions"
 )
@@ -237,5 +239,75 @@ func TestKilledMidParallel(t *testing.T) {
 		if got := results[ids[n]]; !strings.Contains(got, "[interrupted: ") || !strings.Contains(got, `subagent "`+n+`"`) {
 			t.Errorf("%s's result after the crash: %q", n, got)
 		}
+	}
+}
+
+// TestACPParallelPermissions: two subagents running at once each ask the
+// editor for a permission; the two requests are pending together, and
+// each names its own subagent's tool call.
+func TestACPParallelPermissions(t *testing.T) {
+	e := newEnv(t)
+	e.setConfig("max_depth = 2", "max_depth = 2\nparallel = 2")
+	replies := map[string][]llmtest.Reply{"Touch both.": {delegateAll("one", "two"), llmtest.Text("Both touched.")}}
+	for _, n := range []string{"one", "two"} {
+		replies["look at "+n] = []llmtest.Reply{
+			llmtest.Call("repl", args(map[string]string{"code": fmt.Sprintf(`print(run(["touch", "t-%s"])["exit_code"])`, n)})),
+			llmtest.Text(n + " touched"),
+		}
+	}
+	e.srv.Respond(byTask(replies))
+	p := e.startACP()
+	p.initialize()
+	s := p.newSession(e.repo)
+	arrived := make(chan struct{}, 2)
+	both := make(chan struct{})
+	var once sync.Once
+	p.setAnswer(func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		arrived <- struct{}{}
+		if len(arrived) == 2 {
+			once.Do(func() { close(both) })
+		}
+		select {
+		case <-both:
+			return choose(optionOf(req, sdk.PermissionOptionKindAllowOnce)), nil
+		case <-time.After(10 * time.Second):
+			return choose(optionOf(req, sdk.PermissionOptionKindRejectOnce)), nil // not pending together
+		}
+	})
+	resp, err := p.prompt(s.SessionId, "Touch both.")
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v\nstderr:\n%s", resp, err, p.stderr)
+	}
+	for _, n := range []string{"one", "two"} {
+		if _, err := os.Stat(filepath.Join(e.repo, "t-"+n)); err != nil {
+			t.Errorf("t-%s: %v (the two requests were not pending together)", n, err)
+		}
+	}
+	replCall := map[string]string{} // agent → its repl call's ID
+	for _, c := range callsOf(t, p.take(s.SessionId)) {
+		if strings.Contains(c.title, "repl") && c.meta["synthetic"] != true {
+			replCall[c.meta["agent"].(string)] = c.id
+		}
+	}
+	perms := p.permissions()
+	if len(perms) != 2 {
+		t.Fatalf("%d permission requests, want 2", len(perms))
+	}
+	matched := 0
+	for _, req := range perms {
+		id := string(req.ToolCall.ToolCallId)
+		text := req.ToolCall.Content[0].Content.Content.Text.Text
+		for _, n := range []string{"one", "two"} {
+			if !strings.Contains(text, "touch t-"+n) {
+				continue
+			}
+			matched++
+			if replCall[n] == "" || replCall[n] != id {
+				t.Errorf("the request to touch t-%s names call %s, not %s's repl call %q", n, id, n, replCall[n])
+			}
+		}
+	}
+	if matched != 2 {
+		t.Errorf("%d of the requests name a subagent's command: %+v", matched, perms)
 	}
 }
