@@ -50,6 +50,10 @@ func (a *App) trackRun(ev rlm.Event) {
 		}
 	case rlm.ToolResult, rlm.Usage:
 		r.doing = "waiting for the model"
+	case rlm.MessageAdded:
+		if e.Message.Role == "tool" {
+			r.doing = "waiting for the model"
+		}
 	case rlm.Retry:
 		r.doing = "retrying"
 	case rlm.CommandStarted:

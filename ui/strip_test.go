@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"harness/llm"
+	"harness/llmtest"
 	"harness/rlm"
 )
 
@@ -156,4 +157,54 @@ func TestApprovalQueueOfSiblings(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Esc left a queued request waiting")
 	}
+}
+
+// TestStripDepthAndTime: a sibling that delegates is listed as delegating
+// above its own subagent (depth 2), a command shows as such, the times
+// count on the clock, and a depth-2 subagent's notes go under its own
+// caller's rlm call when it ends, not under a sibling's.
+func TestStripDepthAndTime(t *testing.T) {
+	clock := llmtest.NewClock()
+	step := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		subs := parallelStart(f, "alpha", "beta")
+		<-step
+		deep := rlm.Agent{Name: "beta1", Depth: 2, ID: "call_beta1"}
+		call := llm.ToolCall{ID: deep.ID, Name: rlm.RLMTool, Arguments: `{"task":"dig","name":"beta1"}`}
+		f.add(subs[1], llm.Message{Role: "assistant", ToolCalls: []llm.ToolCall{call}})
+		f.events.Emit(rlm.ToolCall{Agent: subs[1], ID: call.ID, Name: call.Name, Arguments: call.Arguments})
+		f.events.Emit(rlm.AgentStart{Agent: deep, Task: "dig"})
+		f.add(deep, llm.Message{Role: "user", Content: "dig"})
+		f.events.Emit(rlm.CommandStarted{Agent: subs[0], ID: "a1", Argv: []string{"go", "test"}})
+		<-step
+		f.events.Emit(rlm.Notice{Agent: deep, Message: "beta1's notice"})
+		f.events.Emit(rlm.AgentEnd{Agent: deep, Result: "dug"})
+		f.add(subs[1], llm.Message{Role: "tool", ToolCallID: call.ID, Content: "dug"})
+		<-ctx.Done()
+	}}
+	u := startUI(t, 100, 30, be, nil)
+	u.onUI(func() { u.app.retry.clock = clock })
+	u.typeText("go")
+	u.key(tcell.KeyEnter, 0, 0)
+	u.waitText("beta · depth 1 · starting")
+	step <- struct{}{}
+	u.waitText("beta1 · depth 2")
+	clock.Advance(12 * time.Second)
+	s := u.waitText("12 s")
+	for _, want := range []string{"alpha · depth 1 · running a command · 12 s", "beta · depth 1 · delegating · 12 s", "beta1 · depth 2 · starting · 12 s"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if !strings.Contains(s, "▸ alpha · depth 1") {
+		t.Errorf("the first not delegating is not followed:\n%s", s)
+	}
+	u.key(tcell.KeyCtrlT, 0, 0)
+	u.waitText("▸ beta · depth 1")
+	step <- struct{}{}
+	s = u.waitFor("beta1 to end", func(s string) bool { return !strings.Contains(s, "beta1 · depth 2") })
+	if !strings.Contains(s, "beta1: ⚠ beta1's notice") || !strings.Contains(s, "▸ beta · depth 1 · waiting for the model") {
+		t.Errorf("beta1's notice is not under beta's call:\n%s", s)
+	}
+	u.key(tcell.KeyEscape, 0, 0)
 }
