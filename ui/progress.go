@@ -61,8 +61,18 @@ func (a *App) setPhase(p phase, tool string) {
 	a.scheduleTick()
 }
 
-// track follows the events that change the phase.
+// track follows the events that change the phase: while subagents run at
+// once (the strip is shown), only those of the subagent followed.
 func (a *App) track(ev rlm.Event) {
+	if a.stripShown() {
+		switch ev.(type) {
+		case rlm.CommandStarted, rlm.CommandEnded, rlm.TurnDone:
+		default:
+			if v := a.followed(); v != nil && ev.Of() != v.agent {
+				return
+			}
+		}
+	}
 	switch e := ev.(type) {
 	case rlm.AgentStart, rlm.ToolResult:
 		a.setPhase(phaseWaiting, "")
