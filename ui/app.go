@@ -51,6 +51,11 @@ type Options struct {
 	System, SubagentSystem *string
 
 	Backend Backend
+	// Window returns the model's context window in tokens, 0 while it is
+	// unknown (nil: unknown); CompactAt is [chat] compact_at. The status
+	// line and the overlay show the tokens in use against the window.
+	Window    func() int
+	CompactAt float64
 	// NewSession returns the backend of a new, empty session (/new,
 	// /clear) sending its events to Events.
 	NewSession func() (Backend, error)
