@@ -103,7 +103,11 @@ func (a *agent) size(tools []llm.Tool) sizing {
 			continue
 		}
 		if c := items[i].Compaction; c != nil && !c.Off {
-			s.units = append(s.units, unit{turn: -1, entry: i, tokens: llm.EstimateBytes(llm.MessageBytes(c.Message()))})
+			n := 0
+			for _, m := range c.Messages() {
+				n += llm.MessageBytes(m)
+			}
+			s.units = append(s.units, unit{turn: -1, entry: i, tokens: llm.EstimateBytes(n)})
 		}
 		i++
 	}

@@ -35,12 +35,19 @@ type Compaction struct {
 	Off     bool   // hidden by the person: not sent
 }
 
-// Message is what a request sends for the entry: a user message holding
-// the summary.
-func (c *Compaction) Message() llm.Message {
-	return llm.Message{Role: "user", Content: fmt.Sprintf("[Summary of %s of this conversation, which harness hid to fit the model's context window; the person can restore them.]\n\n%s",
-		TurnRange(c.Turns), c.Summary)}
+// Messages are what a request sends for the entry: a user message
+// holding the summary and the assistant's acknowledgement, so that roles
+// still alternate and the turns after it go out byte for byte as saved.
+func (c *Compaction) Messages() []llm.Message {
+	return []llm.Message{
+		{Role: "user", Content: fmt.Sprintf("[Summary of %s of this conversation, which harness hid to fit the model's context window; the person can restore them.]\n\n%s",
+			TurnRange(c.Turns), c.Summary)},
+		{Role: "assistant", Content: EntryAck},
+	}
 }
+
+// EntryAck is the assistant's side of a compaction entry in requests.
+const EntryAck = "Noted: I have the summary of those turns and go on from it."
 
 // TurnRange names turns (0-based) as the person sees them: "turn 2",
 // "turns 1–3", "turns 1–3, 5".

@@ -33,10 +33,10 @@ func TestCompactionEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	vis := Visible(items)
-	if len(vis) != 5 || !strings.HasSuffix(vis[0].Content, "\n\nS") || !strings.Contains(vis[0].Content, "turns 1–2") {
+	if len(vis) != 6 || !strings.HasSuffix(vis[0].Content, "\n\nS") || !strings.Contains(vis[0].Content, "turns 1–2") || vis[1].Content != EntryAck {
 		t.Fatalf("visible = %q", contents(vis))
 	}
-	if got := contents(vis[1:]); got != "q2 a2 q3 a3" {
+	if got := contents(vis[2:]); got != "q2 a2 q3 a3" {
 		t.Errorf("the rest = %q", got)
 	}
 	ts := Turns(items)

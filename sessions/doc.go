@@ -63,9 +63,9 @@
 // as too long, left out so later requests fit). A compaction entry,
 // {"_harness_local":{"compaction":{"turns":[0,1],"summary":"…"}}} (with
 // "hidden":true when the person hid it), follows the marker of the last
-// turn it covers and is sent, where it stands, as one user message holding
-// the summary (compaction.go). Compaction never removes or rewrites a
-// message.
+// turn it covers and is sent, where it stands, as a user message holding
+// the summary and a short assistant acknowledgement (compaction.go).
+// Compaction never removes or rewrites a message.
 //
 // The top-level _harness_local object is required and never sent to a
 // provider: repository is the canonical launch directory, depth is 0 for the

@@ -42,7 +42,7 @@ func Turns(items []Item) []Turn {
 
 // Visible returns the messages a request sends: the messages of visible
 // turns, and the message of each compaction entry the person did not hide,
-// where it stands; markers and hidden turns are left out.
+// as two messages where it stands; markers and hidden turns are left out.
 func Visible(items []Item) []llm.Message {
 	out := make([]llm.Message, 0, len(items))
 	ts := Turns(items)
@@ -58,7 +58,7 @@ func Visible(items []Item) []llm.Message {
 			continue
 		}
 		if c := items[i].Compaction; c != nil && !c.Off {
-			out = append(out, c.Message())
+			out = append(out, c.Messages()...)
 		}
 		i++
 	}
