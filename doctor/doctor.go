@@ -365,14 +365,6 @@ func checkTokenize(ctx context.Context, p *printer, ep config.Endpoint, key stri
 	p.ok("tokenize", "%s answers (%s dialect, %d tokens for a test text)", tok.URL(), tok.Dialect(), n)
 }
 
-// windowSources name where a window came from.
-var windowSources = map[string]string{
-	llm.WindowFromConfig: "[endpoint] context_window",
-	llm.WindowFromProps:  "llama.cpp's /props, default_generation_settings.n_ctx",
-	llm.WindowFromModels: "the model's entry in /models",
-	llm.WindowFromOllama: "Ollama's /api/ps or /api/show",
-}
-
 // checkWindow says the model's context window and where it came from, as
 // a session would know it.
 func checkWindow(ctx context.Context, p *printer, client *llm.Client, ep config.Endpoint) {
@@ -383,7 +375,7 @@ func checkWindow(ctx context.Context, p *printer, client *llm.Client, ep config.
 		p.warn("window", "the server does not say the model's context window; set [endpoint] context_window in config.toml so that requests are fitted to it before they are sent (until then harness learns it from the first refusal that names it)")
 		return
 	}
-	p.ok("window", "%d tokens (from %s)", n, windowSources[src])
+	p.ok("window", "%d tokens (from %s)", n, llm.WindowSource(src))
 }
 
 // reason says why a request failed without repeating the URL or advice

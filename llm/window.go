@@ -26,6 +26,23 @@ const (
 	WindowFromError  = "a context error" // what a refusal said, learnt for the process
 )
 
+// WindowSource names where a window came from, for people.
+func WindowSource(src string) string {
+	switch src {
+	case WindowFromConfig:
+		return "[endpoint] context_window"
+	case WindowFromProps:
+		return "llama.cpp's /props, default_generation_settings.n_ctx"
+	case WindowFromModels:
+		return "the model's entry in /models"
+	case WindowFromOllama:
+		return "Ollama's /api/ps or /api/show"
+	case WindowFromError:
+		return "the server's refusal of a longer request"
+	}
+	return src
+}
+
 // Window is the context window of one endpoint's model, in tokens, and
 // where it came from. It is known once set: from the configuration, from
 // what the server says (Detect, in the background), or from a refusal

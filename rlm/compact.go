@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"harness/config"
 	"harness/llm"
 	"harness/sessions"
 )
@@ -31,11 +30,10 @@ func summaryTokens(budget int) int { return min(max(budget/5, 150), 2000) }
 // one new compaction entry with the model's summary (in "summary" mode;
 // "hide" leaves none). focus steers the summary. It returns nil when there
 // was nothing to compact.
-func (a *agent) compact(ctx context.Context, s sizing, target int, focus string) *compacted {
+func (a *agent) compact(ctx context.Context, s sizing, target int, focus string, summary bool) *compacted {
 	if len(s.units) < 2 {
 		return nil
 	}
-	summary := a.compaction() == config.CompactionSummary
 	reserve := 0
 	if summary {
 		reserve = summaryTokens(a.budget())
@@ -140,8 +138,11 @@ const summarySystem = "You summarise part of a conversation between a person and
 // the budget when text does not.
 func (a *agent) summarise(ctx context.Context, text, focus string) (string, error) {
 	budget := a.budget()
+	if budget == 0 { // /compact with compaction off, or the window unknown
+		budget = a.window() * 7 / 10
+	}
 	if budget == 0 {
-		budget = a.window() // /compact with compaction off
+		budget = llm.Estimate(summarySystem+text) + 1000 // one request: nothing says it is too long
 	}
 	words := summaryTokens(budget) * 3 / 4
 	ask := fmt.Sprintf("Summarise the following turns of the conversation in at most %d words.", words)

@@ -151,3 +151,47 @@ func TestStub(t *testing.T) {
 		t.Errorf("cut = %q", cut)
 	}
 }
+
+// TestCompactNow: /compact summarises every settled turn with the focus
+// given, whatever the window; /context lists what the next request holds.
+func TestCompactNow(t *testing.T) {
+	r := newRig(t)
+	var asked string
+	r.srv.Respond(func(req llmtest.Request) llmtest.Reply {
+		b, _ := req.Chat()
+		if b.Messages[0].Content == summarySystem {
+			asked = b.Messages[1].Content
+			return llmtest.Text("short summary")
+		}
+		return llmtest.Text("answer")
+	})
+	runner := r.session(nil)
+	for _, p := range []string{"one", "two", "three"} {
+		if _, err := runner.Turn(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := runner.Compact(context.Background(), "the numbers"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(asked, "Focus on: the numbers") || !strings.Contains(asked, "Person: one") || strings.Contains(asked, "Person: three") {
+		t.Errorf("summary request: %q", asked)
+	}
+	f := r.file(0, "")
+	e := sessions.Entries(f.Items)
+	if len(e) != 1 || fmt.Sprint(e[0].Turns) != "[0 1]" || e[0].Summary != "short summary" {
+		t.Fatalf("entries %+v", e)
+	}
+	report := runner.ContextReport()
+	for _, want := range []string{"Context window: unknown", "summary of turns 1–2: ~", "turn 3: ", "Hidden: turn 1 (by compaction), turn 2 (by compaction)"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+	if err := runner.Compact(context.Background(), ""); err == nil {
+		t.Error("a second /compact with one turn in requests compacted something")
+	}
+	if len(eventsOf[ContextCompacted](r)) != 1 {
+		t.Errorf("%d context events", len(eventsOf[ContextCompacted](r)))
+	}
+}

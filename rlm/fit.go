@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"harness/config"
 	"harness/llm"
 	"harness/sessions"
 )
@@ -30,7 +31,7 @@ func (a *agent) fit(ctx context.Context, tools []llm.Tool, force bool) (msgs []l
 	before := s.total
 	var c *compacted
 	if budget > 0 && a.depth == 0 && s.total > target {
-		if c = a.compact(ctx, s, target, ""); c != nil {
+		if c = a.compact(ctx, s, target, "", a.compaction() == config.CompactionSummary); c != nil {
 			a.emit(Conversation{Agent: a.ref(), Items: a.r.Conversation()})
 		}
 	}
@@ -47,17 +48,24 @@ func (a *agent) fit(ctx context.Context, tools []llm.Tool, force bool) (msgs []l
 	}
 	changed = c != nil || e.outputs > a.elided || e.cut
 	if changed {
-		a.announceFit(c, e, before, total)
+		a.announceFit(c, e, before, total, "")
 	}
 	a.elided = e.outputs
 	return msgs, changed
 }
 
-// announceFit emits the ContextCompacted event of one fitting.
-func (a *agent) announceFit(c *compacted, e elision, before, after int) {
+// announceFit emits the ContextCompacted event of one fitting; why says
+// what it was for ("" is to fit the window).
+func (a *agent) announceFit(c *compacted, e elision, before, after int, why string) {
 	w := a.window()
 	ev := ContextCompacted{Agent: a.ref(), Window: w, Before: before, After: after, Elided: e.outputs, Cut: e.cut}
 	win := "the " + llm.FormatTokens(w) + " window"
+	if w == 0 {
+		win = "the model's context window"
+	}
+	if why == "" {
+		why = "to fit " + win
+	}
 	var msg string
 	if c != nil {
 		ev.Turns, ev.Summarised = c.turns, c.summarised
@@ -65,7 +73,7 @@ func (a *agent) announceFit(c *compacted, e elision, before, after int) {
 		if c.summarised {
 			verb = "summarised"
 		}
-		msg = fmt.Sprintf("context: %s %s to fit %s · overlay to restore", sessions.TurnRange(c.turns), verb, win)
+		msg = fmt.Sprintf("context: %s %s %s · overlay to restore", sessions.TurnRange(c.turns), verb, why)
 		if c.err != nil {
 			msg += fmt.Sprintf(" (no summary: %v)", a.r.opts.Redactor.String(c.err.Error()))
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // listMax is the most commands the list shows.
-const listMax = 8
+const listMax = 10
 
 // mainView lays out and draws the whole screen. The transcript fills the
 // top; under it a rule, the input, the command list (while typing a
