@@ -103,3 +103,20 @@ func (r *Runner) ContextReport() string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// SetEntryOff hides (off) or shows again the compaction entry at item
+// index item of the root's conversation in requests, and saves the file;
+// the turns it stands for stay hidden either way.
+func (r *Runner) SetEntryOff(item int, off bool) error {
+	a := r.root
+	a.fmu.Lock()
+	defer a.fmu.Unlock()
+	if item < 0 || item >= len(a.file.Items) || a.file.Items[item].Compaction == nil {
+		return fmt.Errorf("no compaction entry at %d", item)
+	}
+	a.file.Items = sessions.SetEntryOff(a.file.Items, item, off)
+	if r.opts.Session.Name() == "" {
+		return nil
+	}
+	return a.save()
+}

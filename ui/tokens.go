@@ -72,8 +72,13 @@ func (a *App) refreshOverlay() {
 		a.main.ov.live, a.liveShown = nil, liveState{}
 	}
 	a.ovView = v
+	extra := 0
+	if v == a.root {
+		turns, from, extra = withEntries(turns, v.items, from)
+	}
 	a.main.ov.setDataFrom(OverlayData{Agents: names, Turns: turns}, from)
 	v.total, v.totalEst = v.builder.Total()
+	v.total += extra
 }
 
 // refreshLive gives the overlay the rows of the reply the agent on screen
@@ -206,7 +211,13 @@ func (a *App) toggleHidden(turn int) {
 			hidden = t.Hidden
 		}
 	}
-	if err := a.backend.SetHidden(turn, !hidden); err != nil {
+	var err error
+	if eh, ok := a.backend.(EntryHider); ok && turn < 0 {
+		err = eh.SetEntryOff(-turn-1, !hidden)
+	} else {
+		err = a.backend.SetHidden(turn, !hidden)
+	}
+	if err != nil {
 		a.root.add(kError, "", "Cannot change that turn: "+err.Error())
 		return
 	}

@@ -72,3 +72,56 @@ func TestTranscriptContextLines(t *testing.T) {
 		}
 	}
 }
+
+// entryBackend is a fakeBackend with entries to hide.
+type entryBackend struct {
+	*fakeBackend
+	off []bool
+}
+
+func (e *entryBackend) SetEntryOff(item int, off bool) error {
+	e.off = append(e.off, off)
+	e.mu.Lock()
+	e.items = sessions.SetEntryOff(e.items, item, off)
+	e.mu.Unlock()
+	return nil
+}
+
+// TestOverlayEntryRows: a compaction entry is a row of the overlay after
+// the turns it stands for, counted in the total; the turns say they were
+// compacted; a click on the entry hides it from requests.
+func TestOverlayEntryRows(t *testing.T) {
+	items := []sessions.Item{
+		{Message: llm.Message{Role: "user", Content: "first question"}},
+		{Message: llm.Message{Role: "assistant", Content: "first answer"}},
+		{Hidden: true, By: sessions.HiddenByCompaction},
+		{Hidden: true, Compaction: &sessions.Compaction{Turns: []int{0}, Summary: "They talked about the first thing."}},
+		{Message: llm.Message{Role: "user", Content: "second question"}},
+		{Message: llm.Message{Role: "assistant", Content: "second answer"}},
+	}
+	be := &entryBackend{fakeBackend: &fakeBackend{events: rlm.NewStream(), name: "s", items: items}}
+	s := newScreenApp(t, 120, 24, be, nil)
+	s.a.main.ov.SetCollapsed(false)
+	root := rlm.Agent{Name: "s"}
+	s.handle(rlm.SessionReady{Name: "s"}, rlm.AgentStart{Agent: root}, rlm.Conversation{Agent: root, Items: items})
+	screen := s.draw()
+	for _, want := range []string{"Turn 1", "compacted", "Summary", "summary", "turn 1: They talked", "Turn 2"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("overlay lacks %q:\n%s", want, screen)
+		}
+	}
+	data := s.a.main.ov.Data()
+	if len(data.Turns) != 3 || data.Turns[1].Label != "Summary" || data.Turns[0].By != sessions.HiddenByCompaction {
+		t.Fatalf("overlay turns %+v", data.Turns)
+	}
+	withEntry := s.a.tokens(s.a.root).N
+	s.a.toggleHidden(data.Turns[1].Index)
+	if len(be.off) != 1 || !be.off[0] {
+		t.Fatalf("the click set off %v", be.off)
+	}
+	s.a.handle(rlm.Conversation{Agent: root, Items: be.Conversation()})
+	s.draw()
+	if n := s.a.tokens(s.a.root).N; n >= withEntry {
+		t.Errorf("hiding the entry left the total at %d (was %d)", n, withEntry)
+	}
+}
