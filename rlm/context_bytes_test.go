@@ -191,6 +191,14 @@ func TestCompactNow(t *testing.T) {
 	if err := runner.Compact(context.Background(), ""); err == nil {
 		t.Error("a second /compact with one turn in requests compacted something")
 	}
+	r.await(func(evs []Event) bool {
+		for _, e := range evs {
+			if _, ok := e.(ContextCompacted); ok {
+				return true
+			}
+		}
+		return false
+	})
 	if len(eventsOf[ContextCompacted](r)) != 1 {
 		t.Errorf("%d context events", len(eventsOf[ContextCompacted](r)))
 	}

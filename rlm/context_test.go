@@ -25,6 +25,7 @@ func (r *rig) session(conv *sessions.File) *Runner {
 	}
 	r.runner = runner
 	done := make(chan struct{})
+	r.seen = make(chan struct{}, 1)
 	go func() {
 		defer close(done)
 		for {
@@ -35,6 +36,10 @@ func (r *rig) session(conv *sessions.File) *Runner {
 			r.mu.Lock()
 			r.events = append(r.events, e)
 			r.mu.Unlock()
+			select {
+			case r.seen <- struct{}{}:
+			default:
+			}
 		}
 	}()
 	r.t.Cleanup(func() {
@@ -46,6 +51,40 @@ func (r *rig) session(conv *sessions.File) *Runner {
 		}
 	})
 	return runner
+}
+
+// await waits until the events the consumer has collected satisfy cond
+// (a session's events arrive on its goroutine).
+func (r *rig) await(cond func([]Event) bool) {
+	r.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		r.mu.Lock()
+		evs := append([]Event(nil), r.events...)
+		r.mu.Unlock()
+		if cond(evs) {
+			return
+		}
+		select {
+		case <-r.seen:
+		case <-timeout:
+			r.t.Fatal("the awaited event never came")
+		}
+	}
+}
+
+// settled waits for the TurnDone of n turns.
+func (r *rig) settled(n int) {
+	r.t.Helper()
+	r.await(func(evs []Event) bool {
+		done := 0
+		for _, e := range evs {
+			if _, ok := e.(TurnDone); ok {
+				done++
+			}
+		}
+		return done >= n
+	})
 }
 
 // text is n bytes of distinct words, tagged.
@@ -150,6 +189,7 @@ func TestRootTurnsCompactedToFit(t *testing.T) {
 			t.Fatalf("turn %d = %+v, %v", i, res, err)
 		}
 	}
+	r.settled(10)
 	if ref := r.srv.Refused(); len(ref) > 0 {
 		t.Errorf("refused requests of %v tokens", ref)
 	}
@@ -195,6 +235,7 @@ func TestRefusalTeachesTheWindow(t *testing.T) {
 			t.Fatalf("turn %d = %+v, %v", i, res, err)
 		}
 	}
+	r.settled(4)
 	if ref := r.srv.Refused(); len(ref) != 1 {
 		t.Errorf("refused %v, want exactly the one that taught the window", ref)
 	}
