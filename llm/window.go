@@ -49,10 +49,11 @@ func WindowSource(src string) string {
 // (Learn). Until then it is unknown (0), and nothing is guessed. Safe for
 // concurrent use.
 type Window struct {
-	mu     sync.Mutex
-	tokens int
-	source string
-	done   chan struct{} // closed when detection ended
+	mu        sync.Mutex
+	tokens    int
+	source    string
+	detecting bool          // Detect started
+	done      chan struct{} // closed when Detect ended
 }
 
 // NewWindow returns a window: configured (tokens > 0, from [endpoint]
@@ -91,10 +92,22 @@ func (w *Window) Learn(tokens int) bool {
 	return true
 }
 
+// DetectInBackground starts Detect on a goroutine; Wait, from then on,
+// waits for it.
+func (w *Window) DetectInBackground(ctx context.Context, c *Client) {
+	w.mu.Lock()
+	w.detecting = true
+	w.mu.Unlock()
+	go w.Detect(ctx, c)
+}
+
 // Detect asks the server for the window unless one is known already, then
 // marks detection done. It is meant to run once per process, in the
-// background.
+// background (DetectInBackground).
 func (w *Window) Detect(ctx context.Context, c *Client) {
+	w.mu.Lock()
+	w.detecting = true
+	w.mu.Unlock()
 	defer close(w.done)
 	if n, _ := w.Tokens(); n > 0 {
 		return
@@ -110,8 +123,19 @@ func (w *Window) Detect(ctx context.Context, c *Client) {
 	w.mu.Unlock()
 }
 
-// Wait blocks until Detect has ended or ctx is done (harness doctor).
+// Wait blocks until a Detect that started has ended, or ctx is done: a
+// request waits for the server's answer rather than go out unfitted.
+// Without detection it returns at once.
 func (w *Window) Wait(ctx context.Context) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	detecting := w.detecting
+	w.mu.Unlock()
+	if !detecting {
+		return
+	}
 	select {
 	case <-w.done:
 	case <-ctx.Done():

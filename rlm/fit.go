@@ -20,6 +20,7 @@ import (
 // conversation is sent as it is. changed says whether anything was made
 // smaller than before.
 func (a *agent) fit(ctx context.Context, tools []llm.Tool, force bool) (msgs []llm.Message, changed bool) {
+	a.r.win.Wait(ctx) // the server's answer, when it is being asked
 	budget := a.budget()
 	a.fmu.Lock()
 	s := a.size(tools)

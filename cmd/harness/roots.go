@@ -45,7 +45,7 @@ type roots struct {
 func (r *roots) window(cfg *config.Config, c *llm.Client) *llm.Window {
 	r.winOnce.Do(func() {
 		r.win = llm.NewWindow(cfg.Endpoint.ContextWindow)
-		go r.win.Detect(context.Background(), c)
+		r.win.DetectInBackground(context.Background(), c)
 	})
 	return r.win
 }
