@@ -17,6 +17,7 @@ import (
 // compacted is what one compaction did.
 type compacted struct {
 	turns      []int // the turns hidden now
+	cover      []int // the turns the new entry stands for (earlier entries' too)
 	summarised bool
 	err        error // why there is no summary, when summary was asked for
 }
@@ -80,7 +81,8 @@ func (a *agent) compact(ctx context.Context, s sizing, target int, focus string,
 		}
 		slices.Sort(cover)
 		var err error
-		if items, err = sessions.AddEntry(items, &sessions.Compaction{Turns: slices.Compact(cover), Summary: sum}); err != nil {
+		c.cover = slices.Compact(cover)
+		if items, err = sessions.AddEntry(items, &sessions.Compaction{Turns: c.cover, Summary: sum}); err != nil {
 			c.summarised, c.err = false, err
 		}
 	}

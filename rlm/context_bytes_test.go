@@ -203,3 +203,27 @@ func TestCompactNow(t *testing.T) {
 		t.Errorf("%d context events", len(eventsOf[ContextCompacted](r)))
 	}
 }
+
+// TestSummaryInPieces: turns larger than the window are summarised in
+// pieces, each request of which fits.
+func TestSummaryInPieces(t *testing.T) {
+	r := newRig(t)
+	r.srv.SetWindow(3000, llmtest.AdvertNone, llmtest.RefuseLlama)
+	r.cfg.Endpoint.ContextWindow = 3000
+	count := summaries(r.srv, func(llmtest.ChatBody) llmtest.Reply { return llmtest.Text("unused") })
+	runner, err := New(r.opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := runner.root.summarise(context.Background(), text("long", 40000), "")
+	if err != nil || sum == "" {
+		t.Fatalf("summary %q, %v", sum, err)
+	}
+	if ref := r.srv.Refused(); len(ref) > 0 {
+		t.Errorf("summary requests of %v tokens were refused", ref)
+	}
+	if n := count(); n < 5 {
+		t.Errorf("%d summary requests for 40,000 bytes in a 3,000-token window", n)
+	}
+	t.Logf("%d pieces; prompts %v", count(), r.srv.Prompts())
+}
