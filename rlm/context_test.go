@@ -114,6 +114,16 @@ func summaries(srv *llmtest.Server, answer func(body llmtest.ChatBody) llmtest.R
 }
 
 func TestSubagentOutputsElidedToFit(t *testing.T) {
+	for _, known := range []bool{true, false} {
+		t.Run(map[bool]string{true: "window known", false: "window learnt from a refusal"}[known], func(t *testing.T) {
+			subagentReads(t, known)
+		})
+	}
+}
+
+// subagentReads: a subagent reads eight outputs that add up to twice its
+// window; with the window unknown, the first refusal teaches it.
+func subagentReads(t *testing.T, known bool) {
 	const window = 12288
 	calls := []llmtest.Reply{llmtest.Call(RLMTool, `{"task":"survey the files","name":"surveyor"}`)}
 	for i := range 8 {
@@ -122,7 +132,9 @@ func TestSubagentOutputsElidedToFit(t *testing.T) {
 	calls = append(calls, llmtest.Text("surveyed"), llmtest.Text("ok"))
 	r := newRig(t, calls...)
 	r.srv.SetWindow(window, llmtest.AdvertNone, llmtest.RefuseLlama)
-	r.cfg.Endpoint.ContextWindow = window
+	if known {
+		r.cfg.Endpoint.ContextWindow = window
+	}
 	r.cfg.REPL.OutputLimit = 100000
 	outputs := map[string]string{}
 	r.opts.Files.ReadFile = func(ctx context.Context, root *jail.Root, a ReadFileArgs, limit int) (string, error) {
@@ -133,8 +145,8 @@ func TestSubagentOutputsElidedToFit(t *testing.T) {
 	if err != nil || res.Text != "ok" {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
-	if ref := r.srv.Refused(); len(ref) > 0 {
-		t.Errorf("refused requests of %v tokens", ref)
+	if ref, want := r.srv.Refused(), map[bool]int{true: 0, false: 1}[known]; len(ref) != want {
+		t.Errorf("refused requests of %v tokens, want %d", ref, want)
 	}
 	chats := r.srv.Chats()
 	var sent []string
