@@ -67,16 +67,17 @@ func lines(out string) []string {
 func TestAllGood(t *testing.T) {
 	os.Unsetenv(keyVar)
 	srv := llmtest.New(t, llmtest.Reply{Reasoning: "call it", ToolCalls: []llmtest.ToolCall{{Name: "echo", Arguments: `{"text":"ok"}`}}, Split: 4})
+	srv.SetWindow(12288, llmtest.AdvertProps, llmtest.RefuseLlama)
 	home, launch := setup(t, srv, true)
 	out, ok := run(t, home, launch, true)
 	if !ok {
 		t.Fatalf("doctor failed:\n%s", out)
 	}
-	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok completion", "ok rules", "ok prompts", "ok replib", sandboxStatus() + " sandbox"}
+	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok window", "ok completion", "ok rules", "ok prompts", "ok replib", sandboxStatus() + " sandbox"}
 	if got := lines(out); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("lines %v, want %v\n%s", got, want, out)
 	}
-	for _, w := range []string{"llama.cpp dialect", `echo({"text":"ok"})`, "1 of 1 helper files", "is set (from " + filepath.Join(home, ".env")} {
+	for _, w := range []string{"llama.cpp dialect", "12288 tokens (from llama.cpp's /props", `echo({"text":"ok"})`, "1 of 1 helper files", "is set (from " + filepath.Join(home, ".env")} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}

@@ -36,6 +36,14 @@ type agent struct {
 	startupFiles []string // the host paths of the start-up files read
 	nested       map[string]bool
 
+	// What the budget remembers (budget.go), guarded by fmu: each
+	// turn's size, the turn_token_cache by key, and how many outputs the
+	// last request left out.
+	memo     []turnMemo
+	cacheOf  []llm.TurnCount
+	cacheMap map[string]llm.TurnCount
+	elided   int
+
 	mu       sync.Mutex
 	call     string             // the tool call running now
 	touched  []string           // the repository paths the running REPL call resolved
@@ -154,12 +162,9 @@ func (a *agent) lastContent() string {
 	return ""
 }
 
-// request sends the visible conversation and streams the reply as events.
-func (a *agent) request(ctx context.Context) (llm.Response, error) {
-	a.fmu.Lock()
-	msgs := sessions.Visible(a.file.Items)
-	a.fmu.Unlock()
-	req := llm.Request{System: a.system(), Messages: msgs, Tools: a.llmTools()}
+// send sends msgs and streams the reply as events.
+func (a *agent) send(ctx context.Context, msgs []llm.Message, tools []llm.Tool) (llm.Response, error) {
+	req := llm.Request{System: a.system(), Messages: msgs, Tools: tools}
 	ids := map[int]string{}
 	ref := a.ref()
 	resp, err := a.r.opts.Client.Stream(ctx, req, func(d llm.Delta) {

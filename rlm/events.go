@@ -201,6 +201,24 @@ type (
 		Message      string
 		FinishReason string
 	}
+	// ContextCompacted says a request was made to fit the model's context
+	// window before it was sent: at the root, the oldest settled turns
+	// were hidden (Turns, 0-based) and, when Summarised, stand in the
+	// request as one compaction entry; at any agent, the oldest tool
+	// outputs of the current turn were left out of the request (Elided;
+	// Cut when the newest was cut to fit). Before and After are the
+	// request's tokens as harness counts them; Message is the line front
+	// ends show.
+	ContextCompacted struct {
+		Agent         Agent
+		Window        int
+		Before, After int
+		Turns         []int
+		Summarised    bool
+		Elided        int
+		Cut           bool
+		Message       string
+	}
 	// TurnDone ends a root turn. Text is the root's final answer (or, when
 	// stopped or failed, the partial text with its marker); Usage sums every
 	// request of the turn, subagents included.
@@ -235,3 +253,4 @@ func (e Error) Of() Agent             { return e.Agent }
 func (e Retry) Of() Agent             { return e.Agent }
 func (e Notice) Of() Agent            { return e.Agent }
 func (e TurnDone) Of() Agent          { return e.Agent }
+func (e ContextCompacted) Of() Agent  { return e.Agent }

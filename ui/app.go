@@ -51,6 +51,11 @@ type Options struct {
 	System, SubagentSystem *string
 
 	Backend Backend
+	// Window returns the model's context window in tokens, 0 while it is
+	// unknown (nil: unknown); CompactAt is [chat] compact_at. The status
+	// line and the overlay show the tokens in use against the window.
+	Window    func() int
+	CompactAt float64
 	// NewSession returns the backend of a new, empty session (/new,
 	// /clear) sending its events to Events.
 	NewSession func() (Backend, error)
@@ -509,6 +514,15 @@ func (a *App) enter() {
 
 // send starts a turn with prompt.
 func (a *App) send(prompt string) {
+	be := a.backend
+	a.start(func(ctx context.Context) {
+		be.Turn(ctx, prompt) // failures arrive as Error events
+	})
+}
+
+// start runs work (a turn, /compact) as the running turn: Esc cancels
+// its context.
+func (a *App) start(work func(ctx context.Context)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	a.running, a.cancel, a.turnDone = true, cancel, done
@@ -517,9 +531,8 @@ func (a *App) send(prompt string) {
 	a.setPhase(phaseWaiting, "")
 	a.ovDirty = true
 	a.top().scroll = scroll{follow: true}
-	be := a.backend
 	go func() {
-		be.Turn(ctx, prompt) // failures arrive as Error events
+		work(ctx)
 		cancel()
 		close(done)
 		a.post(func() { a.turnEnded(done) })

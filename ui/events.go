@@ -133,6 +133,12 @@ func (a *App) handle(ev rlm.Event) {
 		a.showRetry(e)
 	case rlm.Notice:
 		a.showNotice(e.Agent, e.Message)
+	case rlm.ContextCompacted:
+		v := a.viewOf(e.Agent)
+		if v == nil {
+			v = a.top()
+		}
+		v.add(kContext, "", e.Message)
 	case Warning:
 		a.top().add(kNote, "", "⚠ "+e.Message)
 	case rlm.TurnDone:

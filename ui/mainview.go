@@ -11,7 +11,7 @@ import (
 )
 
 // listMax is the most commands the list shows.
-const listMax = 8
+const listMax = 10
 
 // mainView lays out and draws the whole screen. The transcript fills the
 // top; under it a rule, the input, the command list (while typing a
@@ -131,7 +131,21 @@ func (m *mainView) Draw(s tcell.Screen) {
 		drawText(s, x, row, w, line, st, -1, -1)
 		row++
 	}
-	drawText(s, x, y+h-1, w, a.statusLine(w), a.st.status, -1, -1)
+	line := a.statusLine(w)
+	drawText(s, x, y+h-1, w, line, a.st.status, -1, -1)
+	if t := a.tokens(a.top()); t.Over() {
+		// Past the compaction threshold: the count in the warning colour.
+		if i := strings.Index(line, t.String()); i >= 0 {
+			off := width(line[:i])
+			drawText(s, x+off, y+h-1, w-off, t.String(), a.st.warning.Background(backgroundOf(a.st.status)), -1, -1)
+		}
+	}
+}
+
+// backgroundOf is st's background colour.
+func backgroundOf(st tcell.Style) tcell.Color {
+	_, bg, _ := st.Decompose()
+	return bg
 }
 
 // statusText is the status line: the agent on screen, the model, the

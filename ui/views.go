@@ -81,6 +81,9 @@ func (v *view) reset(items []sessions.Item) {
 	}
 	v.blocks = append(v.blocks, extras[msgKey{}]...)
 	for _, it := range items {
+		if c := it.Compaction; c != nil {
+			v.blocks = append(v.blocks, newBlock(kContext, "", compactionText(c), false))
+		}
 		if it.Hidden {
 			continue
 		}
@@ -520,4 +523,13 @@ func toolsText(tools []llm.Tool) string {
 		fmt.Fprintf(&sb, "%s\n%s", t.Name, strings.TrimRight(t.Description, "\n"))
 	}
 	return sb.String()
+}
+
+// compactionText is the transcript's line for a compaction entry.
+func compactionText(c *sessions.Compaction) string {
+	s := "context: summary of " + sessions.TurnRange(c.Turns) + ", sent in their place"
+	if c.Off {
+		s = "context: summary of " + sessions.TurnRange(c.Turns) + " (hidden in the overlay, not sent)"
+	}
+	return s + "\n" + c.Summary
 }
