@@ -311,3 +311,30 @@ func TestACPParallelPermissions(t *testing.T) {
 		t.Errorf("%d of the requests name a subagent's command: %+v", matched, perms)
 	}
 }
+
+// TestParallelUI runs two subagents at once in the full-screen UI on a
+// pseudo-terminal: the strip lists both while alpha streams, beta's
+// command asks at the one prompt naming beta, y lets it run, and the turn
+// ends with the root's answer.
+func TestParallelUI(t *testing.T) {
+	e := newEnv(t)
+	e.setConfig("max_depth = 2", "max_depth = 2\nparallel = 2")
+	e.srv.Respond(byTask(map[string][]llmtest.Reply{
+		"Look at both.": {delegateAll("alpha", "beta"), llmtest.Text("Both looked.")},
+		"look at alpha": {{Content: strings.Repeat("alpha streams ", 30), Split: 14, Pace: 150 * time.Millisecond}},
+		"look at beta": {
+			llmtest.Call("repl", args(map[string]string{"code": `print(run(["touch", "t-beta"])["exit_code"])`})),
+			llmtest.Text("beta touched"),
+		},
+	}))
+	u := e.startUI()
+	u.waitText(t, "llmtest-model")
+	u.master.Write([]byte("Look at both.\r"))
+	u.waitText(t, "alpha · depth 1 ·")
+	u.waitText(t, "beta asks: run  touch t-beta")
+	u.master.Write([]byte("y"))
+	u.waitText(t, "Both looked.")
+	if _, err := os.Stat(filepath.Join(e.repo, "t-beta")); err != nil {
+		t.Errorf("beta's command did not run: %v", err)
+	}
+}
