@@ -313,15 +313,16 @@ func TestACPParallelPermissions(t *testing.T) {
 }
 
 // TestParallelUI runs two subagents at once in the full-screen UI on a
-// pseudo-terminal: the strip lists both while alpha streams, beta's
-// command asks at the one prompt naming beta, y lets it run, and the turn
-// ends with the root's answer.
+// pseudo-terminal: the strip lists both while alpha streams (and then
+// stalls), beta's command asks at the one prompt naming beta, y lets it
+// run, beta answers while alpha still runs, and Esc stops alpha and the
+// turn.
 func TestParallelUI(t *testing.T) {
 	e := newEnv(t)
 	e.setConfig("max_depth = 2", "max_depth = 2\nparallel = 2")
 	e.srv.Respond(byTask(map[string][]llmtest.Reply{
-		"Look at both.": {delegateAll("alpha", "beta"), llmtest.Text("Both looked.")},
-		"look at alpha": {{Content: strings.Repeat("alpha streams ", 30), Split: 14, Pace: 150 * time.Millisecond}},
+		"Look at both.": {delegateAll("alpha", "beta")},
+		"look at alpha": {{Content: "alpha streams and streams", Split: 6, Fail: llmtest.FailStall, After: 3}},
 		"look at beta": {
 			llmtest.Call("repl", args(map[string]string{"code": `print(run(["touch", "t-beta"])["exit_code"])`})),
 			llmtest.Text("beta touched"),
@@ -333,8 +334,15 @@ func TestParallelUI(t *testing.T) {
 	u.waitText(t, "alpha · depth 1 ·")
 	u.waitText(t, "beta asks: run  touch t-beta")
 	u.master.Write([]byte("y"))
-	u.waitText(t, "Both looked.")
-	if _, err := os.Stat(filepath.Join(e.repo, "t-beta")); err != nil {
-		t.Errorf("beta's command did not run: %v", err)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(e.repo, "t-beta")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("beta's command did not run")
+		}
 	}
+	u.master.Write([]byte{0x1b}) // Esc
+	u.waitText(t, "[stopped by user]")
+	u.waitText(t, "● rlm beta · 1 tool call")
 }
