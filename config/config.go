@@ -27,7 +27,8 @@
 //	                                compaction (optional: "summary" (default), "hide", "off");
 //	                                the table itself is required
 //	[repl]                          tool_description, permission, max_memory_mb ≥ 1, output_limit ≥ 1
-//	[rlm]                           max_depth ≥ 1, subagent_prompt (optional)
+//	[rlm]                           max_depth ≥ 1, subagent_prompt (optional),
+//	                                parallel (optional, integer from 1 to 64, default 1)
 //	[rlm.store]                     path: absolute path of an existing directory
 //	[commands]                      deny, env_filter: arrays of strings; sandbox ("none" or
 //	                                "workspace", optional, default "none"), writable (optional
@@ -206,7 +207,10 @@ type REPL struct {
 
 // RLM holds the [rlm] table.
 type RLM struct {
-	MaxDepth       int
+	MaxDepth int
+	// Parallel is how many subagents may run at once in the whole tree
+	// (default 1: the rlm calls of one response run one after another).
+	Parallel       int
 	SubagentPrompt *string // nil when not set
 	StorePath      string  // [rlm.store] path: absolute, existing directory
 }

@@ -192,6 +192,10 @@ func checkWorker(p *printer, cfg *config.Config, home string, probe WorkerProbe)
 		p.fail("worker", err.Error(), "reinstall harness with ./install.sh; the log of REPL workers is "+filepath.Join(home, "workers.log"))
 		return
 	}
+	if cfg != nil && cfg.RLM.Parallel > 1 {
+		msg = strings.TrimSuffix(msg, ".") + fmt.Sprintf("; [rlm] parallel = %d: up to %d subagents run at once, each with its own worker of up to %d MB (a subagent waiting on its own subagents keeps its worker)",
+			cfg.RLM.Parallel, cfg.RLM.Parallel, cfg.REPL.MaxMemoryMB)
+	}
 	p.ok("worker", "%s", msg)
 }
 

@@ -188,6 +188,15 @@ func TestSandboxAndWorker(t *testing.T) {
 		!strings.Contains(out.String(), "ok    worker      a REPL worker started and answered in 3ms") {
 		t.Errorf("worker check (asked %d):\n%s", asked, out.String())
 	}
+	p := filepath.Join(home, "config.toml")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(data, []byte("[rlm]\n"), []byte("[rlm]\nparallel = 4\n"), 1), 0o600)
+	out.Reset()
+	if !doctor.Run(context.Background(), home, launch, false, &out, probe) ||
+		!strings.Contains(out.String(), "answered in 3ms; [rlm] parallel = 4: up to 4 subagents run at once, each with its own worker of up to 2048 MB") {
+		t.Errorf("worker check with [rlm] parallel:\n%s", out.String())
+	}
+	os.WriteFile(p, data, 0o600)
 	out.Reset()
 	failing := func(string, int) (string, error) { return "", errors.New("a REPL worker ended before its handshake") }
 	if doctor.Run(context.Background(), home, launch, false, &out, failing) ||
@@ -195,8 +204,6 @@ func TestSandboxAndWorker(t *testing.T) {
 		t.Errorf("failing worker:\n%s", out.String())
 	}
 
-	p := filepath.Join(home, "config.toml")
-	data, _ := os.ReadFile(p)
 	os.WriteFile(p, bytes.Replace(data, []byte("[commands]\n"), []byte("[commands]\nsandbox = \"workspace\"\nnetwork = false\n"), 1), 0o600)
 	for _, tt := range []struct {
 		abi  int

@@ -69,6 +69,8 @@ type Runner struct {
 	root      *agent
 	subagents atomic.Int32
 	running   atomic.Bool // a turn is running
+	slots     *slots      // [rlm] parallel: the subagents that may run at once
+	files     fileLocks   // the files apply_patch is writing now
 
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn
@@ -108,6 +110,7 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 	if r.win == nil {
 		r.win = llm.NewWindow(opts.Config.Endpoint.ContextWindow)
 	}
+	r.slots = newSlots(r.parallel())
 	r.root = &agent{r: r, file: conv, tools: []tool{rlmTool(), fyiTool()}}
 	return r, nil
 }

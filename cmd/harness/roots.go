@@ -209,6 +209,7 @@ func (r *roots) replOptions(cfg *config.Config, fails *failures.Log, onFailure f
 		Failures: fails, OnFailure: onFailure,
 		Watch:   commands.Watch,
 		Sandbox: r.sandboxPolicy(cfg), Workers: r.workers,
+		Siblings: cfg.RLM.Parallel > 1,
 	}
 }
 
