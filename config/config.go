@@ -160,8 +160,9 @@ type Endpoint struct {
 	// (DefaultMaxRetries unless configured). An Endpoint built by hand
 	// (tests) has 0: no retries.
 	MaxRetries int
-	// IdleTimeout ends an attempt when no byte arrived for that long
-	// (DefaultIdleTimeout unless configured); 0 disables it.
+	// IdleTimeout ends an attempt when it made no progress (no content,
+	// reasoning or tool-call text) for that long (DefaultIdleTimeout
+	// unless configured); 0 disables it.
 	IdleTimeout time.Duration
 }
 
