@@ -65,6 +65,9 @@ func New(ep config.Endpoint, apiKey string, opts ...Option) *Client {
 	for _, o := range opts {
 		o(c)
 	}
+	hc := *c.http // the caller's client keeps its own policy
+	hc.CheckRedirect = c.checkRedirect
+	c.http = &hc
 	return c
 }
 
@@ -160,6 +163,10 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, w *
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		var re *RedirectError
+		if errors.As(err, &re) {
+			return nil, re
 		}
 		return nil, &ConnectError{URL: target, Err: unwrapURL(err), Section: c.origin.Section}
 	}

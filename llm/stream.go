@@ -217,6 +217,8 @@ func endOfStream(acc *accumulator, junk string) error {
 	switch {
 	case acc.finish != "":
 		return nil
+	case acc.chunks > 0 && acc.replies == 0:
+		return &notStreamError{fmt.Sprintf("%v: the endpoint answered with %s of JSON but no chat completion chunk (no \"choices\")", ErrTruncated, chunks(acc.chunks))}
 	case acc.chunks == 0 && junk != "":
 		return &notStreamError{fmt.Sprintf("%v: the endpoint did not answer with an event stream; it sent: %s", ErrTruncated, junk)}
 	case acc.chunks == 0:
@@ -240,6 +242,9 @@ func (a *accumulator) whole(data []byte) error {
 	}
 	if err := a.chunk(data); err != nil {
 		return err
+	}
+	if a.replies == 0 {
+		return &notStreamError{fmt.Sprintf("%v: the endpoint answered with JSON that is neither an event stream nor a chat completion: %s", ErrTruncated, truncate(string(a.scrub(data))))}
 	}
 	if a.finish == "" && a.chunks > 0 {
 		a.finish = "stop"
