@@ -15,7 +15,6 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/mcpclient"
-	"harness/reaper"
 	"harness/rlm"
 )
 
@@ -38,7 +37,7 @@ func cmdACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	commands = reaper.New(reaperExe)
+	commands = newCommands()
 	go commands.Start()
 	// An editor that goes away leaves a broken pipe: writes then fail
 	// (and are logged) instead of killing harness before it saves.

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 		if os.Getenv("HARNESS_TEST_NO_REAPER") == "1" {
 			reaperExe = "/nonexistent/reaper" // the parent-death signal alone
 		}
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(exitCode(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 	}
 	os.Exit(m.Run())
 }

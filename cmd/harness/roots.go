@@ -189,7 +189,7 @@ func (r *roots) replOptions(cfg *config.Config, fails *failures.Log, onFailure f
 	return repl.Options{
 		Repository: r.repo, Store: r.store, Home: cfg.Home,
 		OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
-		Commands: cfg.Commands, RepoDir: r.dir, Environ: environ(cfg),
+		Commands: cfg.Commands, RepoDir: r.dir, Environ: commandEnviron(cfg),
 		Failures: fails, OnFailure: onFailure,
 		Watch:   commands.Watch,
 		Sandbox: r.sandboxPolicy(cfg), Workers: r.workers,
