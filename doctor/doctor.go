@@ -176,7 +176,7 @@ func checkSandbox(p *printer, cfg *config.Config) {
 	if !cfg.Commands.Network {
 		net = "cannot make TCP connections"
 	}
-	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories, and %s", len(cfg.Commands.Writable), net)
+	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories (file metadata excepted), and %s", len(cfg.Commands.Writable), net)
 }
 
 // checkWorker starts one REPL worker.

@@ -170,7 +170,7 @@ func (r *Reaper) send(op byte, pgid int) bool {
 
 func (r *Reaper) start() (io.WriteCloser, error) {
 	cmd := exec.Command(r.exe, Arg)
-	cmd.Env = append(os.Environ(), r.Env())
+	cmd.Env = []string{r.Env()} // nothing of harness's environment (keys) in its /proc entry
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	w, err := cmd.StdinPipe()
 	if err != nil {

@@ -113,11 +113,12 @@ func mainAgent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // cannot be the helper there).
 var commands *reaper.Reaper
 
-// newCommands returns the reaper of this harness process and makes the
-// process a child subreaper, so that what a REPL worker leaves behind when
-// it is killed comes back to harness, which kills everything below it as
-// it ends (exitCode).
+// newCommands returns the reaper of this harness process, makes the
+// process a child subreaper, so that what a command leaves behind stays
+// below harness, which kills everything below it as it ends (exitCode),
+// and hides harness's environment from its /proc entry.
 func newCommands() *reaper.Reaper {
+	hideEnviron()
 	reaper.Subreap()
 	return reaper.New(reaperExe)
 }

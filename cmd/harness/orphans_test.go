@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -77,5 +78,31 @@ func TestNothingOutlivesHarness(t *testing.T) {
 				t.Errorf("%d of %d processes outlived harness", left, want)
 			}
 		})
+	}
+}
+
+// TestEnvironHidden: a command cannot read harness's environment through
+// its parent's /proc entry (which root can read of any process), a
+// variable env_filter removes from its own environment included.
+func TestEnvironHidden(t *testing.T) {
+	const secret = "s3cret-env-value-20"
+	e := newEnv(t,
+		llmtest.Call("rlm", `{"task":"look","name":"looker"}`),
+		llmtest.Call("repl", args(map[string]string{"code": `r = run(["sh", "-c", "tr '\\0' '\\n' < /proc/$PPID/environ; echo; env; echo read-ok"])` + "\nprint(r['stdout'], r['stderr'])"})),
+		llmtest.Text("looked"), llmtest.Text("done"))
+	e.allow("sh", "/bin/sh")
+	e.setConfig(`env_filter = [`, `env_filter = ["HARNESS_TEST_HIDDEN", `)
+	cmd := e.command("--json", "-p", "go")
+	cmd.Env = append(cmd.Env, "HARNESS_TEST_HIDDEN="+secret)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	res := results(t, string(out))
+	if len(res) != 1 || !strings.Contains(res[0], "read-ok") {
+		t.Fatalf("results %q", res)
+	}
+	if strings.Contains(res[0], secret) {
+		t.Errorf("the command read harness's environment:\n%s", res[0])
 	}
 }
