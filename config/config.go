@@ -143,6 +143,7 @@ type Config struct {
 	Theme               Theme
 	ApprovalDescription *ApprovalDescription // nil when absent or disabled
 	MCP                 []MCPServer          // [mcp.servers.NAME], sorted by name; see mcp.go
+	MCPMaxDirectTools   int                  // [mcp] max_direct_tools (DefaultMaxDirectTools when absent)
 
 	// dotenv holds the values of $HARNESS_HOME/.env; see Lookup.
 	dotenv map[string]string

@@ -84,6 +84,7 @@ func startACP(s acp.Setup) (acp.Agent, error) {
 		rs.mcp = mcpclient.Start(specs, mcpclient.Options{
 			RepoDir: rs.dir, Environ: environ(cfg), EnvFilter: cfg.Commands.EnvFilter,
 			LogDir: filepath.Join(cfg.Home, "mcp"), Failures: fails, OnFailure: onFailure,
+			MaxDirectTools: maxDirectTools(cfg),
 		})
 	}
 	parts := agentParts{system: cfg.Chat.Prompt, approver: s.Approver, events: s.Events,

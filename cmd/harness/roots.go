@@ -73,6 +73,15 @@ func newRoots(cfg *config.Config, launchDir string, level func() config.Permissi
 
 // startMCP starts the configured MCP servers in the background; failures
 // are recorded (and shown through onFailure), never fatal.
+// maxDirectTools is mcpclient's MaxDirectTools for [mcp] max_direct_tools
+// (whose 0 means none, where mcpclient's means the default).
+func maxDirectTools(cfg *config.Config) int {
+	if cfg.MCPMaxDirectTools == 0 {
+		return -1
+	}
+	return cfg.MCPMaxDirectTools
+}
+
 func (r *roots) startMCP(cfg *config.Config, fails *failures.Log, onFailure func(failures.Note, int)) {
 	if len(cfg.MCP) == 0 {
 		return
@@ -80,6 +89,7 @@ func (r *roots) startMCP(cfg *config.Config, fails *failures.Log, onFailure func
 	r.mcp = mcpclient.Start(mcpclient.FromConfig(cfg), mcpclient.Options{
 		RepoDir: r.dir, Environ: environ(cfg), EnvFilter: cfg.Commands.EnvFilter,
 		LogDir: filepath.Join(cfg.Home, "mcp"), Failures: fails, OnFailure: onFailure,
+		MaxDirectTools: maxDirectTools(cfg),
 	})
 }
 
