@@ -209,7 +209,8 @@
 // host returns (a denied approval, an unavailable server, a timeout), fail
 // the call with that message, which try_call catches; a stop (Esc) is
 // never caught. mcp_tools(server=None) returns a list of dicts with
-// server, name, description, input_schema (decoded) and allowed. help()
+// server, name, description, input_schema (decoded), allowed and direct
+// (false past [mcp] max_direct_tools: mcp() is then the only way). help()
 // lists each server on one line with its tool names (* marks those that
 // run without asking) or why it is unavailable. The REPL knows nothing of
 // allow lists or approvals: the host applies them, so the same rules hold

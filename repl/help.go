@@ -13,6 +13,7 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/sandbox"
 )
 
 // helperBudget is the most help() spends on the helper functions; past it
@@ -248,9 +249,12 @@ func (r *interp) sandboxLine() string {
 		where += ", " + w
 	}
 	line := "Sandbox: every command runs confined (sandbox = \"workspace\"): it may read and execute anything but write only in " +
-		where + "; a write elsewhere fails with \"Permission denied\"."
+		where + "; a write elsewhere fails with \"Permission denied\". It can still change the metadata of files elsewhere (chmod, touch -d, extended attributes): the sandbox does not cover metadata."
 	if !cmds.Network {
 		line += " TCP connections are blocked (network = false)."
+	}
+	if sandbox.ABI() >= 6 {
+		line += " It cannot signal processes outside its sandbox (harness included) nor reach abstract Unix sockets made outside it."
 	}
 	return line
 }

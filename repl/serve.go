@@ -110,6 +110,8 @@ func (s *server) read() {
 			s.mu.Unlock()
 		case wire.Reply:
 			s.link.deliver(f)
+		case wire.Ping:
+			s.conn.Send(wire.Make(wire.Pong, f.ID, nil))
 		case wire.Level:
 			var b wire.LevelBody
 			if f.Unmarshal(&b) == nil {

@@ -88,6 +88,15 @@ func newRoots(cfg *config.Config, launchDir string, level func() config.Permissi
 
 // startMCP starts the configured MCP servers in the background; failures
 // are recorded (and shown through onFailure), never fatal.
+// maxDirectTools is mcpclient's MaxDirectTools for [mcp] max_direct_tools
+// (whose 0 means none, where mcpclient's means the default).
+func maxDirectTools(cfg *config.Config) int {
+	if cfg.MCPMaxDirectTools == 0 {
+		return -1
+	}
+	return cfg.MCPMaxDirectTools
+}
+
 func (r *roots) startMCP(cfg *config.Config, fails *failures.Log, onFailure func(failures.Note, int)) {
 	if len(cfg.MCP) == 0 {
 		return
@@ -95,6 +104,7 @@ func (r *roots) startMCP(cfg *config.Config, fails *failures.Log, onFailure func
 	r.mcp = mcpclient.Start(mcpclient.FromConfig(cfg), mcpclient.Options{
 		RepoDir: r.dir, Environ: environ(cfg), EnvFilter: cfg.Commands.EnvFilter,
 		LogDir: filepath.Join(cfg.Home, "mcp"), Failures: fails, OnFailure: onFailure,
+		MaxDirectTools: maxDirectTools(cfg),
 	})
 }
 
@@ -205,7 +215,7 @@ func (r *roots) replOptions(cfg *config.Config, fails *failures.Log, onFailure f
 	return repl.Options{
 		Repository: r.repo, Store: r.store, Home: cfg.Home,
 		OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
-		Commands: cfg.Commands, RepoDir: r.dir, Environ: environ(cfg),
+		Commands: cfg.Commands, RepoDir: r.dir, Environ: commandEnviron(cfg),
 		Failures: fails, OnFailure: onFailure,
 		Watch:   commands.Watch,
 		Sandbox: r.sandboxPolicy(cfg), Workers: r.workers,
