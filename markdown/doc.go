@@ -44,7 +44,16 @@
 // Doc.Streaming inline code or strong emphasis opened in the last
 // paragraph is drawn closed ("**bol" is already bold). A new width, or
 // text that is not the old text with more at its end, renders it all
-// again. (One construct can reach back: a link reference definition
+// again. A streaming Doc that ends in an open code fence does not parse
+// it again at all while no line that could close it arrives: its lines
+// are kept and lexing starts over at the last line the lexer began in its
+// first state (one ending a string or comment spanning lines, a plain line
+// end; after relexLines lines without one, the last line), so a frame
+// lexes only the lines that changed. A late line that changes the meaning
+// of earlier ones (a string opened without its end) shows when the fence
+// closes: then the Doc parses the block again and highlights it whole. A
+// block after a closed fence is, like one after a blank line, never
+// joined to it. (One construct can reach back: a link reference definition
 // written after the paragraph that uses it. Doc draws that paragraph as
 // it stood; a complete message rendered afresh resolves it.)
 package markdown

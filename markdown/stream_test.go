@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"harness/llmtest"
 	"harness/styled"
 )
 
@@ -127,4 +128,90 @@ func TestStreamingCloses(t *testing.T) {
 			t.Errorf("%q:\ngot  %q\nwant %q", tc.src, got, tc.want)
 		}
 	}
+}
+
+// streamEqual streams src into a streaming Doc step bytes at a time and
+// checks each frame against a streaming Doc given that prefix at once:
+// exactly (styles too) when exact, else cell for cell.
+func streamEqual(t *testing.T, src string, step, width int, exact bool) {
+	t.Helper()
+	d := Doc{Streaming: true}
+	for i := step; ; i += step {
+		i = min(i, len(src))
+		got := d.Lines(src[:i], width)
+		fresh := Doc{Streaming: true}
+		want := fresh.Lines(src[:i], width)
+		if exact && !reflect.DeepEqual(got, want) || plainText(got) != plainText(want) {
+			t.Fatalf("step %d width %d after %d bytes %q:\ngot\n%s\nwant\n%s", step, width, i, src[max(i-20, 0):i],
+				styled.Annotate(got), styled.Annotate(want))
+		}
+		if i == len(src) {
+			break
+		}
+	}
+}
+
+// TestStreamingFence: an open code fence is drawn from the line its
+// lexer last read in a plain state, yet every frame is what a fresh
+// render of the text so far gives, for code whose strings and comments
+// span lines too; once closed it is what Render gives.
+func TestStreamingFence(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"go", llmtest.GoFence(40)},
+		{"python", "```python\ndef f():\n    \"\"\"A doc\n    string over\n    lines.\"\"\"\n    return 'x'  # c\n\nprint(f())\n```\n"},
+		{"c comment", "Some C:\n```c\nint x; /* a comment\n   across lines */\nint y = 2;\n\tchar *s = \"t\";\n```\nafter"},
+		{"no language", "```\nplain\ttext\n\nmore\n```\n\nend"},
+		{"sample", sample(t)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, step := range []int{1, 5, 48} {
+				streamEqual(t, tc.src, step, 60, true)
+			}
+			d := Doc{Streaming: true}
+			for i := 1; i <= len(tc.src); i++ {
+				d.Lines(tc.src[:i], 60)
+			}
+			if got, want := d.Lines(tc.src, 60), Render(tc.src, 60); !reflect.DeepEqual(got, want) && !strings.HasSuffix(tc.src, "after") {
+				t.Errorf("the last frame differs from Render:\n%s\nwant\n%s", styled.Annotate(got), styled.Annotate(want))
+			}
+		})
+	}
+}
+
+// TestStreamingFenceLexesLittle: each frame of a long open fence lexes
+// only the lines from the last plain line end.
+func TestStreamingFenceLexesLittle(t *testing.T) {
+	src := llmtest.GoFence(1000)
+	d := Doc{Streaming: true}
+	for i := 40; i < len(src)-4; i += 40 {
+		d.Lines(src[:i], 80)
+		if d.fence.on {
+			if n := strings.Count(src[d.fence.ckAt:i], "\n"); n > 2 {
+				t.Fatalf("after %d bytes the fence lexes %d lines again", i, n)
+			}
+		} else if i > 100 {
+			t.Fatalf("after %d bytes the open fence is parsed again", i)
+		}
+	}
+}
+
+func FuzzStreamingDoc(f *testing.F) {
+	f.Add("```go\nx := `a\nb`\n", 3, 30)
+	f.Add("text\n```py\n'''x\ny'''\nz = 1\n", 1, 12)
+	f.Add("# a\n\n- b\n\n```\nc\n~~~\n", 4, 20)
+	f.Fuzz(func(t *testing.T, src string, step, width int) {
+		step = 1 + abs(step)%64
+		width = 1 + abs(width)%100
+		streamEqual(t, src, step, width, false)
+		// Closed, the fence is highlighted whole again.
+		closed := src + "\n```\n\nend"
+		d := Doc{Streaming: true}
+		for i := step; i < len(src); i += step {
+			d.Lines(src[:i], width)
+		}
+		fresh := Doc{Streaming: true}
+		if got, want := d.Lines(closed, width), fresh.Lines(closed, width); !reflect.DeepEqual(got, want) {
+			t.Fatalf("closed: got\n%s\nwant\n%s", styled.Annotate(got), styled.Annotate(want))
+		}
+	})
 }
