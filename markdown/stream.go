@@ -42,6 +42,7 @@ type Doc struct {
 	rendered       bool
 
 	fence fence // the open code fence the text ends with, while streaming
+	para  para  // the open paragraph the text ends with
 }
 
 // Lines returns the lines of src at width. When src is the text of the
@@ -56,7 +57,7 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 	}
 	if !d.rendered || width != d.width || !strings.HasPrefix(src, d.src) {
 		d.open, d.openLine, d.lines = 0, 0, d.lines[:0]
-		d.fence.on = false
+		d.fence.on, d.para.on = false, false
 	}
 	if d.fence.on {
 		old := d.src
@@ -65,6 +66,13 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 			return d.lines
 		}
 		d.fence.on = false
+	}
+	if d.para.on {
+		d.src = src
+		if d.extendPara() {
+			return d.lines
+		}
+		d.para.on = false
 	}
 	clear(d.lines[d.openLine:])
 	d.lines = d.lines[:d.openLine]
@@ -116,6 +124,9 @@ func (d *Doc) renderFrom() {
 				break
 			}
 		}
+		if _, isPara := n.(*ast.Paragraph); isPara && ok && n.NextSibling() == nil && newOpen == d.open+start {
+			d.startPara(newOpen, len(d.lines))
+		}
 		d.lines = r.block(n, &prefix{}, d.lines)
 	}
 	if len(d.lines) == 0 {
@@ -130,24 +141,22 @@ func (d *Doc) renderFrom() {
 // backticks gets one more, then an odd number of "**" or "__" outside code
 // one more. Inside an open code fence it returns nothing.
 func closers(src []byte) string {
-	fences, lastFence := 0, -1 // fence lines, the end of the last one
+	// The fence lines; where the last paragraph starts: after the last
+	// blank line or fence line.
+	fences, from := 0, 0
 	for i, l := 0, []byte(nil); i < len(src); i += len(l) + 1 {
 		l, _, _ = bytes.Cut(src[i:], []byte("\n"))
-		if t := bytes.TrimLeft(l, " "); bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
+		if t := bytes.TrimLeft(l, " "); len(l)-len(t) < 4 && (bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~"))) {
 			fences++
-			lastFence = i + len(l)
+			from = i + len(l)
+		} else if len(bytes.Trim(l, " \t")) == 0 && i+len(l) < len(src) {
+			from = i + len(l) + 1
 		}
 	}
 	if fences%2 == 1 {
 		return ""
 	}
-	tail := string(src)
-	if i := strings.LastIndex(tail, "\n\n"); i >= 0 {
-		tail = tail[i+2:]
-	}
-	if lastFence >= len(src)-len(tail) { // a closed fence's backticks close nothing
-		tail = string(src[lastFence:])
-	}
+	tail := string(src[from:])
 	var out string
 	if strings.Count(tail, "`")%2 == 1 {
 		out += "`"
