@@ -6,6 +6,7 @@ package llm
 import (
 	"bytes"
 	"fmt"
+	"harness/redact"
 	"net/http"
 )
 
@@ -70,13 +71,10 @@ func (c *Client) keyAdvice(sec string) string {
 		env, sec, from, dotenv, c.ep.Model)
 }
 
-// Redacted replaces the API key in error text the endpoint sent.
-const Redacted = "[REDACTED]"
-
 // scrubKey replaces every occurrence of key in b.
 func scrubKey(b []byte, key string) []byte {
 	if key == "" || !bytes.Contains(b, []byte(key)) {
 		return b
 	}
-	return bytes.ReplaceAll(b, []byte(key), []byte(Redacted))
+	return bytes.ReplaceAll(b, []byte(key), []byte(redact.Marker))
 }
