@@ -76,7 +76,7 @@
 //     body's names global reads, as Python scopes them
 //     (astpass_locals.go); super() gets its class and instance.
 //     A function reading a global while the chunk defining it still runs
-//     reads the chunk's current value (moduleSlots: go.starlark.net keeps
+//     reads the chunk's current value (package modslots: go.starlark.net keeps
 //     it in an unexported slice, read through reflect and unsafe; a test
 //     checks the layout, and the read falls back to the REPL's globals
 //     when the layout is not the expected one).

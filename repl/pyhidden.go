@@ -6,9 +6,9 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"harness/repl/modslots"
 	"reflect"
 	"strings"
-	"unsafe"
 
 	"go.starlark.net/starlark"
 )
@@ -344,11 +344,7 @@ func (r *interp) pySetGlobal(thread *starlark.Thread, _ *starlark.Builtin, args 
 	r.globals[name] = args[1]
 	if d := thread.CallStackDepth(); d > 0 {
 		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
-			if ms := r.slotsFor(fn.Module()); ms != nil {
-				if i, ok := ms.names[name]; ok {
-					ms.slots[i] = args[1]
-				}
-			}
+			r.slotsFor(fn.Module()).Set(name, args[1])
 		}
 	}
 	return starlark.None, nil
@@ -443,49 +439,11 @@ func (r *interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starl
 	return w, nil
 }
 
-// moduleSlots are a module's globals by name. Starlark keeps a module's
-// globals in a slice that only its compiled code indexes; a function
-// reading a global while the chunk defining it still runs needs the
-// current value, which is there and not yet in the REPL's globals.
-type moduleSlots struct {
-	names map[string]int
-	slots []starlark.Value
-}
-
-// slotsOf reads m's globals through reflection; it returns nil if the
-// layout of go.starlark.net's Module is not the expected one (a test
-// checks it is).
-func slotsOf(m *starlark.Module) *moduleSlots {
-	mv := reflect.ValueOf(m).Elem()
-	gv, pv := mv.FieldByName("globals"), mv.FieldByName("program")
-	if !gv.IsValid() || gv.Type() != reflect.TypeOf([]starlark.Value(nil)) || !pv.IsValid() || pv.IsNil() {
-		return nil
-	}
-	cv := pv.Elem().FieldByName("compiled")
-	if !cv.IsValid() || cv.IsNil() {
-		return nil
-	}
-	bv := cv.Elem().FieldByName("Globals")
-	if !bv.IsValid() || bv.Kind() != reflect.Slice {
-		return nil
-	}
-	ms := &moduleSlots{names: map[string]int{}, slots: *(*[]starlark.Value)(unsafe.Pointer(gv.UnsafeAddr()))}
-	for i := 0; i < bv.Len(); i++ {
-		if nv := bv.Index(i).FieldByName("Name"); nv.IsValid() && nv.Kind() == reflect.String {
-			ms.names[nv.String()] = i
-		}
-	}
-	if len(ms.slots) != bv.Len() {
-		return nil
-	}
-	return ms
-}
-
 // slotsFor returns a module's globals, read once per call.
-func (r *interp) slotsFor(m *starlark.Module) *moduleSlots {
+func (r *interp) slotsFor(m *starlark.Module) *modslots.Slots {
 	ms, ok := r.slots[m]
 	if !ok {
-		ms = slotsOf(m)
+		ms = modslots.Of(m)
 		r.slots[m] = ms
 	}
 	return ms
@@ -496,10 +454,8 @@ func (r *interp) slotsFor(m *starlark.Module) *moduleSlots {
 func (r *interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Value, error) {
 	if d := thread.CallStackDepth(); d > 0 {
 		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
-			if ms := r.slotsFor(fn.Module()); ms != nil {
-				if i, ok := ms.names[name]; ok && ms.slots[i] != nil {
-					return ms.slots[i], nil
-				}
+			if v := r.slotsFor(fn.Module()).Get(name); v != nil {
+				return v, nil
 			}
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/modslots"
 	"harness/sandbox"
 	"harness/worker"
 )
@@ -151,15 +152,15 @@ type interp struct {
 	remote *remote
 
 	// Python habits (prepass.go, driver.go, py*.go).
-	types       map[string]*pyType                // classes by Python name, for type()
-	modules     map[string]starlark.Value         // imported modules
-	predeclared map[string]bool                   // names bound before REPL code ran: read directly in functions
-	slots       map[*starlark.Module]*moduleSlots // the running call's chunk globals, for live reads
-	handling    []*pyException                    // exceptions being handled, for a bare raise
-	openFiles   []*pyFile                         // files open for writing, written at the end of each call
-	syncing     bool                              // a file's pending writes are being written (pyFile.flush)
-	reprErr     error                             // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
-	dt          *dtClasses                        // the datetime module's classes
+	types       map[string]*pyType                   // classes by Python name, for type()
+	modules     map[string]starlark.Value            // imported modules
+	predeclared map[string]bool                      // names bound before REPL code ran: read directly in functions
+	slots       map[*starlark.Module]*modslots.Slots // the running call's chunk globals, for live reads
+	handling    []*pyException                       // exceptions being handled, for a bare raise
+	openFiles   []*pyFile                            // files open for writing, written at the end of each call
+	syncing     bool                                 // a file's pending writes are being written (pyFile.flush)
+	reprErr     error                                // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
+	dt          *dtClasses                           // the datetime module's classes
 }
 
 // fileOptions are the Starlark dialect of REPL code and helper files.
@@ -186,7 +187,7 @@ func (r *interp) reset() {
 	r.thread.SetLocal(threadInterp, r)
 	r.thread.SetMaxExecutionSteps(stepInterval)
 	r.cwd = "/" + jail.Repository
-	r.modules, r.slots, r.handling, r.openFiles, r.dt = map[string]starlark.Value{}, map[*starlark.Module]*moduleSlots{}, nil, nil, nil
+	r.modules, r.slots, r.handling, r.openFiles, r.dt = map[string]starlark.Value{}, map[*starlark.Module]*modslots.Slots{}, nil, nil, nil
 	r.globals = r.builtins()
 	r.retained, r.walked = 0, 0
 	r.resets++
