@@ -45,41 +45,22 @@
 // read so that the Python models write runs with Python's meaning. A call
 // goes through four stages (a helper file through the first three):
 //
-//  1. The pre-pass (prepass*.go) rewrites the forms Starlark cannot parse:
-//     f-strings, **, is / is not, chained comparisons, generator arguments,
-//     import, assert, raise, del, try/except/else/finally (at top level
-//     for the driver; inside a function as one function per clause, run
-//     by the hidden __py_tryrun, prepass_trydef.go), with, top-level
-//     class statements (a function running the class body, then
-//     __py_class, prepass_class.go), decorators, annotations, star
-//     unpacking, walrus in if/while conditions, for/while-else, nonlocal,
-//     match (an if/elif chain over __py_match, prepass_match.go and
-//     pymatch.go), yield (hidden calls; a generator function's body runs
-//     on a goroutine of its own, one step per next(), pygen.go). Code
-//     without these habits reaches
-//     Starlark byte for byte unchanged (FuzzPrepass checks this and that
-//     the pre-pass never panics). A position map sends error positions in
-//     rewritten code back to the user's line and column. A form whose
-//     Python meaning cannot be kept is refused with an error at the
-//     user's position, never run with another meaning.
+//  1. The pre-pass (package rewrite) rewrites the forms Starlark cannot
+//     parse (f-strings, **, is, chained comparisons, import, try, with,
+//     class, match, yield, ...) into Starlark with their Python meaning,
+//     with a position map back to the user's line and column. Code without
+//     these habits reaches Starlark byte for byte unchanged; a form whose
+//     Python meaning cannot be kept is refused at the user's position.
 //  2. Starlark parses and resolves the result.
-//  3. The AST pass (astpass.go) routes the operations whose Starlark
-//     meaning differs through hidden builtins: indexing and slicing
-//     (strings count characters), iteration, method calls (Python's str,
-//     list, dict and set methods), x % y without a number literal
-//     (%-formatting), ** and identity, global reads inside functions,
-//     x.__name__ and the other attributes every Python object has. It
-//     keeps the variables a function's try clauses assign in a dict the
-//     function makes on entry, so that body, handlers, finally and the
-//     code after share them (and so the variables nested functions
-//     declare nonlocal), and makes a method's reads of its class
-//     body's names global reads, as Python scopes them
-//     (astpass_locals.go); super() gets its class and instance.
-//     A function reading a global while the chunk defining it still runs
-//     reads the chunk's current value (package modslots: go.starlark.net keeps
-//     it in an unexported slice, read through reflect and unsafe; a test
-//     checks the layout, and the read falls back to the REPL's globals
-//     when the layout is not the expected one).
+//  3. The AST pass (package rewrite) routes the operations whose Starlark
+//     meaning differs through hidden builtins (pyhidden.go): indexing,
+//     iteration, method calls, %, **, identity, global reads inside
+//     functions, the attributes every Python object has. A function
+//     reading a global while the chunk defining it still runs reads the
+//     chunk's current value (package modslots: go.starlark.net keeps it in
+//     an unexported slice, read through reflect and unsafe; a test checks
+//     the layout, and the read falls back to the REPL's globals when the
+//     layout is not the expected one).
 //  4. The driver (driver.go) runs the top-level statements one by one,
 //     carrying out the try and with markers: an exception is a value of an
 //     exception class (pyerrors.go) matched by class and its bases;

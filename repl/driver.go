@@ -6,6 +6,7 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"harness/repl/rewrite"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -77,29 +78,16 @@ var stmtMarkers = map[string]bool{
 	"__py_delname": true, "__py_delslice": true, "__py_import_star": true, "__py_setglobal": true,
 }
 
-// markerCall returns the hidden marker a statement's expression calls.
-func markerCall(e syntax.Expr) (*syntax.CallExpr, string) {
-	c, ok := e.(*syntax.CallExpr)
-	if !ok {
-		return nil, ""
-	}
-	id, ok := c.Fn.(*syntax.Ident)
-	if !ok || !strings.HasPrefix(id.Name, "__py_") {
-		return nil, ""
-	}
-	return c, id.Name
-}
-
 // driven reports whether s needs the driver.
 func driven(s syntax.Stmt, inLoop bool) bool {
 	switch s := s.(type) {
 	case *syntax.BranchStmt:
 		return inLoop && s.Token != syntax.PASS
 	case *syntax.ExprStmt:
-		_, name := markerCall(s.X)
+		_, name := rewrite.MarkerCall(s.X)
 		return name == "__py_delname" || name == "__py_import_star"
 	case *syntax.IfStmt:
-		if _, name := markerCall(s.Cond); name == "__py_try" {
+		if _, name := rewrite.MarkerCall(s.Cond); name == "__py_try" {
 			return true
 		}
 		return anyDriven(s.True, inLoop) || anyDriven(s.False, inLoop)
@@ -168,11 +156,11 @@ func anyDriven(stmts []syntax.Stmt, inLoop bool) bool {
 func isWith(s *syntax.ForStmt) bool {
 	x := s.X
 	if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) == 1 {
-		if id, ok := c.Fn.(*syntax.Ident); ok && id.Name == hidIter {
+		if id, ok := c.Fn.(*syntax.Ident); ok && id.Name == rewrite.HidIter {
 			x = c.Args[0]
 		}
 	}
-	_, name := markerCall(x)
+	_, name := rewrite.MarkerCall(x)
 	return name == "__py_with"
 }
 
@@ -192,7 +180,7 @@ func (r *interp) driveStmt(f *syntax.File, s syntax.Stmt, inLoop bool) (signal, 
 		_, err := r.eval(s.X)
 		return sigNone, err
 	case *syntax.IfStmt:
-		if _, name := markerCall(s.Cond); name == "__py_try" {
+		if _, name := rewrite.MarkerCall(s.Cond); name == "__py_try" {
 			return r.try(f, s, inLoop)
 		}
 		v, err := r.eval(s.Cond)
@@ -351,7 +339,7 @@ func splitTry(s *syntax.IfStmt) (*tryClauses, error) {
 		if !ok {
 			break
 		}
-		_, name := markerCall(clause.Cond)
+		_, name := rewrite.MarkerCall(clause.Cond)
 		switch name {
 		case "__py_except":
 			if t.hasElse || t.hasFinal {

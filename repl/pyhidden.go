@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"harness/repl/modslots"
+	"harness/repl/rewrite"
 	"reflect"
 	"strings"
 
@@ -21,28 +22,28 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 			return f(args[0], args[1])
 		}
 	}
-	add(hidPow, "**", two(r.pyPow))
-	add(hidIs, "is", two(func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(identical(x, y)), nil }))
-	add(hidMod, "%", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidPow, "**", two(r.pyPow))
+	add(rewrite.HidIs, "is", two(func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(identical(x, y)), nil }))
+	add(rewrite.HidMod, "%", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return percentOp(thread, args[0], args[1])
 	})
-	add(hidIndex, "[]", two(pyIndex))
-	add(hidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidIndex, "[]", two(pyIndex))
+	add(rewrite.HidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return newListIter("generator", elems(args[0])), nil
 	})
-	add(hidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return pySlice(args[0], args[1], args[2], args[3])
 	})
-	add(hidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return starlark.None, pySetSlice(args[0], args[1], args[2], args[3], args[4])
 	})
-	add(hidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.iterable(args[0])
 	})
-	add(hidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return callMethod(thread, args[0], string(args[1].(starlark.String)), args[2:], kw)
 	})
-	add(hidArgs, "*args", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidArgs, "*args", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		var out starlark.Tuple
 		for _, a := range args {
 			vals, err := listOf(a)
@@ -53,11 +54,11 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		}
 		return out, nil
 	})
-	add(hidKwargs, "**kwargs", pyDictMerge)
-	add(hidDunder, "attr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidKwargs, "**kwargs", pyDictMerge)
+	add(rewrite.HidDunder, "attr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.dunderAttr(args[0], string(args[1].(starlark.String)))
 	})
-	add(hidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.liveGlobal(thread, string(args[0].(starlark.String)))
 	})
 	r.tryBuiltins(g)

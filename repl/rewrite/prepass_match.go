@@ -1,6 +1,6 @@
 // The match statement, rewritten into an if/elif chain over __py_match.
 
-package repl
+package rewrite
 
 import (
 	"strconv"
@@ -50,7 +50,7 @@ func caseColon(l *pline) int {
 
 // matchStmt rewrites a match statement and its cases.
 func (rw *rewriter) matchStmt(l *pline, sc scope) {
-	line, _ := lineCol(rw.src, lineStarts(rw.src), l.start)
+	line, _ := LineCol(rw.src, LineStarts(rw.src), l.start)
 	m, c := "__py_m"+strconv.Itoa(line), "__py_c"+strconv.Itoa(line)
 	toks := l.toks
 	n := len(toks)

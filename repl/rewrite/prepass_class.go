@@ -1,7 +1,7 @@
 // Pre-pass: a class statement, rewritten into a function that runs the
 // class body and makes the class.
 
-package repl
+package rewrite
 
 import (
 	"strconv"
@@ -133,7 +133,7 @@ func (rw *rewriter) classBases(l *pline) (frag, bool) {
 	}
 	if p.i != p.end || e.err != nil {
 		if e.err != nil {
-			rw.fail(e.err.pos, e.err.msg)
+			rw.fail(e.err.Pos, e.err.Msg)
 		}
 		return nil, false
 	}
