@@ -4,6 +4,7 @@
 package repl
 
 import (
+	"harness/repl/pystr"
 	"sort"
 	"strings"
 	"unicode"
@@ -146,7 +147,7 @@ func strZfill(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 		return nil, err
 	}
 	s := string(recv.(starlark.String))
-	n := charLen(s)
+	n := pystr.CharLen(s)
 	if n >= width {
 		return recv, nil
 	}
@@ -172,7 +173,7 @@ func strJust(align byte) methodFunc {
 			return nil, pyErrorf(excTypeError, "The fill character must be exactly one character long")
 		}
 		s := string(recv.(starlark.String))
-		marg := width - charLen(s)
+		marg := width - pystr.CharLen(s)
 		if marg <= 0 {
 			return recv, nil
 		}
@@ -195,7 +196,7 @@ func strRange(name string, s string, args starlark.Tuple, kw []starlark.Tuple) (
 	if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &sub, &start, &end); err != nil {
 		return "", 0, 0, 0, err
 	}
-	n := charLen(s)
+	n := pystr.CharLen(s)
 	a, b, _, err := sliceIndices(start, end, starlark.None, n)
 	if err != nil {
 		return "", 0, 0, 0, err
@@ -203,7 +204,7 @@ func strRange(name string, s string, args starlark.Tuple, kw []starlark.Tuple) (
 	if b < a {
 		b = a
 	}
-	return sub, charToByte(s, a), charToByte(s, b), a, nil
+	return sub, pystr.CharToByte(s, a), pystr.CharToByte(s, b), a, nil
 }
 
 func strFind(last, raise bool) methodFunc {
@@ -214,7 +215,7 @@ func strFind(last, raise bool) methodFunc {
 		if err != nil {
 			return nil, err
 		}
-		if a > charLen(s) {
+		if a > pystr.CharLen(s) {
 			return notFound(raise)
 		}
 		var i int
@@ -226,7 +227,7 @@ func strFind(last, raise bool) methodFunc {
 		if i < 0 {
 			return notFound(raise)
 		}
-		return starlark.MakeInt(byteToChar(s, ba+i)), nil
+		return starlark.MakeInt(pystr.ByteToChar(s, ba+i)), nil
 	}
 }
 
@@ -244,7 +245,7 @@ func strCount(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 		return nil, err
 	}
 	if sub == "" {
-		return starlark.MakeInt(charLen(s[ba:bb]) + 1), nil
+		return starlark.MakeInt(pystr.CharLen(s[ba:bb]) + 1), nil
 	}
 	return starlark.MakeInt(strings.Count(s[ba:bb], sub)), nil
 }
@@ -340,7 +341,7 @@ func strEncode(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw 
 		case errs == "replace":
 			out = append(out, '?')
 		default:
-			return nil, &pyError{&pyException{typ: excUnicodeEncode, text: "'" + normEncoding(encoding) + "' codec can't encode character " + quotePy(string(r)) + " in position " + itoa(pos) + ": ordinal not in range(" + itoa(limit) + ")"}}
+			return nil, &pyError{&pyException{typ: excUnicodeEncode, text: "'" + normEncoding(encoding) + "' codec can't encode character " + pystr.Quote(string(r)) + " in position " + itoa(pos) + ": ordinal not in range(" + itoa(limit) + ")"}}
 		}
 		pos++
 	}

@@ -4,6 +4,7 @@
 package repl
 
 import (
+	"harness/repl/pystr"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -38,7 +39,7 @@ type fieldSpec struct{ f dcField }
 
 var _ starlark.HasAttrs = (*fieldSpec)(nil)
 
-func (s *fieldSpec) String() string        { return "Field(name=" + quotePy(s.f.name) + ")" }
+func (s *fieldSpec) String() string        { return "Field(name=" + pystr.Quote(s.f.name) + ")" }
 func (s *fieldSpec) Type() string          { return "Field" }
 func (s *fieldSpec) Freeze()               {}
 func (s *fieldSpec) Truth() starlark.Bool  { return true }

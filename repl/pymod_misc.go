@@ -10,6 +10,7 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"harness/repl/pystr"
 	"hash"
 	"strings"
 
@@ -70,7 +71,7 @@ func (s *stdStream) Attr(name string) (starlark.Value, error) {
 				return nil, pyErrorf(excTypeError, "write() argument must be str, not %s", pyTypeName(v))
 			}
 			callOf(s.r).write(string(str))
-			return starlark.MakeInt(charLen(string(str))), nil
+			return starlark.MakeInt(pystr.CharLen(string(str))), nil
 		}), nil
 	case "flush":
 		return builtin(s.name+".flush", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {

@@ -13,6 +13,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"harness/jail"
+	"harness/repl/pystr"
 )
 
 func (r *interp) osModule() starlark.Value {
@@ -392,7 +393,7 @@ type dirEntry struct {
 }
 
 func (d *dirEntry) String() string        { return d.reprPy() }
-func (d *dirEntry) reprPy() string        { return "<DirEntry " + quotePy(d.name) + ">" }
+func (d *dirEntry) reprPy() string        { return "<DirEntry " + pystr.Quote(d.name) + ">" }
 func (d *dirEntry) Type() string          { return "DirEntry" }
 func (d *dirEntry) Freeze()               {}
 func (d *dirEntry) Truth() starlark.Bool  { return true }

@@ -5,6 +5,7 @@ package repl
 
 import (
 	"errors"
+	"harness/repl/pystr"
 	"strings"
 	"time"
 
@@ -167,7 +168,7 @@ func (r *interp) commandDir(cwd string) (string, error) {
 	}
 	rel, ok := strings.CutPrefix(abs+"/", "/repository/")
 	if !ok {
-		return "", pyErrorf(excNotADirectory, "commands run in the repository; cwd %s is outside /repository", quotePy(abs))
+		return "", pyErrorf(excNotADirectory, "commands run in the repository; cwd %s is outside /repository", pystr.Quote(abs))
 	}
 	return strings.TrimSuffix(rel, "/"), nil
 }

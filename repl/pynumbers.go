@@ -4,6 +4,7 @@
 package repl
 
 import (
+	"harness/repl/pystr"
 	"math"
 	"math/big"
 	"strconv"
@@ -68,7 +69,7 @@ func textOf(v starlark.Value) (string, bool) {
 // and underscores between digits.
 func parseInt(orig string, base int) (starlark.Value, error) {
 	bad := func() (starlark.Value, error) {
-		return nil, pyErrorf(excValueError, "invalid literal for int() with base %d: %s", base, quotePy(orig))
+		return nil, pyErrorf(excValueError, "invalid literal for int() with base %d: %s", base, pystr.Quote(orig))
 	}
 	s := strings.TrimSpace(orig)
 	neg := false
@@ -144,7 +145,7 @@ func parseFloat(orig string) (starlark.Value, error) {
 	bad := s == "" || strings.ContainsAny(strings.ToLower(s), "xpi") || strings.Contains(s, "__") || s[0] == '_' || s[len(s)-1] == '_'
 	f, err := strconv.ParseFloat(clean, 64)
 	if bad || err != nil && !strings.Contains(err.Error(), "range") {
-		return nil, pyErrorf(excValueError, "could not convert string to float: %s", quotePy(orig))
+		return nil, pyErrorf(excValueError, "could not convert string to float: %s", pystr.Quote(orig))
 	}
 	return starlark.Float(f), nil
 }

@@ -4,6 +4,7 @@ package repl
 
 import (
 	"fmt"
+	"harness/repl/pystr"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -81,7 +82,7 @@ func (p *pattern) String() string {
 	if flags != "" {
 		flags = ", " + flags
 	}
-	return "re.compile(" + quotePy(p.src) + flags + ")"
+	return "re.compile(" + pystr.Quote(p.src) + flags + ")"
 }
 func (p *pattern) Type() string          { return "re.Pattern" }
 func (p *pattern) Freeze()               {}
@@ -298,7 +299,7 @@ func clampChars(s string, c int) int {
 	if n := utf8.RuneCountInString(s); c >= n {
 		return len(s)
 	}
-	return charToByte(s, c)
+	return pystr.CharToByte(s, c)
 }
 
 // find implements search, match (anchored at pos) and fullmatch (at pos
@@ -316,7 +317,7 @@ func (p *pattern) find(fn string, method bool, args starlark.Tuple, kw []starlar
 }
 
 func (p *pattern) newMatch(s string, loc []int, sub *reSubject, pos int) *match {
-	return &match{s: s, loc: loc, names: p.rx.names, p: p, pos: byteToChar(s, sub.toS(pos)), endpos: utf8.RuneCountInString(sub.s)}
+	return &match{s: s, loc: loc, names: p.rx.names, p: p, pos: pystr.ByteToChar(s, sub.toS(pos)), endpos: utf8.RuneCountInString(sub.s)}
 }
 
 // all returns the matches from pos, at most n (n < 0: all of them).

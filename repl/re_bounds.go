@@ -3,6 +3,7 @@
 package repl
 
 import (
+	"harness/repl/pystr"
 	"regexp/syntax"
 	"unicode"
 	"unicode/utf8"
@@ -153,7 +154,7 @@ func pyWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsN
 // a position of s where a \b or \B of the pattern could be tested: the
 // edges of each run of non-ASCII word characters.
 func (p *pyRegexp) checkBounds(fn, s string) error {
-	if isASCII(s) {
+	if pystr.IsASCII(s) {
 		return nil
 	}
 	inRun := false
@@ -166,7 +167,7 @@ func (p *pyRegexp) checkBounds(fn, s string) error {
 				c, _ = utf8.DecodeLastRuneInString(s[:i])
 			}
 			return reRefusal(fn, p.src, "\\b and \\B count only ASCII letters, digits and _ as word characters in Go's RE2 engine, and this text has %s next to where the pattern tests a word boundary (offset %d), so the result could differ from Python's; pass re.ASCII if ASCII word boundaries are meant, or match without \\b (re.findall(r\"\\w+\", text) gives the words)",
-				quotePy(string(c)), byteToChar(s, i))
+				pystr.Quote(string(c)), pystr.ByteToChar(s, i))
 		}
 		inRun = naw
 		i += max(w, 1)

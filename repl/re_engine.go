@@ -4,6 +4,7 @@ package repl
 
 import (
 	"fmt"
+	"harness/repl/pystr"
 	"regexp"
 	"regexp/syntax"
 	"sort"
@@ -292,7 +293,7 @@ func (p *pyRegexp) each(fn string, sub *reSubject, pos, n int, f func(loc []int)
 			}
 			if long != nil && long[1] > long[0] {
 				return reRefusal(fn, p.src, "after its empty match at offset %d the pattern could also match text there (an empty alternative or a lazy quantifier comes first), which Python would take and RE2 cannot find; write the pattern so that the text match comes first (a? not a??, (a|) not (|a)) or cannot be empty",
-					byteToChar(sub.s, sub.toS(pos)))
+					pystr.ByteToChar(sub.s, sub.toS(pos)))
 			}
 			if pos == len(sub.text) {
 				return nil

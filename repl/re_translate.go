@@ -4,6 +4,7 @@ package repl
 
 import (
 	"fmt"
+	"harness/repl/pystr"
 	"regexp/syntax"
 	"strconv"
 	"strings"
@@ -26,7 +27,7 @@ type reTranslation struct {
 
 // reRefusal is a Python form RE2 cannot give its meaning.
 func reRefusal(fn, pattern, format string, args ...any) error {
-	return &pyError{&pyException{typ: reError, text: fmt.Sprintf("%s: %s: ", fn, quotePy(pattern)) + fmt.Sprintf(format, args...)}}
+	return &pyError{&pyException{typ: reError, text: fmt.Sprintf("%s: %s: ", fn, pystr.Quote(pattern)) + fmt.Sprintf(format, args...)}}
 }
 
 const (

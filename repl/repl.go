@@ -20,6 +20,7 @@ import (
 	"harness/failures"
 	"harness/jail"
 	"harness/repl/modslots"
+	"harness/repl/pystr"
 	"harness/repl/rewrite"
 	"harness/sandbox"
 	"harness/worker"
@@ -311,7 +312,7 @@ func (r *interp) result(c *callState, value starlark.Value, err error) string {
 	if note := r.flushFiles(); note != "" {
 		c.write(note + "\n")
 	}
-	strCache.reset()
+	pystr.Cache.Reset()
 	clear(r.slots)
 	reason := c.reason()
 	lost := reason == stopMemory || reason == stopCrash

@@ -29,7 +29,7 @@ const (
 	HidDunder   = ".__"      // x.__name__ and the other attributes every Python object has
 )
 
-// astOptions say which rewrites apply to a file.
+// ASTOptions say which rewrites apply to a file.
 type ASTOptions struct {
 	Loads      bool // the pre-pass renamed the name load (see loadName)
 	Marks      map[markKind]map[[2]int]bool
@@ -37,7 +37,7 @@ type ASTOptions struct {
 	Methods    map[string]bool        // the method names whose calls go through the runtime's dispatcher
 }
 
-// astPass rewrites f in place. Its error is one Python reports before
+// ASTPass rewrites f in place. Its error is one Python reports before
 // the code runs (a nonlocal name no function binds).
 func ASTPass(f *syntax.File, opts ASTOptions) error {
 	if opts.Loads {
@@ -548,7 +548,7 @@ func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
 	return c
 }
 
-// markerCall returns the hidden marker a statement's expression calls.
+// MarkerCall returns the hidden marker a statement's expression calls.
 func MarkerCall(e syntax.Expr) (*syntax.CallExpr, string) {
 	c, ok := e.(*syntax.CallExpr)
 	if !ok {
@@ -561,7 +561,7 @@ func MarkerCall(e syntax.Expr) (*syntax.CallExpr, string) {
 	return c, id.Name
 }
 
-// fileOptions are the Starlark dialect of REPL code and helper files.
+// FileOptions are the Starlark dialect of REPL code and helper files.
 func FileOptions() *syntax.FileOptions {
 	return &syntax.FileOptions{While: true, Recursion: true, Set: true, TopLevelControl: true, GlobalReassign: true}
 }

@@ -66,7 +66,7 @@ func (f frag) String() string {
 	return string(b)
 }
 
-// posMap maps byte offsets of the rewritten text to offsets of the
+// PosMap maps byte offsets of the rewritten text to offsets of the
 // original, and line/column positions between the two texts.
 type PosMap struct {
 	orig, out string
@@ -120,7 +120,7 @@ func offset(text string, starts []int, line, col int) int {
 	return i
 }
 
-// lineCol returns the 1-based line and rune column of offset i.
+// LineCol returns the 1-based line and rune column of offset i.
 func LineCol(text string, starts []int, i int) (int, int) {
 	if i > len(text) {
 		i = len(text)
@@ -143,7 +143,7 @@ func (m *PosMap) toOrig(i int) int {
 	return s.orig
 }
 
-// position maps a 1-based line and column of the rewritten text to the
+// Position maps a 1-based line and column of the rewritten text to the
 // original text.
 func (m *PosMap) Position(line, col int) (int, int) {
 	if m == nil {

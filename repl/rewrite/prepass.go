@@ -47,7 +47,7 @@ import (
 // user's position. Code the pre-pass cannot read is left for Starlark to
 // report.
 
-// prepassOut is the rewritten code.
+// Prepassed is the rewritten code.
 type Prepassed struct {
 	Text  string
 	PM    *PosMap                      // nil when text is the input
@@ -103,7 +103,7 @@ type scope struct {
 	clause   *defTry         // inside a clause function of this try (prepass_trydef.go)
 }
 
-// prepass rewrites src; see the comment above. The error, when not nil,
+// Prepass rewrites src; see the comment above. The error, when not nil,
 // is a *prepassError.
 func Prepass(src string) (*Prepassed, error) {
 	if i := strings.IndexByte(src, 0); i >= 0 {

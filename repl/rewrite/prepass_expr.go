@@ -66,7 +66,7 @@ type exprParser struct {
 	named []*node // walrus expressions found
 }
 
-// prepassError is a refusal: a Python form the pre-pass cannot give its
+// Error is a refusal: a Python form the pre-pass cannot give its
 // meaning, at an offset of the user's code.
 type Error struct {
 	Pos int
