@@ -6,8 +6,9 @@ package llm
 import (
 	"bytes"
 	"fmt"
-	"harness/redact"
 	"net/http"
+
+	"harness/redact"
 )
 
 // Origin says where a client's endpoint settings came from, so that its

@@ -6,11 +6,12 @@ package repl
 import (
 	"errors"
 	"fmt"
-	"harness/repl/rewrite"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/rewrite"
 )
 
 // Starlark has no exceptions, so a top-level try cannot be compiled. The

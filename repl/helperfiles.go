@@ -6,13 +6,14 @@ package repl
 
 import (
 	"errors"
-	"harness/repl/rewrite"
 	"sort"
 	"strings"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/rewrite"
 )
 
 // HelperFile describes one file of $HARNESS_HOME/replib as the REPL

@@ -21,10 +21,11 @@ import (
 // so a new package comes with its line here.
 var layers = []layer{
 	{pkg: "harness/repl/pystr"},
+	{pkg: "harness/repl/pyre", imports: []string{"harness/repl/pystr"}},
 	{pkg: "harness/repl/modslots", imports: []string{"go.starlark.net/starlark"}},
 	{pkg: "harness/repl/rewrite", imports: []string{"go.starlark.net/syntax"}},
 	{pkg: "harness/repl", imports: []string{
-		"harness/repl/pystr", "harness/repl/modslots", "harness/repl/rewrite",
+		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite",
 		"go.starlark.net/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",
 		"harness/approval", "harness/atomicfile", "harness/config", "harness/failures",
 		"harness/jail", "harness/replib", "harness/sandbox", "harness/wire", "harness/worker",

@@ -6,12 +6,13 @@ package repl
 import (
 	"errors"
 	"fmt"
-	"harness/repl/modslots"
-	"harness/repl/rewrite"
 	"reflect"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/modslots"
+	"harness/repl/rewrite"
 )
 
 // hiddenBuiltins adds the builtins the rewritten code calls.

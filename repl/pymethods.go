@@ -4,7 +4,6 @@
 package repl
 
 import (
-	"harness/repl/pystr"
 	"sort"
 	"strings"
 	"unicode"
@@ -12,6 +11,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
 )
 
 type methodFunc func(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)

@@ -4,11 +4,12 @@
 package repl
 
 import (
-	"harness/repl/pystr"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
 )
 
 // dataclassInfo is what @dataclass made of a class: its fields, in order

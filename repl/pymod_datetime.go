@@ -5,13 +5,14 @@ package repl
 
 import (
 	"fmt"
-	"harness/repl/pystr"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // pyDate is a date (dateOnly) or a datetime. Naive datetimes keep their

@@ -4,11 +4,12 @@ package repl
 
 import (
 	"fmt"
-	"harness/repl/pystr"
 	"strings"
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // jsonSyntaxError finds the first error in text as CPython's json module

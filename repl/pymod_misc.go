@@ -10,11 +10,12 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
-	"harness/repl/pystr"
 	"hash"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 func (r *interp) sysModule() starlark.Value {

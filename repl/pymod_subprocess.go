@@ -5,11 +5,12 @@ package repl
 
 import (
 	"errors"
-	"harness/repl/pystr"
 	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 const (

@@ -4,7 +4,6 @@
 package repl
 
 import (
-	"harness/repl/pystr"
 	"math"
 	"math/big"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
 )
 
 // intCall is int(x=0, base=10).

@@ -5,9 +5,10 @@ package repl
 
 import (
 	"errors"
-	"harness/repl/pystr"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // sliceIndices adjusts Python slice bounds for a sequence of length n.

@@ -5,13 +5,14 @@ package repl
 
 import (
 	"fmt"
-	"harness/repl/pystr"
 	"math"
 	"strconv"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"harness/repl/pystr"
 )
 
 // pyReprer is a value whose Python repr differs from its String().

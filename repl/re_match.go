@@ -4,11 +4,12 @@ package repl
 
 import (
 	"fmt"
-	"harness/repl/pystr"
 	"strconv"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // match is a match object; positions are character offsets, as string

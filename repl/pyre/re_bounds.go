@@ -1,12 +1,13 @@
 // Python's Unicode \b against RE2's ASCII one: where they could disagree on a text, re refuses.
 
-package repl
+package pyre
 
 import (
-	"harness/repl/pystr"
 	"regexp/syntax"
 	"unicode"
 	"unicode/utf8"
+
+	"harness/repl/pystr"
 )
 
 // A wordBound is one \b or \B of a pattern with what the pattern puts
@@ -153,7 +154,7 @@ func pyWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsN
 // checkBounds refuses s when Python's and RE2's word boundaries differ at
 // a position of s where a \b or \B of the pattern could be tested: the
 // edges of each run of non-ASCII word characters.
-func (p *pyRegexp) checkBounds(fn, s string) error {
+func (p *Regexp) checkBounds(fn, s string) error {
 	if pystr.IsASCII(s) {
 		return nil
 	}
@@ -177,7 +178,7 @@ func (p *pyRegexp) checkBounds(fn, s string) error {
 
 // boundAt reports whether some \b or \B of the pattern could be tested at
 // offset i of s: the runes around i fit its context.
-func (p *pyRegexp) boundAt(s string, i int) bool {
+func (p *Regexp) boundAt(s string, i int) bool {
 	for _, b := range p.bounds {
 		if fits(s[i:], b.after, false) && fits(s[:i], b.before, true) {
 			return true
