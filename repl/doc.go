@@ -98,7 +98,7 @@
 //	                           finditer sub subn split compile escape, flags I M S X A;
 //	                           match objects with group groups groupdict start end span and
 //	                           m[g]; \w \d \s are Unicode; offsets count characters; a lookahead
-//	                           ending the pattern runs as X(Y) cut at Y (re_ahead.go)
+//	                           ending the pattern runs as X(Y) cut at Y (package pyre)
 //	import x                   the modules listed in help(); help(module) lists its names
 //	Path(*parts)               pathlib-style paths (see Files)
 //	chdir(p), getcwd()         the REPL's relative base only
@@ -323,4 +323,25 @@
 // "builtin not available: vars", the NotImplementedError of a name kept
 // out on purpose ("os.environ is not available in this REPL: ..."), or
 // "Starlark could not parse: <message>"; the second line is the error.
+//
+// # Packages
+//
+// The REPL's packages stand on floors; each imports only floors below it,
+// and only repl imports jail, worker, wire, config, rlm or ui. The table of
+// allowed edges is in layers_test.go (TestLayers fails on any other):
+//
+//	repl/pystr     character offsets and Python's string repr
+//	repl/pyre      Python's re over RE2: translation and engine
+//	repl/modslots  the one read of go.starlark.net internals (reflect, unsafe)
+//	repl/rewrite   the pre-pass and the AST pass: pure text and tree rewrites
+//	repl           the runtime (py*.go), the standard modules (pymod_*.go,
+//	               re.go) and the REPL as harness sees it: Options, New,
+//	               Exec, Close, results and limits, mounts, run(), help(),
+//	               helpers, MCP calls, memory guards, the worker bridge
+//
+// A new standard module is today a pymod_<name>.go file in repl with its
+// builtins in one table and a line in pymodules.go's moduleMakers (help()
+// lists it from there), its cases in testdata/py_modules.star, or in the
+// CPython table testdata/pyexprs.txtar (TestPyExprs) when CPython can
+// check them.
 package repl
