@@ -20,7 +20,7 @@ import (
 // globals persist), and itself the statements that need it:
 //
 //	if __py_try(): … elif __py_except(E, "e"): … elif __py_else(): … elif __py_finally(): …
-//	                   a try statement (see prepass.go)
+//	                   a try statement (see rewrite/prepass.go)
 //	__py_delname("x"), __py_import_star("m")
 //	                   bindings only the driver can change between chunks
 //	for, while, if     when their bodies hold one of these, or a break or
@@ -153,7 +153,7 @@ func anyDriven(stmts []syntax.Stmt, inLoop bool) bool {
 	return false
 }
 
-// isWith reports whether a for statement is a with statement (prepass.go).
+// isWith reports whether a for statement is a with statement (rewrite/prepass.go).
 func isWith(s *syntax.ForStmt) bool {
 	x := s.X
 	if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) == 1 {

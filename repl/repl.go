@@ -153,7 +153,7 @@ type interp struct {
 	// description; the interpreter runs in remote's process.
 	remote *remote
 
-	// Python habits (prepass.go, driver.go, py*.go).
+	// Python habits (package rewrite, driver.go, py*.go).
 	types       map[string]*pyType                   // classes by Python name, for type()
 	modules     map[string]starlark.Value            // imported modules
 	predeclared map[string]bool                      // names bound before REPL code ran: read directly in functions

@@ -1,5 +1,5 @@
 // __py_tryrun: a try statement inside a function, run with Python's rules
-// over the clause functions the pre-pass made of it (prepass_trydef.go).
+// over the clause functions the pre-pass made of it (rewrite/prepass_trydef.go).
 
 package repl
 
@@ -150,7 +150,7 @@ func (r *interp) excMatches(classes starlark.Value, exc *pyException) (bool, err
 }
 
 // pyLocals holds the variables of a function that its try clauses assign
-// (see astpass_locals.go): the function and its clause functions read and
+// (see rewrite/astpass_locals.go): the function and its clause functions read and
 // write them as __py_l["x"]. Reading one not yet assigned is Python's
 // UnboundLocalError.
 type pyLocals struct {

@@ -38,7 +38,7 @@ import (
 //	match s: / case P if g:     an if/elif chain over __py_match (prepass_match.go)
 //	yield x, yield from xs      __py_yield((x)), __py_yield_from((xs)); the def then f = __py_generator(f)
 //
-// The driver (driver.go) runs the try and with markers. Text outside the
+// The driver (repl/driver.go) runs the try and with markers. Text outside the
 // rewritten statements is copied byte for byte, so code without these
 // habits reaches Starlark unchanged; the position map sends error
 // positions in rewritten code back to the user's line and column. A form

@@ -18,7 +18,7 @@ import (
 //	                                  return __py_cls
 //	                              Point = __py_class_Point()
 //
-// __py_class (pyclass.go) makes the class from the names the body bound
+// __py_class (repl/pyclass.go) makes the class from the names the body bound
 // and the annotated names (a dataclass's fields, in order). The methods
 // are functions nested in the body's function; the AST pass makes a
 // method's reads of the body's names global reads, as Python scopes them

@@ -12,7 +12,7 @@ import (
 // Starlark has no exceptions and the driver runs only top-level code, so a
 // try inside a def becomes functions, one per clause, defined where the
 // clauses stand, and a call of the hidden builtin __py_tryrun after the
-// last clause, which runs them with Python's rules (tryrun.go):
+// last clause, which runs them with Python's rules (repl/tryrun.go):
 //
 //	try:                      def __py_try_7():
 //	    BODY                      BODY
