@@ -330,7 +330,7 @@
 // and only repl imports jail, worker, wire, config, rlm or ui. The table of
 // allowed edges is in layers_test.go (TestLayers fails on any other):
 //
-//	repl/pystr     character offsets and Python's string repr
+//	repl/pystr     character offsets, Python's string repr, character classes
 //	repl/pyre      Python's re over RE2: translation and engine
 //	repl/modslots  the one read of go.starlark.net internals (reflect, unsafe)
 //	repl/rewrite   the pre-pass and the AST pass: pure text and tree rewrites

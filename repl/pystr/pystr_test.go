@@ -51,3 +51,29 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestCharClasses(t *testing.T) {
+	tests := []struct {
+		r                     rune
+		digit, numeric, space bool
+	}{
+		{'5', true, true, false},
+		{'²', true, true, false},  // digit, not decimal
+		{'½', false, true, false}, // numeric, not a digit
+		{'一', false, true, false}, // a CJK ideograph with a value
+		{'a', false, false, false},
+		{'\x1c', false, false, true}, // a separator Go does not call space
+		{'\u3000', false, false, true},
+	}
+	for _, tt := range tests {
+		if got := IsDigit(tt.r); got != tt.digit {
+			t.Errorf("IsDigit(%q) = %v", tt.r, got)
+		}
+		if got := IsNumeric(tt.r); got != tt.numeric {
+			t.Errorf("IsNumeric(%q) = %v", tt.r, got)
+		}
+		if got := IsSpace(tt.r); got != tt.space {
+			t.Errorf("IsSpace(%q) = %v", tt.r, got)
+		}
+	}
+}
