@@ -129,6 +129,10 @@ func (c *callState) finish() {
 
 func (c *callState) write(s string) { c.out.write(s) }
 
+// noteUnsupported notes a Python form the REPL lacks (a failure of kind
+// unsupported), for the runtime's files, which do not import failures.
+func (c *callState) noteUnsupported(message string) { c.note(failures.KindUnsupported, message) }
+
 // note queues a failure note; flushNotes records them after the call.
 func (c *callState) note(kind, message string) {
 	c.notes = append(c.notes, failures.Note{

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -37,6 +38,20 @@ var layers = []layer{
 // agent and its screens.
 var hostOnly = []string{"harness/jail", "harness/worker", "harness/wire", "harness/config", "harness/rlm", "harness/ui"}
 
+// runtimeFiles are the files of repl that are the runtime and the
+// standard modules, until they leave repl for packages of their own; they
+// may import only what that runtime will (runtimeImports, besides the
+// standard library): never the host's packages, nor failures, sandbox,
+// approval, replib or atomicfile. What they need of the host they reach
+// through repl's own files (the mounts, run(), the call's state).
+var (
+	runtimeFiles   = regexp.MustCompile(`^(py[a-z_]*|re|re_[a-z]+|dictview|iterfail|driver|tryrun)\.go$`)
+	runtimeImports = []string{
+		"go.starlark.net/", "github.com/BurntSushi/toml",
+		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite",
+	}
+)
+
 // layer is one package and what it may import: an import path, or a
 // prefix ending in "/".
 type layer struct {
@@ -48,6 +63,55 @@ func TestLayers(t *testing.T) {
 	for _, msg := range checkLayers(".", "harness/repl", layers) {
 		t.Error(msg)
 	}
+}
+
+func TestRuntimeFilesReachNoHost(t *testing.T) {
+	for _, msg := range checkFiles(".", runtimeFiles, runtimeImports) {
+		t.Error(msg)
+	}
+}
+
+func TestCheckFilesCatches(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"pymod_x.go":      "package r\nimport (\n\t_ \"fmt\"\n\t_ \"harness/jail\"\n\t_ \"go.starlark.net/starlark\"\n)\n",
+		"pymod_x_test.go": "package r\nimport _ \"harness/config\"\n",  // tests are not checked
+		"run.go":          "package r\nimport _ \"harness/sandbox\"\n", // not a runtime file
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := strings.Join(checkFiles(dir, runtimeFiles, runtimeImports), "\n")
+	if want := "pymod_x.go imports harness/jail: the runtime's files reach the host only through repl's own files"; got != want {
+		t.Errorf("checkFiles = %q, want %q", got, want)
+	}
+}
+
+// checkFiles returns one message per import of a non-test file of dir
+// whose name matches files that is neither standard nor allowed.
+func checkFiles(dir string, files *regexp.Regexp, allowedImports []string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var msgs []string
+	for _, e := range entries {
+		name := e.Name()
+		if !files.MatchString(name) || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.ImportsOnly)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		for _, s := range f.Imports {
+			if imp := strings.Trim(s.Path.Value, `"`); !isStd(imp) && !allowed(allowedImports, imp) {
+				msgs = append(msgs, fmt.Sprintf("%s imports %s: the runtime's files reach the host only through repl's own files", name, imp))
+			}
+		}
+	}
+	return msgs
 }
 
 // TestCheckLayersCatches: the check reports a lower floor importing a

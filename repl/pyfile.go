@@ -9,7 +9,6 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"harness/jail"
 	"harness/repl/pystr"
 )
 
@@ -121,7 +120,7 @@ func (r *interp) openFile(name, mode string, encoding, errs, newline starlark.Va
 		f.vpath = v
 		if kind == "x" {
 			if _, err := root.Lstat(rel); err == nil {
-				return nil, r.fsErr("open", v, &fsError{"open", v, jail.KindExists, ""})
+				return nil, r.fsErr("open", v, &fsError{"open", v, fsExists, ""})
 			}
 		}
 		if err := root.WriteFile(rel, nil, 0o644); err != nil {

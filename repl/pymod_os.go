@@ -12,7 +12,6 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"harness/jail"
 	"harness/repl/pystr"
 )
 
@@ -251,7 +250,7 @@ func (r *interp) osMkdir(parents bool) builtinFunc {
 			if existOK && fi.IsDir() {
 				return starlark.None, nil
 			}
-			return nil, r.fsErr("mkdir", v, &fsError{"mkdir", v, jail.KindExists, ""})
+			return nil, r.fsErr("mkdir", v, &fsError{"mkdir", v, fsExists, ""})
 		}
 		if parents {
 			err = root.MkdirAll(rel, fs.FileMode(mode))
@@ -296,7 +295,7 @@ func (r *interp) osRename(replace bool) builtinFunc {
 			if root, rel, v, err := r.locate("replace", d); err == nil {
 				if fi, err := root.Lstat(rel); err == nil {
 					if fi.IsDir() {
-						return nil, r.fsErr("replace", v, &fsError{"replace", v, jail.KindIsDir, ""})
+						return nil, r.fsErr("replace", v, &fsError{"replace", v, fsIsDir, ""})
 					}
 					if err := root.Remove(rel); err != nil {
 						return nil, r.fsErr("replace", v, err)
