@@ -70,6 +70,10 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 		access(repo), repo.Level(), r.cwd)
 	if r.opts.Store != nil {
 		sb.WriteString("/store: shared by all agents and sessions, read-write; pass data on by writing here and naming the path.\n")
+		if r.opts.Siblings {
+			sb.WriteString("Other subagents may run at the same time: each write replaces the whole file at once (never half written), " +
+				"and when two agents write the same file the last one wins; use a file name of your own.\n")
+		}
 	}
 	if r.opts.Library != nil {
 		sb.WriteString("/library: this session's conversations, read-only.\n")

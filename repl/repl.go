@@ -61,6 +61,10 @@ type Options struct {
 	// when the Approver says no, it is refused as always. The UI sets it;
 	// headless runs and editors do not.
 	AskWrites bool
+	// Siblings: other subagents may run at the same time ([rlm] parallel
+	// > 1); help()'s Files section then says how their writes to /store
+	// meet.
+	Siblings bool
 	// Watch, when set, is told the process group of each run() command once
 	// it started, and the returned function is called once the command was
 	// waited for (cmd/harness gives a reaper.Reaper's Watch, so the group

@@ -155,7 +155,7 @@ func (s *server) bind(f wire.Frame) error {
 		Depth: b.Depth, OutputLimit: b.OutputLimit, MaxMemoryMB: b.MaxMemoryMB, Session: b.Session,
 		Commands: config.Commands{Deny: b.Deny, Allow: map[string]string{}, Sandbox: b.Sandbox,
 			Writable: b.Writable, Network: b.Network},
-		link: s.link, protection: protection(abi, lerr, b.Mounts), testHooks: b.TestHooks, AskWrites: b.AskWrites,
+		link: s.link, protection: protection(abi, lerr, b.Mounts), testHooks: b.TestHooks, AskWrites: b.AskWrites, Siblings: b.Siblings,
 		Output:    s.output,
 		OnFailure: s.note,
 	}

@@ -54,7 +54,8 @@ type rig struct {
 	events []Event
 	mu     sync.Mutex
 	codes  []string
-	runner *Runner // of the latest turn
+	runner *Runner       // of the latest turn
+	seen   chan struct{} // signalled by a session's consumer (context_test.go)
 	// onEvent, when set, sees each event as the consumer receives it.
 	onEvent func(Event)
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"harness/config"
 	"harness/diffview"
@@ -34,6 +35,20 @@ type roots struct {
 	mcp     *mcpclient.Set // nil without [mcp.servers]
 	workers *worker.Pool
 	log     *os.File // the workers' stderr, $HARNESS_HOME/workers.log; nil when it cannot be opened
+
+	winOnce sync.Once
+	win     *llm.Window // the model's context window, asked once per process
+}
+
+// window is the model's context window: [endpoint] context_window, else
+// asked of the server once per process, in the background (the first
+// frame never waits), and learnt from refusals.
+func (r *roots) window(cfg *config.Config, c *llm.Client) *llm.Window {
+	r.winOnce.Do(func() {
+		r.win = llm.NewWindow(cfg.Endpoint.ContextWindow)
+		r.win.DetectInBackground(context.Background(), c)
+	})
+	return r.win
 }
 
 // openRoots opens the launch directory as the repository, reading its
@@ -172,8 +187,9 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 	if r.mcp != nil {
 		mcp = r.mcp
 	}
+	client := endpointClient(cfg, cfg.Endpoint, "endpoint")
 	return rlm.New(rlm.Options{
-		Config: cfg, Client: endpointClient(cfg, cfg.Endpoint, "endpoint"), System: p.system,
+		Config: cfg, Client: client, System: p.system, Window: r.window(cfg, client),
 		Session: sess, RepoDir: r.dir, Repository: r.repo, Store: r.store,
 		NewREPL: rlm.REPLs(r.replOptions(cfg, p.failures(cfg), p.onFailure)),
 		Files:   p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
@@ -194,6 +210,7 @@ func (r *roots) replOptions(cfg *config.Config, fails *failures.Log, onFailure f
 		Failures: fails, OnFailure: onFailure,
 		Watch:   commands.Watch,
 		Sandbox: r.sandboxPolicy(cfg), Workers: r.workers,
+		Siblings: cfg.RLM.Parallel > 1,
 	}
 }
 
