@@ -55,6 +55,7 @@ import (
 
 	"harness/config"
 	"harness/llm"
+	"harness/redact"
 	"harness/sandbox"
 )
 
@@ -73,7 +74,7 @@ type printer struct {
 
 func (p *printer) line(status, check, msg string) {
 	for _, s := range p.secrets {
-		msg = strings.ReplaceAll(msg, s, llm.Redacted)
+		msg = strings.ReplaceAll(msg, s, redact.Marker)
 	}
 	fmt.Fprintf(p.w, "%-4s  %-10s  %s\n", status, check, msg)
 }

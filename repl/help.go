@@ -13,6 +13,7 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/repl/pystr"
 	"harness/sandbox"
 )
 
@@ -189,7 +190,7 @@ func (r *interp) helpOn(v starlark.Value) string {
 	}
 	for _, h := range r.helpers {
 		if h.name == name {
-			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + quotePy(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
+			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + pystr.Quote(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
 		}
 	}
 	for _, f := range replFunctions {

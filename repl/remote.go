@@ -15,6 +15,7 @@ import (
 
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/rewrite"
 	"harness/wire"
 	"harness/worker"
 )
@@ -80,7 +81,7 @@ func newRemote(opts Options) (*interp, error) {
 	}
 	rm := &remote{proc: proc, ready: make(chan struct{}), results: make(chan wire.Frame, 16),
 		crash: make(chan string, 1), done: make(chan struct{}), pongs: make(chan uint64, 1)}
-	in := &interp{opts: opts, fileOpts: fileOptions(), remote: rm}
+	in := &interp{opts: opts, fileOpts: rewrite.FileOptions(), remote: rm}
 	in.info.Store(&loadInfo{functions: map[string]string{}})
 	if err := rm.bind(opts); err != nil {
 		proc.Kill("bind failed")

@@ -17,6 +17,7 @@ import (
 	"harness/jail"
 	"harness/llm"
 	"harness/mcpclient"
+	"harness/redact"
 	"harness/repl"
 	"harness/rlm"
 	"harness/sandbox"
@@ -161,7 +162,7 @@ type agentParts struct {
 	system     *string // [chat] prompt, or --system-prompt
 	approver   rlm.Approver
 	events     *rlm.Stream
-	redactor   *sessions.Redactor
+	redactor   *redact.Redactor
 	onFailure  func(failures.Note, int) // nil: failure notes are only recorded
 	roomAdvice func(string) string      // how to make room in a full context (nil: the UI's)
 	bases      *diffview.Bases          // nil: Replace File's old texts are not kept
@@ -273,6 +274,6 @@ func systemPrompt(cfg *config.Config, f agentFlags) *string {
 
 // redactor removes the API keys and the MCP servers' credentials from what
 // is saved.
-func redactor(cfg *config.Config) *sessions.Redactor {
-	return sessions.NewRedactor(append(cfg.Secrets(), cfg.MCPSecrets()...))
+func redactor(cfg *config.Config) *redact.Redactor {
+	return redact.New(append(cfg.Secrets(), cfg.MCPSecrets()...))
 }

@@ -1,10 +1,11 @@
 // The AST pass: after Starlark parses the pre-pass's text, calls of hidden
 // builtins replace the operations whose Python meaning differs.
 
-package repl
+package rewrite
 
 import (
 	"strconv"
+	"strings"
 
 	"go.starlark.net/syntax"
 )
@@ -12,33 +13,34 @@ import (
 // Hidden builtins the AST pass calls. Their names are not identifiers, so
 // REPL code can neither name nor rebind them.
 const (
-	hidPow      = "**"       // x ** y
-	hidIs       = "is"       // x is y, when neither side is None, True or False
-	hidGen      = "genexp"   // a generator expression: a one-pass iterator over the comprehension
-	hidMod      = "%"        // x % y: Python's %-formatting for strings
-	hidIndex    = "[]"       // x[i]: strings index characters
-	hidSlice    = "[:]"      // x[a:b:c]: strings slice characters
-	hidSetSlice = "[:]="     // x[a:b] = v
-	hidIter     = "for"      // the iterable of a for loop or clause: strings iterate characters
-	hidMethod   = "."        // x.name(...) for the names in pyMethods
-	hidGlobal   = "global"   // a global read inside a function: looked up when it runs
-	hidArgs     = "*args"    // the star arguments of a call, merged
-	hidKwargs   = "**kw"     // the ** arguments of a call, merged
-	hidLocals   = "<locals>" // the variables a function's try clauses assign (astpass_locals.go)
-	hidDunder   = ".__"      // x.__name__ and the other attributes every Python object has
+	HidPow      = "**"       // x ** y
+	HidIs       = "is"       // x is y, when neither side is None, True or False
+	HidGen      = "genexp"   // a generator expression: a one-pass iterator over the comprehension
+	HidMod      = "%"        // x % y: Python's %-formatting for strings
+	HidIndex    = "[]"       // x[i]: strings index characters
+	HidSlice    = "[:]"      // x[a:b:c]: strings slice characters
+	HidSetSlice = "[:]="     // x[a:b] = v
+	HidIter     = "for"      // the iterable of a for loop or clause: strings iterate characters
+	HidMethod   = "."        // x.name(...) for the names in astOptions.methods
+	HidGlobal   = "global"   // a global read inside a function: looked up when it runs
+	HidArgs     = "*args"    // the star arguments of a call, merged
+	HidKwargs   = "**kw"     // the ** arguments of a call, merged
+	HidLocals   = "<locals>" // the variables a function's try clauses assign (astpass_locals.go)
+	HidDunder   = ".__"      // x.__name__ and the other attributes every Python object has
 )
 
-// astOptions say which rewrites apply to a file.
-type astOptions struct {
-	loads      bool // the pre-pass renamed the name load (see loadName)
-	marks      map[markKind]map[[2]int]bool
-	liveGlobal func(name string) bool // whether a global read in a function is looked up when it runs
+// ASTOptions say which rewrites apply to a file.
+type ASTOptions struct {
+	Loads      bool // the pre-pass renamed the name load (see loadName)
+	Marks      map[markKind]map[[2]int]bool
+	LiveGlobal func(name string) bool // whether a global read in a function is looked up when it runs
+	Methods    map[string]bool        // the method names whose calls go through the runtime's dispatcher
 }
 
-// astPass rewrites f in place. Its error is one Python reports before
+// ASTPass rewrites f in place. Its error is one Python reports before
 // the code runs (a nonlocal name no function binds).
-func astPass(f *syntax.File, opts astOptions) error {
-	if opts.loads {
+func ASTPass(f *syntax.File, opts ASTOptions) error {
+	if opts.Loads {
 		syntax.Walk(f, func(n syntax.Node) bool {
 			if id, ok := n.(*syntax.Ident); ok && id.Name == loadName {
 				id.Name = "load" // a def, a parameter, a variable or an attribute named load
@@ -55,7 +57,7 @@ func astPass(f *syntax.File, opts astOptions) error {
 }
 
 type astWalker struct {
-	opts   astOptions
+	opts   ASTOptions
 	scopes []*astScope   // innermost last; the first function scope starts live lookups
 	funcs  int           // function scopes on the stack
 	dicts  int           // locals dicts made, for their names
@@ -63,7 +65,7 @@ type astWalker struct {
 }
 
 func (w *astWalker) marked(k markKind, p syntax.Position) bool {
-	return w.opts.marks[k][[2]int{int(p.Line), int(p.Col)}]
+	return w.opts.Marks[k][[2]int{int(p.Line), int(p.Col)}]
 }
 
 func (w *astWalker) stmts(list []syntax.Stmt) {
@@ -102,13 +104,13 @@ func (w *astWalker) block(list []syntax.Stmt) []syntax.Stmt {
 func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
-		if c, name := markerCall(s.X); name == "__py_nonlocal" {
+		if c, name := MarkerCall(s.X); name == "__py_nonlocal" {
 			return w.nonlocal(c)
 		}
 		s.X = w.expr(s.X)
 	case *syntax.AssignStmt:
 		if sl, ok := s.LHS.(*syntax.SliceExpr); ok && s.Op == syntax.EQ {
-			call := hidden(hidSetSlice, sl.Lbrack, w.expr(sl.X), w.opt(sl.Lo, sl.Lbrack), w.opt(sl.Hi, sl.Lbrack), w.opt(sl.Step, sl.Lbrack), w.expr(s.RHS))
+			call := hidden(HidSetSlice, sl.Lbrack, w.expr(sl.X), w.opt(sl.Lo, sl.Lbrack), w.opt(sl.Hi, sl.Lbrack), w.opt(sl.Step, sl.Lbrack), w.expr(s.RHS))
 			return &syntax.ExprStmt{X: call}
 		}
 		if id, ok := s.LHS.(*syntax.Ident); ok && s.Op == syntax.PERCENT_EQ {
@@ -122,7 +124,7 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		s.True = w.block(s.True)
 		s.False = w.block(s.False)
 	case *syntax.ForStmt:
-		s.X = hidden(hidIter, s.For, w.expr(s.X))
+		s.X = hidden(HidIter, s.For, w.expr(s.X))
 		s.Vars = w.target(s.Vars)
 		s.Body = w.block(s.Body)
 	case *syntax.WhileStmt:
@@ -142,7 +144,7 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 // function walks a def or lambda body in a new function scope and
 // returns the body (which may have grown, see locals).
 func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.Stmt, expr *syntax.Expr) []syntax.Stmt {
-	scope := &astScope{names: map[string]bool{}, fn: true, class: isClassBody(name), clause: isClause(name)}
+	scope := &astScope{names: map[string]bool{}, fn: true, class: IsClassBody(name), clause: IsClause(name)}
 	for i, p := range params {
 		if id := paramName(p); id != nil {
 			scope.names[id.Name] = true
@@ -216,7 +218,7 @@ func boundIn(body []syntax.Stmt, scope map[string]bool) {
 			boundIn(s.False, scope)
 		case *syntax.DefStmt:
 			scope[s.Name.Name] = true
-			if isClause(s.Name.Name) {
+			if IsClause(s.Name.Name) {
 				boundIn(s.Body, scope)
 			}
 		case *syntax.LoadStmt:
@@ -296,7 +298,7 @@ func stringish(e syntax.Expr) bool {
 	case *syntax.BinaryExpr:
 		return (e.Op == syntax.PLUS || e.Op == syntax.STAR) && (stringish(e.X) || stringish(e.Y))
 	case *syntax.CallExpr:
-		if id, ok := e.Fn.(*syntax.Ident); ok && id.Name == hidMethod && len(e.Args) > 0 {
+		if id, ok := e.Fn.(*syntax.Ident); ok && id.Name == HidMethod && len(e.Args) > 0 {
 			return stringish(e.Args[0]) // "...".format(...) or a rewritten f-string
 		}
 	}
@@ -330,26 +332,26 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 	case *syntax.IndexExpr:
 		x, y := w.expr(e.X), w.expr(e.Y)
 		if w.marked(markPow, e.Lbrack) {
-			return hidden(hidPow, e.Lbrack, x, y)
+			return hidden(HidPow, e.Lbrack, x, y)
 		}
 		if lit, ok := y.(*syntax.Literal); ok && lit.Token == syntax.STRING {
 			e.X, e.Y = x, y // d["key"]: a mapping lookup, the same natively
 			return e
 		}
-		return hidden(hidIndex, e.Lbrack, x, y)
+		return hidden(HidIndex, e.Lbrack, x, y)
 	case *syntax.SliceExpr:
-		return hidden(hidSlice, e.Lbrack, w.expr(e.X), w.opt(e.Lo, e.Lbrack), w.opt(e.Hi, e.Lbrack), w.opt(e.Step, e.Lbrack))
+		return hidden(HidSlice, e.Lbrack, w.expr(e.X), w.opt(e.Lo, e.Lbrack), w.opt(e.Hi, e.Lbrack), w.opt(e.Step, e.Lbrack))
 	case *syntax.BinaryExpr:
 		e.X, e.Y = w.expr(e.X), w.expr(e.Y)
 		switch {
 		case (e.Op == syntax.EQL || e.Op == syntax.NEQ) && w.marked(markIs, e.OpPos) && !isSingleton(e.X) && !isSingleton(e.Y):
-			call := hidden(hidIs, e.OpPos, e.X, e.Y)
+			call := hidden(HidIs, e.OpPos, e.X, e.Y)
 			if e.Op == syntax.NEQ {
 				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
 			}
 			return call
 		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y)):
-			return hidden(hidMod, e.OpPos, e.X, e.Y)
+			return hidden(HidMod, e.OpPos, e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:
 		if e.X != nil {
@@ -361,7 +363,7 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		e.X = w.expr(e.X)
 		if dunderAttrs[e.Name.Name] {
 			lit := &syntax.Literal{Token: syntax.STRING, TokenPos: e.NamePos, Raw: strconv.Quote(e.Name.Name), Value: e.Name.Name}
-			return hidden(hidDunder, e.Dot, e.X, lit)
+			return hidden(HidDunder, e.Dot, e.X, lit)
 		}
 	case *syntax.ParenExpr:
 		e.X = w.expr(e.X)
@@ -411,7 +413,7 @@ func (w *astWalker) ident(id *syntax.Ident) syntax.Expr {
 	case s != nil:
 		return id
 	}
-	if w.opts.liveGlobal == nil || !w.opts.liveGlobal(id.Name) {
+	if w.opts.LiveGlobal == nil || !w.opts.LiveGlobal(id.Name) {
 		return id
 	}
 	return globalRead(id)
@@ -420,7 +422,7 @@ func (w *astWalker) ident(id *syntax.Ident) syntax.Expr {
 // globalRead looks name up among the globals when it runs.
 func globalRead(id *syntax.Ident) syntax.Expr {
 	lit := &syntax.Literal{Token: syntax.STRING, TokenPos: id.NamePos, Raw: strconv.Quote(id.Name), Value: id.Name}
-	return hidden(hidGlobal, id.NamePos, lit)
+	return hidden(HidGlobal, id.NamePos, lit)
 }
 
 func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
@@ -429,7 +431,7 @@ func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
 	for _, cl := range c.Clauses {
 		switch cl := cl.(type) {
 		case *syntax.ForClause:
-			cl.X = hidden(hidIter, cl.For, w.expr(cl.X))
+			cl.X = hidden(HidIter, cl.For, w.expr(cl.X))
 			bindTargets(cl.Vars, scope.names)
 			cl.Vars = w.target(cl.Vars)
 		case *syntax.IfClause:
@@ -439,7 +441,7 @@ func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
 	c.Body = w.expr(c.Body)
 	w.scopes = w.scopes[:len(w.scopes)-1]
 	if !c.Curly && w.marked(markGen, c.Lbrack) {
-		return hidden(hidGen, c.Lbrack, c)
+		return hidden(HidGen, c.Lbrack, c)
 	}
 	return c
 }
@@ -488,7 +490,7 @@ func reorderArgs(c *syntax.CallExpr) {
 	if len(stars) > 0 {
 		star := stars[0].(*syntax.UnaryExpr)
 		if len(afterStar) > 1 || !sequenceLiteral(star.X) {
-			star = &syntax.UnaryExpr{OpPos: star.OpPos, Op: syntax.STAR, X: hidden(hidArgs, star.OpPos, afterStar...)}
+			star = &syntax.UnaryExpr{OpPos: star.OpPos, Op: syntax.STAR, X: hidden(HidArgs, star.OpPos, afterStar...)}
 		}
 		args = append(args, star)
 	}
@@ -500,7 +502,7 @@ func reorderArgs(c *syntax.CallExpr) {
 		for _, d := range dstars {
 			maps = append(maps, d.(*syntax.UnaryExpr).X)
 		}
-		args = append(args, &syntax.UnaryExpr{OpPos: first.OpPos, Op: syntax.STARSTAR, X: hidden(hidKwargs, first.OpPos, maps...)})
+		args = append(args, &syntax.UnaryExpr{OpPos: first.OpPos, Op: syntax.STARSTAR, X: hidden(HidKwargs, first.OpPos, maps...)})
 	}
 	c.Args = args
 }
@@ -520,7 +522,7 @@ func sequenceLiteral(e syntax.Expr) bool {
 }
 
 // call rewrites a call: its arguments, and x.name(...) for the names in
-// pyMethods, whose Python behaviour the REPL supplies.
+// opts.methods, whose Python behaviour the runtime supplies.
 func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
 	w.superArgs(c)
 	for i, a := range c.Args {
@@ -536,12 +538,30 @@ func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
 		c.Args[i] = w.expr(a)
 	}
 	reorderArgs(c)
-	if dot, ok := c.Fn.(*syntax.DotExpr); ok && pyMethods[dot.Name.Name] {
+	if dot, ok := c.Fn.(*syntax.DotExpr); ok && w.opts.Methods[dot.Name.Name] {
 		name := dot.Name.Name
 		lit := &syntax.Literal{Token: syntax.STRING, TokenPos: dot.NamePos, Raw: strconv.Quote(name), Value: name}
 		args := append([]syntax.Expr{w.expr(dot.X), lit}, c.Args...)
-		return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: c.Lparen, Name: hidMethod}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}
+		return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: c.Lparen, Name: HidMethod}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}
 	}
 	c.Fn = w.expr(c.Fn)
 	return c
+}
+
+// MarkerCall returns the hidden marker a statement's expression calls.
+func MarkerCall(e syntax.Expr) (*syntax.CallExpr, string) {
+	c, ok := e.(*syntax.CallExpr)
+	if !ok {
+		return nil, ""
+	}
+	id, ok := c.Fn.(*syntax.Ident)
+	if !ok || !strings.HasPrefix(id.Name, "__py_") {
+		return nil, ""
+	}
+	return c, id.Name
+}
+
+// FileOptions are the Starlark dialect of REPL code and helper files.
+func FileOptions() *syntax.FileOptions {
+	return &syntax.FileOptions{While: true, Recursion: true, Set: true, TopLevelControl: true, GlobalReassign: true}
 }

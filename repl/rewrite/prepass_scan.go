@@ -1,6 +1,6 @@
 // The pre-pass tokenizer: Python source into tokens with byte offsets.
 
-package repl
+package rewrite
 
 import (
 	"fmt"

@@ -1,7 +1,7 @@
 // The AST pass's scopes: a function's variables shared with its try
 // clause functions, class bodies, and super().
 
-package repl
+package rewrite
 
 import (
 	"strconv"
@@ -38,7 +38,7 @@ type astScope struct {
 // methods read it for super().
 const classCell = "__py_cls"
 
-func isClause(name string) bool {
+func IsClause(name string) bool {
 	for _, p := range []string{"__py_try_", "__py_exc_", "__py_else_", "__py_fin_"} {
 		if strings.HasPrefix(name, p) {
 			return true
@@ -47,7 +47,7 @@ func isClause(name string) bool {
 	return false
 }
 
-func isClassBody(name string) bool { return strings.HasPrefix(name, "__py_class_") }
+func IsClassBody(name string) bool { return strings.HasPrefix(name, "__py_class_") }
 
 // lookup returns the innermost scope binding name, and whether a
 // function scope lies inside it (the name is read from a nested function).
@@ -111,7 +111,7 @@ func (w *astWalker) locals(scope *astScope, params []syntax.Expr, body []syntax.
 	if len(body) > 0 {
 		pos, _ = body[0].Span()
 	}
-	call := &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: hidLocals}, Lparen: pos, Rparen: pos}
+	call := &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: HidLocals}, Lparen: pos, Rparen: pos}
 	for _, p := range params {
 		if id := paramName(p); id != nil && shared[id.Name] {
 			call.Args = append(call.Args, &syntax.BinaryExpr{
@@ -129,7 +129,7 @@ func clauseBound(body []syntax.Stmt, out *map[string]bool) {
 	for _, s := range body {
 		switch s := s.(type) {
 		case *syntax.DefStmt:
-			if isClause(s.Name.Name) {
+			if IsClause(s.Name.Name) {
 				if *out == nil {
 					*out = map[string]bool{}
 				}
@@ -157,7 +157,7 @@ func nonlocalNames(body []syntax.Stmt, out map[string]bool) map[string]bool {
 	for _, s := range body {
 		switch s := s.(type) {
 		case *syntax.ExprStmt:
-			if c, name := markerCall(s.X); name == "__py_nonlocal" {
+			if c, name := MarkerCall(s.X); name == "__py_nonlocal" {
 				for _, a := range c.Args {
 					if lit, ok := a.(*syntax.Literal); ok {
 						if out == nil {

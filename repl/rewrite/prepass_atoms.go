@@ -1,8 +1,6 @@
 // The pre-pass parser's atoms: literals, displays, comprehension clauses and for targets.
 
-package repl
-
-import ()
+package rewrite
 
 // compClauses parses for/if clauses of a comprehension.
 func (p *exprParser) compClauses() []*node {

@@ -1,6 +1,6 @@
 // The match statement, rewritten into an if/elif chain over __py_match.
 
-package repl
+package rewrite
 
 import (
 	"strconv"
@@ -16,7 +16,7 @@ import (
 //	                                    body
 //	    case Point(x=0) | None:     elif __py_match(__py_m3, ("o", (("k", Point, (), (("x", ("v", 0)),)), ("i", None))), __py_c3, ()):
 //
-// The pattern becomes data (pymatch.go reads it), with its literals,
+// The pattern becomes data (repl/pymatch.go reads it), with its literals,
 // dotted names and classes evaluated where the case stands. The captures
 // are bound only when the case is taken, after its guard saw them.
 
@@ -50,7 +50,7 @@ func caseColon(l *pline) int {
 
 // matchStmt rewrites a match statement and its cases.
 func (rw *rewriter) matchStmt(l *pline, sc scope) {
-	line, _ := lineCol(rw.src, lineStarts(rw.src), l.start)
+	line, _ := LineCol(rw.src, LineStarts(rw.src), l.start)
 	m, c := "__py_m"+strconv.Itoa(line), "__py_c"+strconv.Itoa(line)
 	toks := l.toks
 	n := len(toks)
@@ -163,7 +163,7 @@ func trailingComma(n int) string {
 	return ""
 }
 
-// pat is a parsed pattern (see pymatch.go for the kinds).
+// pat is a parsed pattern (see repl/pymatch.go for the kinds).
 type pat struct {
 	kind  string
 	kids  []*pat
@@ -490,7 +490,7 @@ func (pp *patParser) class(a, b int) *pat {
 	return k
 }
 
-// patWriter writes a pattern as the data pymatch.go reads, its values as
+// patWriter writes a pattern as the data repl/pymatch.go reads, its values as
 // the user's expressions (rewritten where they need it).
 type patWriter struct {
 	rw      *rewriter

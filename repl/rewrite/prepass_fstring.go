@@ -1,6 +1,6 @@
 // f-strings: finding their end and their replacement fields.
 
-package repl
+package rewrite
 
 import "strings"
 

@@ -1,8 +1,9 @@
-package repl
+package rewrite
 
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -20,35 +21,35 @@ func FuzzPrepass(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		out, err := prepass(src)
+		out, err := Prepass(src)
 		if err != nil {
-			pe, ok := err.(*prepassError)
-			if !ok || pe.pos < 0 || pe.pos > len(src) || pe.msg == "" {
+			pe, ok := err.(*Error)
+			if !ok || pe.Pos < 0 || pe.Pos > len(src) || pe.Msg == "" {
 				t.Fatalf("bad refusal %#v for %q", err, src)
 			}
 			return
 		}
 		valid := !mentions(src, "assert", "load")
-		if _, perr := fileOptions().Parse("repl", src, 0); perr == nil && valid && out.text != src {
-			t.Fatalf("valid Starlark changed:\n--- in\n%s\n--- out\n%s", src, out.text)
+		if _, perr := FileOptions().Parse("repl", src, 0); perr == nil && valid && out.Text != src {
+			t.Fatalf("valid Starlark changed:\n--- in\n%s\n--- out\n%s", src, out.Text)
 		}
 		if valid {
 			checkWrapped(t, src)
 		}
-		if out.pm == nil {
-			if out.text != src {
+		if out.PM == nil {
+			if out.Text != src {
 				t.Fatalf("text changed without a position map")
 			}
 			return
 		}
 		lines := strings.Count(src, "\n") + 1
-		for i := 0; i <= len(out.text); i++ {
-			if o := out.pm.toOrig(i); o < 0 || o > len(src) {
+		for i := 0; i <= len(out.Text); i++ {
+			if o := out.PM.toOrig(i); o < 0 || o > len(src) {
 				t.Fatalf("offset %d maps to %d, outside the %d-byte input", i, o, len(src))
 			}
 		}
-		for line := 1; line <= strings.Count(out.text, "\n")+1; line++ {
-			if l, c := out.pm.position(line, 1); l < 1 || l > lines || c < 1 {
+		for line := 1; line <= strings.Count(out.Text, "\n")+1; line++ {
+			if l, c := out.PM.Position(line, 1); l < 1 || l > lines || c < 1 {
 				t.Fatalf("line %d maps to %d:%d, outside the %d-line input", line, l, c, lines)
 			}
 		}
@@ -62,22 +63,22 @@ func checkWrapped(t *testing.T, src string) {
 	if strings.ContainsAny(src, "\r\f") || strings.TrimSpace(src) == "" {
 		return // indentLines knows only \n line ends
 	}
-	if _, err := fileOptions().Parse("repl", "def f():\n"+indentLines(src, "    "), 0); err != nil {
+	if _, err := FileOptions().Parse("repl", "def f():\n"+indentLines(src, "    "), 0); err != nil {
 		return
 	}
 	for _, wrapped := range []string{
 		"def f():\n    try:\n" + indentLines(src, "        ") + "\n    except Exception as e:\n        pass\n    else:\n        pass\n    finally:\n        pass\n",
 		"class C(object):\n    x = 1\n    def m(self):\n        try:\n" + indentLines(src, "            ") + "\n        except (KeyError, ValueError):\n            raise\n",
 	} {
-		out, err := prepass(wrapped)
+		out, err := Prepass(wrapped)
 		if err != nil {
-			if pe, ok := err.(*prepassError); !ok || pe.pos < 0 || pe.pos > len(wrapped) || pe.msg == "" {
+			if pe, ok := err.(*Error); !ok || pe.Pos < 0 || pe.Pos > len(wrapped) || pe.Msg == "" {
 				t.Fatalf("bad refusal %#v for %q", err, wrapped)
 			}
 			continue
 		}
-		if _, err := fileOptions().Parse("repl", out.text, 0); err != nil {
-			t.Fatalf("rewritten try or class does not parse: %v\n--- in\n%s\n--- out\n%s", err, wrapped, out.text)
+		if _, err := FileOptions().Parse("repl", out.Text, 0); err != nil {
+			t.Fatalf("rewritten try or class does not parse: %v\n--- in\n%s\n--- out\n%s", err, wrapped, out.Text)
 		}
 	}
 }
@@ -107,25 +108,52 @@ func mentions(src string, words ...string) bool {
 	return false
 }
 
-// prepassSeeds are the corpus snippets and the script tests' chunks.
+// prepassSeeds are the corpus snippets and the script tests' chunks
+// (repl/testdata, where the REPL's own tests read them).
 func prepassSeeds(f *testing.F) []string {
 	var seeds []string
-	if a, err := txtar.ParseFile("testdata/corpus.txtar"); err == nil {
+	if a, err := txtar.ParseFile("../testdata/corpus.txtar"); err == nil {
 		for _, file := range a.Files {
 			if strings.HasPrefix(file.Name, "snippet/") {
 				seeds = append(seeds, string(file.Data))
 			}
 		}
 	}
-	scripts, _ := filepath.Glob("testdata/*.star")
+	scripts, _ := filepath.Glob("../testdata/*.star")
 	for _, s := range scripts {
 		data, err := os.ReadFile(s)
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, c := range splitChunks(string(data)) {
-			seeds = append(seeds, c.code)
-		}
+		seeds = append(seeds, starChunks(string(data))...)
 	}
 	return append(seeds, "", "x = 1", "f\"{", "'''", "\\\n", "(\n", "def f(:\n", "a ** ** b", "x is", "0 < < 1", "{**}", "@\n")
+}
+
+// starWantRE is a script test's expected-error annotation (see repl/star_test.go).
+var starWantRE = regexp.MustCompile(`### "(.*)"\s*$`)
+
+// starChunks are the chunks of a script test, "---" between them, without
+// their expected-error annotations, as repl/star_test.go's splitChunks
+// reads them.
+func starChunks(src string) []string {
+	var out, lines []string
+	flush := func() {
+		if code := strings.Join(lines, "\n"); strings.TrimSpace(code) != "" {
+			out = append(out, code)
+		}
+		lines = nil
+	}
+	for _, l := range strings.Split(src, "\n") {
+		if l == "---" {
+			flush()
+			continue
+		}
+		if starWantRE.MatchString(l) {
+			l = l[:strings.Index(l, "###")]
+		}
+		lines = append(lines, l)
+	}
+	flush()
+	return out
 }

@@ -2,7 +2,7 @@
 // (harness repl's "..." prompt). Standalone over the pre-pass tokenizer, so
 // it can move with the rewrite layer.
 
-package repl
+package rewrite
 
 import "strings"
 

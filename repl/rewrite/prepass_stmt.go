@@ -1,7 +1,7 @@
 // Pre-pass statements: imports, assert, raise, del, try, with, def,
 // decorators, annotations, star targets and the walrus in conditions.
 
-package repl
+package rewrite
 
 import (
 	"fmt"
@@ -29,9 +29,9 @@ func (rw *rewriter) simpleStmt(lb *lineBuilder, a, b int, sc scope) {
 	case sc.clause != nil && first.kw("return"):
 		rw.clauseReturn(lb, a, b, sc)
 	case sc.clause != nil && !sc.loop && b == a+1 && (first.kw("break") || first.kw("continue")):
-		kind, sig := sigBrk, "__py_brk"
+		kind, sig := SigBrk, "__py_brk"
 		if first.text == "continue" {
-			kind, sig = sigCont, "__py_cont"
+			kind, sig = SigCont, "__py_cont"
 		}
 		sc.clause.signal(kind, first.start)
 		lb.replace(first.start, first.end, "return "+sig)
@@ -152,7 +152,7 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 		lb.f.add("]", vb)
 		lb.pos, lb.changed = vb, true
 		if e.err != nil {
-			rw.fail(e.err.pos, e.err.msg)
+			rw.fail(e.err.Pos, e.err.Msg)
 		}
 		return
 	case t.kind == tOp && strings.HasSuffix(t.text, "=") && t.text != "=" && t.text != "==":
@@ -221,7 +221,7 @@ func (rw *rewriter) chainAssign(lb *lineBuilder, e *emitter, parts []*node) {
 	lb.f.add(", "+strconv.Itoa(len(targets))+")", vb)
 	lb.pos, lb.changed = vb, true
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 	}
 }
 
@@ -281,7 +281,7 @@ func (rw *rewriter) starAssign(lb *lineBuilder, e *emitter, target, value *node)
 	lb.f.add(fmt.Sprintf(", %d, %d)", k, len(kids)-k-1), vb)
 	lb.pos, lb.changed = vb, true
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 	}
 }
 
@@ -460,7 +460,7 @@ func (rw *rewriter) callStmt(lb *lineBuilder, a, b int, call string, sep func(to
 	}
 	lb.f.add(")", lb.pos)
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 	}
 }
 
@@ -550,7 +550,7 @@ func (rw *rewriter) delStmt(lb *lineBuilder, a, b int, sc scope) {
 	lb.f.add(newlines(rw.src[first.start:last.end]), last.end)
 	lb.pos, lb.changed = last.end, true
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 	}
 }
 

@@ -1,11 +1,13 @@
 // Python's Unicode \b against RE2's ASCII one: where they could disagree on a text, re refuses.
 
-package repl
+package pyre
 
 import (
 	"regexp/syntax"
 	"unicode"
 	"unicode/utf8"
+
+	"harness/repl/pystr"
 )
 
 // A wordBound is one \b or \B of a pattern with what the pattern puts
@@ -152,8 +154,8 @@ func pyWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsN
 // checkBounds refuses s when Python's and RE2's word boundaries differ at
 // a position of s where a \b or \B of the pattern could be tested: the
 // edges of each run of non-ASCII word characters.
-func (p *pyRegexp) checkBounds(fn, s string) error {
-	if isASCII(s) {
+func (p *Regexp) checkBounds(fn, s string) error {
+	if pystr.IsASCII(s) {
 		return nil
 	}
 	inRun := false
@@ -166,7 +168,7 @@ func (p *pyRegexp) checkBounds(fn, s string) error {
 				c, _ = utf8.DecodeLastRuneInString(s[:i])
 			}
 			return reRefusal(fn, p.src, "\\b and \\B count only ASCII letters, digits and _ as word characters in Go's RE2 engine, and this text has %s next to where the pattern tests a word boundary (offset %d), so the result could differ from Python's; pass re.ASCII if ASCII word boundaries are meant, or match without \\b (re.findall(r\"\\w+\", text) gives the words)",
-				quotePy(string(c)), byteToChar(s, i))
+				pystr.Quote(string(c)), pystr.ByteToChar(s, i))
 		}
 		inRun = naw
 		i += max(w, 1)
@@ -176,7 +178,7 @@ func (p *pyRegexp) checkBounds(fn, s string) error {
 
 // boundAt reports whether some \b or \B of the pattern could be tested at
 // offset i of s: the runes around i fit its context.
-func (p *pyRegexp) boundAt(s string, i int) bool {
+func (p *Regexp) boundAt(s string, i int) bool {
 	for _, b := range p.bounds {
 		if fits(s[i:], b.after, false) && fits(s[:i], b.before, true) {
 			return true

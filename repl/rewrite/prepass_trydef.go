@@ -2,7 +2,7 @@
 // clause functions that a hidden builtin runs; the except header that both
 // kinds of try read.
 
-package repl
+package rewrite
 
 import (
 	"strconv"
@@ -12,7 +12,7 @@ import (
 // Starlark has no exceptions and the driver runs only top-level code, so a
 // try inside a def becomes functions, one per clause, defined where the
 // clauses stand, and a call of the hidden builtin __py_tryrun after the
-// last clause, which runs them with Python's rules (tryrun.go):
+// last clause, which runs them with Python's rules (repl/tryrun.go):
 //
 //	try:                      def __py_try_7():
 //	    BODY                      BODY
@@ -56,9 +56,9 @@ type tryHandler struct {
 }
 
 const (
-	sigRet = iota
-	sigBrk
-	sigCont
+	SigRet = iota
+	SigBrk
+	SigCont
 )
 
 // clauseScope is the scope of the statements in t's clauses.
@@ -73,7 +73,7 @@ func (t *defTry) last() *pline { return t.lines[len(t.lines)-1] }
 // function, with its clauses; it refuses a malformed one.
 func (rw *rewriter) setupTry(lines []*pline, i int, sc scope) {
 	l := lines[i]
-	line, _ := lineCol(rw.src, lineStarts(rw.src), l.start)
+	line, _ := LineCol(rw.src, LineStarts(rw.src), l.start)
 	t := &defTry{id: strconv.Itoa(line), lines: []*pline{l}, outer: sc, at: l.toks[0].start}
 	t.indent = rw.src[strings.LastIndexByte(rw.src[:l.start], '\n')+1 : l.start]
 	excepts, bare, hasElse, hasFinal := 0, false, false, false
@@ -158,7 +158,7 @@ func (rw *rewriter) defTryClause(lb *lineBuilder, t *defTry) {
 		var f frag
 		e.emit(types, &f)
 		if e.err != nil {
-			rw.fail(e.err.pos, e.err.msg)
+			rw.fail(e.err.Pos, e.err.Msg)
 			return
 		}
 		lb.replace(first.start, l.toks[l.colon].start, "def "+fn+"("+name+")")
@@ -172,7 +172,7 @@ func (rw *rewriter) defTryClause(lb *lineBuilder, t *defTry) {
 func (rw *rewriter) clauseReturn(lb *lineBuilder, a, b int, sc scope) {
 	l := lb.l
 	first := l.toks[a]
-	sc.clause.signal(sigRet, first.start)
+	sc.clause.signal(SigRet, first.start)
 	if b == a+1 {
 		lb.replace(first.start, first.end, "return __py_ret(None)")
 		return
@@ -194,7 +194,7 @@ func (rw *rewriter) clauseReturn(lb *lineBuilder, a, b int, sc scope) {
 	lb.f.add("))", nb)
 	lb.pos, lb.changed = nb, true
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 	}
 }
 
@@ -227,26 +227,26 @@ func (rw *rewriter) tryTrailer(t *defTry) {
 	f.add("), "+orNone(t.elseFn)+", "+orNone(t.finFn)+")", t.at)
 	o := t.outer
 	pass := "return " + v // the signal goes on to the clause this try is in
-	if t.sigs[sigRet] {
+	if t.sigs[SigRet] {
 		if o.clause != nil {
-			o.clause.signal(sigRet, t.sigPos[sigRet])
+			o.clause.signal(SigRet, t.sigPos[SigRet])
 			f.add(nl+"if "+v+".ret: "+pass, t.at)
 		} else {
 			f.add(nl+"if "+v+".ret: return "+v+".value", t.at)
 		}
 	}
-	for _, k := range []int{sigBrk, sigCont} {
+	for _, k := range []int{SigBrk, SigCont} {
 		if !t.sigs[k] {
 			continue
 		}
 		word, attr := "break", ".brk"
-		if k == sigCont {
+		if k == SigCont {
 			word, attr = "continue", ".cont"
 		}
 		switch {
 		case o.loop:
 			stmt := word
-			if k == sigBrk && o.loopFlag != "" {
+			if k == SigBrk && o.loopFlag != "" {
 				stmt = o.loopFlag + " = False; break"
 			}
 			f.add(nl+"if "+v+attr+": "+stmt, t.at)

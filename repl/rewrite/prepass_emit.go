@@ -1,7 +1,7 @@
 // The pre-pass emitter: parsed expressions back to text, rewriting the
 // habits and copying everything else as written.
 
-package repl
+package rewrite
 
 import (
 	"fmt"
@@ -12,13 +12,13 @@ import (
 type emitter struct {
 	src   string
 	toks  []token
-	err   *prepassError
+	err   *Error
 	loads map[int]bool // see renameLoads
 }
 
 func (e *emitter) fail(pos int, format string, args ...any) {
 	if e.err == nil {
-		e.err = &prepassError{pos: pos, msg: fmt.Sprintf(format, args...)}
+		e.err = &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -508,7 +508,7 @@ func (e *emitter) fieldArg(fld *ffield, f *frag) {
 		p.fail("unexpected %q in an f-string expression", p.tok().text)
 	}
 	if p.err != nil {
-		e.fail(p.err.pos, "f-string expression: %s", p.err.msg)
+		e.fail(p.err.Pos, "f-string expression: %s", p.err.Msg)
 		return
 	}
 	if len(p.named) > 0 {
@@ -529,6 +529,6 @@ func (e *emitter) fieldArg(fld *ffield, f *frag) {
 		f.add(")", fld.exprEnd)
 	}
 	if sub.err != nil {
-		e.fail(sub.err.pos, "%s", sub.err.msg)
+		e.fail(sub.err.Pos, "%s", sub.err.Msg)
 	}
 }

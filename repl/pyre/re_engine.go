@@ -1,6 +1,6 @@
 // The engine under re: Go's RE2 run so that matches, spans and the order of matches are Python's.
 
-package repl
+package pyre
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"harness/repl/pystr"
 )
 
 // A pyRegexp is one Python pattern compiled for RE2. Python and RE2 agree
@@ -29,10 +31,10 @@ import (
 //   - Python's \b is Unicode; RE2's is ASCII. Where a text has non-ASCII
 //     word characters at a place the pattern could test a boundary, the
 //     call is refused (checkBounds) instead of answering differently.
-type pyRegexp struct {
+type Regexp struct {
 	src        string
 	tr         *reTranslation
-	names      []string
+	Names      []string
 	nullable   bool // can match the empty string
 	contextual bool // tests the rune before a position (\A, ^, \b, \B)
 	bounds     []wordBound
@@ -40,6 +42,10 @@ type pyRegexp struct {
 	mu         sync.Mutex
 	forms      map[reForm]*regexp.Regexp
 }
+
+// Flags are the flags the pattern was compiled with, leading
+// (?aimsux) folded in.
+func (p *Regexp) Flags() int { return p.tr.flags }
 
 type reVariant uint8
 
@@ -49,18 +55,18 @@ const (
 	vSent                  // as vNL, over a subject whose other newlines are sentinels
 )
 
-type reKind uint8
+type Kind uint8
 
 const (
-	kSearch reKind = iota
-	kMatch         // anchored at the start
-	kFull          // anchored at both ends
-	kLong          // anchored at the start, the longest match
+	Search Kind = iota
+	Match       // anchored at the start
+	Full        // anchored at both ends
+	kLong       // anchored at the start, the longest match
 )
 
 type reForm struct {
 	v    reVariant
-	k    reKind
+	k    Kind
 	from bool // preceded by the rune before the position, as context
 }
 
@@ -68,7 +74,7 @@ type reForm struct {
 // (vSent): a noncharacter, which no text should hold.
 const reSentinel = '\uFDD0'
 
-func newPyRegexp(fn, src string, flags int) (*pyRegexp, error) {
+func Compile(fn, src string, flags int) (*Regexp, error) {
 	run := src
 	x, y, ahead := trailingLookahead(src) // re_ahead.go
 	if ahead {
@@ -93,14 +99,14 @@ func newPyRegexp(fn, src string, flags int) (*pyRegexp, error) {
 	if err != nil {
 		return nil, reRefusal(fn, src, "bad regular expression: %v", err)
 	}
-	p := &pyRegexp{src: src, tr: tr, names: base.SubexpNames(), forms: map[reForm]*regexp.Regexp{{}: base}}
+	p := &Regexp{src: src, tr: tr, Names: base.SubexpNames(), forms: map[reForm]*regexp.Regexp{{}: base}}
 	if ahead {
-		for i, n := range p.names {
+		for i, n := range p.Names {
 			if n == aheadGroup {
 				p.ahead = i
 			}
 		}
-		p.names = append(p.names[:p.ahead:p.ahead], p.names[p.ahead+1:]...)
+		p.Names = append(p.Names[:p.ahead:p.ahead], p.Names[p.ahead+1:]...)
 	}
 	p.nullable = nullable(tree)
 	p.contextual = hasOp(tree, syntax.OpBeginText, syntax.OpBeginLine, syntax.OpWordBoundary, syntax.OpNoWordBoundary)
@@ -111,7 +117,7 @@ func newPyRegexp(fn, src string, flags int) (*pyRegexp, error) {
 }
 
 // form returns (compiling once) the regexp of one variant and kind.
-func (p *pyRegexp) form(f reForm) (*regexp.Regexp, error) {
+func (p *Regexp) form(f reForm) (*regexp.Regexp, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if re := p.forms[f]; re != nil {
@@ -133,13 +139,13 @@ func (p *pyRegexp) form(f reForm) (*regexp.Regexp, error) {
 		lead, open = `\A(?s:.)(`, ")"
 	}
 	switch f.k {
-	case kSearch:
+	case Search:
 		if f.from {
 			x = `\A(?s:.)(?s:.*?)(` + x + ")"
 		}
-	case kMatch, kLong:
+	case Match, kLong:
 		x = lead + x + open
-	case kFull:
+	case Full:
 		x = lead + x + open + `\z`
 	}
 	re, err := regexp.Compile(x)
@@ -153,17 +159,17 @@ func (p *pyRegexp) form(f reForm) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// reSubject is a string prepared for one variant: s is the text searched
+// Subject is a string prepared for one variant: s is the text searched
 // (cut at endpos), text what the regexps run over.
-type reSubject struct {
-	s, text string
+type Subject struct {
+	S, text string
 	v       reVariant
 	marks   []int // vSent: the offsets in text of the sentinels
 }
 
-// prepare chooses the variant for s and checks its word boundaries.
-func (p *pyRegexp) prepare(fn, s string) (*reSubject, error) {
-	sub := &reSubject{s: s, text: s}
+// Prepare chooses the variant for s and checks its word boundaries.
+func (p *Regexp) Prepare(fn, s string) (*Subject, error) {
+	sub := &Subject{S: s, text: s}
 	if p.tr.dollar && strings.HasSuffix(s, "\n") {
 		sub.v = vNL
 		if strings.IndexByte(s, '\n') < len(s)-1 {
@@ -180,8 +186,8 @@ func (p *pyRegexp) prepare(fn, s string) (*reSubject, error) {
 	return sub, nil
 }
 
-func (p *pyRegexp) sentinelSubject(fn string, sub *reSubject) error {
-	s := sub.s
+func (p *Regexp) sentinelSubject(fn string, sub *Subject) error {
+	s := sub.S
 	if p.tr.multi {
 		return reRefusal(fn, p.src, "a $ outside MULTILINE together with a MULTILINE part ((?m:...)) is not available over a text with several lines; apply re.M to the whole pattern or split the text into lines")
 	}
@@ -204,16 +210,16 @@ func (p *pyRegexp) sentinelSubject(fn string, sub *reSubject) error {
 	return nil
 }
 
-// toS maps an offset in text to one in s.
-func (sub *reSubject) toS(off int) int {
+// ToS maps an offset in text to one in s.
+func (sub *Subject) ToS(off int) int {
 	if off < 0 || sub.marks == nil {
 		return off
 	}
 	return off - 2*sort.SearchInts(sub.marks, off)
 }
 
-// toText maps an offset in s to one in text.
-func (sub *reSubject) toText(off int) int {
+// ToText maps an offset in s to one in text.
+func (sub *Subject) ToText(off int) int {
 	if sub.marks == nil {
 		return off
 	}
@@ -221,18 +227,18 @@ func (sub *reSubject) toText(off int) int {
 	return off + 2*k
 }
 
-// locS maps a location in text to one in s.
-func (sub *reSubject) locS(loc []int) []int {
+// LocS maps a location in text to one in s.
+func (sub *Subject) LocS(loc []int) []int {
 	if sub.marks != nil {
 		for i := range loc {
-			loc[i] = sub.toS(loc[i])
+			loc[i] = sub.ToS(loc[i])
 		}
 	}
 	return loc
 }
 
-// exec runs one kind at offset pos of text; the location is in text.
-func (p *pyRegexp) exec(sub *reSubject, k reKind, pos int) ([]int, error) {
+// Exec runs one kind at offset pos of text; the location is in text.
+func (p *Regexp) Exec(sub *Subject, k Kind, pos int) ([]int, error) {
 	if pos > len(sub.text) {
 		return nil, nil
 	}
@@ -267,16 +273,16 @@ func shiftLoc(loc []int, by int) []int {
 	return loc
 }
 
-// each calls f with the matches Python's finditer gives from pos (an
+// Each calls f with the matches Python's finditer gives from pos (an
 // offset in text), at most n of them (n < 0: all), each located in s.
-func (p *pyRegexp) each(fn string, sub *reSubject, pos, n int, f func(loc []int) error) error {
+func (p *Regexp) Each(fn string, sub *Subject, pos, n int, f func(loc []int) error) error {
 	if !p.nullable && pos == 0 && p.ahead == 0 {
 		re, err := p.form(reForm{v: sub.v})
 		if err != nil {
 			return err
 		}
 		for _, loc := range re.FindAllStringSubmatchIndex(sub.text, n) {
-			if err := f(sub.locS(loc)); err != nil {
+			if err := f(sub.LocS(loc)); err != nil {
 				return err
 			}
 		}
@@ -286,13 +292,13 @@ func (p *pyRegexp) each(fn string, sub *reSubject, pos, n int, f func(loc []int)
 	for count := 0; (n < 0 || count < n) && pos <= len(sub.text); count++ {
 		at := pos
 		if must {
-			long, err := p.exec(sub, kLong, pos)
+			long, err := p.Exec(sub, kLong, pos)
 			if err != nil {
 				return err
 			}
 			if long != nil && long[1] > long[0] {
 				return reRefusal(fn, p.src, "after its empty match at offset %d the pattern could also match text there (an empty alternative or a lazy quantifier comes first), which Python would take and RE2 cannot find; write the pattern so that the text match comes first (a? not a??, (a|) not (|a)) or cannot be empty",
-					byteToChar(sub.s, sub.toS(pos)))
+					pystr.ByteToChar(sub.S, sub.ToS(pos)))
 			}
 			if pos == len(sub.text) {
 				return nil
@@ -300,12 +306,12 @@ func (p *pyRegexp) each(fn string, sub *reSubject, pos, n int, f func(loc []int)
 			_, w := utf8.DecodeRuneInString(sub.text[pos:])
 			at = pos + w
 		}
-		loc, err := p.exec(sub, kSearch, at)
+		loc, err := p.Exec(sub, Search, at)
 		if err != nil || loc == nil {
 			return err
 		}
 		must, pos = loc[1] == loc[0], loc[1]
-		if err := f(sub.locS(loc)); err != nil {
+		if err := f(sub.LocS(loc)); err != nil {
 			return err
 		}
 	}

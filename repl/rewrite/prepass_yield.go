@@ -1,7 +1,7 @@
 // yield: the statements of a generator function written as hidden calls,
-// and the def marked as a generator (pygen.go runs it).
+// and the def marked as a generator (repl/pygen.go runs it).
 
-package repl
+package rewrite
 
 import "strings"
 

@@ -1,7 +1,7 @@
 // Pre-pass compound statements: try clauses, with, def, decorators, and
 // the headers of if, elif, while and for.
 
-package repl
+package rewrite
 
 import (
 	"strconv"
@@ -47,7 +47,7 @@ func (rw *rewriter) tryClause(lb *lineBuilder, sc scope) {
 		lb.f.add(")", tb)
 		lb.pos = colon.start
 		if e.err != nil {
-			rw.fail(e.err.pos, e.err.msg)
+			rw.fail(e.err.Pos, e.err.Msg)
 		}
 	}
 	rw.inline(lb, sc)
@@ -126,7 +126,7 @@ func (rw *rewriter) withStmt(lb *lineBuilder, sc scope) {
 	lb.f.addFrag(f)
 	lb.pos, lb.changed = l.toks[l.colon].start, true
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 	}
 	rw.inline(lb, sc)
 }
@@ -268,7 +268,7 @@ func (rw *rewriter) decorate(l *pline) {
 		exprs = append(exprs, f)
 	}
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 		return
 	}
 	for i, d := range l.deco {
@@ -280,7 +280,7 @@ func (rw *rewriter) decorate(l *pline) {
 			rw.edits = append(rw.edits, edit{start: d.start, end: d.end})
 			continue
 		}
-		line, _ := lineCol(rw.src, lineStarts(rw.src), d.start)
+		line, _ := LineCol(rw.src, LineStarts(rw.src), d.start)
 		tmp := "__py_deco_" + strconv.Itoa(line)
 		var f frag
 		f.add(tmp+" = ", d.start)
@@ -358,7 +358,7 @@ func (rw *rewriter) walrus(lb *lineBuilder, e *emitter, cond *node, named []*nod
 		lb.node(e, cond)
 	}
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 		return
 	}
 	rw.edits = append(rw.edits, edit{start: at, end: at, f: assigns})
@@ -451,7 +451,7 @@ func (rw *rewriter) forHeader(lb *lineBuilder, sc scope) {
 //	for ...: ... flag = False; break ...
 //	if flag:        (was else:)
 func (rw *rewriter) loopElse(loop, els *pline) {
-	line, _ := lineCol(rw.src, lineStarts(rw.src), loop.start)
+	line, _ := LineCol(rw.src, LineStarts(rw.src), loop.start)
 	flag := "__py_loop_else_" + strconv.Itoa(line)
 	rw.elses[els] = flag
 	at := strings.LastIndexByte(rw.src[:loop.start], '\n') + 1
@@ -557,7 +557,7 @@ func (rw *rewriter) globalAssign(lb *lineBuilder, e *emitter, parts []*node, p *
 	lb.f.add(")", vb)
 	lb.pos, lb.changed = vb, true
 	if e.err != nil {
-		rw.fail(e.err.pos, e.err.msg)
+		rw.fail(e.err.Pos, e.err.Msg)
 	}
 	return true
 }

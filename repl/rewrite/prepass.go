@@ -1,7 +1,7 @@
 // The pre-pass: Python habits Starlark cannot parse, rewritten into
 // Starlark that has their Python meaning, before the code is parsed.
 
-package repl
+package rewrite
 
 import (
 	"sort"
@@ -38,7 +38,7 @@ import (
 //	match s: / case P if g:     an if/elif chain over __py_match (prepass_match.go)
 //	yield x, yield from xs      __py_yield((x)), __py_yield_from((xs)); the def then f = __py_generator(f)
 //
-// The driver (driver.go) runs the try and with markers. Text outside the
+// The driver (repl/driver.go) runs the try and with markers. Text outside the
 // rewritten statements is copied byte for byte, so code without these
 // habits reaches Starlark unchanged; the position map sends error
 // positions in rewritten code back to the user's line and column. A form
@@ -47,12 +47,12 @@ import (
 // user's position. Code the pre-pass cannot read is left for Starlark to
 // report.
 
-// prepassOut is the rewritten code.
-type prepassOut struct {
-	text  string
-	pm    *posMap                      // nil when text is the input
-	marks map[markKind]map[[2]int]bool // positions (line, col) in text of marked tokens
-	loads bool                         // the name load was renamed (loadName)
+// Prepassed is the rewritten code.
+type Prepassed struct {
+	Text  string
+	PM    *PosMap                      // nil when text is the input
+	Marks map[markKind]map[[2]int]bool // positions (line, col) in text of marked tokens
+	Loads bool                         // the name load was renamed (loadName)
 }
 
 // pline is one logical line.
@@ -87,7 +87,7 @@ type rewriter struct {
 	src    string
 	toks   []token
 	edits  []edit
-	err    *prepassError
+	err    *Error
 	loads  map[int]bool   // offsets of the name "load", a keyword in Starlark
 	breaks map[int]string // break statements of loops with an else clause: their flag
 	elses  map[*pline]string
@@ -103,18 +103,18 @@ type scope struct {
 	clause   *defTry         // inside a clause function of this try (prepass_trydef.go)
 }
 
-// prepass rewrites src; see the comment above. The error, when not nil,
+// Prepass rewrites src; see the comment above. The error, when not nil,
 // is a *prepassError.
-func prepass(src string) (*prepassOut, error) {
+func Prepass(src string) (*Prepassed, error) {
 	if i := strings.IndexByte(src, 0); i >= 0 {
-		return nil, &prepassError{pos: i, msg: "source code cannot contain null bytes"} // Starlark would stop reading there
+		return nil, &Error{Pos: i, Msg: "source code cannot contain null bytes"} // Starlark would stop reading there
 	}
 	toks, err := tokenize(src, 0, len(src), 0)
 	if se, ok := err.(*scanError); ok && strings.HasPrefix(se.msg, "f-string") {
-		return nil, &prepassError{pos: se.pos, msg: se.msg} // Starlark would not know it is one
+		return nil, &Error{Pos: se.pos, Msg: se.msg} // Starlark would not know it is one
 	}
 	if err != nil || !mayHaveHabits(toks) {
-		return &prepassOut{text: src}, nil // Starlark reports what it cannot read
+		return &Prepassed{Text: src}, nil // Starlark reports what it cannot read
 	}
 	rw := &rewriter{src: src, toks: toks, loads: map[int]bool{}, breaks: map[int]string{}, elses: map[*pline]string{}, tries: map[*pline]*defTry{}}
 	for _, t := range toks {
@@ -129,7 +129,7 @@ func prepass(src string) (*prepassOut, error) {
 		return nil, rw.err
 	}
 	if len(rw.edits) == 0 && len(rw.loads) == 0 {
-		return &prepassOut{text: src}, nil
+		return &Prepassed{Text: src}, nil
 	}
 	sort.SliceStable(rw.edits, func(i, j int) bool { return rw.edits[i].start < rw.edits[j].start })
 	var f frag
@@ -145,15 +145,15 @@ func prepass(src string) (*prepassOut, error) {
 	f.copy(src, pos, len(src))
 	f = renameLoads(f, rw.loads)
 	pm := newPosMap(src, f)
-	out := &prepassOut{text: pm.out, pm: pm, marks: map[markKind]map[[2]int]bool{}, loads: len(rw.loads) > 0}
+	out := &Prepassed{Text: pm.out, PM: pm, Marks: map[markKind]map[[2]int]bool{}, Loads: len(rw.loads) > 0}
 	off := 0
 	for _, p := range f {
 		if p.mark != markNone {
 			line, col := pm.outPosition(off)
-			if out.marks[p.mark] == nil {
-				out.marks[p.mark] = map[[2]int]bool{}
+			if out.Marks[p.mark] == nil {
+				out.Marks[p.mark] = map[[2]int]bool{}
 			}
-			out.marks[p.mark][[2]int{line, col}] = true
+			out.Marks[p.mark][[2]int{line, col}] = true
 		}
 		off += len(p.text)
 	}
@@ -304,7 +304,7 @@ func (rw *rewriter) nest(lines []*pline) []*pline {
 
 func (rw *rewriter) fail(pos int, msg string) {
 	if rw.err == nil {
-		rw.err = &prepassError{pos: pos, msg: msg}
+		rw.err = &Error{Pos: pos, Msg: msg}
 	}
 }
 
@@ -434,7 +434,7 @@ func (lb *lineBuilder) node(e *emitter, n *node) {
 	lb.copyTo(a)
 	e.emit(n, &lb.f)
 	if e.err != nil {
-		lb.rw.fail(e.err.pos, e.err.msg)
+		lb.rw.fail(e.err.Pos, e.err.Msg)
 	}
 	lb.pos = b
 	lb.changed = true

@@ -1,6 +1,6 @@
 // Python regular expressions rewritten into Go's RE2 syntax with their Python meaning, or refused.
 
-package repl
+package pyre
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"harness/repl/pystr"
 )
 
 // reTranslation is a Python pattern in RE2 syntax. Python's $ without
@@ -24,9 +26,26 @@ type reTranslation struct {
 	flags   int  // the flags given, with leading (?aimsux) folded in
 }
 
+// Flags, as in Python.
+const (
+	IgnoreCase = 2
+	Multiline  = 8
+	DotAll     = 16
+	Unicode    = 32
+	Verbose    = 64
+	ASCII      = 256
+)
+
+// Error is a pattern refused (a Python form RE2 cannot give its
+// meaning) or found bad. Its text names the function and the pattern; the
+// re module raises it as re.error.
+type Error struct{ msg string }
+
+func (e *Error) Error() string { return e.msg }
+
 // reRefusal is a Python form RE2 cannot give its meaning.
 func reRefusal(fn, pattern, format string, args ...any) error {
-	return &pyError{&pyException{typ: reError, text: fmt.Sprintf("%s: %s: ", fn, quotePy(pattern)) + fmt.Sprintf(format, args...)}}
+	return &Error{fmt.Sprintf("%s: %s: ", fn, pystr.Quote(pattern)) + fmt.Sprintf(format, args...)}
 }
 
 const (
@@ -45,8 +64,8 @@ func pyTranslate(fn, p string, flags int) (*reTranslation, error) {
 		return nil, err
 	}
 	tr.flags = flags
-	t := &translator{fn: fn, p: p, flags: flags, tr: tr, mstack: []bool{flags&reMultiline != 0}}
-	tr.multi = flags&reMultiline != 0
+	t := &translator{fn: fn, p: p, flags: flags, tr: tr, mstack: []bool{flags&Multiline != 0}}
+	tr.multi = flags&Multiline != 0
 	for t.i = i; t.i < len(p) && t.err == nil; t.i++ {
 		t.step()
 	}
@@ -57,7 +76,7 @@ func pyTranslate(fn, p string, flags int) (*reTranslation, error) {
 	for _, f := range []struct {
 		bit int
 		c   string
-	}{{reIgnoreCase, "i"}, {reMultiline, "m"}, {reDotAll, "s"}} {
+	}{{IgnoreCase, "i"}, {Multiline, "m"}, {DotAll, "s"}} {
 		if flags&f.bit != 0 {
 			prefix += f.c
 		}
@@ -84,15 +103,15 @@ func leadingFlags(fn, p string, flags *int) (int, error) {
 		for _, c := range p[i+2 : j] {
 			switch c {
 			case 'a':
-				*flags |= reASCII
+				*flags |= ASCII
 			case 'i':
-				*flags |= reIgnoreCase
+				*flags |= IgnoreCase
 			case 'm':
-				*flags |= reMultiline
+				*flags |= Multiline
 			case 's':
-				*flags |= reDotAll
+				*flags |= DotAll
 			case 'x':
-				*flags |= reVerbose
+				*flags |= Verbose
 			case 'L':
 				return 0, reRefusal(fn, p, "bad inline flags: cannot use 'L' flag with a str pattern")
 			}
@@ -150,8 +169,8 @@ func (t *translator) step() {
 			t.w(`\]`)
 			t.i++
 		}
-	case t.flags&reVerbose != 0 && strings.IndexByte(" \t\n\r\v\f", c) >= 0:
-	case t.flags&reVerbose != 0 && c == '#':
+	case t.flags&Verbose != 0 && strings.IndexByte(" \t\n\r\v\f", c) >= 0:
+	case t.flags&Verbose != 0 && c == '#':
 		for t.i < len(p) && p[t.i] != '\n' {
 			t.i++
 		}
@@ -264,7 +283,7 @@ func scopedFlags(p string) (string, int, bool) {
 // escape writes the escape whose letter is at t.i.
 func (t *translator) escape() {
 	p, e := t.p, t.p[t.i]
-	ascii := t.flags&reASCII != 0
+	ascii := t.flags&ASCII != 0
 	switch {
 	case e == 'Z' && !t.inClass:
 		t.w(`\z`)

@@ -1,20 +1,20 @@
 // Python's str.isdigit and str.isnumeric, whose Unicode sets Go's unicode package lacks.
 
-package repl
+package pystr
 
 import "unicode"
 
-// pyIsDigit is str.isdigit for one character: a decimal digit, or a digit
+// IsDigit is str.isdigit for one character: a decimal digit, or a digit
 // that is not decimal (superscripts, circled digits; Numeric_Type=Digit).
-func pyIsDigit(r rune) bool { return unicode.Is(unicode.Nd, r) || unicode.Is(digitNotDecimal, r) }
+func IsDigit(r rune) bool { return unicode.Is(unicode.Nd, r) || unicode.Is(digitNotDecimal, r) }
 
-// pyIsNumeric is str.isnumeric for one character: a number, or a CJK
+// IsNumeric is str.isnumeric for one character: a number, or a CJK
 // ideograph with a numeric value (一, 万).
-func pyIsNumeric(r rune) bool { return unicode.IsNumber(r) || unicode.Is(numericIdeographs, r) }
+func IsNumeric(r rune) bool { return unicode.IsNumber(r) || unicode.Is(numericIdeographs, r) }
 
-// pyIsSpace is str.isspace for one character: Go's unicode.IsSpace and
+// IsSpace is str.isspace for one character: Go's unicode.IsSpace and
 // the separators U+001C to U+001F.
-func pyIsSpace(r rune) bool { return unicode.IsSpace(r) || 0x1c <= r && r <= 0x1f }
+func IsSpace(r rune) bool { return unicode.IsSpace(r) || 0x1c <= r && r <= 0x1f }
 
 // The tables were made with CPython 3.11 (Unicode 14.0): the characters
 // for which isdigit() is true and isdecimal() false, and those for which

@@ -1,7 +1,7 @@
 // A trailing lookahead, X(?=Y), run on RE2 as X(Y) with the match ending
 // where Y's group starts.
 
-package repl
+package pyre
 
 // RE2 has no lookaround. A positive lookahead ending the pattern (and not
 // under a top-level |) keeps Python's meaning as X(Y): leftmost-first RE2
@@ -88,13 +88,13 @@ const aheadGroup = "__py_lookahead"
 
 // cutAhead ends a location (in text) where the lookahead's group g
 // starts and drops the group; kFull needs the match to reach end.
-func cutAhead(loc []int, g int, k reKind, end int) []int {
+func cutAhead(loc []int, g int, k Kind, end int) []int {
 	if loc == nil || g == 0 {
 		return loc
 	}
 	loc[1] = loc[2*g]
 	loc = append(loc[:2*g], loc[2*g+2:]...)
-	if k == kFull && loc[1] != end {
+	if k == Full && loc[1] != end {
 		return nil
 	}
 	return loc

@@ -1,7 +1,7 @@
 // Pre-pass: a class statement, rewritten into a function that runs the
 // class body and makes the class.
 
-package repl
+package rewrite
 
 import (
 	"strconv"
@@ -18,7 +18,7 @@ import (
 //	                                  return __py_cls
 //	                              Point = __py_class_Point()
 //
-// __py_class (pyclass.go) makes the class from the names the body bound
+// __py_class (repl/pyclass.go) makes the class from the names the body bound
 // and the annotated names (a dataclass's fields, in order). The methods
 // are functions nested in the body's function; the AST pass makes a
 // method's reads of the body's names global reads, as Python scopes them
@@ -133,7 +133,7 @@ func (rw *rewriter) classBases(l *pline) (frag, bool) {
 	}
 	if p.i != p.end || e.err != nil {
 		if e.err != nil {
-			rw.fail(e.err.pos, e.err.msg)
+			rw.fail(e.err.Pos, e.err.Msg)
 		}
 		return nil, false
 	}

@@ -1,4 +1,4 @@
-package repl
+package pyre
 
 import "testing"
 
@@ -46,16 +46,16 @@ func FuzzTrailingLookahead(f *testing.F) {
 		if x+"(?="+y+")" != src || topLevelBar(x) {
 			t.Fatalf("%q split into %q and %q", src, x, y)
 		}
-		p, err := newPyRegexp("re.search", src, 0)
+		p, err := Compile("re.search", src, 0)
 		if err != nil {
 			return
 		}
 		for _, text := range []string{"", "abc\nclass A\n", "x1y22"} {
-			sub, err := p.prepare("re.search", text)
+			sub, err := p.Prepare("re.search", text)
 			if err != nil {
 				continue
 			}
-			_ = p.each("re.findall", sub, 0, -1, func(loc []int) error {
+			_ = p.Each("re.findall", sub, 0, -1, func(loc []int) error {
 				if loc[0] > loc[1] || loc[1] > len(text) {
 					t.Fatalf("%q over %q: location %v", src, text, loc)
 				}

@@ -1,7 +1,7 @@
 // The pre-pass expression parser: Python expressions as spans, and the
 // rewrites of the expression habits Starlark cannot parse.
 
-package repl
+package rewrite
 
 import (
 	"fmt"
@@ -62,18 +62,18 @@ type exprParser struct {
 	toks  []token
 	i     int
 	end   int // index of the token ending the range (tNewline, tEOF, or a stop)
-	err   *prepassError
+	err   *Error
 	named []*node // walrus expressions found
 }
 
-// prepassError is a refusal: a Python form the pre-pass cannot give its
+// Error is a refusal: a Python form the pre-pass cannot give its
 // meaning, at an offset of the user's code.
-type prepassError struct {
-	pos int
-	msg string
+type Error struct {
+	Pos int
+	Msg string
 }
 
-func (e *prepassError) Error() string { return e.msg }
+func (e *Error) Error() string { return e.Msg }
 
 func (p *exprParser) tok() token {
 	if p.i >= p.end {
@@ -91,7 +91,7 @@ func (p *exprParser) peek(k int) token {
 
 func (p *exprParser) fail(format string, args ...any) {
 	if p.err == nil {
-		p.err = &prepassError{pos: p.tok().start, msg: fmt.Sprintf(format, args...)}
+		p.err = &Error{Pos: p.tok().start, Msg: fmt.Sprintf(format, args...)}
 	}
 }
 

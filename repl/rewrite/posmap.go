@@ -1,6 +1,6 @@
 // Positions in rewritten code mapped back to the user's line and column.
 
-package repl
+package rewrite
 
 import (
 	"sort"
@@ -66,9 +66,9 @@ func (f frag) String() string {
 	return string(b)
 }
 
-// posMap maps byte offsets of the rewritten text to offsets of the
+// PosMap maps byte offsets of the rewritten text to offsets of the
 // original, and line/column positions between the two texts.
-type posMap struct {
+type PosMap struct {
 	orig, out string
 	segs      []seg // by out offset
 	outLines  []int // start offset of each line of out
@@ -80,20 +80,20 @@ type seg struct {
 	exact        bool
 }
 
-func newPosMap(orig string, f frag) *posMap {
-	m := &posMap{orig: orig}
+func newPosMap(orig string, f frag) *PosMap {
+	m := &PosMap{orig: orig}
 	off := 0
 	for _, p := range f {
 		m.segs = append(m.segs, seg{out: off, orig: p.orig, n: len(p.text), exact: p.exact})
 		off += len(p.text)
 	}
 	m.out = f.String()
-	m.outLines = lineStarts(m.out)
-	m.origLines = lineStarts(orig)
+	m.outLines = LineStarts(m.out)
+	m.origLines = LineStarts(orig)
 	return m
 }
 
-func lineStarts(s string) []int {
+func LineStarts(s string) []int {
 	starts := []int{0}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {
@@ -120,8 +120,8 @@ func offset(text string, starts []int, line, col int) int {
 	return i
 }
 
-// lineCol returns the 1-based line and rune column of offset i.
-func lineCol(text string, starts []int, i int) (int, int) {
+// LineCol returns the 1-based line and rune column of offset i.
+func LineCol(text string, starts []int, i int) (int, int) {
 	if i > len(text) {
 		i = len(text)
 	}
@@ -131,7 +131,7 @@ func lineCol(text string, starts []int, i int) (int, int) {
 }
 
 // toOrig maps an output offset to the original offset.
-func (m *posMap) toOrig(i int) int {
+func (m *PosMap) toOrig(i int) int {
 	k := sort.Search(len(m.segs), func(j int) bool { return m.segs[j].out+m.segs[j].n > i })
 	if k == len(m.segs) {
 		return len(m.orig)
@@ -143,14 +143,14 @@ func (m *posMap) toOrig(i int) int {
 	return s.orig
 }
 
-// position maps a 1-based line and column of the rewritten text to the
+// Position maps a 1-based line and column of the rewritten text to the
 // original text.
-func (m *posMap) position(line, col int) (int, int) {
+func (m *PosMap) Position(line, col int) (int, int) {
 	if m == nil {
 		return line, col
 	}
-	return lineCol(m.orig, m.origLines, m.toOrig(offset(m.out, m.outLines, line, col)))
+	return LineCol(m.orig, m.origLines, m.toOrig(offset(m.out, m.outLines, line, col)))
 }
 
 // outPosition returns the line and column of an output offset, for marks.
-func (m *posMap) outPosition(i int) (int, int) { return lineCol(m.out, m.outLines, i) }
+func (m *PosMap) outPosition(i int) (int, int) { return LineCol(m.out, m.outLines, i) }
