@@ -29,7 +29,7 @@ var layers = []layer{
 		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite",
 		"go.starlark.net/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",
 		"harness/approval", "harness/atomicfile", "harness/config", "harness/failures",
-		"harness/jail", "harness/replib", "harness/sandbox", "harness/wire", "harness/worker",
+		"harness/jail", "harness/reaper", "harness/replib", "harness/sandbox", "harness/wire", "harness/worker",
 	}},
 }
 
