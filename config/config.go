@@ -147,6 +147,7 @@ type Config struct {
 	Theme               Theme
 	ApprovalDescription *ApprovalDescription // nil when absent or disabled
 	MCP                 []MCPServer          // [mcp.servers.NAME], sorted by name; see mcp.go
+	MCPMaxDirectTools   int                  // [mcp] max_direct_tools (DefaultMaxDirectTools when absent)
 
 	// dotenv holds the values of $HARNESS_HOME/.env; see Lookup.
 	dotenv map[string]string
@@ -164,8 +165,9 @@ type Endpoint struct {
 	// (DefaultMaxRetries unless configured). An Endpoint built by hand
 	// (tests) has 0: no retries.
 	MaxRetries int
-	// IdleTimeout ends an attempt when no byte arrived for that long
-	// (DefaultIdleTimeout unless configured); 0 disables it.
+	// IdleTimeout ends an attempt when it made no progress (no content,
+	// reasoning or tool-call text) for that long (DefaultIdleTimeout
+	// unless configured); 0 disables it.
 	IdleTimeout time.Duration
 	// ContextWindow is the model's context window in tokens from
 	// context_window; 0 when not configured (then the server is asked).

@@ -111,8 +111,10 @@ func (c *checker) fill(cfg *Config, tree map[string]any) {
 	if t, ok := c.table(tree, "", "approval_description", false); ok {
 		cfg.ApprovalDescription = c.approval(t)
 	}
+	cfg.MCPMaxDirectTools = DefaultMaxDirectTools
 	if t, ok := c.table(tree, "", "mcp", false); ok {
 		cfg.MCP = c.mcp(t)
+		cfg.MCPMaxDirectTools = c.maxDirectTools(t)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,6 +130,17 @@ func TestFailures(t *testing.T) {
 			srv.FailModels(&r)
 			return home, launch
 		}, false, []string{"FAIL  endpoint", "401 Unauthorized", "[REDACTED]"}},
+		{"base_url redirects", func(t *testing.T, srv *llmtest.Server, home, launch string) (string, string) {
+			// The common http→https setup: the old address answers 301.
+			old := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, srv.URL+strings.TrimPrefix(r.URL.Path, "/v1"), http.StatusMovedPermanently)
+			}))
+			t.Cleanup(old.Close)
+			p := filepath.Join(home, "config.toml")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, bytes.Replace(data, []byte(srv.URL), []byte(old.URL+"/v1"), 1), 0o600)
+			return home, launch
+		}, false, []string{"FAIL  endpoint", "was redirected (301 Moved Permanently) to http://", "/v1/models; harness does not follow a redirect to another origin", "fix: set [endpoint] base_url = \"http://"}},
 		{"tokenize missing", func(t *testing.T, srv *llmtest.Server, home, launch string) (string, string) {
 			srv.SetTokenize(llmtest.TokenizeMissing)
 			return home, launch
@@ -212,7 +225,7 @@ func TestSandboxAndWorker(t *testing.T) {
 	}{
 		{0, false, "FAIL  sandbox     [commands] sandbox = \"workspace\" with network = false needs Landlock ABI 4"},
 		{0, false, "warn  sandbox     no Landlock"},
-		{7, true, "ok    sandbox     run() commands run confined: they write only in the repository, the store, the temp folder and 0 writable directories, and cannot make TCP connections"},
+		{7, true, "ok    sandbox     run() commands run confined: they write only in the repository, the store, the temp folder and 0 writable directories (file metadata excepted), and cannot make TCP connections"},
 	} {
 		restore := sandbox.OverrideABI(tt.abi)
 		got, ok := run(t, home, launch, false)

@@ -13,6 +13,8 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/repl/pystr"
+	"harness/sandbox"
 )
 
 // helperBudget is the most help() spends on the helper functions; past it
@@ -188,7 +190,7 @@ func (r *interp) helpOn(v starlark.Value) string {
 	}
 	for _, h := range r.helpers {
 		if h.name == name {
-			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + quotePy(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
+			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + pystr.Quote(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
 		}
 	}
 	for _, f := range replFunctions {
@@ -248,9 +250,12 @@ func (r *interp) sandboxLine() string {
 		where += ", " + w
 	}
 	line := "Sandbox: every command runs confined (sandbox = \"workspace\"): it may read and execute anything but write only in " +
-		where + "; a write elsewhere fails with \"Permission denied\"."
+		where + "; a write elsewhere fails with \"Permission denied\". It can still change the metadata of files elsewhere (chmod, touch -d, extended attributes): the sandbox does not cover metadata."
 	if !cmds.Network {
 		line += " TCP connections are blocked (network = false)."
+	}
+	if sandbox.ABI() >= 6 {
+		line += " It cannot signal processes outside its sandbox (harness included) nor reach abstract Unix sockets made outside it."
 	}
 	return line
 }

@@ -99,7 +99,7 @@ func (a *agent) loop(ctx context.Context) outcome {
 			a.emit(ToolsChanged{Agent: a.ref(), Tools: a.llmTools()})
 		}
 		resp, err := a.request(ctx)
-		msg := a.r.opts.Redactor.Message(resp.Message)
+		msg := resp.Message.Redact(a.r.opts.Redactor)
 		msg.Role = "assistant"
 		if err == nil || msg.Content != "" || len(msg.ToolCalls) > 0 || len(msg.Extra) > 0 {
 			// Calls run with the arguments the model sent; the saved
@@ -298,7 +298,7 @@ func (a *agent) unknownTool(name string) string {
 
 // add appends m to the conversation, saves the file and emits MessageAdded.
 func (a *agent) add(m llm.Message) error {
-	m = a.r.opts.Redactor.Message(m)
+	m = m.Redact(a.r.opts.Redactor)
 	a.fmu.Lock()
 	a.file.Append(m)
 	err := a.save()

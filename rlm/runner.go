@@ -14,6 +14,7 @@ import (
 	"harness/config"
 	"harness/jail"
 	"harness/llm"
+	"harness/redact"
 	"harness/sessions"
 )
 
@@ -47,7 +48,7 @@ type Options struct {
 	// headless runs and editors keep the refusal.
 	AskWrites bool
 	Events    *Stream // nil drops events
-	Redactor  *sessions.Redactor
+	Redactor  *redact.Redactor
 	// RoomAdvice says how the person makes room when the root's
 	// conversation no longer fits the model's context, given the
 	// session's name (nil gives DefaultRoomAdvice, the UI's way).
