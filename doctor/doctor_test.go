@@ -69,16 +69,17 @@ func lines(out string) []string {
 func TestAllGood(t *testing.T) {
 	os.Unsetenv(keyVar)
 	srv := llmtest.New(t, llmtest.Reply{Reasoning: "call it", ToolCalls: []llmtest.ToolCall{{Name: "echo", Arguments: `{"text":"ok"}`}}, Split: 4})
+	srv.SetWindow(12288, llmtest.AdvertProps, llmtest.RefuseLlama)
 	home, launch := setup(t, srv, true)
 	out, ok := run(t, home, launch, true)
 	if !ok {
 		t.Fatalf("doctor failed:\n%s", out)
 	}
-	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok completion", "ok rules", "ok prompts", "ok replib", sandboxStatus() + " sandbox"}
+	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok window", "ok completion", "ok rules", "ok prompts", "ok replib", sandboxStatus() + " sandbox"}
 	if got := lines(out); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("lines %v, want %v\n%s", got, want, out)
 	}
-	for _, w := range []string{"llama.cpp dialect", `echo({"text":"ok"})`, "1 of 1 helper files", "is set (from " + filepath.Join(home, ".env")} {
+	for _, w := range []string{"llama.cpp dialect", "12288 tokens (from llama.cpp's /props", `echo({"text":"ok"})`, "1 of 1 helper files", "is set (from " + filepath.Join(home, ".env")} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -200,6 +201,15 @@ func TestSandboxAndWorker(t *testing.T) {
 		!strings.Contains(out.String(), "ok    worker      a REPL worker started and answered in 3ms") {
 		t.Errorf("worker check (asked %d):\n%s", asked, out.String())
 	}
+	p := filepath.Join(home, "config.toml")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(data, []byte("[rlm]\n"), []byte("[rlm]\nparallel = 4\n"), 1), 0o600)
+	out.Reset()
+	if !doctor.Run(context.Background(), home, launch, false, &out, probe) ||
+		!strings.Contains(out.String(), "answered in 3ms; [rlm] parallel = 4: up to 4 subagents run at once, each with its own worker of up to 2048 MB") {
+		t.Errorf("worker check with [rlm] parallel:\n%s", out.String())
+	}
+	os.WriteFile(p, data, 0o600)
 	out.Reset()
 	failing := func(string, int) (string, error) { return "", errors.New("a REPL worker ended before its handshake") }
 	if doctor.Run(context.Background(), home, launch, false, &out, failing) ||
@@ -207,8 +217,6 @@ func TestSandboxAndWorker(t *testing.T) {
 		t.Errorf("failing worker:\n%s", out.String())
 	}
 
-	p := filepath.Join(home, "config.toml")
-	data, _ := os.ReadFile(p)
 	os.WriteFile(p, bytes.Replace(data, []byte("[commands]\n"), []byte("[commands]\nsandbox = \"workspace\"\nnetwork = false\n"), 1), 0o600)
 	for _, tt := range []struct {
 		abi  int

@@ -182,7 +182,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, w *
 		}
 		msg := bodyMessage(scrubKey(data, c.apiKey))
 		return nil, &StatusError{URL: target, Code: resp.StatusCode, Message: msg,
-			Header: resp.Header.Clone(), Advice: c.advice(resp.StatusCode, msg)}
+			Header: resp.Header.Clone(), Advice: c.advice(resp.StatusCode, msg), Window: bodyWindow(data)}
 	}
 	return resp, nil
 }

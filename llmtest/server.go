@@ -43,6 +43,7 @@ type Server struct {
 	tokFail    func(string) bool
 	unscripted int
 	closed     bool
+	win        window
 	sent       int64 // bytes FailLongLine and FailFlood wrote
 }
 
@@ -79,6 +80,9 @@ func New(t TB, replies ...Reply) *Server {
 	mux.HandleFunc("/v1/models", s.modelList)
 	mux.HandleFunc("/models", s.modelList)
 	mux.HandleFunc("/tokenize", s.tokenize)
+	mux.HandleFunc("/props", s.props)
+	mux.HandleFunc("/api/ps", s.ollamaPS)
+	mux.HandleFunc("/api/show", s.ollamaShow)
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -211,6 +215,9 @@ func (s *Server) next(req Request) (Reply, bool) {
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	req := Request{r.Method, r.URL.Path, r.Header.Clone(), body}
+	if s.overWindow(w, body) {
+		return
+	}
 	reply, ok := s.next(req)
 	if !ok {
 		writeStatus(w, http.StatusInternalServerError, `{"error":{"message":"llmtest: no scripted reply left"}}`)
@@ -238,7 +245,7 @@ func writeStatus(w http.ResponseWriter, code int, body string) {
 
 func (s *Server) modelList(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	fail, ids := s.modelsFail, s.models
+	fail, ids, fields := s.modelsFail, s.models, s.win.modelFields()
 	if ids == nil {
 		ids = []string{s.Model}
 	}
@@ -247,17 +254,18 @@ func (s *Server) modelList(w http.ResponseWriter, r *http.Request) {
 		s.serve(w, r, *fail, false)
 		return
 	}
-	type model struct {
-		ID      string `json:"id"`
-		Object  string `json:"object"`
-		OwnedBy string `json:"owned_by"`
-	}
 	list := struct {
-		Object string  `json:"object"`
-		Data   []model `json:"data"`
-	}{Object: "list", Data: []model{}}
+		Object string           `json:"object"`
+		Data   []map[string]any `json:"data"`
+	}{Object: "list", Data: []map[string]any{}}
 	for _, id := range ids {
-		list.Data = append(list.Data, model{id, "model", "llmtest"})
+		m := map[string]any{"id": id, "object": "model", "owned_by": "llmtest"}
+		if id == s.Model {
+			for k, v := range fields {
+				m[k] = v
+			}
+		}
+		list.Data = append(list.Data, m)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, js(list))

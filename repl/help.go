@@ -13,6 +13,7 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/repl/pystr"
 	"harness/sandbox"
 )
 
@@ -70,6 +71,10 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 		access(repo), repo.Level(), r.cwd)
 	if r.opts.Store != nil {
 		sb.WriteString("/store: shared by all agents and sessions, read-write; pass data on by writing here and naming the path.\n")
+		if r.opts.Siblings {
+			sb.WriteString("Other subagents may run at the same time: each write replaces the whole file at once (never half written), " +
+				"and when two agents write the same file the last one wins; use a file name of your own.\n")
+		}
 	}
 	if r.opts.Library != nil {
 		sb.WriteString("/library: this session's conversations, read-only.\n")
@@ -185,7 +190,7 @@ func (r *interp) helpOn(v starlark.Value) string {
 	}
 	for _, h := range r.helpers {
 		if h.name == name {
-			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + quotePy(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
+			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + pystr.Quote(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
 		}
 	}
 	for _, f := range replFunctions {

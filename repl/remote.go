@@ -16,6 +16,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/rewrite"
 	"harness/sandbox"
 	"harness/wire"
 	"harness/worker"
@@ -82,7 +83,7 @@ func newRemote(opts Options) (*interp, error) {
 	}
 	rm := &remote{proc: proc, ready: make(chan struct{}), results: make(chan wire.Frame, 16),
 		crash: make(chan string, 1), done: make(chan struct{}), pongs: make(chan uint64, 1)}
-	in := &interp{opts: opts, fileOpts: fileOptions(), remote: rm}
+	in := &interp{opts: opts, fileOpts: rewrite.FileOptions(), remote: rm}
 	in.info.Store(&loadInfo{functions: map[string]string{}})
 	if err := rm.bind(opts); err != nil {
 		proc.Kill("bind failed")
@@ -100,7 +101,7 @@ func (rm *remote) bind(opts Options) error {
 		Deny: opts.Commands.Deny, Sandbox: opts.Commands.Sandbox, Writable: opts.Commands.Writable,
 		Network: opts.Commands.Network, TestHooks: opts.testHooks,
 		ReadOnlyMounts: opts.Commands.Sandbox == config.SandboxWorkspace && sandbox.MetadataProtected(),
-		HelperLoadMS:   int(helperLoadTimeout / time.Millisecond), MCP: opts.MCP != nil, AskWrites: opts.AskWrites,
+		HelperLoadMS:   int(helperLoadTimeout / time.Millisecond), MCP: opts.MCP != nil, AskWrites: opts.AskWrites, Siblings: opts.Siblings,
 	}
 	for name := range opts.Commands.Allow {
 		b.Allow = append(b.Allow, name)

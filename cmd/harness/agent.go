@@ -15,6 +15,7 @@ import (
 	"harness/failures"
 	"harness/headless"
 	"harness/reaper"
+	"harness/redact"
 	"harness/rlm"
 	"harness/sessions"
 	"harness/ui"
@@ -308,7 +309,7 @@ func headlessRoom(name string) string {
 
 // openSession returns a new session when name is "", else the saved session
 // name with its root conversation, printing any error to stderr.
-func openSession(st sessions.Store, name string, red *sessions.Redactor, dir string, stderr io.Writer) (*sessions.Session, *sessions.File, int) {
+func openSession(st sessions.Store, name string, red *redact.Redactor, dir string, stderr io.Writer) (*sessions.Session, *sessions.File, int) {
 	if name == "" {
 		return st.New(red), nil, exitOK
 	}

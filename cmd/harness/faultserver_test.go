@@ -273,13 +273,15 @@ func checkSavedAfterFault(t *testing.T, e *testEnv, tc faultCase) {
 }
 
 // TestFaultServerStrictTemplate: after a turn that failed before any reply
-// (a 404 and a context error), the next turns, resumed in new processes,
-// send requests a strict chat template accepts (one merged user message),
-// while the file keeps every user message.
+// (a 404 and a context error that names no window, so nothing can be
+// learnt or compacted, and the refused turn is left out of later
+// requests), the next turns, resumed in new processes, send requests a
+// strict chat template accepts (one merged user message), while the file
+// keeps every user message.
 func TestFaultServerStrictTemplate(t *testing.T) {
 	srv := startFaultServer(t)
 	e := faultEnv(t, srv, "strict")
-	srv.push("strict", "404-model", "ctx-llama")
+	srv.push("strict", "404-model", "413")
 	prompts := []string{"first", "second", "third"}
 	for i, p := range prompts {
 		args := []string{"-p", p}
