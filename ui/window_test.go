@@ -39,7 +39,7 @@ func TestStatusLineWindow(t *testing.T) {
 				t.Fatalf("status line %q lacks %q", line, tc.want)
 			}
 			x := len([]rune(line[:i]))
-			_, _, st, _ := s.scr.GetContent(x, s.h-1)
+			_, st, _ := s.scr.Get(x, s.h-1)
 			fg, _, _ := st.Decompose()
 			if warned := fg == tcell.GetColor(testTheme.Warning); warned != tc.warn {
 				t.Errorf("%q in the warning colour: %v, want %v", tc.want, warned, tc.warn)
