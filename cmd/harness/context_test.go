@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"harness/llmtest"
 	"harness/sessions"
@@ -122,5 +123,21 @@ func TestHeadlessSubagentReadsTwiceItsWindow(t *testing.T) {
 		if !strings.Contains(all, text[:500]) || !strings.Contains(all, text[len(text)-500:]) {
 			t.Errorf("the conversation files lack %s in full", name)
 		}
+	}
+}
+
+// TestFitDescribed: an operation too long for the description model's
+// window loses its middle, with a note; an unknown window keeps it whole.
+func TestFitDescribed(t *testing.T) {
+	op := `{"operation":"write","patch":"` + strings.Repeat("é", 5000) + `"}`
+	if got := fitDescribed(op, "Explain: ${command}", 0); got != op {
+		t.Error("an unknown window cut the operation")
+	}
+	got := fitDescribed(op, "Explain: ${command}", 1000)
+	if !strings.HasPrefix(got, `{"operation":"write"`) || !strings.HasSuffix(got, `"}`) || !strings.Contains(got, "bytes cut to fit the description model's context window") {
+		t.Errorf("cut = %.120q…", got)
+	}
+	if len(got) > 1600 || !utf8.ValidString(got) {
+		t.Errorf("cut to %d bytes (valid UTF-8: %v)", len(got), utf8.ValidString(got))
 	}
 }
