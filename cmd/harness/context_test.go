@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	sdk "github.com/coder/acp-go-sdk"
+
 	"harness/llmtest"
 	"harness/sessions"
 )
@@ -139,5 +141,43 @@ func TestFitDescribed(t *testing.T) {
 	}
 	if len(got) > 1600 || !utf8.ValidString(got) {
 		t.Errorf("cut to %d bytes (valid UTF-8: %v)", len(got), utf8.ValidString(got))
+	}
+}
+
+// TestContextCommandsACP: an editor's "/context" answers with what the
+// next request holds, and "/compact" summarises the earlier turns, saying
+// so in a thought and a message.
+func TestContextCommandsACP(t *testing.T) {
+	e := newEnv(t)
+	answerSummaries(e.srv, func() llmtest.Reply { return llmtest.Text("fine") })
+	p := e.startACP()
+	p.initialize()
+	s := p.newSession(e.repo)
+	for _, prompt := range []string{"one", "two", "/compact the numbers", "/context"} {
+		if resp, err := p.prompt(s.SessionId, prompt); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+			t.Fatalf("%s: %+v, %v", prompt, resp, err)
+		}
+	}
+	var said []string
+	p.waitFor(t, "the /context answer", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+		said = nil
+		for _, n := range us {
+			if c := n.Update.AgentMessageChunk; c != nil && c.Content.Text != nil {
+				said = append(said, c.Content.Text.Text)
+			}
+			if c := n.Update.AgentThoughtChunk; c != nil && c.Content.Text != nil {
+				said = append(said, "thought: "+c.Content.Text.Text)
+			}
+		}
+		return strings.Contains(strings.Join(said, "\n"), "Next request: about")
+	})
+	all := strings.Join(said, "\n")
+	for _, want := range []string{"thought: context: turn 1 summarised by /compact", "Compacted: the earlier turns are summarised", "summary of turn 1: ~", "Hidden: turn 1 (by compaction)"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the editor was not told %q:\n%s", want, all)
+		}
+	}
+	if code := p.stop(); code != 0 {
+		t.Errorf("exit %d", code)
 	}
 }
