@@ -181,3 +181,38 @@ func TestContextCommandsACP(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// TestContextCommandsHeadless: -p "/compact FOCUS" on a resumed session
+// compacts it, -p /context prints what the next request holds.
+func TestContextCommandsHeadless(t *testing.T) {
+	e := newEnv(t)
+	var asked string
+	e.srv.Respond(func(req llmtest.Request) llmtest.Reply {
+		if strings.Contains(string(req.Body), "You summarise part of a conversation") {
+			asked = string(req.Body)
+			return llmtest.Text("They said one and two.")
+		}
+		return llmtest.Text("fine")
+	})
+	if code, _, stderr := e.run(context.Background(), nil, "-p", "one"); code != 0 {
+		t.Fatal(stderr)
+	}
+	name := filepath.Base(e.sessionDir())
+	if code, _, stderr := e.run(context.Background(), nil, "--resume", name, "-p", "two"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := e.run(context.Background(), nil, "--resume", name, "-p", "/compact the numbers")
+	if code != 0 || !strings.HasPrefix(stdout, "Compacted:") || !strings.Contains(stderr, "context: turn 1 summarised by /compact") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(asked, "Focus on: the numbers") {
+		t.Error("the focus did not reach the summary request")
+	}
+	code, stdout, _ = e.run(context.Background(), nil, "--resume", name, "--json", "-p", "/context")
+	if code != 0 || !strings.Contains(stdout, `"type":"turn_done"`) || !strings.Contains(stdout, "summary of turn 1: ~") {
+		t.Errorf("exit %d\n%s", code, stdout)
+	}
+	if code, _, stderr := e.run(context.Background(), nil, "--resume", name, "-p", "/compact"); code != 1 || !strings.Contains(stderr, "nothing to compact") {
+		t.Errorf("a second /compact: exit %d\n%s", code, stderr)
+	}
+}
