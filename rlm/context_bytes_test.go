@@ -284,3 +284,34 @@ func TestCompactionModes(t *testing.T) {
 		})
 	}
 }
+
+// TestCompactStopped: /compact stopped while the summary is written hides
+// nothing.
+func TestCompactStopped(t *testing.T) {
+	r := newRig(t)
+	r.srv.Respond(func(req llmtest.Request) llmtest.Reply {
+		b, _ := req.Chat()
+		if b.Messages[0].Content == summarySystem {
+			return llmtest.Reply{Content: "never", Fail: llmtest.FailStall, After: 1}
+		}
+		return llmtest.Text("answer")
+	})
+	runner := r.session(nil)
+	for _, p := range []string{"one", "two"} {
+		if _, err := runner.Turn(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := r.file(0, "").Items
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-r.srv.Stalled()
+		cancel()
+	}()
+	if err := runner.Compact(ctx, ""); err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Errorf("Compact = %v", err)
+	}
+	if after := r.file(0, "").Items; len(after) != len(before) {
+		t.Errorf("a stopped /compact changed the file: %d items, was %d", len(after), len(before))
+	}
+}
