@@ -44,7 +44,7 @@ var schema = func() map[string]int {
 		"chat.prompt", "chat.instruction_files", "chat.instructions_max_bytes",
 		"chat.compact_at", "chat.compaction",
 		"repl.tool_description", "repl.permission", "repl.max_memory_mb", "repl.output_limit",
-		"rlm.max_depth", "rlm.subagent_prompt", "rlm.store.path",
+		"rlm.max_depth", "rlm.subagent_prompt", "rlm.parallel", "rlm.store.path",
 		"commands.deny", "commands.env_filter", "commands.sandbox", "commands.writable", "commands.network",
 		"approval_description.enabled", "approval_description.prompt",
 		"approval_description.endpoint.base_url", "approval_description.endpoint.model",

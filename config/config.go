@@ -27,7 +27,8 @@
 //	                                compaction (optional: "summary" (default), "hide", "off");
 //	                                the table itself is required
 //	[repl]                          tool_description, permission, max_memory_mb ≥ 1, output_limit ≥ 1
-//	[rlm]                           max_depth ≥ 1, subagent_prompt (optional)
+//	[rlm]                           max_depth ≥ 1, subagent_prompt (optional),
+//	                                parallel (optional, integer from 1 to 64, default 1)
 //	[rlm.store]                     path: absolute path of an existing directory
 //	[commands]                      deny, env_filter: arrays of strings; sandbox ("none" or
 //	                                "workspace", optional, default "none"), writable (optional
@@ -146,6 +147,7 @@ type Config struct {
 	Theme               Theme
 	ApprovalDescription *ApprovalDescription // nil when absent or disabled
 	MCP                 []MCPServer          // [mcp.servers.NAME], sorted by name; see mcp.go
+	MCPMaxDirectTools   int                  // [mcp] max_direct_tools (DefaultMaxDirectTools when absent)
 
 	// dotenv holds the values of $HARNESS_HOME/.env; see Lookup.
 	dotenv map[string]string
@@ -163,8 +165,9 @@ type Endpoint struct {
 	// (DefaultMaxRetries unless configured). An Endpoint built by hand
 	// (tests) has 0: no retries.
 	MaxRetries int
-	// IdleTimeout ends an attempt when no byte arrived for that long
-	// (DefaultIdleTimeout unless configured); 0 disables it.
+	// IdleTimeout ends an attempt when it made no progress (no content,
+	// reasoning or tool-call text) for that long (DefaultIdleTimeout
+	// unless configured); 0 disables it.
 	IdleTimeout time.Duration
 	// ContextWindow is the model's context window in tokens from
 	// context_window; 0 when not configured (then the server is asked).
@@ -206,7 +209,10 @@ type REPL struct {
 
 // RLM holds the [rlm] table.
 type RLM struct {
-	MaxDepth       int
+	MaxDepth int
+	// Parallel is how many subagents may run at once in the whole tree
+	// (default 1: the rlm calls of one response run one after another).
+	Parallel       int
 	SubagentPrompt *string // nil when not set
 	StorePath      string  // [rlm.store] path: absolute, existing directory
 }

@@ -55,6 +55,7 @@ import (
 
 	"harness/config"
 	"harness/llm"
+	"harness/redact"
 	"harness/sandbox"
 )
 
@@ -73,7 +74,7 @@ type printer struct {
 
 func (p *printer) line(status, check, msg string) {
 	for _, s := range p.secrets {
-		msg = strings.ReplaceAll(msg, s, llm.Redacted)
+		msg = strings.ReplaceAll(msg, s, redact.Marker)
 	}
 	fmt.Fprintf(p.w, "%-4s  %-10s  %s\n", status, check, msg)
 }
@@ -178,7 +179,7 @@ func checkSandbox(p *printer, cfg *config.Config) {
 	if !cfg.Commands.Network {
 		net = "cannot make TCP connections"
 	}
-	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories, and %s", len(cfg.Commands.Writable), net)
+	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories (file metadata excepted), and %s", len(cfg.Commands.Writable), net)
 }
 
 // checkWorker starts one REPL worker.
@@ -191,6 +192,10 @@ func checkWorker(p *printer, cfg *config.Config, home string, probe WorkerProbe)
 	if err != nil {
 		p.fail("worker", err.Error(), "reinstall harness with ./install.sh; the log of REPL workers is "+filepath.Join(home, "workers.log"))
 		return
+	}
+	if cfg != nil && cfg.RLM.Parallel > 1 {
+		msg = strings.TrimSuffix(msg, ".") + fmt.Sprintf("; [rlm] parallel = %d: up to %d subagents run at once, each with its own worker of up to %d MB (a subagent waiting on its own subagents keeps its worker)",
+			cfg.RLM.Parallel, cfg.RLM.Parallel, cfg.REPL.MaxMemoryMB)
 	}
 	p.ok("worker", "%s", msg)
 }
@@ -322,8 +327,13 @@ func checkModels(ctx context.Context, p *printer, check string, client *llm.Clie
 		}
 		fix := "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)"
 		var se *llm.StatusError
-		if errors.As(err, &se) && (se.Code == 401 || se.Code == 403) {
+		var re *llm.RedirectError
+		switch {
+		case errors.As(err, &se) && (se.Code == 401 || se.Code == 403):
 			fix = "put a valid key in the variable api_key_env names (in .env or the environment)"
+		case errors.As(err, &re):
+			msg, fix, _ = strings.Cut(re.Error(), "; set ")
+			fix = "set " + fix
 		}
 		p.fail(check, msg, fix)
 		return false

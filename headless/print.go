@@ -110,6 +110,8 @@ func (p *JSONPrinter) Print(e rlm.Event) {
 		kv = []any{"agent_start", "task", e.Task}
 	case rlm.AgentEnd:
 		kv = []any{"agent_end", "status", e.Status.String(), "result", e.Result}
+	case rlm.Queued:
+		kv = []any{"queued", "waiting", e.Waiting}
 	case rlm.ReasoningDelta:
 		kv = []any{"reasoning_delta", "text", e.Text}
 	case rlm.TextDelta:

@@ -26,6 +26,7 @@ func TestJSONLines(t *testing.T) {
 		{rlm.AgentStart{Agent: root, Task: "go <now> & then"}, `{"type":"agent_start","schema_version":1,"agent":"20260102-030405","depth":0,"task":"go <now> & then"}`},
 		{rlm.AgentStart{Agent: sub, Task: "t"}, `{"type":"agent_start","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","task":"t"}`},
 		{rlm.AgentEnd{Agent: sub, Status: rlm.Stopped, Result: "x\n[stopped by user]"}, `{"type":"agent_end","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","status":"stopped","result":"x\n[stopped by user]"}`},
+		{rlm.Queued{Agent: sub, Waiting: true}, `{"type":"queued","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","waiting":true}`},
 		{rlm.ReasoningDelta{Agent: sub, Text: "hm"}, `{"type":"reasoning_delta","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","text":"hm"}`},
 		{rlm.TextDelta{Agent: root, Text: "é"}, `{"type":"text_delta","schema_version":1,"agent":"20260102-030405","depth":0,"text":"é"}`},
 		{rlm.ToolCall{Agent: sub, ID: "C2", Name: "repl", Arguments: `{"code":"1"}`}, `{"type":"tool_call","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","id":"C2","name":"repl","arguments":"{\"code\":\"1\"}","synthetic":false}`},

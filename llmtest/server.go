@@ -44,6 +44,7 @@ type Server struct {
 	unscripted int
 	closed     bool
 	win        window
+	sent       int64 // bytes FailLongLine and FailFlood wrote
 }
 
 // Request is one recorded request.
@@ -334,7 +335,7 @@ func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, reply Reply)
 	switch reply.Fail {
 	case FailCut, FailStall:
 		w.WriteHeader(http.StatusOK)
-		s.fail(w, r, reply.Fail, "", flusher(w))
+		s.fail(w, r, reply.Fail, reply.LineBytes, "", flusher(w))
 		return
 	case FailMalformed:
 		body = body[:len(body)/2]
@@ -352,7 +353,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 	start := time.Now()
 	for i, c := range reply.chunks() {
 		if reply.Fail != FailNone && i == reply.After {
-			s.fail(w, r, reply.Fail, c, flush)
+			s.fail(w, r, reply.Fail, reply.LineBytes, c, flush)
 			return
 		}
 		d := reply.Delay
@@ -370,7 +371,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 		flush()
 	}
 	if reply.Fail != FailNone {
-		s.fail(w, r, reply.Fail, `{"choices":[]}`, flush)
+		s.fail(w, r, reply.Fail, reply.LineBytes, `{"choices":[]}`, flush)
 		return
 	}
 	if !reply.NoDone {
@@ -378,7 +379,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 	}
 }
 
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Failure, next string, flush func()) {
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Failure, lineBytes int, next string, flush func()) {
 	switch f {
 	case FailCut:
 		flush()
@@ -389,7 +390,47 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Failure, next st
 	case FailStall:
 		flush()
 		s.stall(r)
+	case FailLongLine, FailFlood:
+		s.flood(w, r, f, lineBytes, flush)
 	}
+}
+
+// Sent returns the bytes FailLongLine and FailFlood replies have written so
+// far (what the client accepted), over all requests.
+func (s *Server) Sent() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent
+}
+
+// flood writes FailLongLine's line or FailFlood's empty deltas, in 64 KiB
+// writes, until done, a write fails or the request ends.
+func (s *Server) flood(w http.ResponseWriter, r *http.Request, f Failure, lineBytes int, flush func()) {
+	piece := bytes.Repeat([]byte("a"), 64<<10)
+	if f == FailFlood {
+		empty := []byte(`data: {"choices":[{"index":0,"delta":{}}]}` + "\n\n")
+		piece = bytes.Repeat(empty, (64<<10)/len(empty))
+	}
+	write := func(b []byte) bool {
+		n, err := w.Write(b)
+		s.mu.Lock()
+		s.sent += int64(n)
+		s.mu.Unlock()
+		return err == nil && r.Context().Err() == nil
+	}
+	if f == FailLongLine {
+		if !write([]byte(`data: {"choices":[{"index":0,"delta":{"content":"`)) {
+			return
+		}
+	}
+	for sent := 0; f == FailFlood || sent < lineBytes; sent += len(piece) {
+		if !write(piece) {
+			return
+		}
+		flush()
+	}
+	write([]byte("\"}}]}\n\n"))
+	flush()
 }
 
 // stall sends nothing until the request or the server ends.

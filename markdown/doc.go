@@ -44,7 +44,25 @@
 // Doc.Streaming inline code or strong emphasis opened in the last
 // paragraph is drawn closed ("**bol" is already bold). A new width, or
 // text that is not the old text with more at its end, renders it all
-// again. (One construct can reach back: a link reference definition
+// again. When the last block is a top-level paragraph, only its text
+// after the last settled word is parsed again: a word is settled when no
+// construct is open before it that text still to come could close (an
+// unmatched "*", "_", "~", "[" or backtick, a "<" that may start a tag,
+// also inside a closed construct), it is not on a line that may still
+// turn into a block's start, and it is not on a table's header row; the
+// wrapped lines before the settled text's last line are kept. A paragraph
+// that stops being one (a setext underline, a delimiter row, a blank line
+// and a new block) is parsed again from its start. A streaming Doc that
+// ends in an open code fence does not parse
+// it again at all while no line that could close it arrives: its lines
+// are kept and lexing starts over at the last line the lexer began in its
+// first state (after a plain line end, not one inside a string or a
+// comment; after relexLines lines without one, the last line), so a frame
+// lexes only the lines that changed. A late line that changes the meaning
+// of earlier ones (a string opened without its end) shows when the fence
+// closes: then the Doc parses the block again and highlights it whole. A
+// block after a closed fence is, like one after a blank line, never
+// joined to it. (One construct can reach back: a link reference definition
 // written after the paragraph that uses it. Doc draws that paragraph as
 // it stood; a complete message rendered afresh resolves it.)
 package markdown

@@ -88,13 +88,28 @@ func firstRune(s string) (string, string) {
 // highlight splits code into lines of spans classed by chroma's lexer for
 // lang ("" or unknown: all CodeText).
 func highlight(lang, code string) [][]styled.Span {
-	var lexer chroma.Lexer
-	if lang != "" {
-		lexer = lexers.Get(lang)
+	out, _ := highlightLines(lexerFor(lang), code)
+	return out
+}
+
+// lexerFor returns chroma's lexer for a fence's language, or nil.
+func lexerFor(lang string) chroma.Lexer {
+	if lang == "" {
+		return nil
 	}
+	return lexers.Get(lang)
+}
+
+// highlightLines splits code into lines of spans classed by lexer (nil:
+// all CodeText), and reports for each line but the last whether the
+// lexer's state is plain after it: its newline was read as whitespace
+// (chroma's Text), not inside a string or a comment, so lexing may start
+// again on the next line from the lexer's first state.
+func highlightLines(lexer chroma.Lexer, code string) ([][]styled.Span, []bool) {
 	var out [][]styled.Span
+	var plainEnd []bool
 	line := []styled.Span{}
-	add := func(text string, c styled.Class) {
+	add := func(text string, c styled.Class, plainNL bool) {
 		for {
 			i := strings.IndexByte(text, '\n')
 			if i < 0 {
@@ -104,6 +119,7 @@ func highlight(lang, code string) [][]styled.Span {
 				line = append(line, styled.Span{Text: text[:i], Style: styled.Style{Class: c}})
 			}
 			out = append(out, line)
+			plainEnd = append(plainEnd, plainNL)
 			line = []styled.Span{}
 			text = text[i+1:]
 		}
@@ -115,17 +131,19 @@ func highlight(lang, code string) [][]styled.Span {
 			}
 		}
 	}
+	plain := func() ([][]styled.Span, []bool) {
+		add(code, styled.CodeText, true)
+		return append(out, line), plainEnd
+	}
 	if lexer == nil {
-		add(code, styled.CodeText)
-		return append(out, line)
+		return plain()
 	}
 	it, err := chroma.Coalesce(lexer).Tokenise(&chroma.TokeniseOptions{State: "root", EnsureLF: true}, code)
 	if err != nil {
-		add(code, styled.CodeText)
-		return append(out, line)
+		return plain()
 	}
 	for tok := it(); tok != chroma.EOF; tok = it() {
-		add(tok.Value, classOf(tok.Type))
+		add(tok.Value, classOf(tok.Type), tok.Type == chroma.Text || tok.Type == chroma.TextWhitespace)
 	}
 	if len(line) > 0 || len(out) == 0 {
 		out = append(out, line)
@@ -135,7 +153,7 @@ func highlight(lang, code string) [][]styled.Span {
 	if n := len(out); n > 1 && len(out[n-1]) == 0 && !strings.HasSuffix(code, "\n") && strings.Count(code, "\n")+1 < n {
 		out = out[:n-1]
 	}
-	return out
+	return out, plainEnd[:len(out)-1]
 }
 
 // classOf maps a chroma token type to a class.

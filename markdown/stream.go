@@ -3,6 +3,7 @@
 package markdown
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -39,6 +40,9 @@ type Doc struct {
 	// lines (with the blank line before it) at openLine of lines.
 	open, openLine int
 	rendered       bool
+
+	fence fence // the open code fence the text ends with, while streaming
+	para  para  // the open paragraph the text ends with
 }
 
 // Lines returns the lines of src at width. When src is the text of the
@@ -53,6 +57,22 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 	}
 	if !d.rendered || width != d.width || !strings.HasPrefix(src, d.src) {
 		d.open, d.openLine, d.lines = 0, 0, d.lines[:0]
+		d.fence.on, d.para.on = false, false
+	}
+	if d.fence.on {
+		old := d.src
+		d.src = src
+		if d.extendFence(old) {
+			return d.lines
+		}
+		d.fence.on = false
+	}
+	if d.para.on {
+		d.src = src
+		if d.extendPara() {
+			return d.lines
+		}
+		d.para.on = false
 	}
 	clear(d.lines[d.openLine:])
 	d.lines = d.lines[:d.openLine]
@@ -64,8 +84,10 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 // renderFrom parses src from open and draws its blocks after openLine.
 func (d *Doc) renderFrom() {
 	part := []byte(d.src[d.open:])
+	closed := false
 	if d.Streaming {
-		part = append(part, closers(part)...)
+		c := closers(part)
+		part, closed = append(part, c...), c != ""
 	}
 	root := md.Parser().Parse(text.NewReader(part))
 	r := &renderer{src: part, width: d.width}
@@ -85,14 +107,25 @@ func (d *Doc) renderFrom() {
 			prev = start
 		}
 		// A list goes on past blank lines: an item or an indented line
-		// after it joins it.
+		// after it joins it. A fence followed by a block was closed:
+		// nothing can join that block to it.
 		_, afterList := prevNode.(*ast.List)
+		_, afterFence := prevNode.(*ast.FencedCodeBlock)
 		prevNode = n
-		if ok && afterBlank(part, start) && !afterList {
+		if ok && (afterBlank(part, start) || afterFence) && !afterList {
 			newOpen, newOpenLine = d.open+start, len(d.lines)
 			if newOpenLine > 0 {
 				newOpenLine-- // the blank line before it is redrawn with it
 			}
+		}
+		if fb, isFence := n.(*ast.FencedCodeBlock); isFence && ok && d.Streaming && !closed && n.NextSibling() == nil {
+			if code, open := openFence(part, start); open {
+				d.startFence(string(fb.Language(part)), d.open+code)
+				break
+			}
+		}
+		if _, isPara := n.(*ast.Paragraph); isPara && ok && n.NextSibling() == nil && newOpen == d.open+start {
+			d.startPara(newOpen, len(d.lines))
 		}
 		d.lines = r.block(n, &prefix{}, d.lines)
 	}
@@ -104,23 +137,26 @@ func (d *Doc) renderFrom() {
 
 // closers returns what closes the inline code and strong emphasis left
 // open at the end of a text that is still arriving: in its last paragraph
-// (after its last blank line), an odd number of backticks gets one more,
-// then an odd number of "**" or "__" outside code one more. Inside an open
-// code fence it returns nothing.
+// (after its last blank line and its last fence line), an odd number of
+// backticks gets one more, then an odd number of "**" or "__" outside code
+// one more. Inside an open code fence it returns nothing.
 func closers(src []byte) string {
-	fences := 0
-	for _, l := range strings.Split(string(src), "\n") {
-		if t := strings.TrimLeft(l, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+	// The fence lines; where the last paragraph starts: after the last
+	// blank line or fence line.
+	fences, from := 0, 0
+	for i, l := 0, []byte(nil); i < len(src); i += len(l) + 1 {
+		l, _, _ = bytes.Cut(src[i:], []byte("\n"))
+		if t := bytes.TrimLeft(l, " "); len(l)-len(t) < 4 && (bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~"))) {
 			fences++
+			from = i + len(l)
+		} else if len(bytes.Trim(l, " \t")) == 0 && i+len(l) < len(src) {
+			from = i + len(l) + 1
 		}
 	}
 	if fences%2 == 1 {
 		return ""
 	}
-	tail := string(src)
-	if i := strings.LastIndex(tail, "\n\n"); i >= 0 {
-		tail = tail[i+2:]
-	}
+	tail := string(src[from:])
 	var out string
 	if strings.Count(tail, "`")%2 == 1 {
 		out += "`"

@@ -86,6 +86,14 @@ type (
 		Agent Agent
 		Tools []llm.Tool
 	}
+	// Queued says a subagent waits for one of the [rlm] parallel slots
+	// (Waiting true), or got one and runs (Waiting false). It is sent only
+	// around a wait: after its AgentStart when the slots were all taken,
+	// or when its own subagents ended and it must wait to go on.
+	Queued struct {
+		Agent   Agent
+		Waiting bool
+	}
 	// AgentEnd says an agent finished; Result is what its caller gets.
 	AgentEnd struct {
 		Agent  Agent
@@ -230,6 +238,7 @@ func (e ToolOutput) Of() Agent        { return e.Agent }
 func (e SessionReady) Of() Agent      { return Agent{Name: e.Name} }
 func (e AgentStart) Of() Agent        { return e.Agent }
 func (e AgentEnd) Of() Agent          { return e.Agent }
+func (e Queued) Of() Agent            { return e.Agent }
 func (e ToolsChanged) Of() Agent      { return e.Agent }
 func (e MessageAdded) Of() Agent      { return e.Agent }
 func (e Conversation) Of() Agent      { return e.Agent }

@@ -13,6 +13,7 @@ import (
 	"harness/config"
 	"harness/jail"
 	"harness/llmtest"
+	"harness/redact"
 	"harness/sessions"
 )
 
@@ -82,7 +83,7 @@ func newRig(t *testing.T, replies ...llmtest.Reply) *rig {
 	}
 	r := &rig{t: t, srv: srv, cfg: cfg}
 	r.store = sessions.Store{Dir: filepath.Join(home, "sessions"), Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local) }}
-	red := sessions.NewRedactor([]string{"sk-SECRET"})
+	red := redact.New([]string{"sk-SECRET"})
 	r.opts = Options{
 		Config: cfg, Client: srv.Client(""), System: cfg.Chat.Prompt,
 		Session: r.store.New(red), Redactor: red, RepoDir: repoDir,

@@ -14,6 +14,7 @@ import (
 	"harness/config"
 	"harness/jail"
 	"harness/llm"
+	"harness/redact"
 	"harness/sessions"
 )
 
@@ -47,7 +48,7 @@ type Options struct {
 	// headless runs and editors keep the refusal.
 	AskWrites bool
 	Events    *Stream // nil drops events
-	Redactor  *sessions.Redactor
+	Redactor  *redact.Redactor
 	// RoomAdvice says how the person makes room when the root's
 	// conversation no longer fits the model's context, given the
 	// session's name (nil gives DefaultRoomAdvice, the UI's way).
@@ -69,6 +70,8 @@ type Runner struct {
 	root      *agent
 	subagents atomic.Int32
 	running   atomic.Bool // a turn is running
+	slots     *slots      // [rlm] parallel: the subagents that may run at once
+	files     fileLocks   // the files apply_patch is writing now
 
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn
@@ -108,6 +111,7 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 	if r.win == nil {
 		r.win = llm.NewWindow(opts.Config.Endpoint.ContextWindow)
 	}
+	r.slots = newSlots(r.parallel())
 	r.root = &agent{r: r, file: conv, tools: []tool{rlmTool(), fyiTool()}}
 	return r, nil
 }

@@ -91,7 +91,7 @@
 //
 // # Secrets
 //
-// A Redactor replaces secret values (API keys) by "[REDACTED]" in messages
+// A redact.Redactor replaces secret values (API keys) by "[REDACTED]" in messages
 // before they are kept; Session.Save applies the same Redactor again so no
 // secret reaches a file even when a caller forgot.
 package sessions

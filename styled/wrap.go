@@ -21,38 +21,70 @@ type Indent struct {
 // is one line holding only the first indent. The indents are never cut:
 // a width narrower than an indent leaves one cell for text.
 func Wrap(spans []Span, width int, in Indent) []Line {
+	out, _ := WrapFrom(spans, Resume{First: true}, width, in)
+	return out
+}
+
+// Resume is where a line of a wrap starts: at byte Offset of span Span,
+// after a break of kind Break, or the run's first line (First).
+type Resume struct {
+	Span, Offset int
+	Break        Break
+	First        bool
+}
+
+// WrapFrom wraps spans as Wrap does, from the line that starts at r (the
+// first line for Resume{First: true}), and returns the lines from there
+// on and where the last of them starts. Lines break only where the text
+// before them decides, so a run of spans that grows at its end keeps the
+// lines before its last: wrapping it again from the last one's Resume
+// gives what wrapping it all gives.
+func WrapFrom(spans []Span, r Resume, width int, in Indent) ([]Line, Resume) {
 	w := wrapper{width: width, in: in}
-	w.start(Hard, in.First, in.FirstDecor)
-	for _, sp := range spans {
-		text := sp.Text
+	if r.First {
+		w.start(Hard, in.First, in.FirstDecor)
+	} else {
+		w.start(r.Break, in.Rest, -1)
+	}
+	w.at = r
+	for si := r.Span; si < len(spans); si++ {
+		sp := spans[si]
+		off := 0
+		if si == r.Span {
+			off = r.Offset
+		}
+		text := sp.Text[off:]
 		for text != "" {
 			i := strings.IndexAny(text, " \n")
 			if i < 0 {
-				w.piece(text, sp.Style)
+				w.piece(text, sp.Style, si, off)
 				break
 			}
 			if i > 0 {
-				w.piece(text[:i], sp.Style)
+				w.piece(text[:i], sp.Style, si, off)
 			}
 			w.endWord()
 			if text[i] == '\n' {
 				w.flush()
 				w.start(Hard, in.Rest, -1)
+				w.at = Resume{Span: si, Offset: off + i + 1, Break: Hard}
 			} else {
 				w.space(sp.Style)
 			}
 			text = text[i+1:]
+			off += i + 1
 		}
 	}
 	w.endWord()
 	w.flush()
-	return w.out
+	return w.out, w.at
 }
 
 // piece adds text to the word being read: pieces of several spans with no
 // space between them are one word, never broken between them.
-func (w *wrapper) piece(text string, st Style) {
+func (w *wrapper) piece(text string, st Style, span, off int) {
 	w.pieces = append(w.pieces, Span{text, st})
+	w.pieceAt = append(w.pieceAt, Resume{Span: span, Offset: off})
 }
 
 // endWord places the word read so far.
@@ -61,7 +93,7 @@ func (w *wrapper) endWord() {
 		return
 	}
 	w.word(w.pieces)
-	w.pieces = w.pieces[:0]
+	w.pieces, w.pieceAt = w.pieces[:0], w.pieceAt[:0]
 }
 
 // wrapper is Wrap's state: the line being built, with the spaces seen
@@ -78,6 +110,8 @@ type wrapper struct {
 	spStyle Style
 	words   bool   // the line holds a word
 	pieces  []Span // the word being read
+	pieceAt []Resume
+	at      Resume // where the line being built starts
 
 	buf       strings.Builder // the text of the span being written
 	openStyle Style
@@ -128,6 +162,7 @@ func (w *wrapper) word(pieces []Span) {
 		// Break at the spaces before this word.
 		w.flush()
 		w.start(Space, w.in.Rest, -1)
+		w.at = Resume{Span: w.pieceAt[0].Span, Offset: w.pieceAt[0].Offset, Break: Space}
 		pending = 0
 	}
 	if !w.words && w.col+pending >= w.room() {
@@ -138,14 +173,21 @@ func (w *wrapper) word(pieces []Span) {
 		w.col += pending
 	}
 	w.spaces = 0
-	for _, p := range pieces {
-		w.cutPiece(p.Text, p.Style)
+	for k, p := range pieces {
+		w.cutPiece(p.Text, p.Style, w.pieceAt[k])
 	}
 }
 
-// cutPiece writes one piece of a word, cutting it where the line ends.
-func (w *wrapper) cutPiece(text string, st Style) {
+// cutPiece writes one piece of a word (at where it is in the spans),
+// cutting it where the line ends.
+func (w *wrapper) cutPiece(text string, st Style, at Resume) {
 	wd := Width(text)
+	whole := len(text)
+	cutAt := func(rest string) {
+		w.flush()
+		w.start(Cut, w.in.Rest, -1)
+		w.at = Resume{Span: at.Span, Offset: at.Offset + whole - len(rest), Break: Cut}
+	}
 	for text != "" {
 		if w.col+wd <= w.room() {
 			w.emit(text, st)
@@ -155,8 +197,7 @@ func (w *wrapper) cutPiece(text string, st Style) {
 		}
 		head, rest := cutCells(text, w.room()-w.col)
 		if head == "" && w.col > w.minCol {
-			w.flush()
-			w.start(Cut, w.in.Rest, -1)
+			cutAt(text)
 			continue
 		}
 		if head == "" { // a character wider than the room: place it anyway
@@ -169,8 +210,7 @@ func (w *wrapper) cutPiece(text string, st Style) {
 		if rest == "" {
 			return
 		}
-		w.flush()
-		w.start(Cut, w.in.Rest, -1)
+		cutAt(rest)
 		text, wd = rest, Width(rest)
 	}
 }

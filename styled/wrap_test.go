@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // show renders lines as text, one per row, with "|" at the decoration's end
@@ -137,4 +138,75 @@ func TestWrapKeepsWordsAcrossSpans(t *testing.T) {
 	if got := show(lines); got != "|see\n~|(issue)" {
 		t.Errorf("got\n%s", got)
 	}
+}
+
+// growSpans is s as spans whose style changes at each '|' (dropped): the
+// run that a text growing at its end is drawn as.
+func growSpans(s string) []Span {
+	var out []Span
+	for i, p := range strings.Split(s, "|") {
+		if p != "" {
+			out = append(out, Span{p, Style{Class: Class(i % 3)}})
+		}
+	}
+	return out
+}
+
+// wrapGrowing wraps s as it grows a character at a time, keeping the
+// lines before each wrap's last and wrapping again from its Resume, and
+// checks each step against Wrap of the whole.
+func wrapGrowing(t *testing.T, s string, width int, in Indent) {
+	t.Helper()
+	var kept []Line
+	r := Resume{First: true}
+	for i := range len(s) + 1 {
+		if i < len(s) && !utf8.RuneStart(s[i]) {
+			continue
+		}
+		spans := growSpans(s[:i])
+		lines, next := WrapFrom(spans, r, width, in)
+		got := append(slices.Clip(kept), lines...)
+		if want := Wrap(spans, width, in); !slices.EqualFunc(got, want, lineEqual) {
+			t.Fatalf("%q at width %d:\ngot\n%s\nwant\n%s", s[:i], width, show(got), show(want))
+		}
+		kept, r = append(kept, lines[:len(lines)-1]...), next
+	}
+}
+
+func lineEqual(a, b Line) bool {
+	return a.Break == b.Break && a.Decoration == b.Decoration && slices.Equal(a.Spans, b.Spans)
+}
+
+func TestWrapFrom(t *testing.T) {
+	in := Indent{First: []Span{{"> ", Style{}}}, Rest: []Span{{"  ", Style{}}}, FirstDecor: 2}
+	for _, s := range []string{
+		"one two three four five six seven",
+		"a|verylongword|split across spans and more words",
+		"lines\nwith  two  spaces\n\n  and indents\nend ",
+		"日本語のテキスト abc 日本語",
+		"x  |  y|z\n|w",
+	} {
+		for _, width := range []int{1, 3, 7, 12} {
+			wrapGrowing(t, s, width, Indent{})
+			wrapGrowing(t, s, width, in)
+		}
+	}
+}
+
+func FuzzWrapFrom(f *testing.F) {
+	f.Add("one| two three|\nfour", 5)
+	f.Add("日本語 a|bc\n\ndef", 3)
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		wrapGrowing(t, s, 1+abs(width)%40, Indent{Rest: []Span{{" ", Style{}}}})
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

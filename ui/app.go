@@ -133,7 +133,8 @@ type App struct {
 
 	backend Backend
 	root    *view
-	stack   []*view // subagent views, deepest last
+	stack   []*view // running subagent views, in the order they started
+	chosen  *view   // the running subagent the person chose to follow (strip.go)
 	review  []*view // finished subagents reopened read-only, deepest last (subagents.go)
 	reg     *registry
 	session string // the root's name, from SessionReady or /rename
@@ -309,13 +310,15 @@ func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMo
 	return ev, tview.MouseMove
 }
 
-// top is the view on screen: the deepest running subagent, else the root.
+// top is the view on screen: a reviewed subagent, else the running
+// subagent followed (strip.go; with one running at a time, the deepest),
+// else the root.
 func (a *App) top() *view {
 	if n := len(a.review); n > 0 {
 		return a.review[n-1]
 	}
-	if n := len(a.stack); n > 0 {
-		return a.stack[n-1]
+	if v := a.followed(); v != nil {
+		return v
 	}
 	return a.root
 }
@@ -402,6 +405,9 @@ func (a *App) do(act Action) {
 	case CmdWheelDown:
 		a.main.tr.scrollBy(wheelLines)
 	case CmdPress:
+		if v := a.main.stripAt(act.Y); v != nil {
+			a.choose(v)
+		}
 		if a.main.inTranscript(act.X, act.Y) {
 			a.main.tr.press(act.X, act.Y)
 		} else {
@@ -419,6 +425,8 @@ func (a *App) do(act Action) {
 		}
 	case CmdFold:
 		a.foldLast()
+	case CmdNextAgent:
+		a.chooseNext()
 	}
 }
 
@@ -537,7 +545,7 @@ func (a *App) turnEnded(done chan struct{}) {
 		return
 	}
 	a.running, a.cancel, a.waiting = false, nil, false
-	a.stack = nil
+	a.stack, a.chosen = nil, nil
 	a.prog.phase, a.prog.cmds = phaseIdle, nil
 	if a.prog.timer != nil {
 		a.prog.timer.Stop()

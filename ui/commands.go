@@ -296,7 +296,7 @@ func (a *App) newSession(name string) {
 	}
 	a.backend = be
 	a.session = be.SessionName()
-	a.stack = nil
+	a.stack, a.chosen = nil, nil
 	a.root = a.newView(rlm.Agent{}, a.opts.System)
 	a.review = nil
 	a.root.reset(be.Conversation())

@@ -24,6 +24,9 @@ type mainView struct {
 	welcomeB *block // the welcome of an empty session, reused between frames
 	inW      int
 	ov       *Overlay
+	// stripY, stripH: the rows the strip of running subagents took in
+	// the last frame (strip.go).
+	stripY, stripH int
 }
 
 func newMainView(a *App) *mainView {
@@ -87,7 +90,8 @@ func (m *mainView) Draw(s tcell.Screen) {
 		in, list, listH = &a.prompt.note, nil, 0
 	}
 	inH := in.height(w, max(1, (h-2)/3))
-	trH := h - 2 - listH - inH
+	stH := min(a.stripHeight(), max(0, (h-2-inH)/3))
+	trH := h - 2 - listH - inH - stH
 	if trH < 0 {
 		listH = max(0, listH+trH)
 		trH = 0
@@ -100,6 +104,11 @@ func (m *mainView) Draw(s tcell.Screen) {
 	m.ov.Place(x, y, w, trH)
 	m.ov.Draw(s)
 	row := y + trH
+	m.stripY, m.stripH = row, stH
+	if stH > 0 {
+		m.drawStrip(x, row, w, stH)
+		row += stH
+	}
 	if trH > 0 || h > 2 {
 		drawText(s, x, row, w, strings.Repeat("─", w), a.st.status, -1, -1)
 		row++

@@ -26,14 +26,16 @@ const overlayAsyncBytes = 1 << 20
 // to the view when done); until then the overlay and the status line say
 // the tokens are being counted, and later builds are incremental.
 func (a *App) refreshOverlay() {
-	if !a.ovDirty {
+	v := a.top()
+	if !a.ovDirty && a.ovView == v {
 		return
 	}
-	v := a.top()
 	names := []string{a.agentName(a.root)}
-	for _, s := range a.stack {
-		names = append(names, s.agent.Name)
+	var chain []string // the callers of the subagent followed, from the root's down
+	for s := a.followed(); s != nil && s != a.root; s = a.callerOf(s) {
+		chain = append([]string{s.agent.Name}, chain...)
 	}
+	names = append(names, chain...)
 	for i, r := range a.review {
 		n := r.agent.Name
 		if i == len(a.review)-1 {

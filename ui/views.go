@@ -43,6 +43,8 @@ type view struct {
 	totalEst bool // the aggregate holds a heuristic count
 	built    bool // builder has built once: later builds are incremental
 	building bool // the first build runs on a goroutine (tokens.go)
+
+	run runState // a running subagent's, for the strip (strip.go)
 }
 
 func newView(a rlm.Agent, system *string) *view {
