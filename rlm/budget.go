@@ -97,7 +97,7 @@ func (a *agent) size(tools []llm.Tool) sizing {
 		if ti < len(ts) && i == ts[ti].Start {
 			t := ts[ti]
 			if !t.Hidden {
-				n, est := a.turnTokensOf(ti, items[t.Start:t.End], ti == len(ts)-1)
+				n, est := a.turnTokensOf(ti, items[t.Start:t.End], ti == len(ts)-1 && a.r.running.Load())
 				s.units = append(s.units, unit{turn: ti, tokens: n})
 				s.estimated = s.estimated || est
 			}
@@ -128,7 +128,7 @@ func (a *agent) size(tools []llm.Tool) sizing {
 }
 
 // turnTokensOf is the tokens of turn number n, whose items are its, and
-// whether they are estimated. The last turn (the one running) is always
+// whether they are estimated. The running turn (last) is always
 // estimated, as the context overlay estimates it.
 func (a *agent) turnTokensOf(n int, its []sessions.Item, last bool) (int, bool) {
 	m := &a.memo[n]
@@ -137,6 +137,7 @@ func (a *agent) turnTokensOf(n int, its []sessions.Item, last bool) (int, bool) 
 	}
 	for _, it := range its[len(m.sizes):] {
 		m.sizes = append(m.sizes, llm.MessageBytes(it.Message))
+		m.key = "" // it grew: its key is another
 	}
 	if !last && len(a.file.Local.TurnTokenCache) > 0 {
 		if m.key == "" {
