@@ -313,7 +313,11 @@ func (a *agent) add(m llm.Message) error {
 
 // save writes the agent's file; the caller holds fmu.
 func (a *agent) save() error {
-	return a.r.opts.Session.Save(a.depth, a.id, a.file)
+	err := a.r.opts.Session.Save(a.depth, a.id, a.file)
+	if err != nil {
+		a.r.savedFailed(err)
+	}
+	return err
 }
 
 // notRun answers calls left without a result. Each still gets its ToolCall
