@@ -419,6 +419,9 @@ func (a *server) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptR
 	if err != nil {
 		return sdk.PromptResponse{}, invalidParams(err.Error())
 	}
+	if resp, ok, err := s.contextCommand(ctx, text); ok {
+		return resp, err
+	}
 	if msg, ok := s.agent.Commands.Resolve(text); ok {
 		text = msg
 	}

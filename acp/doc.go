@@ -66,7 +66,9 @@
 // # Commands
 //
 // A session's commands are /init and the repository's prompt files
-// (Agent.Commands), sent as available_commands_update: for session/new just
+// (Agent.Commands), then /compact [focus] and /context when the Runner
+// has them (compact.go: harness answers them itself, with a message),
+// sent as available_commands_update: for session/new just
 // after its answer (an editor knows the session only from it), for
 // session/load and session/resume at once. Each has its name without the
 // slash, its description (a repository's prompt marked "(repository)") and
