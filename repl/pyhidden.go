@@ -29,9 +29,7 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		return percentOp(thread, args[0], args[1])
 	})
 	add(rewrite.HidIndex, "[]", two(pyIndex))
-	add(rewrite.HidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return newListIter("generator", elems(args[0])), nil
-	})
+	add(rewrite.HidGen, "genexpr", genexpr)
 	add(rewrite.HidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return pySlice(args[0], args[1], args[2], args[3])
 	})

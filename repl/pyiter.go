@@ -236,3 +236,33 @@ func stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
 		return vals[i-1], true, nil
 	}, nil
 }
+
+// genexpr is the hidden builtin of a generator expression (see
+// rewrite.lazyGenexp): args are its first iterable and the function that
+// runs the rest of its clauses on one element, returning the list of the
+// values that element gives. Elements are taken one at a time, when the
+// consumer asks for a value the pending ones cannot give.
+func genexpr(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	step, err := stepper(args[0])
+	if err != nil {
+		return nil, err
+	}
+	fn := args[1]
+	var pending []starlark.Value
+	return newLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
+		for len(pending) == 0 {
+			v, ok, err := step()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			res, err := starlark.Call(thread, fn, starlark.Tuple{v}, nil)
+			if err != nil {
+				return nil, false, err
+			}
+			pending = elems(res)
+		}
+		v := pending[0]
+		pending = pending[1:]
+		return v, true, nil
+	}), nil
+}

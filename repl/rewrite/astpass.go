@@ -441,9 +441,28 @@ func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
 	c.Body = w.expr(c.Body)
 	w.scopes = w.scopes[:len(w.scopes)-1]
 	if !c.Curly && w.marked(markGen, c.Lbrack) {
-		return hidden(HidGen, c.Lbrack, c)
+		return lazyGenexp(c)
 	}
 	return c
+}
+
+// GenItem is the parameter of the function a generator expression's
+// clauses run in: not an identifier, so REPL code cannot name it.
+const GenItem = "<genexp item>"
+
+// lazyGenexp writes (E for T in S <clauses>) as
+// HidGen(S, lambda item: [E for T in [item] <clauses>]): S is evaluated
+// where the expression is, as Python does, and the runtime takes one
+// element of S at a time, only when the consumer asks for the next value,
+// so a generator that feeds it is drained no further than Python drains
+// it (zip with a shorter iterable, next(), any(), a take(n) helper).
+func lazyGenexp(c *syntax.Comprehension) syntax.Expr {
+	first := c.Clauses[0].(*syntax.ForClause)
+	src := first.X
+	item := &syntax.Ident{NamePos: first.For, Name: GenItem}
+	first.X = &syntax.ListExpr{Lbrack: first.For, List: []syntax.Expr{&syntax.Ident{NamePos: first.For, Name: GenItem}}, Rbrack: first.For}
+	fn := &syntax.LambdaExpr{Lambda: c.Lbrack, Params: []syntax.Expr{item}, Body: c}
+	return hidden(HidGen, c.Lbrack, src, fn)
 }
 
 // reorderArgs puts a call's arguments in the order Starlark requires
