@@ -24,7 +24,8 @@ type pyIter struct {
 }
 
 var (
-	_ starlark.Iterable = (*pyIter)(nil)
+	_ starlark.Iterable  = (*pyIter)(nil)
+	_ starlark.Container = (*pyIter)(nil)
 )
 
 // oneShot reports whether v is consumed by iterating it (an iterator or a
@@ -86,6 +87,23 @@ func (it *pyIter) Hash() (uint32, error) {
 }
 func (it *pyIter) Iterate() starlark.Iterator {
 	return &pyIterator{it}
+}
+
+// Has is x in it: Python takes elements up to the first equal to x and
+// leaves the rest for the next reader.
+func (it *pyIter) Has(x starlark.Value) (bool, error) {
+	for {
+		v, ok, err := it.step()
+		if err != nil || !ok {
+			return false, err
+		}
+		if identical(v, x) {
+			return true, nil
+		}
+		if eq, err := starlark.Equal(v, x); err != nil || eq {
+			return eq, err
+		}
+	}
 }
 
 // step returns the next element.
