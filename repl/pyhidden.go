@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 
 	"harness/repl/modslots"
 	"harness/repl/rewrite"
@@ -30,6 +31,24 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 	})
 	add(rewrite.HidIndex, "[]", two(pyIndex))
 	add(rewrite.HidGen, "genexpr", genexpr)
+	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
+		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))
+	}
+	add(rewrite.HidIAdd, "+=", two(func(x, y starlark.Value) (starlark.Value, error) {
+		if l, ok := x.(*starlark.List); ok {
+			vals, err := listOf(y)
+			if err != nil {
+				return nil, pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(y))
+			}
+			for _, v := range vals {
+				if err := l.Append(v); err != nil {
+					return nil, err
+				}
+			}
+			return l, nil
+		}
+		return arith(syntax.PLUS, x, y)
+	}))
 	add(rewrite.HidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return pySlice(args[0], args[1], args[2], args[3])
 	})
@@ -466,4 +485,23 @@ func (r *interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 		return v, nil
 	}
 	return nil, pyErrorf(excNameError, "name '%s' is not defined", name)
+}
+
+// arith is x op y with Python's bool: an int in arithmetic (True + True
+// is 2, "x" * flag), unless the other operand is an object of a class,
+// whose method sees the bool.
+func arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+	x, y = boolOperands(x, y)
+	return starlark.Binary(op, x, y)
+}
+
+// boolOperands reads bools as ints unless an operand is an object of a
+// class, whose method sees the bool.
+func boolOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
+	_, xo := x.(*pyObject)
+	_, yo := y.(*pyObject)
+	if xo || yo {
+		return x, y
+	}
+	return boolToInt(x), boolToInt(y)
 }

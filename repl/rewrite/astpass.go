@@ -27,7 +27,22 @@ const (
 	HidKwargs   = "**kw"     // the ** arguments of a call, merged
 	HidLocals   = "<locals>" // the variables a function's try clauses assign (astpass_locals.go)
 	HidDunder   = ".__"      // x.__name__ and the other attributes every Python object has
+	HidSub      = "-"        // x - y, x / y, x // y unless both are number literals: a bool is the int it is in Python
+	HidDiv      = "/"
+	HidFloorDiv = "//"
+	HidIAdd     = "+=" // name += y: a list is extended in place, a bool is an int
 )
+
+// arithOps are the operators whose hidden builtins read a bool as an int
+// (True - False, flag / 2), which Starlark refuses. x + y and x * y are
+// the memory guard's calls (package repl), which do the same.
+var arithOps = map[syntax.Token]string{syntax.MINUS: HidSub, syntax.SLASH: HidDiv, syntax.SLASHSLASH: HidFloorDiv}
+
+// augOps are the augmented assignments to a name written as name =
+// hidden(name, y) (count += found); a subscript or attribute target stays
+// Starlark's, as its operands would be evaluated twice. name *= y is the
+// memory guard's.
+var augOps = map[syntax.Token]string{syntax.PLUS_EQ: HidIAdd, syntax.MINUS_EQ: HidSub, syntax.SLASH_EQ: HidDiv, syntax.SLASHSLASH_EQ: HidFloorDiv}
 
 // ASTOptions say which rewrites apply to a file.
 type ASTOptions struct {
@@ -116,6 +131,13 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		if id, ok := s.LHS.(*syntax.Ident); ok && s.Op == syntax.PERCENT_EQ {
 			s.Op = syntax.EQ
 			s.RHS = &syntax.BinaryExpr{X: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, OpPos: s.OpPos, Op: syntax.PERCENT, Y: s.RHS}
+		}
+		if id, ok := s.LHS.(*syntax.Ident); ok && augOps[s.Op] != "" {
+			name := augOps[s.Op]
+			s.Op = syntax.EQ
+			s.RHS = hidden(name, s.OpPos, w.expr(&syntax.Ident{NamePos: id.NamePos, Name: id.Name}), w.expr(s.RHS))
+			s.LHS = w.target(s.LHS)
+			return s
 		}
 		s.LHS = w.target(s.LHS)
 		s.RHS = w.expr(s.RHS)
@@ -352,6 +374,8 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 			return call
 		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y)):
 			return hidden(HidMod, e.OpPos, e.X, e.Y)
+		case arithOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)):
+			return hidden(arithOps[e.Op], e.OpPos, e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:
 		if e.X != nil {
