@@ -85,7 +85,7 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
 		"__py_delitem": pyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
-		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_dup": pyDup,
+		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_dup": pyDup, "__py_chain": pyChain,
 		"__py_setglobal": r.pySetGlobal,
 		"__py_try":       tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
 	} {
@@ -504,4 +504,41 @@ func boolOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 		return x, y
 	}
 	return boolToInt(x), boolToInt(y)
+}
+
+// chainOps are the comparison operators of a chain, by their text.
+var chainOps = map[string]syntax.Token{"<": syntax.LT, "<=": syntax.LE, ">": syntax.GT, ">=": syntax.GE, "==": syntax.EQL, "!=": syntax.NEQ}
+
+// pyChain is __py_chain(a, op, lambda: b, op, lambda: c, ...), a chained
+// comparison whose middle operands are evaluated once (see the pre-pass's
+// chainOnce): each operand is called for in turn, and the first false
+// comparison ends the chain.
+func pyChain(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	left := args[0]
+	for i := 1; i+1 < len(args); i += 2 {
+		right, err := starlark.Call(thread, args[i+1], nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		var ok bool
+		switch op := string(args[i].(starlark.String)); op {
+		case "is", "is not":
+			ok = identical(left, right) == (op == "is")
+		case "in", "not in":
+			v, err := starlark.Binary(syntax.IN, left, right)
+			if err != nil {
+				return nil, err
+			}
+			ok = bool(v.Truth()) == (op == "in")
+		default:
+			if ok, err = starlark.Compare(chainOps[op], left, right); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			return starlark.False, nil
+		}
+		left = right
+	}
+	return starlark.True, nil
 }
