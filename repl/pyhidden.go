@@ -34,6 +34,54 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
 		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))
 	}
+	augApply := func(thread *starlark.Thread, op string, old, y starlark.Value) (starlark.Value, error) {
+		return starlark.Call(thread, g[op], starlark.Tuple{old, y}, nil)
+	}
+	add(rewrite.HidAugItem, "[]op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		x, k := args[0], args[1]
+		old, err := pyIndex(x, k)
+		if err != nil {
+			return nil, err
+		}
+		v, err := augApply(thread, string(args[2].(starlark.String)), old, args[3])
+		if err != nil {
+			return nil, err
+		}
+		switch x := x.(type) {
+		case starlark.HasSetKey:
+			return starlark.None, x.SetKey(k, v)
+		case starlark.HasSetIndex:
+			i, err := sequenceIndex(x, k, x.Len())
+			if err != nil {
+				return nil, err
+			}
+			return starlark.None, x.SetIndex(i, v)
+		}
+		return nil, pyErrorf(excTypeError, "'%s' object does not support item assignment", pyTypeName(x))
+	})
+	add(rewrite.HidAugAttr, ".op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		x, name := args[0], string(args[1].(starlark.String))
+		h, ok := x.(starlark.HasAttrs)
+		if !ok {
+			return nil, pyErrorf(excAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
+		}
+		old, err := h.Attr(name)
+		if err != nil {
+			return nil, err
+		}
+		if old == nil {
+			return nil, pyErrorf(excAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
+		}
+		v, err := augApply(thread, string(args[2].(starlark.String)), old, args[3])
+		if err != nil {
+			return nil, err
+		}
+		f, ok := x.(starlark.HasSetField)
+		if !ok {
+			return nil, pyErrorf(excAttribute, "'%s' object attribute '%s' is read-only", pyTypeName(x), name)
+		}
+		return starlark.None, f.SetField(name, v)
+	})
 	add(rewrite.HidIAdd, "+=", two(func(x, y starlark.Value) (starlark.Value, error) {
 		if l, ok := x.(*starlark.List); ok {
 			vals, err := listOf(y)

@@ -489,7 +489,7 @@ func firstLine(s string) string {
 // ("ValueError: message").
 // operatorBuiltins are the hidden builtins that run an operator, whose
 // errors read as the operator's own.
-var operatorBuiltins = map[string]bool{repeatName: true, concatName: true, rewrite.HidSub: true, rewrite.HidDiv: true, rewrite.HidFloorDiv: true, rewrite.HidIAdd: true, "__py_chain": true}
+var operatorBuiltins = map[string]bool{repeatName: true, concatName: true, rewrite.HidSub: true, rewrite.HidDiv: true, rewrite.HidFloorDiv: true, rewrite.HidIAdd: true, "__py_chain": true, rewrite.HidAugItem: true, rewrite.HidAugAttr: true}
 
 func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position) string {
 	return backtraceOf(e.CallStack, e.Msg, e, pos)

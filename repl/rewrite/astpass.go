@@ -30,7 +30,9 @@ const (
 	HidSub      = "-"        // x - y, x / y, x // y unless both are number literals: a bool is the int it is in Python
 	HidDiv      = "/"
 	HidFloorDiv = "//"
-	HidIAdd     = "+=" // name += y: a list is extended in place, a bool is an int
+	HidIAdd     = "+="    // name += y: a list is extended in place, a bool is an int
+	HidAugItem  = "[]op=" // x[k] op= y for the operators of augOps, when y is not a number literal
+	HidAugAttr  = ".op="  // x.name op= y, likewise
 )
 
 // arithOps are the operators whose hidden builtins read a bool as an int
@@ -132,6 +134,9 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 			s.Op = syntax.EQ
 			s.RHS = &syntax.BinaryExpr{X: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, OpPos: s.OpPos, Op: syntax.PERCENT, Y: s.RHS}
 		}
+		if aug := w.augTarget(s); aug != nil {
+			return aug
+		}
 		if id, ok := s.LHS.(*syntax.Ident); ok && augOps[s.Op] != "" {
 			name := augOps[s.Op]
 			s.Op = syntax.EQ
@@ -161,6 +166,27 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		s.Body = w.function(s.Name.Name, s.Params, s.Body, nil)
 	}
 	return s
+}
+
+// augTarget writes x[k] op= y and x.name op= y, for the operators of
+// augOps and a y that is not a number literal (counts[w] += 1 stays
+// Starlark's, the hot statement of counting loops), as a hidden call
+// that reads the target once, applies the operator as name op= y does
+// (a bool is an int; a list is extended in place) and stores the result.
+func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
+	name := augOps[s.Op]
+	if name == "" || numeric(s.RHS) {
+		return nil
+	}
+	op := &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: strconv.Quote(name), Value: name}
+	switch t := s.LHS.(type) {
+	case *syntax.IndexExpr:
+		return &syntax.ExprStmt{X: hidden(HidAugItem, s.OpPos, w.expr(t.X), w.expr(t.Y), op, w.expr(s.RHS))}
+	case *syntax.DotExpr:
+		attr := &syntax.Literal{Token: syntax.STRING, TokenPos: t.NamePos, Raw: strconv.Quote(t.Name.Name), Value: t.Name.Name}
+		return &syntax.ExprStmt{X: hidden(HidAugAttr, s.OpPos, w.expr(t.X), attr, op, w.expr(s.RHS))}
+	}
+	return nil
 }
 
 // function walks a def or lambda body in a new function scope and
