@@ -107,7 +107,7 @@ func (r *interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 		}
 	}
 	r.noteAlloc(need)
-	return starlark.Binary(syntax.STAR, x, y)
+	return arith(syntax.STAR, args[0], args[1])
 }
 
 // concat is x + y, stopped as a memory stop first when the result cannot
@@ -119,7 +119,7 @@ func (r *interp) concat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	r.noteAlloc(need)
-	return starlark.Binary(syntax.PLUS, x, y)
+	return arith(syntax.PLUS, args[0], args[1])
 }
 
 // allocNoteMin is the size below which noteAlloc does not count.

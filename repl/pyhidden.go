@@ -539,8 +539,12 @@ func (r *interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 // is 2, "x" * flag), unless the other operand is an object of a class,
 // whose method sees the bool.
 func arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
-	x, y = boolOperands(x, y)
-	return starlark.Binary(op, x, y)
+	bx, by := boolOperands(x, y)
+	v, err := starlark.Binary(op, bx, by)
+	if err != nil && (isBool(x) || isBool(y)) {
+		_, err = starlark.Binary(op, x, y) // the error names bool, as Python's does
+	}
+	return v, err
 }
 
 // boolOperands reads bools as ints unless an operand is an object of a
@@ -589,4 +593,9 @@ func pyChain(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 		left = right
 	}
 	return starlark.True, nil
+}
+
+func isBool(v starlark.Value) bool {
+	_, ok := v.(starlark.Bool)
+	return ok
 }
