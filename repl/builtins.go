@@ -183,7 +183,11 @@ func (r *interp) fyi(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err != nil {
 		return nil, fmt.Errorf("FYI: %v", err)
 	}
-	c.write(FYIText(time.Now(), info.Tokens, info.Estimated, info.Model))
+	text := FYIText(time.Now(), info.Tokens, info.Estimated, info.Model)
+	if info.Window > 0 {
+		text += WindowLine(info.Window)
+	}
+	c.write(text)
 	return starlark.None, nil
 }
 
@@ -199,6 +203,11 @@ func FYIText(now time.Time, tokens int, estimated bool, model string) string {
 		}
 	}
 	return fmt.Sprintf("Date: %s\nPrompt tokens: %s\nModel: %s\n", now.Format("Monday, 2006-01-02 15:04 MST"), count, model)
+}
+
+// WindowLine is FYI's line for a known context window, after FYIText's.
+func WindowLine(tokens int) string {
+	return fmt.Sprintf("Context window: %d tokens\n", tokens)
 }
 
 // summary returns store_summary or library_summary.

@@ -144,6 +144,7 @@ type fyiReply struct {
 	Model     string `json:"model"`
 	Tokens    int    `json:"tokens"`
 	Estimated bool   `json:"estimated"`
+	Window    int    `json:"window,omitempty"`
 }
 
 func serveFYI(in *interp, _ *callState, _ struct{}) (fyiReply, error) {
@@ -153,6 +154,9 @@ func serveFYI(in *interp, _ *callState, _ struct{}) (fyiReply, error) {
 	}
 	if in.opts.PromptTokens != nil {
 		out.Tokens, out.Estimated = in.opts.PromptTokens()
+	}
+	if in.opts.Window != nil {
+		out.Window = in.opts.Window()
 	}
 	return out, nil
 }

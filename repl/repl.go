@@ -78,6 +78,9 @@ type Options struct {
 
 	Model        func() string
 	PromptTokens func() (n int, estimated bool)
+	// Window is the model's context window in tokens, 0 while unknown
+	// (FYI then leaves its line out). May be nil.
+	Window func() int
 
 	// MCP, when set, gives REPL code mcp() and mcp_tools() and help() its
 	// "MCP servers" section.

@@ -226,6 +226,21 @@ func TestFYI(t *testing.T) {
 	}
 }
 
+// TestFYIWindow: FYI() prints the context window after the model when the
+// agent knows it, and no window line while it is unknown.
+func TestFYIWindow(t *testing.T) {
+	for _, c := range []struct {
+		window int
+		want   string
+	}{{12288, "Model: test-model\nContext window: 12288 tokens"}, {0, "Model: test-model"}} {
+		e := newEnv(t, func(_ *env, o *Options) { o.Window = func() int { return c.window } })
+		out := e.exec("FYI()")
+		if !strings.Contains(out, c.want) || (c.window == 0 && strings.Contains(out, "Context window")) {
+			t.Errorf("window %d: FYI() = %q", c.window, out)
+		}
+	}
+}
+
 func TestSummaries(t *testing.T) {
 	e := newEnv(t, withDepth(2))
 	if got := e.exec("store_summary()\nlibrary_summary()"); got != "/store: empty\n/library: empty" {

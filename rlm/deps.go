@@ -65,6 +65,7 @@ type REPLEnv struct {
 	AskWrites    bool
 	Model        func() string
 	PromptTokens func() (int, bool)
+	Window       func() int // the context window, 0 while unknown
 	// Session names the agent in failure notes: the rlm call ID.
 	Session string
 	// MCP gives the REPL mcp() and mcp_tools(): calls go through the same

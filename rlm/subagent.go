@@ -108,6 +108,7 @@ func (c *agent) start(ctx context.Context, task string) outcome {
 		PromptTokens: func() (int, bool) {
 			return c.turnTokens()
 		},
+		Window:  c.window,
 		Session: c.id,
 		MCP:     c.replMCP(),
 		Touched: c.touch,

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 
 	"harness/repl"
 )
@@ -25,7 +24,7 @@ func fyiTool() tool {
 			n, est := a.turnTokens()
 			text := repl.FYIText(a.r.now(), n, est, a.r.opts.Config.Endpoint.Model)
 			if w := a.window(); w > 0 {
-				text += fmt.Sprintf("Context window: %d tokens\n", w)
+				text += repl.WindowLine(w)
 			}
 			return text, Done
 		},

@@ -54,6 +54,7 @@ func REPLOptions(base repl.Options, env REPLEnv) repl.Options {
 	o.AskWrites = env.AskWrites
 	o.Model = env.Model
 	o.PromptTokens = env.PromptTokens
+	o.Window = env.Window
 	o.Session = env.Session
 	o.MCP = env.MCP
 	o.OnTouch = env.Touched

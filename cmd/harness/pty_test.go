@@ -116,6 +116,27 @@ func (u *uiProc) waitText(t *testing.T, s string) {
 	}
 }
 
+// waitIdle waits until the screen as it stands shows no running turn (its
+// status line no longer ends in "Esc stops"): a turn's last text can be on
+// screen a moment before the turn ends, and a key sent then reaches a
+// running turn.
+func (u *uiProc) waitIdle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		u.mu.Lock()
+		screen := strings.Join(vtScreen(u.screen.Bytes(), 100, 30), "\n")
+		u.mu.Unlock()
+		if !strings.Contains(screen, "Esc stops") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the turn never ended; the screen:\n%s", screen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (u *uiProc) exitCode(t *testing.T) int {
 	t.Helper()
 	exited := make(chan struct{})
