@@ -33,7 +33,10 @@ var shapeAgent = rlm.Agent{Name: "writer", Depth: 1, ID: "call_rlm"}
 // of 60, the same words as one paragraph, a 4,000-line fenced Go block,
 // and a subagent's apply_patch call adding a 4,000-line file, streamed as
 // its arguments.
-func streamShapes() []streamShape {
+func streamShapes() []streamShape { return shapesOf(20000, 4000) }
+
+// shapesOf are the four shapes with words words and lines lines.
+func shapesOf(words, lines int) []streamShape {
 	text := func(s string) []rlm.Event {
 		var out []rlm.Event
 		for _, c := range llmtest.Chunks(s, shapeChunk) {
@@ -41,15 +44,15 @@ func streamShapes() []streamShape {
 		}
 		return out
 	}
-	args, _ := json.Marshal(map[string]string{"patch": llmtest.AddFilePatch("big.go", 4000)})
+	args, _ := json.Marshal(map[string]string{"patch": llmtest.AddFilePatch("big.go", lines)})
 	var patch []rlm.Event
 	for _, c := range llmtest.Chunks(string(args), shapeChunk) {
 		patch = append(patch, rlm.ToolArgsDelta{Agent: shapeAgent, ID: "call_patch", Text: c})
 	}
 	return []streamShape{
-		{name: "paragraphs", chunks: text(llmtest.Words(20000, 60))},
-		{name: "paragraph", chunks: text(llmtest.Words(20000, 0))},
-		{name: "fence", chunks: text(llmtest.GoFence(4000))},
+		{name: "paragraphs", chunks: text(llmtest.Words(words, 60))},
+		{name: "paragraph", chunks: text(llmtest.Words(words, 0))},
+		{name: "fence", chunks: text(llmtest.GoFence(lines))},
 		{name: "patch", setup: []rlm.Event{
 			rlm.AgentStart{Agent: shapeAgent, Task: "write big.go"},
 			rlm.ToolCallStarted{Agent: shapeAgent, ID: "call_patch", Name: rlm.ApplyPatchTool},
