@@ -105,6 +105,7 @@ func (d *Doc) fenceLines() {
 	}
 	clear(d.lines[keep:])
 	d.lines, f.starts = d.lines[:keep], f.starts[:f.ck]
+	d.kept = min(d.kept, keep)
 	margin := []styled.Span{{Text: codeMargin, Style: plain}}
 	for _, l := range hl {
 		f.starts = append(f.starts, len(d.lines))

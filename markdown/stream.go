@@ -43,7 +43,13 @@ type Doc struct {
 
 	fence fence // the open code fence the text ends with, while streaming
 	para  para  // the open paragraph the text ends with
+	kept  int   // lines the last call kept from the one before
 }
+
+// Kept returns how many lines at the start of what the last call of Lines
+// returned are the ones the call before returned there, unchanged: a
+// caller that derives lines from them need derive only the others.
+func (d *Doc) Kept() int { return d.kept }
 
 // Lines returns the lines of src at width. When src is the text of the
 // previous call with more appended and the width is the same, only the
@@ -53,6 +59,7 @@ type Doc struct {
 func (d *Doc) Lines(src string, width int) []styled.Line {
 	width = max(width, 1)
 	if d.rendered && width == d.width && src == d.src {
+		d.kept = len(d.lines)
 		return d.lines
 	}
 	if !d.rendered || width != d.width || !strings.HasPrefix(src, d.src) {
@@ -61,7 +68,7 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 	}
 	if d.fence.on {
 		old := d.src
-		d.src = src
+		d.src, d.kept = src, len(d.lines)
 		if d.extendFence(old) {
 			return d.lines
 		}
@@ -76,6 +83,7 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 	}
 	clear(d.lines[d.openLine:])
 	d.lines = d.lines[:d.openLine]
+	d.kept = d.openLine
 	d.src, d.width, d.rendered = src, width, true
 	d.renderFrom()
 	return d.lines

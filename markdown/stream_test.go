@@ -137,9 +137,14 @@ func TestStreamingCloses(t *testing.T) {
 func streamEqual(t *testing.T, src string, step, width int, exact bool) {
 	t.Helper()
 	d := Doc{Streaming: true}
+	var prev []styled.Line
 	for i := step; ; i += step {
 		i = min(i, len(src))
 		got := d.Lines(src[:i], width)
+		if k := d.Kept(); k > len(prev) || k > 0 && !reflect.DeepEqual(got[:k], prev[:k]) {
+			t.Fatalf("after %d bytes %q: Kept %d of %d lines, but they changed", i, src[:i], k, len(prev))
+		}
+		prev = append(prev[:0], got...)
 		fresh := Doc{Streaming: true}
 		want := fresh.Lines(src[:i], width)
 		if exact && !reflect.DeepEqual(got, want) || plainText(got) != plainText(want) {

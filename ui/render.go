@@ -33,6 +33,8 @@ type rendering struct {
 
 	md        *markdown.Doc   // replies and reasoning: drawn block by block
 	streaming bool            // a reply being streamed (its message replaces it)
+	dimmed    []styled.Line   // reasoning: the thinking line, then the Doc's lines dimmed
+	dimmedW   int             // the width they were drawn at
 	args      argStream       // a streamed call's arguments, decoded as they arrive
 	diff      diffview.Stream // a streamed apply_patch call's diff
 

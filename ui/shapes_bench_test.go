@@ -32,7 +32,7 @@ var shapeAgent = rlm.Agent{Name: "writer", Depth: 1, ID: "call_rlm"}
 // streamShapes are the four shapes of issue 22: 20,000 words in paragraphs
 // of 60, the same words as one paragraph, a 4,000-line fenced Go block,
 // and a subagent's apply_patch call adding a 4,000-line file, streamed as
-// its arguments.
+// its arguments; and the paragraphs again as reasoning.
 func streamShapes() []streamShape { return shapesOf(20000, 4000) }
 
 // shapesOf are the four shapes with words words and lines lines.
@@ -49,8 +49,13 @@ func shapesOf(words, lines int) []streamShape {
 	for _, c := range llmtest.Chunks(string(args), shapeChunk) {
 		patch = append(patch, rlm.ToolArgsDelta{Agent: shapeAgent, ID: "call_patch", Text: c})
 	}
+	var reasoning []rlm.Event
+	for _, c := range llmtest.Chunks(llmtest.Words(words, 60), shapeChunk) {
+		reasoning = append(reasoning, rlm.ReasoningDelta{Text: c})
+	}
 	return []streamShape{
 		{name: "paragraphs", chunks: text(llmtest.Words(words, 60))},
+		{name: "reasoning", chunks: reasoning},
 		{name: "paragraph", chunks: text(llmtest.Words(words, 0))},
 		{name: "fence", chunks: text(llmtest.GoFence(lines))},
 		{name: "patch", setup: []rlm.Event{

@@ -17,13 +17,18 @@ func (sh streamShape) whole() rlm.Event {
 		switch e := ev.(type) {
 		case rlm.TextDelta:
 			text += e.Text
+		case rlm.ReasoningDelta:
+			text += e.Text
 		case rlm.ToolArgsDelta:
 			text += e.Text
 		}
 	}
-	if e, ok := sh.chunks[0].(rlm.ToolArgsDelta); ok {
+	switch e := sh.chunks[0].(type) {
+	case rlm.ToolArgsDelta:
 		e.Text = text
 		return e
+	case rlm.ReasoningDelta:
+		return rlm.ReasoningDelta{Text: text}
 	}
 	return rlm.TextDelta{Text: text}
 }
