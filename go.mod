@@ -10,6 +10,7 @@ require (
 	github.com/gdamore/tcell/v2 v2.13.10
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/peterh/liner v1.2.3
 	github.com/rivo/tview v0.42.0
 	github.com/sergi/go-diff v1.4.0
 	github.com/yuin/goldmark v1.8.7
@@ -25,7 +26,6 @@ require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
-	github.com/peterh/liner v1.2.3 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect

@@ -20,6 +20,7 @@ import (
 	"harness/config"
 	"harness/mcpclient"
 	"harness/prompts"
+	"harness/redact"
 	"harness/rlm"
 	"harness/sessions"
 )
@@ -44,7 +45,7 @@ type Setup struct {
 	Dir      string            // the repository: the session's cwd, canonical
 	Session  *sessions.Session // created (session/new) or opened and locked (session/load)
 	Conv     *sessions.File    // the saved root conversation; nil for a new session
-	Redactor *sessions.Redactor
+	Redactor *redact.Redactor
 	Level    func() config.Permission // the session's mode, for the repository's jail
 	Approver rlm.Approver             // asks the editor
 	Events   *rlm.Stream              // the session's events, mapped to updates
@@ -208,7 +209,7 @@ func (a *server) open(cwd, name string, servers []sdk.McpServer, replayIt bool) 
 	if name != "" {
 		a.closeSession(name) // loaded again: the new load replaces it
 	}
-	red := sessions.NewRedactor(append(append(cfg.Secrets(), cfg.MCPSecrets()...), secrets...))
+	red := redact.New(append(append(cfg.Secrets(), cfg.MCPSecrets()...), secrets...))
 	sess, conv, err := openSession(sessions.Store{Dir: cfg.SessionsDir()}, name, red)
 	if err != nil {
 		return nil, err
@@ -261,7 +262,7 @@ func repository(cwd string) (string, error) {
 
 // openSession creates a session (name "") or opens the saved one, locked:
 // a session open in another harness is refused.
-func openSession(st sessions.Store, name string, red *sessions.Redactor) (*sessions.Session, *sessions.File, error) {
+func openSession(st sessions.Store, name string, red *redact.Redactor) (*sessions.Session, *sessions.File, error) {
 	if name == "" {
 		s := st.New(red)
 		if _, err := s.Create(); err != nil {

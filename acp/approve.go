@@ -50,6 +50,7 @@ func describe(op approval.Op) string {
 type permissionAsk struct {
 	ctx   context.Context
 	agent rlm.Agent
+	call  string // the asking tool call, when rlm said (ApproveFor)
 	op    json.RawMessage
 	reply chan answer
 }
@@ -70,10 +71,17 @@ var errClosed = errors.New("the editor closed the session")
 // Approve implements rlm.Approver: an allowed-always operation runs,
 // anything else is asked through session/request_permission.
 func (s *session) Approve(ctx context.Context, raw json.RawMessage) (bool, error) {
+	return s.ApproveFor(ctx, rlm.Agent{}, "", raw)
+}
+
+// ApproveFor implements rlm.AgentApprover: the request names the tool call
+// that asks, so requests of subagents running at once ([rlm] parallel)
+// each go out about their own call, in the order they came.
+func (s *session) ApproveFor(ctx context.Context, who rlm.Agent, call string, raw json.RawMessage) (bool, error) {
 	if s.always.Allowed(approval.Parse(raw)) {
 		return true, nil
 	}
-	ask := &permissionAsk{ctx: ctx, op: raw, reply: make(chan answer, 1)}
+	ask := &permissionAsk{ctx: ctx, agent: who, call: call, op: raw, reply: make(chan answer, 1)}
 	s.stream.Emit(ask)
 	select {
 	case a := <-ask.reply:

@@ -152,7 +152,9 @@
 //
 // The approver emits the request on the session's stream, just after the
 // ApprovalRequested rlm emitted, so the pump sends it in order, naming the
-// call it knows is asking, and goes on while the editor answers.
+// call that asks (rlm.AgentApprover tells it, so subagents running at once
+// under [rlm] parallel each name their own), and goes on while the editor
+// answers; several requests may be pending at once.
 //
 // # Modes
 //

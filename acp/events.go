@@ -71,6 +71,8 @@ func (m *mapper) event(e rlm.Event) []sdk.SessionUpdate {
 			m.rootStop = e.FinishReason
 		}
 		return m.note(e.Agent, e.Message)
+	case rlm.ContextCompacted:
+		return m.note(e.Agent, e.Message)
 	case rlm.Retry:
 		void := m.streamed[e.Agent]
 		delete(m.streamed, e.Agent)

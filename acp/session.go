@@ -92,7 +92,11 @@ func (s *session) pump() {
 		case rlm.ApprovalRequested:
 			lastAsk = e.ID
 		case *permissionAsk:
-			go s.ask(e, lastAsk)
+			id := e.call
+			if id == "" {
+				id = lastAsk
+			}
+			go s.ask(e, id)
 		case flush:
 			e.done <- m.rootStop
 		case rlm.Error:

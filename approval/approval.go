@@ -114,7 +114,7 @@ func ShellLine(argv []string) string {
 func SandboxWords(sandbox string) string {
 	switch sandbox {
 	case "workspace":
-		return "sandboxed: writes only in the workspace"
+		return "sandboxed: writes only in the workspace, except file metadata (chmod, times, xattrs)"
 	case "none", "":
 		return "not sandboxed"
 	}

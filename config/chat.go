@@ -25,6 +25,7 @@ func (c *checker) chat(ch *Chat, t map[string]any) {
 			}
 		}
 	}
+	c.chatContext(ch, t)
 	ch.InstructionsMaxBytes = DefaultInstructionsMaxBytes
 	if v, present := t["instructions_max_bytes"]; present {
 		const hint = "the bytes of instruction-file text given to each agent, for example 32768"

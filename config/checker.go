@@ -40,15 +40,17 @@ var schema = func() map[string]int {
 	}
 	for _, k := range []string{
 		"endpoint.base_url", "endpoint.model", "endpoint.api_key_env",
-		"endpoint.max_retries", "endpoint.idle_timeout_s",
+		"endpoint.max_retries", "endpoint.idle_timeout_s", "endpoint.context_window",
 		"chat.prompt", "chat.instruction_files", "chat.instructions_max_bytes",
+		"chat.compact_at", "chat.compaction",
 		"repl.tool_description", "repl.permission", "repl.max_memory_mb", "repl.output_limit",
-		"rlm.max_depth", "rlm.subagent_prompt", "rlm.store.path",
+		"rlm.max_depth", "rlm.subagent_prompt", "rlm.parallel", "rlm.store.path",
 		"commands.deny", "commands.env_filter", "commands.sandbox", "commands.writable", "commands.network",
 		"approval_description.enabled", "approval_description.prompt",
 		"approval_description.endpoint.base_url", "approval_description.endpoint.model",
 		"approval_description.endpoint.api_key_env",
 		"approval_description.endpoint.max_retries", "approval_description.endpoint.idle_timeout_s",
+		"approval_description.endpoint.context_window",
 	} {
 		m[k] = leaf
 	}
@@ -406,6 +408,7 @@ func (c *checker) endpoint(t map[string]any, path string) (Endpoint, bool) {
 	}
 	e.MaxRetries = c.maxRetries(t, path)
 	e.IdleTimeout = c.idleTimeout(t, path)
+	e.ContextWindow = c.contextWindow(t, path)
 	if p, ok := c.table(t, path, "parameters", false); ok {
 		c.parameters(p, path+".parameters")
 		e.Parameters = normalize(p).(map[string]any)

@@ -20,11 +20,15 @@
 //
 //	[endpoint]                      base_url (http or https URL), model, api_key_env (optional),
 //	                                max_retries (optional, integer ≥ 0, default 4),
-//	                                idle_timeout_s (optional, seconds ≥ 0, default 300, 0 disables)
+//	                                idle_timeout_s (optional, seconds ≥ 0, default 300, 0 disables),
+//	                                context_window (optional, tokens ≥ 256; absent: asked of the server)
 //	[endpoint.parameters]           optional; any keys, sent as top-level request fields
-//	[chat]                          prompt (optional); the table itself is required
+//	[chat]                          prompt (optional); compact_at (optional, 0.1–1, default 0.8),
+//	                                compaction (optional: "summary" (default), "hide", "off");
+//	                                the table itself is required
 //	[repl]                          tool_description, permission, max_memory_mb ≥ 1, output_limit ≥ 1
-//	[rlm]                           max_depth ≥ 1, subagent_prompt (optional)
+//	[rlm]                           max_depth ≥ 1, subagent_prompt (optional),
+//	                                parallel (optional, integer from 1 to 64, default 1)
 //	[rlm.store]                     path: absolute path of an existing directory
 //	[commands]                      deny, env_filter: arrays of strings; sandbox ("none" or
 //	                                "workspace", optional, default "none"), writable (optional
@@ -34,8 +38,8 @@
 //	[theme]                         15 colours, each "#RRGGBB" (see Theme), and
 //	                                optional diff_remove, diff_add
 //	[approval_description]          optional: enabled, prompt containing ${command}
-//	[approval_description.endpoint] base_url, model, api_key_env, max_retries, idle_timeout_s
-//	                                (optional, as in [endpoint]), parameters (optional)
+//	[approval_description.endpoint] base_url, model, api_key_env, max_retries, idle_timeout_s,
+//	                                context_window (optional, as in [endpoint]), parameters (optional)
 //	[mcp.servers.NAME]              optional, any number: command (+ args, env) or url (+ headers);
 //	                                allow, timeout_s ≥ 1 (optional). NAME: letters, digits, - and _
 //
@@ -143,6 +147,7 @@ type Config struct {
 	Theme               Theme
 	ApprovalDescription *ApprovalDescription // nil when absent or disabled
 	MCP                 []MCPServer          // [mcp.servers.NAME], sorted by name; see mcp.go
+	MCPMaxDirectTools   int                  // [mcp] max_direct_tools (DefaultMaxDirectTools when absent)
 
 	// dotenv holds the values of $HARNESS_HOME/.env; see Lookup.
 	dotenv map[string]string
@@ -160,9 +165,13 @@ type Endpoint struct {
 	// (DefaultMaxRetries unless configured). An Endpoint built by hand
 	// (tests) has 0: no retries.
 	MaxRetries int
-	// IdleTimeout ends an attempt when no byte arrived for that long
-	// (DefaultIdleTimeout unless configured); 0 disables it.
+	// IdleTimeout ends an attempt when it made no progress (no content,
+	// reasoning or tool-call text) for that long (DefaultIdleTimeout
+	// unless configured); 0 disables it.
 	IdleTimeout time.Duration
+	// ContextWindow is the model's context window in tokens from
+	// context_window; 0 when not configured (then the server is asked).
+	ContextWindow int
 }
 
 // Defaults of the optional endpoint keys max_retries and idle_timeout_s.
@@ -181,6 +190,13 @@ type Chat struct {
 	// InstructionsMaxBytes caps the instruction-file text an agent is
 	// given at its start (DefaultInstructionsMaxBytes unless configured).
 	InstructionsMaxBytes int
+	// CompactAt is the share of the context window a request may fill
+	// before the oldest turns are compacted (DefaultCompactAt unless
+	// configured; 0 in a Config built by hand means the default).
+	CompactAt float64
+	// Compaction is CompactionSummary, CompactionHide or CompactionOff
+	// ("" in a Config built by hand means CompactionSummary).
+	Compaction string
 }
 
 // REPL holds the [repl] table.
@@ -193,7 +209,10 @@ type REPL struct {
 
 // RLM holds the [rlm] table.
 type RLM struct {
-	MaxDepth       int
+	MaxDepth int
+	// Parallel is how many subagents may run at once in the whole tree
+	// (default 1: the rlm calls of one response run one after another).
+	Parallel       int
 	SubagentPrompt *string // nil when not set
 	StorePath      string  // [rlm.store] path: absolute, existing directory
 }

@@ -111,8 +111,10 @@ func (c *checker) fill(cfg *Config, tree map[string]any) {
 	if t, ok := c.table(tree, "", "approval_description", false); ok {
 		cfg.ApprovalDescription = c.approval(t)
 	}
+	cfg.MCPMaxDirectTools = DefaultMaxDirectTools
 	if t, ok := c.table(tree, "", "mcp", false); ok {
 		cfg.MCP = c.mcp(t)
+		cfg.MCPMaxDirectTools = c.maxDirectTools(t)
 	}
 }
 
@@ -132,10 +134,36 @@ func (c *checker) repl(r *REPL, t map[string]any) {
 func (c *checker) rlm(r *RLM, t map[string]any) {
 	r.MaxDepth = c.positive(t, "rlm", "max_depth", "1 lets only the root delegate; 2 lets its subagents delegate once more")
 	r.SubagentPrompt = c.optString(t, "rlm", "subagent_prompt")
+	r.Parallel = c.parallel(t)
 	if st, ok := c.table(t, "rlm", "store", true); ok {
 		r.StorePath, _ = c.str(st, "rlm.store", "path")
 	}
 }
+
+// parallel reads the optional [rlm] parallel: 1 to maxParallel, 1 when
+// absent.
+func (c *checker) parallel(t map[string]any) int {
+	v, present := t["parallel"]
+	if !present {
+		return 1
+	}
+	const hint = "how many subagents may run at once, for example 4; 1 runs them one after another"
+	n, ok := v.(int64)
+	switch {
+	case !ok:
+		c.valueErr("rlm.parallel", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
+	case n < 1:
+		c.valueErr("rlm.parallel", "must be at least 1, not %d; %s", n, hint)
+	case n > maxParallel:
+		c.valueErr("rlm.parallel", "%d is too many; use at most %d (each running subagent has a REPL worker of up to [repl] max_memory_mb)", n, maxParallel)
+	default:
+		return int(n)
+	}
+	return 1
+}
+
+// maxParallel bounds [rlm] parallel.
+const maxParallel = 64
 
 func (c *checker) commands(cmds *Commands, t map[string]any) {
 	cmds.Deny = c.strList(t, "commands", "deny")

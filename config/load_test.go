@@ -151,6 +151,13 @@ func loadCases() []loadCase {
 		{name: "instruction_files not a list", edit: replace("[chat]\n", "[chat]\ninstruction_files = \"AGENTS.md\"\n"), key: "chat.instruction_files", at: "instruction_files =", msg: "must be an array of strings"},
 		{name: "instruction file with a slash", edit: replace("[chat]\n", "[chat]\ninstruction_files = [\"AGENTS.md\", \"docs/AGENTS.md\"]\n"), key: "chat.instruction_files", at: "instruction_files =", msg: `"docs/AGENTS.md" is not a file name`},
 		{name: "instruction file empty", edit: replace("[chat]\n", "[chat]\ninstruction_files = [\"\"]\n"), key: "chat.instruction_files", at: "instruction_files =", msg: `"" is not a file name`},
+		{name: "context_window small", edit: replace("[endpoint]\n", "[endpoint]\ncontext_window = 100\n"), key: "endpoint.context_window", at: "context_window =", msg: "at least 256"},
+		{name: "context_window string", edit: replace("[endpoint]\n", "[endpoint]\ncontext_window = \"12k\"\n"), key: "endpoint.context_window", at: "context_window =", msg: "must be an integer, not a string"},
+		{name: "parallel zero", edit: replace("max_depth = 2", "max_depth = 2\nparallel = 0"), key: "rlm.parallel", at: "parallel", msg: "at least 1"},
+		{name: "parallel too many", edit: replace("max_depth = 2", "max_depth = 2\nparallel = 65"), key: "rlm.parallel", at: "parallel", msg: "at most 64"},
+		{name: "parallel string", edit: replace("max_depth = 2", "max_depth = 2\nparallel = \"4\""), key: "rlm.parallel", at: "parallel", msg: "must be an integer"},
+		{name: "compact_at over 1", edit: replace("[chat]\n", "[chat]\ncompact_at = 1.5\n"), key: "chat.compact_at", at: "compact_at =", msg: "between 0.1 and 1"},
+		{name: "compaction unknown", edit: replace("[chat]\n", "[chat]\ncompaction = \"drop\"\n"), key: "chat.compaction", at: "compaction =", msg: "\"summary\", \"hide\" or \"off\""},
 		{name: "instructions_max_bytes zero", edit: replace("[chat]\n", "[chat]\ninstructions_max_bytes = 0\n"), key: "chat.instructions_max_bytes", at: "instructions_max_bytes =", msg: "at least 1"},
 		{name: "instructions_max_bytes string", edit: replace("[chat]\n", "[chat]\ninstructions_max_bytes = \"32k\"\n"), key: "chat.instructions_max_bytes", at: "instructions_max_bytes =", msg: "must be an integer, not a string"},
 		{name: "wrong type allow entry", edit: replace(`go = "/usr/local/go/bin/go"`, "go = 1"), key: "commands.allow.go", at: "go = 1", msg: "must be a string"},
@@ -483,6 +490,56 @@ func TestLoadInstructionKeys(t *testing.T) {
 		}
 		if fmt.Sprint(cfg.Chat.InstructionFiles) != fmt.Sprint(c.files) || cfg.Chat.InstructionsMaxBytes != c.max {
 			t.Errorf("%q: InstructionFiles %q, InstructionsMaxBytes %d; want %q, %d", c.keys, cfg.Chat.InstructionFiles, cfg.Chat.InstructionsMaxBytes, c.files, c.max)
+		}
+	}
+}
+
+func TestLoadParallel(t *testing.T) {
+	for _, c := range []struct {
+		keys string
+		want int
+	}{
+		{"", 1},
+		{"parallel = 1\n", 1},
+		{"parallel = 4\n", 4},
+		{"parallel = 64\n", 64},
+	} {
+		d := newDirs(t)
+		text := strings.ReplaceAll(baseConfig, "STORE", d.store)
+		text = strings.Replace(text, "max_depth = 2\n", "max_depth = 2\n"+c.keys, 1)
+		writeConfig(t, d.home, text)
+		cfg, err := Load(d.home, d.launch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.RLM.Parallel != c.want {
+			t.Errorf("%q: Parallel %d, want %d", c.keys, cfg.RLM.Parallel, c.want)
+		}
+	}
+}
+
+func TestLoadContextKeys(t *testing.T) {
+	for _, c := range []struct {
+		endpoint, chat string
+		window         int
+		at             float64
+		compaction     string
+	}{
+		{"", "", 0, 0.8, "summary"},
+		{"context_window = 12288\n", "compact_at = 0.5\ncompaction = \"hide\"\n", 12288, 0.5, "hide"},
+		{"", "compact_at = 1\ncompaction = \"off\"\n", 0, 1, "off"},
+	} {
+		d := newDirs(t)
+		text := strings.ReplaceAll(baseConfig, "STORE", d.store)
+		text = strings.Replace(text, "[chat]\n", "[chat]\n"+c.chat, 1)
+		text = strings.Replace(text, "[endpoint]\n", "[endpoint]\n"+c.endpoint, 1)
+		writeConfig(t, d.home, text)
+		cfg, err := Load(d.home, d.launch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Endpoint.ContextWindow != c.window || cfg.Chat.CompactAt != c.at || cfg.Chat.Compaction != c.compaction {
+			t.Errorf("%q %q: window %d, compact_at %v, compaction %q", c.endpoint, c.chat, cfg.Endpoint.ContextWindow, cfg.Chat.CompactAt, cfg.Chat.Compaction)
 		}
 	}
 }

@@ -39,6 +39,34 @@ var mcpKeys = []string{"command", "args", "env", "url", "headers", "allow", "tim
 func init() {
 	schema["mcp"] = table
 	schema["mcp.servers"] = open
+	schema["mcp.max_direct_tools"] = leaf
+}
+
+// DefaultMaxDirectTools is [mcp] max_direct_tools when absent: the most
+// MCP tools offered as direct tools, across all servers (OpenAI refuses
+// more than 128 tools in a request).
+const DefaultMaxDirectTools = 128
+
+// maxDirectTools reads the optional [mcp] max_direct_tools: an integer
+// of at least 0 (0 offers MCP tools through the REPL alone).
+func (c *checker) maxDirectTools(t map[string]any) int {
+	v, present := t["max_direct_tools"]
+	if !present {
+		return DefaultMaxDirectTools
+	}
+	const hint = "the most MCP tools offered as direct tools, across all servers; the rest stay reachable through mcp() in the REPL"
+	n, ok := v.(int64)
+	switch {
+	case !ok:
+		c.valueErr("mcp.max_direct_tools", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
+	case n < 0:
+		c.valueErr("mcp.max_direct_tools", "must be 0 or more, not %d; %s", n, hint)
+	case n > 100000:
+		c.valueErr("mcp.max_direct_tools", "%d is too large; use at most 100000", n)
+	default:
+		return int(n)
+	}
+	return DefaultMaxDirectTools
 }
 
 // mcp validates the [mcp] table and returns its servers sorted by name.

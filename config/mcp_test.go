@@ -15,6 +15,8 @@ func mcpLoadCases() []loadCase {
 	}
 	return []loadCase{
 		{name: "mcp unknown key in [mcp]", edit: appendText("[mcp]\nserver = 1\n"), key: "mcp.server", at: "server = 1", msg: `did you mean "servers"`},
+		{name: "mcp max_direct_tools negative", edit: appendText("[mcp]\nmax_direct_tools = -1\n"), key: "mcp.max_direct_tools", at: "max_direct_tools = -1", msg: "must be 0 or more"},
+		{name: "mcp max_direct_tools a string", edit: appendText("[mcp]\nmax_direct_tools = \"128\"\n"), key: "mcp.max_direct_tools", at: "max_direct_tools =", msg: "must be an integer"},
 		{name: "mcp servers not a table", edit: appendText("[mcp]\nservers = 3\n"), key: "mcp.servers", at: "servers = 3", msg: "must be a table"},
 		{name: "mcp server not a table", edit: appendText("[mcp.servers]\ns = \"npx\"\n"), key: "mcp.servers.s", at: `s = "npx"`, msg: "must be a table"},
 		{name: "mcp bad server name", edit: appendText("[mcp.servers.\"my server\"]\ncommand = \"x\"\n"), key: `mcp.servers."my server"`, at: `[mcp.servers."my server"]`, msg: "letters, digits, - and _"},
@@ -84,8 +86,12 @@ func TestLoadNoMCP(t *testing.T) {
 	d := newDirs(t)
 	writeConfig(t, d.home, strings.ReplaceAll(baseConfig, "STORE", d.store)+"\n[mcp]\n")
 	cfg, err := Load(d.home, d.launch)
-	if err != nil || cfg.MCP != nil {
-		t.Fatalf("cfg.MCP = %v, err = %v", cfg.MCP, err)
+	if err != nil || cfg.MCP != nil || cfg.MCPMaxDirectTools != DefaultMaxDirectTools {
+		t.Fatalf("cfg.MCP = %v, max %d, err = %v", cfg.MCP, cfg.MCPMaxDirectTools, err)
+	}
+	writeConfig(t, d.home, strings.ReplaceAll(baseConfig, "STORE", d.store)+"\n[mcp]\nmax_direct_tools = 0\n")
+	if cfg, err := Load(d.home, d.launch); err != nil || cfg.MCPMaxDirectTools != 0 {
+		t.Fatalf("max_direct_tools = 0: %d, %v", cfg.MCPMaxDirectTools, err)
 	}
 }
 

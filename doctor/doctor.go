@@ -10,6 +10,8 @@
 //	endpoint   GET {base_url}/models answers and lists the configured model
 //	           (a warning for llama.cpp with one model: it ignores the name)
 //	tokenize   /tokenize answers (llama.cpp or vLLM dialect), or estimates are in use
+//	window     the model's context window and where it came from ([endpoint] context_window,
+//	           /props, /models, Ollama), or a warning that it is unknown
 //	completion with --full: one streamed request that must come back with a tool call
 //	approval   the [approval_description] endpoint, when enabled, as for endpoint
 //	mcp        each [mcp.servers.NAME] server starts in the launch directory and
@@ -53,6 +55,7 @@ import (
 
 	"harness/config"
 	"harness/llm"
+	"harness/redact"
 	"harness/sandbox"
 )
 
@@ -71,7 +74,7 @@ type printer struct {
 
 func (p *printer) line(status, check, msg string) {
 	for _, s := range p.secrets {
-		msg = strings.ReplaceAll(msg, s, llm.Redacted)
+		msg = strings.ReplaceAll(msg, s, redact.Marker)
 	}
 	fmt.Fprintf(p.w, "%-4s  %-10s  %s\n", status, check, msg)
 }
@@ -137,7 +140,7 @@ func RunWith(ctx context.Context, o Options) (ok bool) {
 		checkApproval(ctx, p, cfg)
 		checkMCP(ctx, p, cfg, launchDir)
 	} else {
-		for _, c := range []string{".env", "store", "endpoint", "tokenize", "completion"} {
+		for _, c := range []string{".env", "store", "endpoint", "tokenize", "window", "completion"} {
 			p.skip(c, "needs a configuration that loads")
 		}
 	}
@@ -176,7 +179,7 @@ func checkSandbox(p *printer, cfg *config.Config) {
 	if !cfg.Commands.Network {
 		net = "cannot make TCP connections"
 	}
-	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories, and %s", len(cfg.Commands.Writable), net)
+	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories (file metadata excepted), and %s", len(cfg.Commands.Writable), net)
 }
 
 // checkWorker starts one REPL worker.
@@ -189,6 +192,10 @@ func checkWorker(p *printer, cfg *config.Config, home string, probe WorkerProbe)
 	if err != nil {
 		p.fail("worker", err.Error(), "reinstall harness with ./install.sh; the log of REPL workers is "+filepath.Join(home, "workers.log"))
 		return
+	}
+	if cfg != nil && cfg.RLM.Parallel > 1 {
+		msg = strings.TrimSuffix(msg, ".") + fmt.Sprintf("; [rlm] parallel = %d: up to %d subagents run at once, each with its own worker of up to %d MB (a subagent waiting on its own subagents keeps its worker)",
+			cfg.RLM.Parallel, cfg.RLM.Parallel, cfg.REPL.MaxMemoryMB)
 	}
 	p.ok("worker", "%s", msg)
 }
@@ -295,10 +302,12 @@ func checkEndpoint(ctx context.Context, p *printer, cfg *config.Config, full boo
 	client := llm.New(once(ep), cfg.APIKey(ep))
 	if !checkModels(ctx, p, "endpoint", client, ep) {
 		p.skip("tokenize", "needs the endpoint")
+		p.skip("window", "needs the endpoint")
 		p.skip("completion", "needs the endpoint")
 		return
 	}
 	checkTokenize(ctx, p, ep, cfg.APIKey(ep))
+	checkWindow(ctx, p, client, ep)
 	if !full {
 		p.skip("completion", "run `harness doctor --full` to try one streamed completion with a tool call")
 		return
@@ -318,8 +327,13 @@ func checkModels(ctx context.Context, p *printer, check string, client *llm.Clie
 		}
 		fix := "start the server or correct base_url (it must end where /chat/completions is appended, e.g. http://localhost:8000/v1)"
 		var se *llm.StatusError
-		if errors.As(err, &se) && (se.Code == 401 || se.Code == 403) {
+		var re *llm.RedirectError
+		switch {
+		case errors.As(err, &se) && (se.Code == 401 || se.Code == 403):
 			fix = "put a valid key in the variable api_key_env names (in .env or the environment)"
+		case errors.As(err, &re):
+			msg, fix, _ = strings.Cut(re.Error(), "; set ")
+			fix = "set " + fix
 		}
 		p.fail(check, msg, fix)
 		return false
@@ -359,6 +373,19 @@ func checkTokenize(ctx context.Context, p *printer, ep config.Endpoint, key stri
 		return
 	}
 	p.ok("tokenize", "%s answers (%s dialect, %d tokens for a test text)", tok.URL(), tok.Dialect(), n)
+}
+
+// checkWindow says the model's context window and where it came from, as
+// a session would know it.
+func checkWindow(ctx context.Context, p *printer, client *llm.Client, ep config.Endpoint) {
+	w := llm.NewWindow(ep.ContextWindow)
+	w.Detect(ctx, client)
+	n, src := w.Tokens()
+	if n == 0 {
+		p.warn("window", "the server does not say the model's context window; set [endpoint] context_window in config.toml so that requests are fitted to it before they are sent (until then harness learns it from the first refusal that names it)")
+		return
+	}
+	p.ok("window", "%d tokens (from %s)", n, llm.WindowSource(src))
 }
 
 // reason says why a request failed without repeating the URL or advice

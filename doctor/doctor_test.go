@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,16 +69,17 @@ func lines(out string) []string {
 func TestAllGood(t *testing.T) {
 	os.Unsetenv(keyVar)
 	srv := llmtest.New(t, llmtest.Reply{Reasoning: "call it", ToolCalls: []llmtest.ToolCall{{Name: "echo", Arguments: `{"text":"ok"}`}}, Split: 4})
+	srv.SetWindow(12288, llmtest.AdvertProps, llmtest.RefuseLlama)
 	home, launch := setup(t, srv, true)
 	out, ok := run(t, home, launch, true)
 	if !ok {
 		t.Fatalf("doctor failed:\n%s", out)
 	}
-	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok completion", "ok rules", "ok prompts", "ok replib", sandboxStatus() + " sandbox"}
+	want := []string{"ok config", "ok .env", "ok .env", "ok store", "ok endpoint", "ok tokenize", "ok window", "ok completion", "ok rules", "ok prompts", "ok replib", sandboxStatus() + " sandbox"}
 	if got := lines(out); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("lines %v, want %v\n%s", got, want, out)
 	}
-	for _, w := range []string{"llama.cpp dialect", `echo({"text":"ok"})`, "1 of 1 helper files", "is set (from " + filepath.Join(home, ".env")} {
+	for _, w := range []string{"llama.cpp dialect", "12288 tokens (from llama.cpp's /props", `echo({"text":"ok"})`, "1 of 1 helper files", "is set (from " + filepath.Join(home, ".env")} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -127,6 +130,17 @@ func TestFailures(t *testing.T) {
 			srv.FailModels(&r)
 			return home, launch
 		}, false, []string{"FAIL  endpoint", "401 Unauthorized", "[REDACTED]"}},
+		{"base_url redirects", func(t *testing.T, srv *llmtest.Server, home, launch string) (string, string) {
+			// The common http→https setup: the old address answers 301.
+			old := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, srv.URL+strings.TrimPrefix(r.URL.Path, "/v1"), http.StatusMovedPermanently)
+			}))
+			t.Cleanup(old.Close)
+			p := filepath.Join(home, "config.toml")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, bytes.Replace(data, []byte(srv.URL), []byte(old.URL+"/v1"), 1), 0o600)
+			return home, launch
+		}, false, []string{"FAIL  endpoint", "was redirected (301 Moved Permanently) to http://", "/v1/models; harness does not follow a redirect to another origin", "fix: set [endpoint] base_url = \"http://"}},
 		{"tokenize missing", func(t *testing.T, srv *llmtest.Server, home, launch string) (string, string) {
 			srv.SetTokenize(llmtest.TokenizeMissing)
 			return home, launch
@@ -187,6 +201,15 @@ func TestSandboxAndWorker(t *testing.T) {
 		!strings.Contains(out.String(), "ok    worker      a REPL worker started and answered in 3ms") {
 		t.Errorf("worker check (asked %d):\n%s", asked, out.String())
 	}
+	p := filepath.Join(home, "config.toml")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(data, []byte("[rlm]\n"), []byte("[rlm]\nparallel = 4\n"), 1), 0o600)
+	out.Reset()
+	if !doctor.Run(context.Background(), home, launch, false, &out, probe) ||
+		!strings.Contains(out.String(), "answered in 3ms; [rlm] parallel = 4: up to 4 subagents run at once, each with its own worker of up to 2048 MB") {
+		t.Errorf("worker check with [rlm] parallel:\n%s", out.String())
+	}
+	os.WriteFile(p, data, 0o600)
 	out.Reset()
 	failing := func(string, int) (string, error) { return "", errors.New("a REPL worker ended before its handshake") }
 	if doctor.Run(context.Background(), home, launch, false, &out, failing) ||
@@ -194,8 +217,6 @@ func TestSandboxAndWorker(t *testing.T) {
 		t.Errorf("failing worker:\n%s", out.String())
 	}
 
-	p := filepath.Join(home, "config.toml")
-	data, _ := os.ReadFile(p)
 	os.WriteFile(p, bytes.Replace(data, []byte("[commands]\n"), []byte("[commands]\nsandbox = \"workspace\"\nnetwork = false\n"), 1), 0o600)
 	for _, tt := range []struct {
 		abi  int
@@ -204,7 +225,7 @@ func TestSandboxAndWorker(t *testing.T) {
 	}{
 		{0, false, "FAIL  sandbox     [commands] sandbox = \"workspace\" with network = false needs Landlock ABI 4"},
 		{0, false, "warn  sandbox     no Landlock"},
-		{7, true, "ok    sandbox     run() commands run confined: they write only in the repository, the store, the temp folder and 0 writable directories, and cannot make TCP connections"},
+		{7, true, "ok    sandbox     run() commands run confined: they write only in the repository, the store, the temp folder and 0 writable directories (file metadata excepted), and cannot make TCP connections"},
 	} {
 		restore := sandbox.OverrideABI(tt.abi)
 		got, ok := run(t, home, launch, false)

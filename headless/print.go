@@ -33,6 +33,8 @@ func (p *PlainPrinter) Print(e rlm.Event) {
 		fmt.Fprintf(p.Err, "%s: %s\n", who(e.Agent), RetryText(e))
 	case rlm.Notice:
 		fmt.Fprintf(p.Err, "%s: %s\n", who(e.Agent), e.Message)
+	case rlm.ContextCompacted:
+		fmt.Fprintf(p.Err, "%s: %s\n", who(e.Agent), e.Message)
 	case rlm.TurnDone:
 		if e.Status != rlm.Failed && e.Text != "" {
 			fmt.Fprintln(p.Out, strings.TrimRight(e.Text, "\n"))
@@ -108,6 +110,8 @@ func (p *JSONPrinter) Print(e rlm.Event) {
 		kv = []any{"agent_start", "task", e.Task}
 	case rlm.AgentEnd:
 		kv = []any{"agent_end", "status", e.Status.String(), "result", e.Result}
+	case rlm.Queued:
+		kv = []any{"queued", "waiting", e.Waiting}
 	case rlm.ReasoningDelta:
 		kv = []any{"reasoning_delta", "text", e.Text}
 	case rlm.TextDelta:
@@ -132,6 +136,13 @@ func (p *JSONPrinter) Print(e rlm.Event) {
 		kv = []any{"retry", "attempt", e.Attempt, "max", e.Max, "delay_s", seconds(e.Delay), "reason", e.Reason}
 	case rlm.Notice:
 		kv = []any{"notice", "message", e.Message}
+	case rlm.ContextCompacted:
+		turns := []int{}
+		for _, t := range e.Turns {
+			turns = append(turns, t+1)
+		}
+		kv = []any{"context", "message", e.Message, "window", e.Window, "tokens_before", e.Before, "tokens_after", e.After,
+			"turns_hidden", turns, "summarised", e.Summarised, "outputs_elided", e.Elided, "output_cut", e.Cut}
 	case rlm.TurnDone:
 		kv = []any{"turn_done", "status", e.Status.String(), "text", e.Text, "usage", e.Usage}
 	default:

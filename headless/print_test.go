@@ -26,6 +26,7 @@ func TestJSONLines(t *testing.T) {
 		{rlm.AgentStart{Agent: root, Task: "go <now> & then"}, `{"type":"agent_start","schema_version":1,"agent":"20260102-030405","depth":0,"task":"go <now> & then"}`},
 		{rlm.AgentStart{Agent: sub, Task: "t"}, `{"type":"agent_start","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","task":"t"}`},
 		{rlm.AgentEnd{Agent: sub, Status: rlm.Stopped, Result: "x\n[stopped by user]"}, `{"type":"agent_end","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","status":"stopped","result":"x\n[stopped by user]"}`},
+		{rlm.Queued{Agent: sub, Waiting: true}, `{"type":"queued","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","waiting":true}`},
 		{rlm.ReasoningDelta{Agent: sub, Text: "hm"}, `{"type":"reasoning_delta","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","text":"hm"}`},
 		{rlm.TextDelta{Agent: root, Text: "é"}, `{"type":"text_delta","schema_version":1,"agent":"20260102-030405","depth":0,"text":"é"}`},
 		{rlm.ToolCall{Agent: sub, ID: "C2", Name: "repl", Arguments: `{"code":"1"}`}, `{"type":"tool_call","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","id":"C2","name":"repl","arguments":"{\"code\":\"1\"}","synthetic":false}`},
@@ -38,6 +39,10 @@ func TestJSONLines(t *testing.T) {
 		{rlm.Retry{Agent: sub, Attempt: 2, Max: 4, Delay: 4 * time.Second, Reason: "429 Too Many Requests"}, `{"type":"retry","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","attempt":2,"max":4,"delay_s":4.0,"reason":"429 Too Many Requests"}`},
 		{rlm.Retry{Agent: root, Attempt: 1, Max: 4, Delay: 1234567 * time.Microsecond, Reason: "no data for 300 s before the first chunk"}, `{"type":"retry","schema_version":1,"agent":"20260102-030405","depth":0,"attempt":1,"max":4,"delay_s":1.235,"reason":"no data for 300 s before the first chunk"}`},
 		{rlm.Notice{Agent: root, Message: "The reply was cut"}, `{"type":"notice","schema_version":1,"agent":"20260102-030405","depth":0,"message":"The reply was cut"}`},
+		{rlm.ContextCompacted{Agent: root, Window: 12288, Before: 9900, After: 3100, Turns: []int{0, 1, 2}, Summarised: true, Message: "context: turns 1–3 summarised to fit the 12k window · overlay to restore"},
+			`{"type":"context","schema_version":1,"agent":"20260102-030405","depth":0,"message":"context: turns 1–3 summarised to fit the 12k window · overlay to restore","window":12288,"tokens_before":9900,"tokens_after":3100,"turns_hidden":[1,2,3],"summarised":true,"outputs_elided":0,"output_cut":false}`},
+		{rlm.ContextCompacted{Agent: sub, Window: 12288, Before: 9400, After: 5800, Elided: 2, Message: "context: 2 oldest tool outputs left out"},
+			`{"type":"context","schema_version":1,"agent":"helper","depth":1,"agent_id":"CALL1","message":"context: 2 oldest tool outputs left out","window":12288,"tokens_before":9400,"tokens_after":5800,"turns_hidden":[],"summarised":false,"outputs_elided":2,"output_cut":false}`},
 		{rlm.MessageAdded{Agent: root}, ""},
 		{rlm.ToolArgsDelta{Agent: root}, ""},
 	} {

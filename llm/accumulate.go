@@ -70,6 +70,7 @@ type accumulator struct {
 	usage     *Usage
 	view      reasoningView
 	chunks    int
+	replies   int    // chunks with "choices" or an error: what a reply is made of
 	done      bool   // response was built and owed reasoning sent
 	inMessage bool   // reading a complete message, not a delta
 	secret    string // the API key, removed from quoted error text
@@ -96,6 +97,7 @@ func (a *accumulator) chunk(data []byte) error {
 	err := eachMember(data, func(k, v []byte) error {
 		switch string(k) {
 		case "choices":
+			a.replies++
 			if isNull(v) {
 				return nil
 			}

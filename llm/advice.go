@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+
+	"harness/redact"
 )
 
 // Origin says where a client's endpoint settings came from, so that its
@@ -70,13 +72,10 @@ func (c *Client) keyAdvice(sec string) string {
 		env, sec, from, dotenv, c.ep.Model)
 }
 
-// Redacted replaces the API key in error text the endpoint sent.
-const Redacted = "[REDACTED]"
-
 // scrubKey replaces every occurrence of key in b.
 func scrubKey(b []byte, key string) []byte {
 	if key == "" || !bytes.Contains(b, []byte(key)) {
 		return b
 	}
-	return bytes.ReplaceAll(b, []byte(key), []byte(Redacted))
+	return bytes.ReplaceAll(b, []byte(key), []byte(redact.Marker))
 }

@@ -58,13 +58,16 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = 
 
 // New returns a client for ep. apiKey is sent as a Bearer token when it is
 // non-empty; pass cfg.APIKey(ep). Chat requests are retried ep.MaxRetries
-// times (see Decide) and each attempt ends after ep.IdleTimeout without a
-// byte (0: never).
+// times (see Decide) and each attempt ends after ep.IdleTimeout without
+// progress (0: never).
 func New(ep config.Endpoint, apiKey string, opts ...Option) *Client {
 	c := &Client{ep: ep, apiKey: apiKey, http: &http.Client{}, clock: systemClock{}, rand: defaultRand}
 	for _, o := range opts {
 		o(c)
 	}
+	hc := *c.http // the caller's client keeps its own policy
+	hc.CheckRedirect = c.checkRedirect
+	c.http = &hc
 	return c
 }
 
@@ -161,6 +164,10 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, w *
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		var re *RedirectError
+		if errors.As(err, &re) {
+			return nil, re
+		}
 		return nil, &ConnectError{URL: target, Err: unwrapURL(err), Section: c.origin.Section}
 	}
 	if w != nil {
@@ -175,7 +182,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, w *
 		}
 		msg := bodyMessage(scrubKey(data, c.apiKey))
 		return nil, &StatusError{URL: target, Code: resp.StatusCode, Message: msg,
-			Header: resp.Header.Clone(), Advice: c.advice(resp.StatusCode, msg)}
+			Header: resp.Header.Clone(), Advice: c.advice(resp.StatusCode, msg), Window: bodyWindow(data)}
 	}
 	return resp, nil
 }
@@ -250,6 +257,11 @@ func (c *Client) attempt(ctx context.Context, body []byte, acc *accumulator) err
 	defer cancel(nil)
 	w := newWatchdog(c.clock, c.ep.IdleTimeout, cancel)
 	defer w.stop()
+	deliver := acc.onDelta
+	acc.onDelta = func(d Delta) { // every delta is content, reasoning or a tool call
+		w.progress()
+		deliver(d)
+	}
 	resp, err := c.send(actx, http.MethodPost, "/chat/completions", body, w)
 	if err == nil {
 		err = readBody(actx, resp, acc)
@@ -267,12 +279,15 @@ func (c *Client) attempt(ctx context.Context, body []byte, acc *accumulator) err
 func readBody(ctx context.Context, resp *http.Response, acc *accumulator) error {
 	br := bufio.NewReaderSize(resp.Body, 64<<10)
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && firstByte(br) == '{' {
-		data, err := io.ReadAll(br)
+		data, err := io.ReadAll(io.LimitReader(br, MaxLineBytes+1))
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return fmt.Errorf("%w: %v", ErrTruncated, err)
+		}
+		if len(data) > MaxLineBytes {
+			return &LineTooLongError{}
 		}
 		return acc.whole(data)
 	}

@@ -41,9 +41,13 @@
 // and nothing of a failed attempt is returned unless it was the last.
 // Cancelling the context ends a wait at once.
 //
-// Each attempt ends with an *IdleError when no byte arrives for
-// [endpoint] idle_timeout_s: before the response headers, before the first
-// chunk, or between chunks (SSE comments and keep-alives count). The
+// Each attempt ends with an *IdleError when it makes no progress for
+// [endpoint] idle_timeout_s: no content, reasoning or tool-call text since
+// the request, its response headers or the last such text (SSE comments,
+// keep-alives and empty deltas do not count). MaxBytesWithoutProgress
+// bytes without progress end it too (*NoProgressError), and a line over
+// MaxLineBytes (*LineTooLongError), so no stream holds a turn or memory
+// for as long as the server likes. The
 // waits and timers run on a Clock (WithClock; tests use llmtest.Clock), the
 // jitter on WithRand.
 //

@@ -39,6 +39,9 @@ type StatusError struct {
 	Header http.Header
 	// Advice says what to do; "" gives the general advice for Code.
 	Advice string
+	// Window is the context window the body named (llama.cpp's n_ctx in
+	// a context-length refusal), or 0.
+	Window int
 }
 
 func (e *StatusError) Error() string {

@@ -314,30 +314,6 @@ func TestIdleTimeouts(t *testing.T) {
 	}
 }
 
-// TestKeepAlivesCountAsBytes: SSE comment lines restart the idle timer, so
-// a server that sends one every 200 s of a 300 s timeout is never cut.
-func TestKeepAlivesCountAsBytes(t *testing.T) {
-	gate := make(chan struct{})
-	reply := llmtest.Reply{Gate: gate, Chunks: []string{": keep-alive", ": keep-alive", ": keep-alive",
-		`{"choices":[{"index":0,"delta":{"role":"assistant","content":"slow but fine"},"finish_reason":"stop"}]}`}}
-	srv := llmtest.New(t, reply)
-	clock := llmtest.NewClock()
-	rec := newRecorder()
-	ch := start(context.Background(), faultClient(srv, clock, ""), rec)
-	clock.WaitFor(t, "the headers", func() bool { return clock.Resets() > 0 })
-	for i := 0; i < 3; i++ {
-		before := clock.Resets()
-		gate <- struct{}{}
-		clock.WaitFor(t, "a read", func() bool { return clock.Resets() > before })
-		clock.Advance(200 * time.Second)
-	}
-	gate <- struct{}{}
-	r := wait(t, ch)
-	if r.err != nil || r.resp.Message.Content != "slow but fine" || len(srv.Chats()) != 1 {
-		t.Fatalf("content %q err %v, %d requests", r.resp.Message.Content, r.err, len(srv.Chats()))
-	}
-}
-
 // TestIdleTimeoutDisabled: with idle_timeout_s = 0 no timer runs.
 func TestIdleTimeoutDisabled(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply{Content: "x", Fail: llmtest.FailStall, After: 1})

@@ -1,4 +1,4 @@
-// The idle timeout: an attempt ends when the endpoint sends nothing for too long.
+// The idle timeout: an attempt ends when the endpoint makes no progress for too long.
 
 package llm
 
@@ -12,23 +12,72 @@ import (
 	"time"
 )
 
-// IdleError says the endpoint sent no byte for Timeout ([endpoint]
-// idle_timeout_s): before the response headers, before the first chunk, or
-// between chunks. The attempt is retried like a broken stream.
+// IdleError says the endpoint made no progress for Timeout ([endpoint]
+// idle_timeout_s): no content, reasoning or tool-call text arrived since
+// the request was sent, its response headers arrived, or the last such
+// text. Keep-alive comments and empty deltas do not count; Bytes says how
+// many of those came meanwhile. The attempt is retried like a broken
+// stream.
 type IdleError struct {
 	Timeout time.Duration
 	Phase   string // "before the response headers", "before the first chunk", "after 3 chunks"
 	Section string // the config table, "endpoint" or "approval_description.endpoint"
+	Bytes   int64  // bytes received without progress (keep-alives, empty chunks)
 }
 
 func (e *IdleError) Error() string {
-	return fmt.Sprintf("the endpoint sent nothing for %s %s; it may be overloaded or stuck ([%s] idle_timeout_s sets how long harness waits; 0 waits forever)",
-		secs(e.Timeout), e.Phase, e.Section)
+	if e.Bytes == 0 {
+		return fmt.Sprintf("the endpoint sent nothing for %s %s; it may be overloaded or stuck ([%s] idle_timeout_s sets how long harness waits; 0 waits forever)",
+			secs(e.Timeout), e.Phase, e.Section)
+	}
+	return fmt.Sprintf("the endpoint sent no content, reasoning or tool call for %s %s, only %s of keep-alives or empty chunks; it may be stuck ([%s] idle_timeout_s sets how long harness waits; 0 waits forever)",
+		secs(e.Timeout), e.Phase, byteCount(e.Bytes), e.Section)
 }
 
 // Reason says what happened in a few words.
 func (e *IdleError) Reason() string {
-	return fmt.Sprintf("no data for %s %s", secs(e.Timeout), e.Phase)
+	if e.Bytes == 0 {
+		return fmt.Sprintf("no data for %s %s", secs(e.Timeout), e.Phase)
+	}
+	return fmt.Sprintf("no progress for %s %s, only keep-alives or empty chunks", secs(e.Timeout), e.Phase)
+}
+
+// MaxBytesWithoutProgress is the most an attempt reads without progress
+// (keep-alive comments, empty deltas, usage-only chunks) before it is given
+// up with a *NoProgressError, whatever idle_timeout_s says (0 included): a
+// stream of nothing at full speed ends within seconds, not never.
+const MaxBytesWithoutProgress = 64 << 20
+
+// NoProgressError says the endpoint sent MaxBytesWithoutProgress bytes
+// without any content, reasoning or tool-call text. It is retried like a
+// broken stream.
+type NoProgressError struct {
+	Chunks int // chunks read in the attempt
+}
+
+func (e *NoProgressError) Error() string {
+	return fmt.Sprintf("the endpoint sent %s after %s without any content, reasoning or tool call (keep-alives or empty chunks only); it may be stuck (the partial reply was kept; try again)",
+		byteCount(MaxBytesWithoutProgress), chunks(e.Chunks))
+}
+
+// Reason says what happened in a few words.
+func (e *NoProgressError) Reason() string {
+	return fmt.Sprintf("%s of stream without progress", byteCount(MaxBytesWithoutProgress))
+}
+
+// byteCount prints a size in bytes, KiB or MiB.
+func byteCount(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n == 1:
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // secs prints a duration as seconds ("300 s", "2.5 s").
@@ -39,15 +88,22 @@ func secs(d time.Duration) string {
 // errIdle is the cause given to the attempt's context when the timer fires.
 var errIdle = errors.New("idle timeout")
 
-// watchdog ends one attempt (by cancelling its context) when no byte
-// arrived for d. Every byte read through its body counts, SSE comments
-// and keep-alives included; so do the response headers.
+// errFlood is the cause given when MaxBytesWithoutProgress is passed.
+var errFlood = errors.New("no progress")
+
+// watchdog ends one attempt (by cancelling its context) when it made no
+// progress for d: the response headers and every content, reasoning or
+// tool-call delta restart the timer (progress); other bytes (SSE comments,
+// keep-alives, empty deltas) do not, and MaxBytesWithoutProgress of them
+// end the attempt even with the timer disabled.
 type watchdog struct {
 	d       time.Duration
 	cancel  context.CancelCauseFunc
 	timer   Timer // nil when the timeout is disabled
 	fired   atomic.Bool
 	headers atomic.Bool
+	idle    atomic.Int64 // bytes read since the last progress
+	flooded atomic.Bool  // idle passed MaxBytesWithoutProgress
 }
 
 func newWatchdog(c Clock, d time.Duration, cancel context.CancelCauseFunc) *watchdog {
@@ -63,11 +119,17 @@ func (w *watchdog) fire() {
 	w.cancel(errIdle)
 }
 
-// touch restarts the timer: a byte arrived.
+// touch restarts the timer.
 func (w *watchdog) touch() {
 	if w.timer != nil {
 		w.timer.Reset(w.d)
 	}
+}
+
+// progress records content, reasoning or tool-call text.
+func (w *watchdog) progress() {
+	w.idle.Store(0)
+	w.touch()
 }
 
 // gotHeaders records the response headers (which count as bytes).
@@ -82,13 +144,19 @@ func (w *watchdog) stop() {
 	}
 }
 
-// body wraps a response body so that every read restarts the timer.
+// body wraps a response body so that its bytes are counted.
 func (w *watchdog) body(rc io.ReadCloser) io.ReadCloser { return &idleBody{rc, w} }
 
 // explain turns the failure of an attempt whose timer fired into an
 // *IdleError; chunks is the number of chunks read.
 func (w *watchdog) explain(err error, n int, section string) error {
-	if err == nil || !w.fired.Load() {
+	if err == nil {
+		return nil
+	}
+	if w.flooded.Load() {
+		return &NoProgressError{Chunks: n}
+	}
+	if !w.fired.Load() {
 		return err
 	}
 	phase := "before the response headers"
@@ -99,7 +167,7 @@ func (w *watchdog) explain(err error, n int, section string) error {
 	default:
 		phase = "after " + chunks(n)
 	}
-	return &IdleError{Timeout: w.d, Phase: phase, Section: section}
+	return &IdleError{Timeout: w.d, Phase: phase, Section: section, Bytes: w.idle.Load()}
 }
 
 type idleBody struct {
@@ -109,8 +177,8 @@ type idleBody struct {
 
 func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if n > 0 {
-		b.w.touch()
+	if b.w.idle.Add(int64(n)) > MaxBytesWithoutProgress && !b.w.flooded.Swap(true) {
+		b.w.cancel(errFlood)
 	}
 	return n, err
 }

@@ -148,6 +148,10 @@ func retryable(err error) (reason string, ok bool) {
 		return se.short(), retryStatus(se.Code) && !outOfQuota(se.Message) && !ContextExceeded(err)
 	case errors.As(err, &ie):
 		return ie.Reason(), true
+	case errors.As(err, new(*NoProgressError)):
+		return (&NoProgressError{}).Reason(), true
+	case errors.As(err, new(*LineTooLongError)):
+		return (&LineTooLongError{}).Reason(), true
 	case errors.As(err, &ce):
 		return ce.Reason(), !certificateRejected(ce.Err)
 	case errors.As(err, &pe):

@@ -11,15 +11,44 @@ import (
 	"io"
 )
 
-// lineReader returns lines of any length without a scanner's size limit.
-// The returned slice is valid until the next call.
+// MaxLineBytes is the longest line of an event stream harness reads, far
+// above any real chunk: a longer line ends the attempt with a
+// *LineTooLongError, so that memory stays bounded whatever a server sends.
+// It bounds a non-streamed JSON answer too.
+const MaxLineBytes = 16 << 20
+
+// LineTooLongError says the endpoint sent a line over MaxLineBytes. It is
+// retried like a broken stream.
+type LineTooLongError struct {
+	Chunks int // the chunks read before it
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("%v: the endpoint sent a stream line over %s after %s; no real chunk is that long (the partial reply was kept; try again)",
+		ErrTruncated, byteCount(MaxLineBytes), chunks(e.Chunks))
+}
+
+// Reason says what happened in a few words.
+func (e *LineTooLongError) Reason() string {
+	return "a stream line over " + byteCount(MaxLineBytes)
+}
+
+func (e *LineTooLongError) Unwrap() error { return ErrTruncated }
+
+// errLineTooLong is lineReader's error for a line over its limit.
+var errLineTooLong = errors.New("line too long")
+
+// lineReader returns lines of up to max bytes (without the ending); a
+// longer one is errLineTooLong. The returned slice is valid until the next
+// call.
 type lineReader struct {
 	r    *bufio.Reader
 	long []byte
+	max  int
 }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: MaxLineBytes}
 }
 
 // next returns the next line without its LF or CRLF ending. The last line
@@ -30,6 +59,11 @@ func (l *lineReader) next() ([]byte, error) {
 		l.long = append(l.long[:0], line...)
 		for err == bufio.ErrBufferFull {
 			line, err = l.r.ReadSlice('\n')
+			// Two bytes for a CRLF ending.
+			if len(l.long)+len(line) > l.max+2 {
+				l.long = nil // the memory goes back with the attempt
+				return nil, errLineTooLong
+			}
 			l.long = append(l.long, line...)
 		}
 		line = l.long
@@ -61,6 +95,9 @@ func parseStream(ctx context.Context, r io.Reader, acc *accumulator) error {
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if err == errLineTooLong {
+				return &LineTooLongError{Chunks: acc.chunks}
 			}
 			return p.end(err)
 		}
@@ -180,6 +217,8 @@ func endOfStream(acc *accumulator, junk string) error {
 	switch {
 	case acc.finish != "":
 		return nil
+	case acc.chunks > 0 && acc.replies == 0:
+		return &notStreamError{fmt.Sprintf("%v: the endpoint answered with %s of JSON but no chat completion chunk (no \"choices\")", ErrTruncated, chunks(acc.chunks))}
 	case acc.chunks == 0 && junk != "":
 		return &notStreamError{fmt.Sprintf("%v: the endpoint did not answer with an event stream; it sent: %s", ErrTruncated, junk)}
 	case acc.chunks == 0:
@@ -203,6 +242,9 @@ func (a *accumulator) whole(data []byte) error {
 	}
 	if err := a.chunk(data); err != nil {
 		return err
+	}
+	if a.replies == 0 {
+		return &notStreamError{fmt.Sprintf("%v: the endpoint answered with JSON that is neither an event stream nor a chat completion: %s", ErrTruncated, truncate(string(a.scrub(data))))}
 	}
 	if a.finish == "" && a.chunks > 0 {
 		a.finish = "stop"

@@ -68,6 +68,8 @@ type Reply struct {
 	// Fail injects a failure after After chunks have been sent.
 	Fail  Failure
 	After int
+	// LineBytes is the length of FailLongLine's line.
+	LineBytes int
 	// Gate, when non-nil, is received from before each chunk is sent (the
 	// request ending cuts the wait short), so a test decides when each
 	// chunk goes out, for example between moves of a fake Clock.
@@ -113,6 +115,8 @@ const (
 	FailStall                // after After chunks the server sends nothing until the request ends
 	FailDrop                 // the connection is closed before any byte (retryable); After is ignored
 	FailStallHeaders         // the server sends nothing, not even headers, until the request ends
+	FailLongLine             // after After chunks, one data line of LineBytes bytes (its end never comes if the client stops reading)
+	FailFlood                // after After chunks, empty deltas at full speed until the request ends
 )
 
 // Text is a reply streaming content.

@@ -43,6 +43,8 @@ type Server struct {
 	tokFail    func(string) bool
 	unscripted int
 	closed     bool
+	win        window
+	sent       int64 // bytes FailLongLine and FailFlood wrote
 }
 
 // Request is one recorded request.
@@ -78,6 +80,9 @@ func New(t TB, replies ...Reply) *Server {
 	mux.HandleFunc("/v1/models", s.modelList)
 	mux.HandleFunc("/models", s.modelList)
 	mux.HandleFunc("/tokenize", s.tokenize)
+	mux.HandleFunc("/props", s.props)
+	mux.HandleFunc("/api/ps", s.ollamaPS)
+	mux.HandleFunc("/api/show", s.ollamaShow)
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -210,6 +215,9 @@ func (s *Server) next(req Request) (Reply, bool) {
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	req := Request{r.Method, r.URL.Path, r.Header.Clone(), body}
+	if s.overWindow(w, body) {
+		return
+	}
 	reply, ok := s.next(req)
 	if !ok {
 		writeStatus(w, http.StatusInternalServerError, `{"error":{"message":"llmtest: no scripted reply left"}}`)
@@ -237,7 +245,7 @@ func writeStatus(w http.ResponseWriter, code int, body string) {
 
 func (s *Server) modelList(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	fail, ids := s.modelsFail, s.models
+	fail, ids, fields := s.modelsFail, s.models, s.win.modelFields()
 	if ids == nil {
 		ids = []string{s.Model}
 	}
@@ -246,17 +254,18 @@ func (s *Server) modelList(w http.ResponseWriter, r *http.Request) {
 		s.serve(w, r, *fail, false)
 		return
 	}
-	type model struct {
-		ID      string `json:"id"`
-		Object  string `json:"object"`
-		OwnedBy string `json:"owned_by"`
-	}
 	list := struct {
-		Object string  `json:"object"`
-		Data   []model `json:"data"`
-	}{Object: "list", Data: []model{}}
+		Object string           `json:"object"`
+		Data   []map[string]any `json:"data"`
+	}{Object: "list", Data: []map[string]any{}}
 	for _, id := range ids {
-		list.Data = append(list.Data, model{id, "model", "llmtest"})
+		m := map[string]any{"id": id, "object": "model", "owned_by": "llmtest"}
+		if id == s.Model {
+			for k, v := range fields {
+				m[k] = v
+			}
+		}
+		list.Data = append(list.Data, m)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, js(list))
@@ -326,7 +335,7 @@ func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, reply Reply)
 	switch reply.Fail {
 	case FailCut, FailStall:
 		w.WriteHeader(http.StatusOK)
-		s.fail(w, r, reply.Fail, "", flusher(w))
+		s.fail(w, r, reply.Fail, reply.LineBytes, "", flusher(w))
 		return
 	case FailMalformed:
 		body = body[:len(body)/2]
@@ -344,7 +353,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 	start := time.Now()
 	for i, c := range reply.chunks() {
 		if reply.Fail != FailNone && i == reply.After {
-			s.fail(w, r, reply.Fail, c, flush)
+			s.fail(w, r, reply.Fail, reply.LineBytes, c, flush)
 			return
 		}
 		d := reply.Delay
@@ -362,7 +371,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 		flush()
 	}
 	if reply.Fail != FailNone {
-		s.fail(w, r, reply.Fail, `{"choices":[]}`, flush)
+		s.fail(w, r, reply.Fail, reply.LineBytes, `{"choices":[]}`, flush)
 		return
 	}
 	if !reply.NoDone {
@@ -370,7 +379,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, reply Reply
 	}
 }
 
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Failure, next string, flush func()) {
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Failure, lineBytes int, next string, flush func()) {
 	switch f {
 	case FailCut:
 		flush()
@@ -381,7 +390,47 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Failure, next st
 	case FailStall:
 		flush()
 		s.stall(r)
+	case FailLongLine, FailFlood:
+		s.flood(w, r, f, lineBytes, flush)
 	}
+}
+
+// Sent returns the bytes FailLongLine and FailFlood replies have written so
+// far (what the client accepted), over all requests.
+func (s *Server) Sent() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent
+}
+
+// flood writes FailLongLine's line or FailFlood's empty deltas, in 64 KiB
+// writes, until done, a write fails or the request ends.
+func (s *Server) flood(w http.ResponseWriter, r *http.Request, f Failure, lineBytes int, flush func()) {
+	piece := bytes.Repeat([]byte("a"), 64<<10)
+	if f == FailFlood {
+		empty := []byte(`data: {"choices":[{"index":0,"delta":{}}]}` + "\n\n")
+		piece = bytes.Repeat(empty, (64<<10)/len(empty))
+	}
+	write := func(b []byte) bool {
+		n, err := w.Write(b)
+		s.mu.Lock()
+		s.sent += int64(n)
+		s.mu.Unlock()
+		return err == nil && r.Context().Err() == nil
+	}
+	if f == FailLongLine {
+		if !write([]byte(`data: {"choices":[{"index":0,"delta":{"content":"`)) {
+			return
+		}
+	}
+	for sent := 0; f == FailFlood || sent < lineBytes; sent += len(piece) {
+		if !write(piece) {
+			return
+		}
+		flush()
+	}
+	write([]byte("\"}}]}\n\n"))
+	flush()
 }
 
 // stall sends nothing until the request or the server ends.

@@ -190,6 +190,8 @@ func (srv *server) callErr(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return errors.New("cancelled: the call was stopped by the user (Esc)")
+	case errors.As(err, &je) && je.Code == codeTooLarge:
+		return fmt.Errorf("MCP server %s: %s; the server is still connected: ask for less (a smaller page, range or query)", srv.spec.Name, je.Message)
 	case errors.As(err, &je):
 		return fmt.Errorf("MCP server %s refused the call: %s", srv.spec.Name, je.Message)
 	}

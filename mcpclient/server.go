@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -139,8 +141,9 @@ func (srv *server) connect(ctx context.Context) error {
 		return errors.New("harness is closing")
 	}
 	srv.st, srv.err, srv.session, srv.proc = ready, "", cs, proc
-	srv.setTools(tools)
+	skipped := srv.setTools(tools)
 	srv.mu.Unlock()
+	srv.noteSkipped(skipped)
 	go srv.watch(cs, proc)
 	srv.set.changed(srv.spec.Name)
 	return nil
@@ -172,11 +175,17 @@ func listTools(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) 
 	return out, nil
 }
 
-// setTools replaces the tool list; the caller holds mu.
-func (srv *server) setTools(list []*mcp.Tool) {
+// setTools replaces the tool list; the caller holds mu. It returns the
+// names of the tools left out as unusable, for noteSkipped once mu is
+// released.
+func (srv *server) setTools(list []*mcp.Tool) (skipped []string) {
 	srv.tools = srv.tools[:0:0]
 	seen := map[string]bool{}
 	for _, t := range list {
+		if !usableName(t.Name) {
+			skipped = append(skipped, t.Name)
+			continue
+		}
 		name := exposedName(srv.spec.Name, t.Name, false)
 		if seen[name] {
 			name = exposedName(srv.spec.Name, t.Name, true)
@@ -191,6 +200,20 @@ func (srv *server) setTools(list []*mcp.Tool) {
 			InputSchema: objectSchema(t.InputSchema), Allowed: srv.spec.allowed(t.Name),
 		})
 	}
+	return skipped
+}
+
+// noteSkipped records a failure note for the tools setTools left out.
+func (srv *server) noteSkipped(skipped []string) {
+	if len(skipped) == 0 {
+		return
+	}
+	names := make([]string, len(skipped))
+	for i, n := range skipped {
+		names[i] = strconv.Quote(n)
+	}
+	srv.set.note("", failures.KindMCP, fmt.Sprintf("MCP server %s offers %d tools with unusable names (empty, or with whitespace or control characters), left out: %s",
+		srv.spec.Name, len(skipped), strings.Join(names, ", ")), "")
 }
 
 // watch waits for the connection to end or the process to exit, then
@@ -232,11 +255,13 @@ func (srv *server) toolsChanged(_ context.Context, req *mcp.ToolListChangedReque
 		if err != nil {
 			return // a lost connection is reported by watch
 		}
+		var skipped []string
 		srv.mu.Lock()
 		if srv.session == cs {
-			srv.setTools(tools)
+			skipped = srv.setTools(tools)
 		}
 		srv.mu.Unlock()
+		srv.noteSkipped(skipped)
 		srv.set.changed(srv.spec.Name)
 	}()
 }

@@ -46,7 +46,16 @@ type Options struct {
 	OnChange func(server string)
 
 	Clock Clock // nil is the real clock
+
+	// MaxDirectTools is how many tools, over all servers in name order,
+	// are offered as direct tools (the rest are marked Indirect): 0 means
+	// DefaultMaxDirectTools, a negative number none.
+	MaxDirectTools int
 }
+
+// DefaultMaxDirectTools is the default of Options.MaxDirectTools (as
+// [mcp] max_direct_tools): OpenAI refuses more than 128 tools a request.
+const DefaultMaxDirectTools = 128
 
 // Set is the MCP servers of one session. Start returns at once; each
 // server connects on a goroutine of its own. Its methods are safe for
@@ -134,6 +143,16 @@ func (s *Set) Servers(ctx context.Context) []ServerInfo {
 	out := make([]ServerInfo, len(s.servers))
 	for i, srv := range s.servers {
 		out[i] = srv.info()
+	}
+	direct := s.opts.MaxDirectTools
+	if direct == 0 {
+		direct = DefaultMaxDirectTools
+	}
+	for i := range out {
+		for j := range out[i].Tools {
+			out[i].Tools[j].Indirect = direct <= 0
+			direct--
+		}
 	}
 	return out
 }

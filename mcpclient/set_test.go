@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"harness/approval"
 	"strings"
 	"testing"
@@ -500,5 +501,46 @@ func TestProbe(t *testing.T) {
 	cancel()
 	if info, _ := Probe(ctx, slow.spec("slow"), Options{}); !strings.HasPrefix(info.Err, "did not start within") {
 		t.Errorf("slow probe = %+v", info)
+	}
+}
+
+// TestToolNamesAndDirectCap: tools with unusable names are left out with
+// one failure note; past MaxDirectTools, tools are marked Indirect.
+func TestToolNamesAndDirectCap(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "odd", Version: "1"}, nil)
+	for _, name := range []string{"ok_a", "", "has space", "ctl\x01", "ok_b", "ok_c"} {
+		s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
+	}
+	sp := Spec{Name: "odd", Dial: func(ctx context.Context) (mcp.Transport, error) {
+		c, sv := mcp.NewInMemoryTransports()
+		if _, err := s.Connect(ctx, sv, nil); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}}
+	ns := newNotes()
+	set := Start([]Spec{sp}, Options{Clock: newFakeClock(), OnFailure: ns.add, MaxDirectTools: 2})
+	t.Cleanup(set.Close)
+	info := set.Servers(context.Background())[0]
+	var got []string
+	for _, tool := range info.Tools {
+		got = append(got, fmt.Sprintf("%s:%v", tool.Name, tool.Indirect))
+	}
+	if strings.Join(got, " ") != "ok_a:false ok_b:false ok_c:true" {
+		t.Errorf("tools %v", got)
+	}
+	n := ns.wait(t)
+	if n.Kind != failures.KindMCP || !strings.Contains(n.Message, `MCP server odd offers 3 tools with unusable names (empty, or with whitespace or control characters), left out: "", "ctl\x01", "has space"`) {
+		t.Errorf("note %+v", n)
+	}
+	none := Start([]Spec{sp}, Options{Clock: newFakeClock(), MaxDirectTools: -1})
+	t.Cleanup(none.Close)
+	for _, tool := range none.Servers(context.Background())[0].Tools {
+		if !tool.Indirect {
+			t.Errorf("%s is direct with MaxDirectTools < 0", tool.Name)
+		}
 	}
 }

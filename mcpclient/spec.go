@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -91,6 +93,24 @@ type Tool struct {
 	Description string          // the server's description (its title when it gives none)
 	InputSchema json.RawMessage // a JSON Schema object
 	Allowed     bool            // on the server's allow list: runs without asking
+	// Indirect is set on the tools past Options.MaxDirectTools (counted
+	// over the servers in name order): they are not offered as direct
+	// tools, only to REPL code.
+	Indirect bool
+}
+
+// usableName reports whether a server's tool name can be offered: not
+// empty, valid UTF-8, without whitespace or control characters.
+func usableName(s string) bool {
+	if s == "" || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // maxToolName is the longest function name the chat endpoints accept.

@@ -6,6 +6,7 @@ package mcpclient
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +82,14 @@ func startProcess(sp Spec, o Options, log string) (mcp.Transport, *process, erro
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
-	return &mcp.IOTransport{Reader: outR, Writer: inW}, p, nil
+	var notes io.WriteCloser // the log again, for what frameFilter drops
+	if log != "" {
+		if f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0); err == nil {
+			notes = f
+		}
+	}
+	// frameFilter enforces MaxFrameBytes itself, call by call.
+	return &mcp.IOTransport{Reader: filterFrames(outR, notes), Writer: inW, MaxLineLength: -1}, p, nil
 }
 
 // expanded returns sp with its ${NAME} references replaced.

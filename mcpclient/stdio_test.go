@@ -65,6 +65,12 @@ func serveStdio() int {
 		os.Exit(3)
 		return nil
 	})
+	add("junk", func() *mcp.CallToolResult {
+		fmt.Fprintln(os.Stdout, "not json at all")
+		fmt.Fprintln(os.Stdout, `{"json":"but not JSON-RPC"}`)
+		return text("after junk")
+	})
+	add("big", func() *mcp.CallToolResult { return text(strings.Repeat("x", 20<<20)) })
 	add("spawn", func() *mcp.CallToolResult {
 		cmd := exec.Command("sleep", "300")
 		if err := cmd.Start(); err != nil {
@@ -90,7 +96,7 @@ func stdioSpec(t *testing.T, name string, env map[string]string) Spec {
 	for k, v := range env {
 		e[k] = v
 	}
-	return Spec{Name: name, Command: exe, Env: e, Allow: []string{"env", "cwd", "crash", "spawn"}}
+	return Spec{Name: name, Command: exe, Env: e, Allow: []string{"env", "cwd", "crash", "spawn", "junk", "big"}}
 }
 
 // startStdio starts specs with a log directory and the given environment.
@@ -219,11 +225,51 @@ func TestStdioCloseKillsGroup(t *testing.T) {
 func TestStdioSchemaAndLogName(t *testing.T) {
 	s, _, _ := startStdio(t, []string{"PATH=" + os.Getenv("PATH")}, nil, stdioSpec(t, "named", nil))
 	info := s.Servers(context.Background())[0]
-	if filepath.Base(info.Log) != "named.log" || len(info.Tools) != 4 {
+	if filepath.Base(info.Log) != "named.log" || len(info.Tools) != 6 {
 		t.Fatalf("info = %+v", info)
 	}
 	var schema map[string]any
 	if json.Unmarshal(info.Tools[0].InputSchema, &schema) != nil || schema["type"] != "object" {
 		t.Errorf("schema = %s", info.Tools[0].InputSchema)
+	}
+}
+
+// TestStdioBadFrames: lines on stdout that are not JSON-RPC are skipped
+// and logged, and a result over MaxFrameBytes fails that call alone, three
+// times over, without the connection (or a restart) going.
+func TestStdioBadFrames(t *testing.T) {
+	counter := filepath.Join(t.TempDir(), "starts")
+	sp := stdioSpec(t, "noisy", map[string]string{"MCPCLIENT_TEST_COUNTER": counter})
+	s, ns, _ := startStdio(t, []string{"PATH=" + os.Getenv("PATH")}, nil, sp)
+	res, err := call(t, s, "noisy", "junk")
+	if err != nil || res.Text != "after junk" {
+		t.Fatalf("junk: %+v, %v", res, err)
+	}
+	for i := 0; i < 3; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 6*waitTimeout) // 20 MiB under -race
+		_, err := s.Call(ctx, Call{Server: "noisy", Tool: "big"})
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "MCP server noisy: result too large (20 MB, limit 16 MB); the server is still connected") {
+			t.Fatalf("big %d: %v", i, err)
+		}
+	}
+	if res, err := call(t, s, "noisy", "cwd"); err != nil || res.IsError {
+		t.Fatalf("after the big results: %+v, %v", res, err)
+	}
+	if b, _ := os.ReadFile(counter); string(b) != "1" {
+		t.Errorf("started %s times, want 1", b)
+	}
+	select {
+	case n := <-ns.ch:
+		t.Errorf("a failure note: %+v", n)
+	default:
+	}
+	data, _ := os.ReadFile(s.Servers(context.Background())[0].Log)
+	for _, want := range []string{`harness: skipped a line on stdout that is not a JSON-RPC message: "not json at all"`,
+		`harness: skipped a line on stdout that is not a JSON-RPC message: "{\"json\":\"but not JSON-RPC\"}"`,
+		"passed the 16777216-byte limit and was dropped (id "} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("log lacks %q:\n%s", want, data)
+		}
 	}
 }

@@ -1,27 +1,39 @@
-// Package reaper kills the process groups of host commands when harness
-// ends, however it ends, SIGKILL included.
+// Package reaper makes sure nothing a host command starts outlives
+// harness, however harness ends, SIGKILL included.
 //
 // run() starts each command in a process group of its own and kills the
 // group when the call is cancelled (Esc, SIGINT, SIGHUP, SIGTERM), and the
 // kernel's parent-death signal kills the command itself if harness dies.
-// Neither reaches what a command started in the background once harness is
-// SIGKILLed: the shell of sh -c "sleep 100 & make" dies with harness, its
-// children would live on. A reaper is a small helper process that outlives
-// harness for that moment:
+// What a command leaves in the background may run on while harness runs;
+// it must not survive harness. Three things see to it:
+//
+//   - Subreap makes harness a child subreaper: an orphan below it (the
+//     child of sh -c "sleep 100 &", a setsid daemon, a double fork) becomes
+//     harness's child instead of init's. SweepOrphans reaps those that
+//     ended, after each command.
+//   - Shutdown, as harness ends on its own (the turn done, /exit, a stop
+//     signal), kills every process below it (KillDescendants).
+//   - A small helper process outlives a SIGKILLed harness for a moment.
+//
+// The helper:
 //
 //	harness  --"+PGID\n" (a command started) / "-PGID\n" (it ended)-->  reaper's stdin
-//	harness ends, any way: the pipe closes  -->  reaper: kill(-PGID, SIGKILL)
-//	                                             for every group still listed; exit
+//	harness ends, any way: the pipe closes  -->  reaper: SIGKILL the groups still listed,
+//	                                             every process whose environment holds
+//	                                             the mark (Env), and all below them; exit
 //
-// The reaper is the harness binary itself, started with the argument Arg
-// (cmd/harness hands that argument to Main), so nothing extra is installed.
-// It starts when harness starts (Start) or at the latest with the first
-// command (Watch), in a session of its own, and
+// Every command's environment holds Env, a MarkVar entry naming this
+// harness process, which what it starts inherits whatever session or
+// parent it moves to. The helper is the harness binary itself, started
+// with the argument Arg (cmd/harness hands that argument to Main), so
+// nothing extra is installed. It starts when harness starts (Start) or at
+// the latest with the first command (Watch), in a session of its own, and
 // ignores SIGINT, SIGHUP and SIGTERM: a closed terminal or a Ctrl+C must not
 // end it before harness. Only groups of commands still running are listed,
 // so a group ID is never killed after its command was reaped. When the
-// reaper cannot start, Watch does nothing and the parent-death signal is
-// the only guard.
+// helper cannot start, Watch does nothing and the parent-death signal is
+// the only guard against SIGKILL. A process that replaced its whole
+// environment (env -i), or runs as another user, is not found by the mark.
 package reaper
 
 import (
@@ -35,6 +47,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Arg is the argument that makes the harness binary run Main.
@@ -44,7 +57,8 @@ const Arg = "--internal-reaper"
 // and tells it which process groups to kill. The zero value is not usable;
 // the methods of a nil *Reaper do nothing. Safe for concurrent use.
 type Reaper struct {
-	exe string
+	exe  string
+	mark string // MarkVar's value
 
 	mu      sync.Mutex
 	started bool
@@ -58,7 +72,7 @@ func New(exe string) *Reaper {
 	if exe == "" {
 		exe = self()
 	}
-	return &Reaper{exe: exe}
+	return &Reaper{exe: exe, mark: fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())}
 }
 
 // self is this program's binary: /proc/self/exe on Linux, which works even
@@ -101,6 +115,32 @@ func (r *Reaper) Watch(pgid int) (release func()) {
 	return func() { once.Do(func() { r.send('-', pgid) }) }
 }
 
+// Shutdown kills every process below harness (workers, MCP servers, what
+// run() commands left in the background, adopted orphans) and every
+// process carrying the mark, as harness ends. The methods of a nil
+// *Reaper do nothing.
+func (r *Reaper) Shutdown() {
+	if r != nil {
+		KillDescendants()
+		killGroupTrees(nil, r.Env())
+	}
+}
+
+// MarkVar is the environment variable every run() command gets (Env): its
+// value names this harness process, so that the helper finds what the
+// commands started after harness is gone, whatever session or parent it
+// moved to.
+const MarkVar = "HARNESS_RUN"
+
+// Env returns the MarkVar entry ("HARNESS_RUN=…") to put in every
+// command's environment; "" for a nil Reaper.
+func (r *Reaper) Env() string {
+	if r == nil {
+		return ""
+	}
+	return MarkVar + "=" + r.mark
+}
+
 // Err returns why the helper could not start or stopped listening, or nil.
 func (r *Reaper) Err() error {
 	if r == nil {
@@ -130,6 +170,7 @@ func (r *Reaper) send(op byte, pgid int) bool {
 
 func (r *Reaper) start() (io.WriteCloser, error) {
 	cmd := exec.Command(r.exe, Arg)
+	cmd.Env = []string{r.Env()} // nothing of harness's environment (keys) in its /proc entry
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	w, err := cmd.StdinPipe()
 	if err != nil {
@@ -166,6 +207,11 @@ func Main(in io.Reader) int {
 			delete(groups, pgid)
 		}
 	}
+	mark := ""
+	if v := os.Getenv(MarkVar); v != "" {
+		mark = MarkVar + "=" + v
+	}
+	killGroupTrees(groups, mark)
 	for pgid := range groups {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 	}

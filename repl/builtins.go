@@ -38,7 +38,7 @@ var replFunctions = []replFunction{
 	{"store_summary", "store_summary()", "print the file count, total bytes, latest change and most recently changed files of /store", jail.Store},
 	{"library_summary", "library_summary()", "the same for /library", jail.Library},
 	{"mcp", "mcp(server, tool, **arguments)", "call an MCP server's tool (see MCP servers)", mcpNeeds},
-	{"mcp_tools", "mcp_tools(server=None)", "the MCP servers' tools: dicts of server, name, description, input_schema, allowed", mcpNeeds},
+	{"mcp_tools", "mcp_tools(server=None)", "the MCP servers' tools: dicts of server, name, description, input_schema, allowed, direct", mcpNeeds},
 }
 
 // hasMount reports whether the named mount exists in this REPL (or, for

@@ -14,6 +14,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"harness/failures"
+	"harness/repl/rewrite"
 )
 
 // stopKind says why a call was stopped from outside the interpreter.
@@ -54,8 +55,8 @@ type callState struct {
 	ctx     context.Context  // cancelled when the call is stopped for any reason
 	cancel  context.CancelFunc
 	code    string
-	pm      *posMap // positions of the rewritten code in code; nil when unchanged
-	refused bool    // the pre-pass refused a form (its error is the call's)
+	pm      *rewrite.PosMap // positions of the rewritten code in code; nil when unchanged
+	refused bool            // the pre-pass refused a form (its error is the call's)
 	out     outBuf
 	why     atomic.Int32
 	stopMu  sync.Mutex // orders stop against finish
@@ -127,6 +128,10 @@ func (c *callState) finish() {
 }
 
 func (c *callState) write(s string) { c.out.write(s) }
+
+// noteUnsupported notes a Python form the REPL lacks (a failure of kind
+// unsupported), for the runtime's files, which do not import failures.
+func (c *callState) noteUnsupported(message string) { c.note(failures.KindUnsupported, message) }
 
 // note queues a failure note; flushNotes records them after the call.
 func (c *callState) note(kind, message string) {

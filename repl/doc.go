@@ -45,41 +45,22 @@
 // read so that the Python models write runs with Python's meaning. A call
 // goes through four stages (a helper file through the first three):
 //
-//  1. The pre-pass (prepass*.go) rewrites the forms Starlark cannot parse:
-//     f-strings, **, is / is not, chained comparisons, generator arguments,
-//     import, assert, raise, del, try/except/else/finally (at top level
-//     for the driver; inside a function as one function per clause, run
-//     by the hidden __py_tryrun, prepass_trydef.go), with, top-level
-//     class statements (a function running the class body, then
-//     __py_class, prepass_class.go), decorators, annotations, star
-//     unpacking, walrus in if/while conditions, for/while-else, nonlocal,
-//     match (an if/elif chain over __py_match, prepass_match.go and
-//     pymatch.go), yield (hidden calls; a generator function's body runs
-//     on a goroutine of its own, one step per next(), pygen.go). Code
-//     without these habits reaches
-//     Starlark byte for byte unchanged (FuzzPrepass checks this and that
-//     the pre-pass never panics). A position map sends error positions in
-//     rewritten code back to the user's line and column. A form whose
-//     Python meaning cannot be kept is refused with an error at the
-//     user's position, never run with another meaning.
+//  1. The pre-pass (package rewrite) rewrites the forms Starlark cannot
+//     parse (f-strings, **, is, chained comparisons, import, try, with,
+//     class, match, yield, ...) into Starlark with their Python meaning,
+//     with a position map back to the user's line and column. Code without
+//     these habits reaches Starlark byte for byte unchanged; a form whose
+//     Python meaning cannot be kept is refused at the user's position.
 //  2. Starlark parses and resolves the result.
-//  3. The AST pass (astpass.go) routes the operations whose Starlark
-//     meaning differs through hidden builtins: indexing and slicing
-//     (strings count characters), iteration, method calls (Python's str,
-//     list, dict and set methods), x % y without a number literal
-//     (%-formatting), ** and identity, global reads inside functions,
-//     x.__name__ and the other attributes every Python object has. It
-//     keeps the variables a function's try clauses assign in a dict the
-//     function makes on entry, so that body, handlers, finally and the
-//     code after share them (and so the variables nested functions
-//     declare nonlocal), and makes a method's reads of its class
-//     body's names global reads, as Python scopes them
-//     (astpass_locals.go); super() gets its class and instance.
-//     A function reading a global while the chunk defining it still runs
-//     reads the chunk's current value (moduleSlots: go.starlark.net keeps
-//     it in an unexported slice, read through reflect and unsafe; a test
-//     checks the layout, and the read falls back to the REPL's globals
-//     when the layout is not the expected one).
+//  3. The AST pass (package rewrite) routes the operations whose Starlark
+//     meaning differs through hidden builtins (pyhidden.go): indexing,
+//     iteration, method calls, %, **, identity, global reads inside
+//     functions, the attributes every Python object has. A function
+//     reading a global while the chunk defining it still runs reads the
+//     chunk's current value (package modslots: go.starlark.net keeps it in
+//     an unexported slice, read through reflect and unsafe; a test checks
+//     the layout, and the read falls back to the REPL's globals when the
+//     layout is not the expected one).
 //  4. The driver (driver.go) runs the top-level statements one by one,
 //     carrying out the try and with markers: an exception is a value of an
 //     exception class (pyerrors.go) matched by class and its bases;
@@ -117,7 +98,7 @@
 //	                           finditer sub subn split compile escape, flags I M S X A;
 //	                           match objects with group groups groupdict start end span and
 //	                           m[g]; \w \d \s are Unicode; offsets count characters; a lookahead
-//	                           ending the pattern runs as X(Y) cut at Y (re_ahead.go)
+//	                           ending the pattern runs as X(Y) cut at Y (package pyre)
 //	import x                   the modules listed in help(); help(module) lists its names
 //	Path(*parts)               pathlib-style paths (see Files)
 //	chdir(p), getcwd()         the REPL's relative base only
@@ -209,7 +190,8 @@
 // host returns (a denied approval, an unavailable server, a timeout), fail
 // the call with that message, which try_call catches; a stop (Esc) is
 // never caught. mcp_tools(server=None) returns a list of dicts with
-// server, name, description, input_schema (decoded) and allowed. help()
+// server, name, description, input_schema (decoded), allowed and direct
+// (false past [mcp] max_direct_tools: mcp() is then the only way). help()
 // lists each server on one line with its tool names (* marks those that
 // run without asking) or why it is unavailable. The REPL knows nothing of
 // allow lists or approvals: the host applies them, so the same rules hold
@@ -342,4 +324,25 @@
 // "builtin not available: vars", the NotImplementedError of a name kept
 // out on purpose ("os.environ is not available in this REPL: ..."), or
 // "Starlark could not parse: <message>"; the second line is the error.
+//
+// # Packages
+//
+// The REPL's packages stand on floors; each imports only floors below it,
+// and only repl imports jail, worker, wire, config, rlm or ui. The table of
+// allowed edges is in layers_test.go (TestLayers fails on any other):
+//
+//	repl/pystr     character offsets, Python's string repr, character classes
+//	repl/pyre      Python's re over RE2: translation and engine
+//	repl/modslots  the one read of go.starlark.net internals (reflect, unsafe)
+//	repl/rewrite   the pre-pass and the AST pass: pure text and tree rewrites
+//	repl           the runtime (py*.go), the standard modules (pymod_*.go,
+//	               re.go) and the REPL as harness sees it: Options, New,
+//	               Exec, Close, results and limits, mounts, run(), help(),
+//	               helpers, MCP calls, memory guards, the worker bridge
+//
+// A new standard module is today a pymod_<name>.go file in repl with its
+// builtins in one table and a line in pymodules.go's moduleMakers (help()
+// lists it from there), its cases in testdata/py_modules.star, or in the
+// CPython table testdata/pyexprs.txtar (TestPyExprs) when CPython can
+// check them.
 package repl

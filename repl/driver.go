@@ -10,6 +10,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/rewrite"
 )
 
 // Starlark has no exceptions, so a top-level try cannot be compiled. The
@@ -18,7 +20,7 @@ import (
 // globals persist), and itself the statements that need it:
 //
 //	if __py_try(): … elif __py_except(E, "e"): … elif __py_else(): … elif __py_finally(): …
-//	                   a try statement (see prepass.go)
+//	                   a try statement (see rewrite/prepass.go)
 //	__py_delname("x"), __py_import_star("m")
 //	                   bindings only the driver can change between chunks
 //	for, while, if     when their bodies hold one of these, or a break or
@@ -77,29 +79,16 @@ var stmtMarkers = map[string]bool{
 	"__py_delname": true, "__py_delslice": true, "__py_import_star": true, "__py_setglobal": true,
 }
 
-// markerCall returns the hidden marker a statement's expression calls.
-func markerCall(e syntax.Expr) (*syntax.CallExpr, string) {
-	c, ok := e.(*syntax.CallExpr)
-	if !ok {
-		return nil, ""
-	}
-	id, ok := c.Fn.(*syntax.Ident)
-	if !ok || !strings.HasPrefix(id.Name, "__py_") {
-		return nil, ""
-	}
-	return c, id.Name
-}
-
 // driven reports whether s needs the driver.
 func driven(s syntax.Stmt, inLoop bool) bool {
 	switch s := s.(type) {
 	case *syntax.BranchStmt:
 		return inLoop && s.Token != syntax.PASS
 	case *syntax.ExprStmt:
-		_, name := markerCall(s.X)
+		_, name := rewrite.MarkerCall(s.X)
 		return name == "__py_delname" || name == "__py_import_star"
 	case *syntax.IfStmt:
-		if _, name := markerCall(s.Cond); name == "__py_try" {
+		if _, name := rewrite.MarkerCall(s.Cond); name == "__py_try" {
 			return true
 		}
 		return anyDriven(s.True, inLoop) || anyDriven(s.False, inLoop)
@@ -164,15 +153,15 @@ func anyDriven(stmts []syntax.Stmt, inLoop bool) bool {
 	return false
 }
 
-// isWith reports whether a for statement is a with statement (prepass.go).
+// isWith reports whether a for statement is a with statement (rewrite/prepass.go).
 func isWith(s *syntax.ForStmt) bool {
 	x := s.X
 	if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) == 1 {
-		if id, ok := c.Fn.(*syntax.Ident); ok && id.Name == hidIter {
+		if id, ok := c.Fn.(*syntax.Ident); ok && id.Name == rewrite.HidIter {
 			x = c.Args[0]
 		}
 	}
-	_, name := markerCall(x)
+	_, name := rewrite.MarkerCall(x)
 	return name == "__py_with"
 }
 
@@ -192,7 +181,7 @@ func (r *interp) driveStmt(f *syntax.File, s syntax.Stmt, inLoop bool) (signal, 
 		_, err := r.eval(s.X)
 		return sigNone, err
 	case *syntax.IfStmt:
-		if _, name := markerCall(s.Cond); name == "__py_try" {
+		if _, name := rewrite.MarkerCall(s.Cond); name == "__py_try" {
 			return r.try(f, s, inLoop)
 		}
 		v, err := r.eval(s.Cond)
@@ -351,7 +340,7 @@ func splitTry(s *syntax.IfStmt) (*tryClauses, error) {
 		if !ok {
 			break
 		}
-		_, name := markerCall(clause.Cond)
+		_, name := rewrite.MarkerCall(clause.Cond)
 		switch name {
 		case "__py_except":
 			if t.hasElse || t.hasFinal {

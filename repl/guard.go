@@ -40,19 +40,19 @@ const concatName = "+"
 // most loops, and a hidden call there costs a third of the loop's time.
 // Evaluation order is unchanged.
 func guardRepeats(node any) {
-	rewrite(reflect.ValueOf(node))
+	guardRewrite(reflect.ValueOf(node))
 }
 
 var exprType = reflect.TypeOf((*syntax.Expr)(nil)).Elem()
 
-// rewrite walks v (a syntax node, a slice of nodes, or an interface
+// guardRewrite walks v (a syntax node, a slice of nodes, or an interface
 // holding one) and replaces multiplications and additions in the settable places it
 // finds.
-func rewrite(v reflect.Value) {
+func guardRewrite(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Interface: // Expr, Stmt, Node (comprehension clauses), or any
 		if !v.IsNil() {
-			rewrite(v.Elem())
+			guardRewrite(v.Elem())
 			if v.CanSet() && v.Type() == exprType {
 				if call := repeatCall(v.Interface().(syntax.Expr)); call != nil {
 					v.Set(reflect.ValueOf(call))
@@ -61,7 +61,7 @@ func rewrite(v reflect.Value) {
 		}
 	case reflect.Slice:
 		for i := 0; i < v.Len(); i++ {
-			rewrite(v.Index(i))
+			guardRewrite(v.Index(i))
 		}
 	case reflect.Pointer:
 		if v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != "go.starlark.net/syntax" {
@@ -76,7 +76,7 @@ func rewrite(v reflect.Value) {
 		s := v.Elem()
 		for i := 0; i < s.NumField(); i++ {
 			if f := s.Field(i); f.CanSet() {
-				rewrite(f)
+				guardRewrite(f)
 			}
 		}
 	}

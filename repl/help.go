@@ -13,6 +13,8 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/repl/pystr"
+	"harness/sandbox"
 )
 
 // helperBudget is the most help() spends on the helper functions; past it
@@ -69,6 +71,10 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 		access(repo), repo.Level(), r.cwd)
 	if r.opts.Store != nil {
 		sb.WriteString("/store: shared by all agents and sessions, read-write; pass data on by writing here and naming the path.\n")
+		if r.opts.Siblings {
+			sb.WriteString("Other subagents may run at the same time: each write replaces the whole file at once (never half written), " +
+				"and when two agents write the same file the last one wins; use a file name of your own.\n")
+		}
 	}
 	if r.opts.Library != nil {
 		sb.WriteString("/library: this session's conversations, read-only.\n")
@@ -184,7 +190,7 @@ func (r *interp) helpOn(v starlark.Value) string {
 	}
 	for _, h := range r.helpers {
 		if h.name == name {
-			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + quotePy(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
+			return h.signature + "\n" + indent(h.doc) + "(from replib/" + h.file + "; lib_source(" + pystr.Quote(strings.TrimSuffix(h.file, ".star")) + ") shows it)\n"
 		}
 	}
 	for _, f := range replFunctions {
@@ -244,9 +250,12 @@ func (r *interp) sandboxLine() string {
 		where += ", " + w
 	}
 	line := "Sandbox: every command runs confined (sandbox = \"workspace\"): it may read and execute anything but write only in " +
-		where + "; a write elsewhere fails with \"Permission denied\"."
+		where + "; a write elsewhere fails with \"Permission denied\". It can still change the metadata of files elsewhere (chmod, touch -d, extended attributes): the sandbox does not cover metadata."
 	if !cmds.Network {
 		line += " TCP connections are blocked (network = false)."
+	}
+	if sandbox.ABI() >= 6 {
+		line += " It cannot signal processes outside its sandbox (harness included) nor reach abstract Unix sockets made outside it."
 	}
 	return line
 }

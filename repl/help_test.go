@@ -65,3 +65,15 @@ func withHelpers(t *testing.T, e *env) {
 	e.repl = r
 	t.Cleanup(r.Close)
 }
+
+// TestHelpSiblings: with other subagents running at once ([rlm]
+// parallel), help()'s Files section says how writes to /store meet.
+func TestHelpSiblings(t *testing.T) {
+	const line = "Other subagents may run at the same time: each write replaces the whole file at once"
+	for _, siblings := range []bool{false, true} {
+		e := newEnv(t, func(_ *env, o *Options) { o.Siblings = siblings })
+		if got := strings.Contains(e.exec("help()"), line); got != siblings {
+			t.Errorf("Siblings %v: help() says so: %v", siblings, got)
+		}
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/rewrite"
 )
 
 // HelperFile describes one file of $HARNESS_HOME/replib as the REPL
@@ -77,7 +79,7 @@ type helperLog struct {
 	owner   map[string]string         // top-level name → the helper file that bound it
 	bound   map[string]starlark.Value // top-level name → the value it bound
 	builtin map[string]bool           // names bound before any helper file loaded
-	pm      *posMap                   // the position map of the file loading now (nil: unchanged text)
+	pm      *rewrite.PosMap           // the position map of the file loading now (nil: unchanged text)
 	errPos  syntax.Position           // where the file loading now stopped
 }
 
@@ -111,7 +113,7 @@ func (l *helperLog) place(p syntax.Position) syntax.Position {
 	if l.pm == nil || !p.IsValid() {
 		return p
 	}
-	line, col := l.pm.position(int(p.Line), int(p.Col))
+	line, col := l.pm.Position(int(p.Line), int(p.Col))
 	name := p.Filename()
 	return syntax.MakePosition(&name, int32(line), int32(col))
 }

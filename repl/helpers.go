@@ -17,6 +17,7 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/repl/rewrite"
 )
 
 // helper is one public helper function.
@@ -96,16 +97,16 @@ func (r *interp) loadHelper(file string, src []byte) (err error) {
 func (r *interp) execHelper(file string, src []byte) error {
 	pre, err := helperPrepass(string(src))
 	if err != nil {
-		pe := err.(*prepassError)
-		line, col := lineCol(string(src), lineStarts(string(src)), pe.pos)
-		return &syntax.Error{Pos: syntax.MakePosition(&file, int32(line), int32(col)), Msg: pe.msg}
+		pe := err.(*rewrite.Error)
+		line, col := rewrite.LineCol(string(src), rewrite.LineStarts(string(src)), pe.Pos)
+		return &syntax.Error{Pos: syntax.MakePosition(&file, int32(line), int32(col)), Msg: pe.Msg}
 	}
-	r.helperLog.pm = pre.pm
-	f, err := r.fileOpts.Parse(file, pre.text, 0)
+	r.helperLog.pm = pre.PM
+	f, err := r.fileOpts.Parse(file, pre.Text, 0)
 	if err != nil {
 		return err
 	}
-	if err := astPass(f, astOptions{loads: pre.loads, marks: pre.marks}); err != nil {
+	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, Methods: pyMethods}); err != nil {
 		return err
 	}
 	guardRepeats(f)
@@ -271,23 +272,23 @@ func CheckHelpers(home string) ([]string, error) {
 // loads again unchanged.
 var helperCache struct {
 	sync.Mutex
-	m map[string]*prepassOut
+	m map[string]*rewrite.Prepassed
 }
 
-func helperPrepass(src string) (*prepassOut, error) {
+func helperPrepass(src string) (*rewrite.Prepassed, error) {
 	helperCache.Lock()
 	out, ok := helperCache.m[src]
 	helperCache.Unlock()
 	if ok {
 		return out, nil
 	}
-	out, err := prepass(src)
+	out, err := rewrite.Prepass(src)
 	if err != nil {
 		return nil, err
 	}
 	helperCache.Lock()
 	if helperCache.m == nil || len(helperCache.m) > 256 {
-		helperCache.m = map[string]*prepassOut{}
+		helperCache.m = map[string]*rewrite.Prepassed{}
 	}
 	helperCache.m[src] = out
 	helperCache.Unlock()

@@ -38,6 +38,7 @@ type MCPTool struct {
 	Description string
 	InputSchema json.RawMessage
 	Allowed     bool // runs without asking
+	Indirect    bool // not a direct tool (past [mcp] max_direct_tools): reachable with mcp() only
 }
 
 // MCPResult is a tool's result.
@@ -115,6 +116,7 @@ func (r *interp) mcpTools(_ *starlark.Thread, b *starlark.Builtin, args starlark
 			d.SetKey(starlark.String("description"), starlark.String(t.Description))
 			d.SetKey(starlark.String("input_schema"), schema)
 			d.SetKey(starlark.String("allowed"), starlark.Bool(t.Allowed))
+			d.SetKey(starlark.String("direct"), starlark.Bool(!t.Indirect))
 			out = append(out, d)
 		}
 	}
@@ -139,6 +141,9 @@ func decodeJSON(b json.RawMessage) (starlark.Value, error) {
 }
 
 // helpMCP is help()'s section on the MCP servers: one line per server.
+// helpToolNames is how many tool names help() lists per server.
+const helpToolNames = 50
+
 func (r *interp) helpMCP(sb *strings.Builder) {
 	if r.opts.MCP == nil {
 		return
@@ -149,19 +154,39 @@ func (r *interp) helpMCP(sb *strings.Builder) {
 	}
 	sb.WriteString("\n## MCP servers\n")
 	sb.WriteString("mcp(server, tool, **arguments) calls a tool; it returns the structured content as values, else the text, " +
-		"and a tool error fails the call (try_call catches it). mcp_tools(server=None) lists the tools with their input schemas. " +
-		"The same tools are direct tools named mcp__<server>__<tool>. Tools marked * run without asking; the others need the user's approval each call.\n")
+		"and a tool error fails the call (try_call catches it). mcp_tools(server=None) lists the tools with their input schemas. ")
+	total, indirect := 0, 0
+	for _, s := range servers {
+		for _, t := range s.Tools {
+			total++
+			if t.Indirect {
+				indirect++
+			}
+		}
+	}
+	if indirect == 0 {
+		sb.WriteString("The same tools are direct tools named mcp__<server>__<tool>. ")
+	} else {
+		fmt.Fprintf(sb, "Of these %d tools only the first %d are also direct tools named mcp__<server>__<tool> (direct tools are capped; [mcp] max_direct_tools); "+
+			"the other %d are reachable only here, with mcp() (mcp_tools() marks them direct=False). ", total, total-indirect, indirect)
+	}
+	sb.WriteString("Tools marked * run without asking; the others need the user's approval each call.\n")
 	for _, s := range servers {
 		if s.Err != "" && len(s.Tools) == 0 {
 			fmt.Fprintf(sb, "%s: unavailable (%s)\n", s.Name, firstLine(s.Err))
 			continue
 		}
-		names := make([]string, len(s.Tools))
+		names := make([]string, 0, min(len(s.Tools), helpToolNames+1))
 		for i, t := range s.Tools {
-			names[i] = t.Name
-			if t.Allowed {
-				names[i] += "*"
+			if i == helpToolNames {
+				names = append(names, fmt.Sprintf("… %d more (mcp_tools(%q) lists them)", len(s.Tools)-i, s.Name))
+				break
 			}
+			name := t.Name
+			if t.Allowed {
+				name += "*"
+			}
+			names = append(names, name)
 		}
 		note := ""
 		if s.Err != "" { // stopped; the next call starts it again

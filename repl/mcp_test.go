@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -147,5 +148,32 @@ func TestMCPHelpAndFunctions(t *testing.T) {
 	}
 	if got := plain.exec(`mcp("a", "b")`); !strings.Contains(got, "undefined: mcp") {
 		t.Errorf("mcp without servers: %q", got)
+	}
+}
+
+// manyMCP is a server with more tools than are direct.
+type manyMCP struct{ fakeMCP }
+
+func (m *manyMCP) Servers(context.Context) []MCPServer {
+	s := MCPServer{Name: "big"}
+	for i := 0; i < 200; i++ {
+		s.Tools = append(s.Tools, MCPTool{Name: fmt.Sprintf("t%03d", i), InputSchema: json.RawMessage(`{}`), Indirect: i >= 128})
+	}
+	return []MCPServer{s}
+}
+
+// TestMCPIndirectTools: help() says how many tools are direct and lists
+// at most helpToolNames names a server; mcp_tools() marks the others.
+func TestMCPIndirectTools(t *testing.T) {
+	e := newEnv(t, withMCP(&manyMCP{*newFakeMCP()}))
+	help := e.exec("help()")
+	for _, want := range []string{"Of these 200 tools only the first 128 are also direct tools named mcp__<server>__<tool>",
+		"the other 72 are reachable only here, with mcp()", `t049, … 150 more (mcp_tools("big") lists them)`} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help() lacks %q:\n%s", want, help)
+		}
+	}
+	if got := e.exec(`[t["name"] for t in mcp_tools() if not t["direct"]][:2]`); got != `["t128", "t129"]` && got != `['t128', 't129']` {
+		t.Errorf("indirect tools: %s", got)
 	}
 }

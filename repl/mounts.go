@@ -42,6 +42,26 @@ func (r *interp) absolute(p string) string {
 	return path.Clean(p)
 }
 
+// fsKind is the kind of a file error as the runtime and the standard
+// modules name it (py*.go, pymod_*.go), so that they need not import
+// jail: the mounts are the one place that knows file errors come from
+// jail (TestRuntimeFilesReachNoHost checks).
+type fsKind = jail.Kind
+
+// The kinds of file errors the runtime raises or tests for.
+const (
+	fsNotFound   = jail.KindNotFound
+	fsExists     = jail.KindExists
+	fsPermission = jail.KindPermission
+	fsEscape     = jail.KindEscape
+	fsNotDir     = jail.KindNotDir
+	fsIsDir      = jail.KindIsDir
+	fsInvalid    = jail.KindInvalid
+)
+
+// fsKindOf is the kind of a file error (jail.KindOf).
+func fsKindOf(err error) fsKind { return jail.KindOf(err) }
+
 // fsError is a file error as the model sees it: a virtual path and a kind.
 type fsError struct {
 	op, vpath string

@@ -11,7 +11,7 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// A class statement (prepass_class.go) ends in __py_class(name, bases,
+// A class statement (rewrite/prepass_class.go) ends in __py_class(name, bases,
 // attributes, annotated names), which makes the class: a *pyType whose
 // user part holds the class body's names, or, when the base is an
 // exception class, an *excType with one, so that raise and except treat

@@ -12,8 +12,6 @@ import (
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
-
-	"harness/jail"
 )
 
 // excType is an exception class. Classes are shared by every REPL; they
@@ -328,17 +326,17 @@ func keyError(key starlark.Value) error {
 }
 
 // osErrors maps a jail kind to Python's class, errno and strerror.
-var osErrors = map[jail.Kind]struct {
+var osErrors = map[fsKind]struct {
 	typ      *excType
 	errno    int
 	strerror string
 }{
-	jail.KindNotFound:   {excFileNotFound, 2, "No such file or directory"},
-	jail.KindExists:     {excFileExists, 17, "File exists"},
-	jail.KindPermission: {excPermission, 13, "Permission denied"},
-	jail.KindEscape:     {excPermission, 13, "Permission denied"},
-	jail.KindNotDir:     {excNotADirectory, 20, "Not a directory"},
-	jail.KindIsDir:      {excIsADirectory, 21, "Is a directory"},
+	fsNotFound:   {excFileNotFound, 2, "No such file or directory"},
+	fsExists:     {excFileExists, 17, "File exists"},
+	fsPermission: {excPermission, 13, "Permission denied"},
+	fsEscape:     {excPermission, 13, "Permission denied"},
+	fsNotDir:     {excNotADirectory, 20, "Not a directory"},
+	fsIsDir:      {excIsADirectory, 21, "Is a directory"},
 }
 
 // osError converts a file error into its exception. str(e) reads like
@@ -355,7 +353,7 @@ func (r *interp) osErrorAs(fe *fsError, given string) *pyException {
 	name := starlark.String(given)
 	e := &pyException{typ: info.typ, args: starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror)}}
 	e.setOSError(starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror), name})
-	if fe.kind == jail.KindEscape || fe.kind == jail.KindPermission {
+	if fe.kind == fsEscape || fe.kind == fsPermission {
 		if fe.reason != "" {
 			e.text += " (" + fe.kind.String() + ": " + fe.reason + ")"
 		}

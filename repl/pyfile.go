@@ -9,7 +9,7 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"harness/jail"
+	"harness/repl/pystr"
 )
 
 // pyFile is an open file. Reading files are read whole when opened
@@ -93,9 +93,9 @@ func (r *interp) openFile(name, mode string, encoding, errs, newline starlark.Va
 			f.binary = true
 		case 't':
 		case '+':
-			return nil, pyErrorf(excValueError, "mode %s is not supported in this REPL: read the file with 'r', then write it with 'w' or 'a'", quotePy(mode))
+			return nil, pyErrorf(excValueError, "mode %s is not supported in this REPL: read the file with 'r', then write it with 'w' or 'a'", pystr.Quote(mode))
 		default:
-			return nil, pyErrorf(excValueError, "invalid mode: %s", quotePy(mode))
+			return nil, pyErrorf(excValueError, "invalid mode: %s", pystr.Quote(mode))
 		}
 	}
 	if kind == "" {
@@ -120,7 +120,7 @@ func (r *interp) openFile(name, mode string, encoding, errs, newline starlark.Va
 		f.vpath = v
 		if kind == "x" {
 			if _, err := root.Lstat(rel); err == nil {
-				return nil, r.fsErr("open", v, &fsError{"open", v, jail.KindExists, ""})
+				return nil, r.fsErr("open", v, &fsError{"open", v, fsExists, ""})
 			}
 		}
 		if err := root.WriteFile(rel, nil, 0o644); err != nil {
@@ -183,9 +183,9 @@ func (f *pyFile) reprPy() string {
 		return "<_io.StringIO object>"
 	}
 	if f.binary {
-		return "<_io.BufferedReader name=" + quotePy(f.name) + ">"
+		return "<_io.BufferedReader name=" + pystr.Quote(f.name) + ">"
 	}
-	return "<_io.TextIOWrapper name=" + quotePy(f.name) + " mode=" + quotePy(f.mode) + " encoding='UTF-8'>"
+	return "<_io.TextIOWrapper name=" + pystr.Quote(f.name) + " mode=" + pystr.Quote(f.mode) + " encoding='UTF-8'>"
 }
 func (f *pyFile) Type() string          { return "file" }
 func (f *pyFile) Freeze()               {}

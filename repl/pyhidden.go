@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unsafe"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/modslots"
+	"harness/repl/rewrite"
 )
 
 // hiddenBuiltins adds the builtins the rewritten code calls.
@@ -21,28 +23,28 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 			return f(args[0], args[1])
 		}
 	}
-	add(hidPow, "**", two(r.pyPow))
-	add(hidIs, "is", two(func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(identical(x, y)), nil }))
-	add(hidMod, "%", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidPow, "**", two(r.pyPow))
+	add(rewrite.HidIs, "is", two(func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(identical(x, y)), nil }))
+	add(rewrite.HidMod, "%", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return percentOp(thread, args[0], args[1])
 	})
-	add(hidIndex, "[]", two(pyIndex))
-	add(hidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidIndex, "[]", two(pyIndex))
+	add(rewrite.HidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return newListIter("generator", elems(args[0])), nil
 	})
-	add(hidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return pySlice(args[0], args[1], args[2], args[3])
 	})
-	add(hidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return starlark.None, pySetSlice(args[0], args[1], args[2], args[3], args[4])
 	})
-	add(hidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.iterable(args[0])
 	})
-	add(hidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return callMethod(thread, args[0], string(args[1].(starlark.String)), args[2:], kw)
 	})
-	add(hidArgs, "*args", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidArgs, "*args", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		var out starlark.Tuple
 		for _, a := range args {
 			vals, err := listOf(a)
@@ -53,11 +55,11 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		}
 		return out, nil
 	})
-	add(hidKwargs, "**kwargs", pyDictMerge)
-	add(hidDunder, "attr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidKwargs, "**kwargs", pyDictMerge)
+	add(rewrite.HidDunder, "attr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.dunderAttr(args[0], string(args[1].(starlark.String)))
 	})
-	add(hidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	add(rewrite.HidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.liveGlobal(thread, string(args[0].(starlark.String)))
 	})
 	r.tryBuiltins(g)
@@ -344,11 +346,7 @@ func (r *interp) pySetGlobal(thread *starlark.Thread, _ *starlark.Builtin, args 
 	r.globals[name] = args[1]
 	if d := thread.CallStackDepth(); d > 0 {
 		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
-			if ms := r.slotsFor(fn.Module()); ms != nil {
-				if i, ok := ms.names[name]; ok {
-					ms.slots[i] = args[1]
-				}
-			}
+			r.slotsFor(fn.Module()).Set(name, args[1])
 		}
 	}
 	return starlark.None, nil
@@ -443,49 +441,11 @@ func (r *interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starl
 	return w, nil
 }
 
-// moduleSlots are a module's globals by name. Starlark keeps a module's
-// globals in a slice that only its compiled code indexes; a function
-// reading a global while the chunk defining it still runs needs the
-// current value, which is there and not yet in the REPL's globals.
-type moduleSlots struct {
-	names map[string]int
-	slots []starlark.Value
-}
-
-// slotsOf reads m's globals through reflection; it returns nil if the
-// layout of go.starlark.net's Module is not the expected one (a test
-// checks it is).
-func slotsOf(m *starlark.Module) *moduleSlots {
-	mv := reflect.ValueOf(m).Elem()
-	gv, pv := mv.FieldByName("globals"), mv.FieldByName("program")
-	if !gv.IsValid() || gv.Type() != reflect.TypeOf([]starlark.Value(nil)) || !pv.IsValid() || pv.IsNil() {
-		return nil
-	}
-	cv := pv.Elem().FieldByName("compiled")
-	if !cv.IsValid() || cv.IsNil() {
-		return nil
-	}
-	bv := cv.Elem().FieldByName("Globals")
-	if !bv.IsValid() || bv.Kind() != reflect.Slice {
-		return nil
-	}
-	ms := &moduleSlots{names: map[string]int{}, slots: *(*[]starlark.Value)(unsafe.Pointer(gv.UnsafeAddr()))}
-	for i := 0; i < bv.Len(); i++ {
-		if nv := bv.Index(i).FieldByName("Name"); nv.IsValid() && nv.Kind() == reflect.String {
-			ms.names[nv.String()] = i
-		}
-	}
-	if len(ms.slots) != bv.Len() {
-		return nil
-	}
-	return ms
-}
-
 // slotsFor returns a module's globals, read once per call.
-func (r *interp) slotsFor(m *starlark.Module) *moduleSlots {
+func (r *interp) slotsFor(m *starlark.Module) *modslots.Slots {
 	ms, ok := r.slots[m]
 	if !ok {
-		ms = slotsOf(m)
+		ms = modslots.Of(m)
 		r.slots[m] = ms
 	}
 	return ms
@@ -496,10 +456,8 @@ func (r *interp) slotsFor(m *starlark.Module) *moduleSlots {
 func (r *interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Value, error) {
 	if d := thread.CallStackDepth(); d > 0 {
 		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
-			if ms := r.slotsFor(fn.Module()); ms != nil {
-				if i, ok := ms.names[name]; ok && ms.slots[i] != nil {
-					return ms.slots[i], nil
-				}
+			if v := r.slotsFor(fn.Module()).Get(name); v != nil {
+				return v, nil
 			}
 		}
 	}

@@ -4,6 +4,8 @@
 package repl
 
 import (
+	"harness/repl/pystr"
+
 	"go.starlark.net/starlark"
 )
 
@@ -203,7 +205,7 @@ func listOf(v starlark.Value) ([]starlark.Value, error) {
 func chars(s string) []starlark.Value {
 	out := make([]starlark.Value, 0, len(s))
 	for i := 0; i < len(s); {
-		_, w := decodeRune(s[i:])
+		_, w := pystr.DecodeRune(s[i:])
 		out = append(out, starlark.String(s[i:i+w]))
 		i += w
 	}

@@ -1,5 +1,5 @@
 // The match statement at run time: a pattern, as the pre-pass wrote it
-// (prepass_match.go), tried against the subject.
+// (rewrite/prepass_match.go), tried against the subject.
 
 package repl
 

@@ -11,6 +11,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
 )
 
 type methodFunc func(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
@@ -21,10 +23,10 @@ var (
 		"find": strFind(false, false), "rfind": strFind(true, false), "index": strFind(false, true), "rindex": strFind(true, true),
 		"count": strCount, "casefold": strMap(casefold), "swapcase": strMap(swapcase), "expandtabs": strExpandTabs,
 		"isdecimal":   strIs(func(r rune) bool { return unicode.Is(unicode.Nd, r) }, false),
-		"isnumeric":   strIs(pyIsNumeric, false),
-		"isdigit":     strIs(pyIsDigit, false),
-		"isalnum":     strIs(func(r rune) bool { return unicode.IsLetter(r) || pyIsNumeric(r) }, false),
-		"isspace":     strIs(pyIsSpace, false),
+		"isnumeric":   strIs(pystr.IsNumeric, false),
+		"isdigit":     strIs(pystr.IsDigit, false),
+		"isalnum":     strIs(func(r rune) bool { return unicode.IsLetter(r) || pystr.IsNumeric(r) }, false),
+		"isspace":     strIs(pystr.IsSpace, false),
 		"isprintable": strIs(func(r rune) bool { return r == ' ' || unicode.IsPrint(r) }, true),
 		"isascii":     strIs(func(r rune) bool { return r < utf8.RuneSelf }, true),
 		"isidentifier": func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -146,7 +148,7 @@ func strZfill(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 		return nil, err
 	}
 	s := string(recv.(starlark.String))
-	n := charLen(s)
+	n := pystr.CharLen(s)
 	if n >= width {
 		return recv, nil
 	}
@@ -172,7 +174,7 @@ func strJust(align byte) methodFunc {
 			return nil, pyErrorf(excTypeError, "The fill character must be exactly one character long")
 		}
 		s := string(recv.(starlark.String))
-		marg := width - charLen(s)
+		marg := width - pystr.CharLen(s)
 		if marg <= 0 {
 			return recv, nil
 		}
@@ -195,7 +197,7 @@ func strRange(name string, s string, args starlark.Tuple, kw []starlark.Tuple) (
 	if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &sub, &start, &end); err != nil {
 		return "", 0, 0, 0, err
 	}
-	n := charLen(s)
+	n := pystr.CharLen(s)
 	a, b, _, err := sliceIndices(start, end, starlark.None, n)
 	if err != nil {
 		return "", 0, 0, 0, err
@@ -203,7 +205,7 @@ func strRange(name string, s string, args starlark.Tuple, kw []starlark.Tuple) (
 	if b < a {
 		b = a
 	}
-	return sub, charToByte(s, a), charToByte(s, b), a, nil
+	return sub, pystr.CharToByte(s, a), pystr.CharToByte(s, b), a, nil
 }
 
 func strFind(last, raise bool) methodFunc {
@@ -214,7 +216,7 @@ func strFind(last, raise bool) methodFunc {
 		if err != nil {
 			return nil, err
 		}
-		if a > charLen(s) {
+		if a > pystr.CharLen(s) {
 			return notFound(raise)
 		}
 		var i int
@@ -226,7 +228,7 @@ func strFind(last, raise bool) methodFunc {
 		if i < 0 {
 			return notFound(raise)
 		}
-		return starlark.MakeInt(byteToChar(s, ba+i)), nil
+		return starlark.MakeInt(pystr.ByteToChar(s, ba+i)), nil
 	}
 }
 
@@ -244,7 +246,7 @@ func strCount(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 		return nil, err
 	}
 	if sub == "" {
-		return starlark.MakeInt(charLen(s[ba:bb]) + 1), nil
+		return starlark.MakeInt(pystr.CharLen(s[ba:bb]) + 1), nil
 	}
 	return starlark.MakeInt(strings.Count(s[ba:bb], sub)), nil
 }
@@ -340,7 +342,7 @@ func strEncode(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw 
 		case errs == "replace":
 			out = append(out, '?')
 		default:
-			return nil, &pyError{&pyException{typ: excUnicodeEncode, text: "'" + normEncoding(encoding) + "' codec can't encode character " + quotePy(string(r)) + " in position " + itoa(pos) + ": ordinal not in range(" + itoa(limit) + ")"}}
+			return nil, &pyError{&pyException{typ: excUnicodeEncode, text: "'" + normEncoding(encoding) + "' codec can't encode character " + pystr.Quote(string(r)) + " in position " + itoa(pos) + ": ordinal not in range(" + itoa(limit) + ")"}}
 		}
 		pos++
 	}

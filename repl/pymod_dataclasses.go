@@ -8,6 +8,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
 )
 
 // dataclassInfo is what @dataclass made of a class: its fields, in order
@@ -38,7 +40,7 @@ type fieldSpec struct{ f dcField }
 
 var _ starlark.HasAttrs = (*fieldSpec)(nil)
 
-func (s *fieldSpec) String() string        { return "Field(name=" + quotePy(s.f.name) + ")" }
+func (s *fieldSpec) String() string        { return "Field(name=" + pystr.Quote(s.f.name) + ")" }
 func (s *fieldSpec) Type() string          { return "Field" }
 func (s *fieldSpec) Freeze()               {}
 func (s *fieldSpec) Truth() starlark.Bool  { return true }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // pyDate is a date (dateOnly) or a datetime. Naive datetimes keep their
@@ -198,7 +200,7 @@ func (c *dtClasses) fromISO(dateOnly bool) builtinFunc {
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &s); err != nil {
 			return nil, err
 		}
-		bad := pyErrorf(excValueError, "Invalid isoformat string: %s", quotePy(s))
+		bad := pyErrorf(excValueError, "Invalid isoformat string: %s", pystr.Quote(s))
 		layouts := []string{"2006-01-02T15:04:05.999999Z07:00", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04Z07:00",
 			"2006-01-02T15:04:05.999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02T15", "2006-01-02", "20060102"}
 		norm := strings.Replace(s, " ", "T", 1)
@@ -254,7 +256,7 @@ func (c *dtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &s, &format); err != nil {
 		return nil, err
 	}
-	bad := pyErrorf(excValueError, "time data %s does not match format %s", quotePy(s), quotePy(format))
+	bad := pyErrorf(excValueError, "time data %s does not match format %s", pystr.Quote(s), pystr.Quote(format))
 	y, mo, d, h, mi, sec, us := 1900, 1, 1, 0, 0, 0, 0
 	pm, twelve := -1, false
 	var off *time.Duration
@@ -396,7 +398,7 @@ func (c *dtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 			ok = i < len(s) && s[i] == '%'
 			i++
 		default:
-			return nil, pyErrorf(excValueError, "'%c' is a bad directive in format %s", format[f], quotePy(format))
+			return nil, pyErrorf(excValueError, "'%c' is a bad directive in format %s", format[f], pystr.Quote(format))
 		}
 		if !ok {
 			return nil, bad

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // jsonSyntaxError finds the first error in text as CPython's json module
@@ -121,7 +123,7 @@ func (s *jsonScan) str(start int) (int, *jsonErr) {
 		case c == '"':
 			return i + 1, nil
 		case c < 0x20:
-			return 0, &jsonErr{fmt.Sprintf("Invalid control character %s at", quotePy(string(c))), i}
+			return 0, &jsonErr{fmt.Sprintf("Invalid control character %s at", pystr.Quote(string(c))), i}
 		case c == '\\':
 			if i+1 >= len(t) {
 				return 0, &jsonErr{"Unterminated string starting at", start}
@@ -137,7 +139,7 @@ func (s *jsonScan) str(start int) (int, *jsonErr) {
 				i += 5
 			default:
 				r, _ := utf8.DecodeRuneInString(t[i+1:])
-				return 0, &jsonErr{fmt.Sprintf("Invalid \\escape: %s", quotePy(string(r))), i}
+				return 0, &jsonErr{fmt.Sprintf("Invalid \\escape: %s", pystr.Quote(string(r))), i}
 			}
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 func (r *interp) sysModule() starlark.Value {
@@ -70,7 +72,7 @@ func (s *stdStream) Attr(name string) (starlark.Value, error) {
 				return nil, pyErrorf(excTypeError, "write() argument must be str, not %s", pyTypeName(v))
 			}
 			callOf(s.r).write(string(str))
-			return starlark.MakeInt(charLen(string(str))), nil
+			return starlark.MakeInt(pystr.CharLen(string(str))), nil
 		}), nil
 	case "flush":
 		return builtin(s.name+".flush", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {

@@ -12,7 +12,7 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"harness/jail"
+	"harness/repl/pystr"
 )
 
 func (r *interp) osModule() starlark.Value {
@@ -250,7 +250,7 @@ func (r *interp) osMkdir(parents bool) builtinFunc {
 			if existOK && fi.IsDir() {
 				return starlark.None, nil
 			}
-			return nil, r.fsErr("mkdir", v, &fsError{"mkdir", v, jail.KindExists, ""})
+			return nil, r.fsErr("mkdir", v, &fsError{"mkdir", v, fsExists, ""})
 		}
 		if parents {
 			err = root.MkdirAll(rel, fs.FileMode(mode))
@@ -295,7 +295,7 @@ func (r *interp) osRename(replace bool) builtinFunc {
 			if root, rel, v, err := r.locate("replace", d); err == nil {
 				if fi, err := root.Lstat(rel); err == nil {
 					if fi.IsDir() {
-						return nil, r.fsErr("replace", v, &fsError{"replace", v, jail.KindIsDir, ""})
+						return nil, r.fsErr("replace", v, &fsError{"replace", v, fsIsDir, ""})
 					}
 					if err := root.Remove(rel); err != nil {
 						return nil, r.fsErr("replace", v, err)
@@ -392,7 +392,7 @@ type dirEntry struct {
 }
 
 func (d *dirEntry) String() string        { return d.reprPy() }
-func (d *dirEntry) reprPy() string        { return "<DirEntry " + quotePy(d.name) + ">" }
+func (d *dirEntry) reprPy() string        { return "<DirEntry " + pystr.Quote(d.name) + ">" }
 func (d *dirEntry) Type() string          { return "DirEntry" }
 func (d *dirEntry) Freeze()               {}
 func (d *dirEntry) Truth() starlark.Bool  { return true }

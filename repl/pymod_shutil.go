@@ -8,8 +8,6 @@ import (
 	"slices"
 
 	"go.starlark.net/starlark"
-
-	"harness/jail"
 )
 
 func (r *interp) shutilModule() starlark.Value {
@@ -34,7 +32,7 @@ func (r *interp) kindOf(op, p string) (exists, dir bool, err error) {
 	}
 	fi, err := root.Stat(rel)
 	switch {
-	case jail.KindOf(err) == jail.KindNotFound:
+	case fsKindOf(err) == fsNotFound:
 		return false, false, nil
 	case err != nil:
 		return false, false, r.fsErr(op, v, err)
@@ -84,7 +82,7 @@ func (r *interp) shutilCopy(intoDir bool) builtinFunc {
 		if _, dir, err := r.kindOf("copy", src); err != nil {
 			return nil, err
 		} else if dir {
-			return nil, r.fsErr("copy", r.absolute(src), &fsError{"copy", r.absolute(src), jail.KindIsDir, "use shutil.copytree for directories"})
+			return nil, r.fsErr("copy", r.absolute(src), &fsError{"copy", r.absolute(src), fsIsDir, "use shutil.copytree for directories"})
 		}
 		if intoDir {
 			if _, dir, err := r.kindOf("copy", dst); err == nil && dir {
@@ -151,7 +149,7 @@ func (r *interp) copyTree(thread *starlark.Thread, src, dst string, ignore starl
 		return err
 	}
 	if fi, err := root.Stat(rel); err == nil && (!existOK || !fi.IsDir()) {
-		return r.fsErr("copytree", v, &fsError{"copytree", v, jail.KindExists, ""})
+		return r.fsErr("copytree", v, &fsError{"copytree", v, fsExists, ""})
 	}
 	if err := root.MkdirAll(rel, 0o755); err != nil {
 		return r.fsErr("copytree", v, err)
@@ -202,7 +200,7 @@ func (r *interp) shutilMove(thread *starlark.Thread, b *starlark.Builtin, args s
 	}
 	if !exists {
 		v := r.absolute(src)
-		return nil, r.fsErr("move", v, &fsError{"move", v, jail.KindNotFound, ""})
+		return nil, r.fsErr("move", v, &fsError{"move", v, fsNotFound, ""})
 	}
 	if e, dir, err := r.kindOf("move", dst); err == nil && e && dir {
 		dst = joinPath(dst, r.newPath(src).name())
@@ -259,7 +257,7 @@ func (r *interp) removeTree(p string) error {
 		return err
 	}
 	if rel == "." {
-		return r.fsErr("rmtree", v, &fsError{"rmtree", v, jail.KindInvalid, "a mount cannot be removed"})
+		return r.fsErr("rmtree", v, &fsError{"rmtree", v, fsInvalid, "a mount cannot be removed"})
 	}
 	fi, err := root.Lstat(rel)
 	if err != nil {
@@ -269,7 +267,7 @@ func (r *interp) removeTree(p string) error {
 		return pyErrorf(excOSError, "Cannot call rmtree on a symbolic link")
 	}
 	if !fi.IsDir() {
-		return r.fsErr("rmtree", v, &fsError{"rmtree", v, jail.KindNotDir, ""})
+		return r.fsErr("rmtree", v, &fsError{"rmtree", v, fsNotDir, ""})
 	}
 	var walk func(rel string) error
 	walk = func(rel string) error {

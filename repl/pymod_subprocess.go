@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 const (
@@ -167,7 +169,7 @@ func (r *interp) commandDir(cwd string) (string, error) {
 	}
 	rel, ok := strings.CutPrefix(abs+"/", "/repository/")
 	if !ok {
-		return "", pyErrorf(excNotADirectory, "commands run in the repository; cwd %s is outside /repository", quotePy(abs))
+		return "", pyErrorf(excNotADirectory, "commands run in the repository; cwd %s is outside /repository", pystr.Quote(abs))
 	}
 	return strings.TrimSuffix(rel, "/"), nil
 }

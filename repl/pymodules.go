@@ -9,8 +9,6 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
-
-	"harness/failures"
 )
 
 // moduleMakers build the importable modules; each is documented in help().
@@ -70,7 +68,7 @@ func (r *interp) module(name string) (starlark.Value, error) {
 	}
 	make, ok := moduleMakers[name]
 	if !ok {
-		callOf(r).note(failures.KindUnsupported, "import "+name+": module not available")
+		callOf(r).noteUnsupported("import " + name + ": module not available")
 		text := "module " + name + " is not available in this REPL; "
 		if hint, ok := moduleHints[strings.Split(name, ".")[0]]; ok {
 			text += "use " + hint

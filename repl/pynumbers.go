@@ -11,6 +11,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
 )
 
 // intCall is int(x=0, base=10).
@@ -68,7 +70,7 @@ func textOf(v starlark.Value) (string, bool) {
 // and underscores between digits.
 func parseInt(orig string, base int) (starlark.Value, error) {
 	bad := func() (starlark.Value, error) {
-		return nil, pyErrorf(excValueError, "invalid literal for int() with base %d: %s", base, quotePy(orig))
+		return nil, pyErrorf(excValueError, "invalid literal for int() with base %d: %s", base, pystr.Quote(orig))
 	}
 	s := strings.TrimSpace(orig)
 	neg := false
@@ -144,7 +146,7 @@ func parseFloat(orig string) (starlark.Value, error) {
 	bad := s == "" || strings.ContainsAny(strings.ToLower(s), "xpi") || strings.Contains(s, "__") || s[0] == '_' || s[len(s)-1] == '_'
 	f, err := strconv.ParseFloat(clean, 64)
 	if bad || err != nil && !strings.Contains(err.Error(), "range") {
-		return nil, pyErrorf(excValueError, "could not convert string to float: %s", quotePy(orig))
+		return nil, pyErrorf(excValueError, "could not convert string to float: %s", pystr.Quote(orig))
 	}
 	return starlark.Float(f), nil
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
-
-	"harness/jail"
 )
 
 func init() {
@@ -72,7 +70,7 @@ func (p *Path) touch(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	}
 	if _, err := root.Lstat(rel); err == nil {
 		if !existOK {
-			return nil, p.r.fsErr("touch", v, &fsError{"touch", v, jail.KindExists, ""})
+			return nil, p.r.fsErr("touch", v, &fsError{"touch", v, fsExists, ""})
 		}
 		if err := root.CheckWrite("touch", rel); err != nil {
 			return nil, p.r.fsErr("touch", v, err)

@@ -5,169 +5,11 @@ package repl
 
 import (
 	"errors"
-	"sync"
-	"unicode/utf8"
-	"unsafe"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
-
-// A Starlark string is a byte string; REPL code sees characters. ASCII
-// strings (the common case) index as they are; other strings get a table
-// of character offsets, cached for the few most recent long strings so
-// that a loop over s[i] does not rescan s each time.
-
-func decodeRune(s string) (rune, int) {
-	r, w := utf8.DecodeRuneInString(s)
-	if w == 0 {
-		w = 1
-	}
-	return r, w
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// charTable locates the characters of a string: for ASCII, byte and
-// character offsets agree; otherwise blocks holds the byte offset of every
-// 32nd character, and offsets within a block are found by decoding.
-type charTable struct {
-	s      string // keeps the string (and so its address) alive while cached
-	n      int    // characters
-	ascii  bool
-	blocks []int32
-}
-
-const charBlock = 32
-
-func newCharTable(s string) *charTable {
-	t := &charTable{s: s, ascii: isASCII(s)}
-	if t.ascii {
-		t.n = len(s)
-		return t
-	}
-	for i := 0; i < len(s); t.n++ {
-		if t.n%charBlock == 0 {
-			t.blocks = append(t.blocks, int32(i))
-		}
-		_, w := decodeRune(s[i:])
-		i += w
-	}
-	return t
-}
-
-// byteOff returns the byte offset of character c (0 <= c <= n).
-func (t *charTable) byteOff(c int) int {
-	if t.ascii {
-		return c
-	}
-	if c >= t.n {
-		return len(t.s)
-	}
-	i := int(t.blocks[c/charBlock])
-	for k := c % charBlock; k > 0; k-- {
-		_, w := decodeRune(t.s[i:])
-		i += w
-	}
-	return i
-}
-
-// charOff returns the character offset of byte offset b.
-func (t *charTable) charOff(b int) int {
-	if t.ascii || b <= 0 {
-		return b
-	}
-	lo, hi := 0, len(t.blocks)
-	for lo+1 < hi {
-		m := (lo + hi) / 2
-		if int(t.blocks[m]) <= b {
-			lo = m
-		} else {
-			hi = m
-		}
-	}
-	c, i := lo*charBlock, int(t.blocks[lo])
-	for i < b && i < len(t.s) {
-		_, w := decodeRune(t.s[i:])
-		i += w
-		c++
-	}
-	return c
-}
-
-// charCache keeps the tables of the most recent long strings, so that a
-// loop over s[i] does not rescan s; the REPL empties it after each call.
-type charCache struct {
-	mu      sync.Mutex
-	entries [8]*charTable
-	next    int
-}
-
-var strCache charCache
-
-func (c *charCache) table(s string) *charTable {
-	if len(s) < 256 {
-		return newCharTable(s)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, e := range c.entries {
-		if e != nil && len(e.s) == len(s) && unsafe.StringData(e.s) == unsafe.StringData(s) {
-			return e
-		}
-	}
-	t := newCharTable(s)
-	c.entries[c.next] = t
-	c.next = (c.next + 1) % len(c.entries)
-	return t
-}
-
-func (c *charCache) reset() {
-	c.mu.Lock()
-	c.entries = [8]*charTable{}
-	c.mu.Unlock()
-}
-
-// charLen is len(s) in characters.
-func charLen(s string) int { return strCache.table(s).n }
-
-// charAt returns character i (in range) of s.
-func (t *charTable) charAt(i int) string {
-	if t.ascii {
-		return t.s[i : i+1]
-	}
-	a := t.byteOff(i)
-	_, w := decodeRune(t.s[a:])
-	return t.s[a : a+w]
-}
-
-// charSlice is s[start:end:step] in characters, the indices adjusted.
-func charSlice(s string, start, end, step int) string {
-	t := strCache.table(s)
-	if step == 1 {
-		if start >= end {
-			return ""
-		}
-		return s[t.byteOff(start):t.byteOff(end)]
-	}
-	var out []byte
-	for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
-		out = append(out, t.charAt(i)...)
-	}
-	return string(out)
-}
-
-// byteToChar converts a byte offset in s to a character offset.
-func byteToChar(s string, b int) int { return strCache.table(s).charOff(b) }
-
-// charToByte converts a character offset (0..len) to a byte offset.
-func charToByte(s string, c int) int { return strCache.table(s).byteOff(c) }
 
 // sliceIndices adjusts Python slice bounds for a sequence of length n.
 func sliceIndices(lo, hi, step starlark.Value, n int) (int, int, int, error) {
@@ -248,8 +90,8 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 				return nil, pyErrorf(excTypeError, "string indices must be integers, not '%s'", pyTypeName(i))
 			}
 		}
-		t := strCache.table(string(x))
-		size := t.n
+		t := pystr.Cache.Table(string(x))
+		size := t.N
 		k, ok := n.Int64()
 		if k < 0 {
 			k += int64(size)
@@ -257,7 +99,7 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 		if !ok || k < 0 || k >= int64(size) {
 			return nil, pyErrorf(excIndexError, "string index out of range")
 		}
-		return starlark.String(t.charAt(int(k))), nil
+		return starlark.String(t.CharAt(int(k))), nil
 	case starlark.Bytes:
 		k, err := sequenceIndex(x, i, len(x))
 		if err != nil {
@@ -315,11 +157,11 @@ func pySlice(x, lo, hi, step starlark.Value) (starlark.Value, error) {
 	switch x := x.(type) {
 	case starlark.String:
 		s := string(x)
-		a, b, st, err := sliceIndices(lo, hi, step, charLen(s))
+		a, b, st, err := sliceIndices(lo, hi, step, pystr.CharLen(s))
 		if err != nil {
 			return nil, err
 		}
-		return starlark.String(charSlice(s, a, b, st)), nil
+		return starlark.String(pystr.CharSlice(s, a, b, st)), nil
 	case starlark.Sliceable:
 		a, b, st, err := sliceIndices(lo, hi, step, x.Len())
 		if err != nil {
@@ -411,7 +253,7 @@ func pyDelSlice(x, lo, hi, step starlark.Value) error {
 func pyLen(x starlark.Value) (int, error) {
 	switch v := x.(type) {
 	case starlark.String:
-		return charLen(string(v)), nil
+		return pystr.CharLen(string(v)), nil
 	case *pyObject:
 		return v.len()
 	}

@@ -8,11 +8,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"harness/repl/pystr"
 )
 
 // pyReprer is a value whose Python repr differs from its String().
@@ -46,7 +46,7 @@ func pyStr(v starlark.Value) string {
 func writeRepr(sb *strings.Builder, v starlark.Value, seen map[starlark.Value]bool) {
 	switch v := v.(type) {
 	case starlark.String:
-		sb.WriteString(quotePy(string(v)))
+		sb.WriteString(pystr.Quote(string(v)))
 	case starlark.Bytes:
 		sb.WriteString(bytesRepr(string(v)))
 	case starlark.Float:
@@ -111,7 +111,7 @@ func writeRepr(sb *strings.Builder, v starlark.Value, seen map[starlark.Value]bo
 		iter.Done()
 		sb.WriteByte('}')
 	case *Path:
-		sb.WriteString("PosixPath(" + quotePy(v.p) + ")")
+		sb.WriteString("PosixPath(" + pystr.Quote(v.p) + ")")
 	case *starlarkstruct.Struct:
 		sb.WriteString("struct(")
 		for i, name := range v.AttrNames() {
@@ -161,49 +161,6 @@ func writeDictItems(sb *strings.Builder, items []starlark.Tuple, seen map[starla
 		writeRepr(sb, kv[1], seen)
 	}
 	sb.WriteByte('}')
-}
-
-// quotePy quotes s as Python's repr does: single quotes unless s holds a
-// single quote and no double quote; printable characters kept.
-func quotePy(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var sb strings.Builder
-	sb.Grow(len(s) + 2)
-	sb.WriteByte(q)
-	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && w == 1:
-			fmt.Fprintf(&sb, `\x%02x`, s[i])
-		case r == '\\':
-			sb.WriteString(`\\`)
-		case r == rune(q):
-			sb.WriteByte('\\')
-			sb.WriteByte(q)
-		case r == '\n':
-			sb.WriteString(`\n`)
-		case r == '\r':
-			sb.WriteString(`\r`)
-		case r == '\t':
-			sb.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&sb, `\x%02x`, r)
-		case r < 0x80 || unicode.IsPrint(r):
-			sb.WriteRune(r)
-		case r < 0x100:
-			fmt.Fprintf(&sb, `\x%02x`, r)
-		case r < 0x10000:
-			fmt.Fprintf(&sb, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&sb, `\U%08x`, r)
-		}
-		i += w
-	}
-	sb.WriteByte(q)
-	return sb.String()
 }
 
 // bytesRepr is Python's repr of bytes.

@@ -10,21 +10,14 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
-)
 
-// Flags, as in Python.
-const (
-	reIgnoreCase = 2
-	reMultiline  = 8
-	reDotAll     = 16
-	reUnicode    = 32
-	reVerbose    = 64
-	reASCII      = 256
+	"harness/repl/pyre"
+	"harness/repl/pystr"
 )
 
 type regexpCache struct {
 	mu sync.Mutex
-	m  map[reKey]*pyRegexp
+	m  map[reKey]*pyre.Regexp
 }
 
 type reKey struct {
@@ -32,9 +25,9 @@ type reKey struct {
 	flags int
 }
 
-func newRegexpCache() *regexpCache { return &regexpCache{m: map[reKey]*pyRegexp{}} }
+func newRegexpCache() *regexpCache { return &regexpCache{m: map[reKey]*pyre.Regexp{}} }
 
-func (c *regexpCache) compile(fn, pattern string, flags int) (*pyRegexp, error) {
+func (c *regexpCache) compile(fn, pattern string, flags int) (*pyre.Regexp, error) {
 	key := reKey{pattern, flags}
 	c.mu.Lock()
 	rx, ok := c.m[key]
@@ -42,14 +35,14 @@ func (c *regexpCache) compile(fn, pattern string, flags int) (*pyRegexp, error) 
 	if ok {
 		return rx, nil
 	}
-	rx, err := newPyRegexp(fn, pattern, flags)
+	rx, err := pyre.Compile(fn, pattern, flags)
 	if err != nil {
-		return nil, err
+		return nil, reErr(err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.m) > 256 {
-		c.m = map[reKey]*pyRegexp{}
+		c.m = map[reKey]*pyre.Regexp{}
 	}
 	c.m[key] = rx
 	return rx, nil
@@ -61,7 +54,7 @@ type pattern struct {
 	r     *interp
 	src   string
 	flags int
-	rx    *pyRegexp
+	rx    *pyre.Regexp
 	fixed bool
 }
 
@@ -70,7 +63,7 @@ func (p *pattern) String() string {
 	for _, f := range []struct {
 		bit  int
 		name string
-	}{{reIgnoreCase, "IGNORECASE"}, {reMultiline, "MULTILINE"}, {reDotAll, "DOTALL"}, {reVerbose, "VERBOSE"}, {reASCII, "ASCII"}} {
+	}{{pyre.IgnoreCase, "IGNORECASE"}, {pyre.Multiline, "MULTILINE"}, {pyre.DotAll, "DOTALL"}, {pyre.Verbose, "VERBOSE"}, {pyre.ASCII, "ASCII"}} {
 		if p.flags&f.bit != 0 {
 			if flags != "" {
 				flags += "|"
@@ -81,7 +74,7 @@ func (p *pattern) String() string {
 	if flags != "" {
 		flags = ", " + flags
 	}
-	return "re.compile(" + quotePy(p.src) + flags + ")"
+	return "re.compile(" + pystr.Quote(p.src) + flags + ")"
 }
 func (p *pattern) Type() string          { return "re.Pattern" }
 func (p *pattern) Freeze()               {}
@@ -96,16 +89,16 @@ func (p *pattern) Attr(name string) (starlark.Value, error) {
 	case "pattern":
 		return starlark.String(p.src), nil
 	case "flags":
-		f := p.rx.tr.flags
-		if f&reASCII == 0 {
-			f |= reUnicode
+		f := p.rx.Flags()
+		if f&pyre.ASCII == 0 {
+			f |= pyre.Unicode
 		}
 		return starlark.MakeInt(f), nil
 	case "groups":
-		return starlark.MakeInt(len(p.rx.names) - 1), nil
+		return starlark.MakeInt(len(p.rx.Names) - 1), nil
 	case "groupindex":
-		d := starlark.NewDict(len(p.rx.names))
-		for i, n := range p.rx.names {
+		d := starlark.NewDict(len(p.rx.Names))
+		for i, n := range p.rx.Names {
 			if n != "" {
 				_ = d.SetKey(starlark.String(n), starlark.MakeInt(i))
 			}
@@ -127,13 +120,13 @@ type reOp func(p *pattern, fn string, method bool, args starlark.Tuple, kw []sta
 
 var reOps = map[string]reOp{
 	"search": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return p.find(fn, method, a, kw, kSearch)
+		return p.find(fn, method, a, kw, pyre.Search)
 	},
 	"match": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return p.find(fn, method, a, kw, kMatch)
+		return p.find(fn, method, a, kw, pyre.Match)
 	},
 	"fullmatch": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return p.find(fn, method, a, kw, kFull)
+		return p.find(fn, method, a, kw, pyre.Full)
 	},
 	"findall":  (*pattern).findall,
 	"finditer": (*pattern).finditer,
@@ -146,12 +139,12 @@ var reOps = map[string]reOp{
 // and an optional flags argument last.
 func (r *interp) reModule() *starlarkstruct.Module {
 	m := &starlarkstruct.Module{Name: "re", Members: starlark.StringDict{
-		"IGNORECASE": starlark.MakeInt(reIgnoreCase), "I": starlark.MakeInt(reIgnoreCase),
-		"MULTILINE": starlark.MakeInt(reMultiline), "M": starlark.MakeInt(reMultiline),
-		"DOTALL": starlark.MakeInt(reDotAll), "S": starlark.MakeInt(reDotAll),
-		"VERBOSE": starlark.MakeInt(reVerbose), "X": starlark.MakeInt(reVerbose),
-		"ASCII": starlark.MakeInt(reASCII), "A": starlark.MakeInt(reASCII),
-		"UNICODE": starlark.MakeInt(reUnicode), "U": starlark.MakeInt(reUnicode), "NOFLAG": starlark.MakeInt(0),
+		"IGNORECASE": starlark.MakeInt(pyre.IgnoreCase), "I": starlark.MakeInt(pyre.IgnoreCase),
+		"MULTILINE": starlark.MakeInt(pyre.Multiline), "M": starlark.MakeInt(pyre.Multiline),
+		"DOTALL": starlark.MakeInt(pyre.DotAll), "S": starlark.MakeInt(pyre.DotAll),
+		"VERBOSE": starlark.MakeInt(pyre.Verbose), "X": starlark.MakeInt(pyre.Verbose),
+		"ASCII": starlark.MakeInt(pyre.ASCII), "A": starlark.MakeInt(pyre.ASCII),
+		"UNICODE": starlark.MakeInt(pyre.Unicode), "U": starlark.MakeInt(pyre.Unicode), "NOFLAG": starlark.MakeInt(0),
 	}}
 	m.Members["escape"] = starlark.NewBuiltin("re.escape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
@@ -247,7 +240,7 @@ func (p *pattern) withFlags(fn string, flags int) (*pattern, error) {
 // each followed by the extra parameters given (pairs as UnpackArgs takes).
 // It returns the pattern to use, the string, and the subject prepared
 // from pos to endpos, with pos as an offset in its text.
-func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, before []any, after ...any) (*pattern, string, *reSubject, int, error) {
+func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, before []any, after ...any) (*pattern, string, *pyre.Subject, int, error) {
 	var s string
 	var flags, pos int
 	var endpos starlark.Value = starlark.None
@@ -283,11 +276,11 @@ func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	if stop < start {
 		return p, s, nil, 0, nil // Python finds nothing
 	}
-	sub, err := p.rx.prepare(fn, text[:stop])
+	sub, err := p.rx.Prepare(fn, text[:stop])
 	if err != nil {
-		return nil, "", nil, 0, err
+		return nil, "", nil, 0, reErr(err)
 	}
-	return p, s, sub, sub.toText(start), nil
+	return p, s, sub, sub.ToText(start), nil
 }
 
 // clampChars returns the byte offset of character c of s, clamped to s.
@@ -298,31 +291,31 @@ func clampChars(s string, c int) int {
 	if n := utf8.RuneCountInString(s); c >= n {
 		return len(s)
 	}
-	return charToByte(s, c)
+	return pystr.CharToByte(s, c)
 }
 
 // find implements search, match (anchored at pos) and fullmatch (at pos
 // and at the end).
-func (p *pattern) find(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, k reKind) (starlark.Value, error) {
+func (p *pattern) find(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, k pyre.Kind) (starlark.Value, error) {
 	p, s, sub, pos, err := p.subject(fn, method, args, kw, nil)
 	if err != nil || sub == nil {
 		return starlark.None, err
 	}
-	loc, err := p.rx.exec(sub, k, pos)
+	loc, err := p.rx.Exec(sub, k, pos)
 	if err != nil || loc == nil {
-		return starlark.None, err
+		return starlark.None, reErr(err)
 	}
-	return p.newMatch(s, sub.locS(loc), sub, pos), nil
+	return p.newMatch(s, sub.LocS(loc), sub, pos), nil
 }
 
-func (p *pattern) newMatch(s string, loc []int, sub *reSubject, pos int) *match {
-	return &match{s: s, loc: loc, names: p.rx.names, p: p, pos: byteToChar(s, sub.toS(pos)), endpos: utf8.RuneCountInString(sub.s)}
+func (p *pattern) newMatch(s string, loc []int, sub *pyre.Subject, pos int) *match {
+	return &match{s: s, loc: loc, names: p.rx.Names, p: p, pos: pystr.ByteToChar(s, sub.ToS(pos)), endpos: utf8.RuneCountInString(sub.S)}
 }
 
 // all returns the matches from pos, at most n (n < 0: all of them).
-func (p *pattern) all(fn string, s string, sub *reSubject, pos, n int) ([]*match, error) {
+func (p *pattern) all(fn string, s string, sub *pyre.Subject, pos, n int) ([]*match, error) {
 	var out []*match
-	err := p.rx.each(fn, sub, pos, n, func(loc []int) error {
+	err := p.each(fn, sub, pos, n, func(loc []int) error {
 		out = append(out, p.newMatch(s, loc, sub, pos))
 		return nil
 	})
@@ -347,8 +340,8 @@ func (p *pattern) findall(fn string, method bool, args starlark.Tuple, kw []star
 	if sub == nil {
 		return starlark.NewList(out), nil
 	}
-	groups := len(p.rx.names) - 1
-	err = p.rx.each(fn, sub, pos, -1, func(loc []int) error {
+	groups := len(p.rx.Names) - 1
+	err = p.each(fn, sub, pos, -1, func(loc []int) error {
 		m := &match{s: s, loc: loc}
 		switch groups {
 		case 0:
@@ -384,7 +377,7 @@ func (p *pattern) split(fn string, method bool, args starlark.Tuple, kw []starla
 	}
 	for _, m := range ms {
 		out = append(out, starlark.String(s[last:m.loc[0]]))
-		for g := 1; g < len(p.rx.names); g++ {
+		for g := 1; g < len(p.rx.Names); g++ {
 			out = append(out, m.group(g, starlark.None))
 		}
 		last = m.loc[1]
@@ -416,13 +409,13 @@ func (p *pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 	}
 	var pieces []tmplPiece
 	if isStr {
-		if pieces, err = parseTemplate(string(tmpl), p.rx.names); err != nil {
+		if pieces, err = parseTemplate(string(tmpl), p.rx.Names); err != nil {
 			return "", 0, err
 		}
 	}
 	var sb strings.Builder
 	last, n := 0, 0
-	err = p.rx.each(fn, sub, 0, limit(count), func(loc []int) error {
+	err = p.each(fn, sub, 0, limit(count), func(loc []int) error {
 		m := p.newMatch(s, loc, sub, 0)
 		sb.WriteString(s[last:loc[0]])
 		last = loc[1]
@@ -447,4 +440,18 @@ func (p *pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 	}
 	sb.WriteString(s[last:])
 	return sb.String(), n, nil
+}
+
+// each is the engine's each, its refusals raised as re.error.
+func (p *pattern) each(fn string, sub *pyre.Subject, pos, n int, f func(loc []int) error) error {
+	return reErr(p.rx.Each(fn, sub, pos, n, f))
+}
+
+// reErr raises the engine's refusals as re.error; other errors (those of
+// a replacement function, say) pass as they are.
+func reErr(err error) error {
+	if e, ok := err.(*pyre.Error); ok {
+		return &pyError{&pyException{typ: reError, text: e.Error()}}
+	}
+	return err
 }

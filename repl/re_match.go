@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // match is a match object; positions are character offsets, as string
@@ -21,7 +23,7 @@ type match struct {
 }
 
 func (m *match) String() string {
-	return fmt.Sprintf("<re.Match object; span=(%d, %d), match=%s>", byteToChar(m.s, m.loc[0]), byteToChar(m.s, m.loc[1]), quotePy(m.s[m.loc[0]:m.loc[1]]))
+	return fmt.Sprintf("<re.Match object; span=(%d, %d), match=%s>", pystr.ByteToChar(m.s, m.loc[0]), pystr.ByteToChar(m.s, m.loc[1]), pystr.Quote(m.s[m.loc[0]:m.loc[1]]))
 }
 func (m *match) Type() string          { return "re.Match" }
 func (m *match) Freeze()               {}
@@ -129,7 +131,7 @@ func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) 
 	}
 	start, end := starlark.MakeInt(-1), starlark.MakeInt(-1)
 	if m.loc[2*g] >= 0 {
-		start, end = starlark.MakeInt(byteToChar(m.s, m.loc[2*g])), starlark.MakeInt(byteToChar(m.s, m.loc[2*g+1]))
+		start, end = starlark.MakeInt(pystr.ByteToChar(m.s, m.loc[2*g])), starlark.MakeInt(pystr.ByteToChar(m.s, m.loc[2*g+1]))
 	}
 	switch name {
 	case "start":
@@ -223,7 +225,7 @@ func parseTemplate(tmpl string, names []string) ([]tmplPiece, error) {
 					}
 				}
 				if g < 0 {
-					return nil, pyErrorf(excIndexError, "unknown group name %s", quotePy(ref))
+					return nil, pyErrorf(excIndexError, "unknown group name %s", pystr.Quote(ref))
 				}
 			}
 			if err := group(g); err != nil {

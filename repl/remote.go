@@ -15,6 +15,7 @@ import (
 
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/rewrite"
 	"harness/wire"
 	"harness/worker"
 )
@@ -29,6 +30,25 @@ const (
 	killCrash = "a host callback crashed"
 )
 
+// The liveness check of a worker during a call: a Ping every PingInterval,
+// and a worker that has not answered one for PingMisses intervals (30 s:
+// it is stopped, wedged in the kernel, or its socket is full) is killed;
+// the call then says the REPL's state was lost.
+const (
+	PingInterval = 5 * time.Second
+	PingMisses   = 6
+)
+
+// killUnresponsive is the kill reason of a worker that stopped answering.
+var killUnresponsive = fmt.Sprintf("it did not answer a liveness check for %v: it was stopped, wedged in the kernel, or its socket was full", PingInterval*PingMisses)
+
+// pingTicker returns the ticks of the liveness check and the function that
+// stops them; tests replace it to move time themselves.
+var pingTicker = func() (<-chan time.Time, func()) {
+	t := time.NewTicker(PingInterval)
+	return t.C, t.Stop
+}
+
 // remote is one worker as its parent sees it.
 type remote struct {
 	proc    *worker.Process
@@ -40,6 +60,8 @@ type remote struct {
 	done    chan struct{} // closed when the connection has ended
 	nextID  uint64        // guarded by REPL.mu
 	told    bool          // a call's result has said the worker was lost; guarded by REPL.mu
+	pong    atomic.Uint64 // the last Ping answered
+	pongs   chan uint64   // each Pong, when nobody is behind (tests wait on it)
 	level   atomic.Int32  // the level the worker was last told
 	// levelMu orders the frames that carry a level (Exec, Reply, Level):
 	// each reads the level, records it and sends it under the lock, so the
@@ -58,8 +80,8 @@ func newRemote(opts Options) (*interp, error) {
 		return nil, fmt.Errorf("start the REPL's worker process: %w", err)
 	}
 	rm := &remote{proc: proc, ready: make(chan struct{}), results: make(chan wire.Frame, 16),
-		crash: make(chan string, 1), done: make(chan struct{})}
-	in := &interp{opts: opts, fileOpts: fileOptions(), remote: rm}
+		crash: make(chan string, 1), done: make(chan struct{}), pongs: make(chan uint64, 1)}
+	in := &interp{opts: opts, fileOpts: rewrite.FileOptions(), remote: rm}
 	in.info.Store(&loadInfo{functions: map[string]string{}})
 	if err := rm.bind(opts); err != nil {
 		proc.Kill("bind failed")
@@ -76,7 +98,7 @@ func (rm *remote) bind(opts Options) error {
 		MaxMemoryMB: opts.MaxMemoryMB, CeilingMB: worker.CeilingMB(opts.MaxMemoryMB), Session: opts.Session,
 		Deny: opts.Commands.Deny, Sandbox: opts.Commands.Sandbox, Writable: opts.Commands.Writable,
 		Network: opts.Commands.Network, TestHooks: opts.testHooks,
-		HelperLoadMS: int(helperLoadTimeout / time.Millisecond), MCP: opts.MCP != nil, AskWrites: opts.AskWrites,
+		HelperLoadMS: int(helperLoadTimeout / time.Millisecond), MCP: opts.MCP != nil, AskWrites: opts.AskWrites, Siblings: opts.Siblings,
 	}
 	for name := range opts.Commands.Allow {
 		b.Allow = append(b.Allow, name)
@@ -135,6 +157,14 @@ func (rm *remote) read(in *interp) {
 				continue
 			}
 			go rm.serve(in, f.ID, b)
+		case wire.Pong:
+			if f.ID > rm.pong.Load() {
+				rm.pong.Store(f.ID)
+			}
+			select {
+			case rm.pongs <- f.ID:
+			default:
+			}
 		case wire.Stopping, wire.Result:
 			select {
 			case rm.results <- f:
@@ -142,6 +172,42 @@ func (rm *remote) read(in *interp) {
 			}
 		default:
 			rm.proc.Kill("protocol error: unexpected " + f.Type.String())
+		}
+	}
+}
+
+// watch checks that the worker answers Pings until stop is closed or the
+// connection ends, and kills it when it has not answered for PingMisses
+// ticks. Pings are sent from a goroutine of their own, one at a time, so a
+// full socket delays only them; an unsent Ping counts as unanswered.
+func (rm *remote) watch(stop <-chan struct{}, ticks <-chan time.Time, stopTicks func()) {
+	defer stopTicks()
+	var sent uint64
+	var sending atomic.Bool
+	missed := 0
+	for {
+		select {
+		case <-stop:
+			return
+		case <-rm.done:
+			return
+		case <-ticks:
+		}
+		if rm.pong.Load() < sent || sending.Load() {
+			missed++
+		} else {
+			missed = 0
+		}
+		if missed >= PingMisses {
+			rm.proc.Kill(killUnresponsive)
+			return
+		}
+		if !sending.Swap(true) {
+			sent++
+			go func(id uint64) {
+				rm.proc.Conn.Send(wire.Make(wire.Ping, id, nil))
+				sending.Store(false)
+			}(sent)
 		}
 	}
 }
@@ -270,6 +336,10 @@ func (r *REPL) execRemote(ctx context.Context, in *interp, body wire.ExecBody) (
 	body.Level = int(lv)
 	rm.proc.Conn.Send(wire.Make(wire.Exec, c.id, body))
 	rm.levelMu.Unlock()
+	stopWatch := make(chan struct{})
+	defer close(stopWatch)
+	ticks, stopTicks := pingTicker()
+	go rm.watch(stopWatch, ticks, stopTicks)
 	tick := time.NewTicker(levelPoll)
 	defer tick.Stop()
 	var grace <-chan time.Time

@@ -19,6 +19,9 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/modslots"
+	"harness/repl/pystr"
+	"harness/repl/rewrite"
 	"harness/sandbox"
 	"harness/worker"
 )
@@ -58,6 +61,10 @@ type Options struct {
 	// when the Approver says no, it is refused as always. The UI sets it;
 	// headless runs and editors do not.
 	AskWrites bool
+	// Siblings: other subagents may run at the same time ([rlm] parallel
+	// > 1); help()'s Files section then says how their writes to /store
+	// meet.
+	Siblings bool
 	// Watch, when set, is told the process group of each run() command once
 	// it started, and the returned function is called once the command was
 	// waited for (cmd/harness gives a reaper.Reaper's Watch, so the group
@@ -150,26 +157,21 @@ type interp struct {
 	// description; the interpreter runs in remote's process.
 	remote *remote
 
-	// Python habits (prepass.go, driver.go, py*.go).
-	types       map[string]*pyType                // classes by Python name, for type()
-	modules     map[string]starlark.Value         // imported modules
-	predeclared map[string]bool                   // names bound before REPL code ran: read directly in functions
-	slots       map[*starlark.Module]*moduleSlots // the running call's chunk globals, for live reads
-	handling    []*pyException                    // exceptions being handled, for a bare raise
-	openFiles   []*pyFile                         // files open for writing, written at the end of each call
-	syncing     bool                              // a file's pending writes are being written (pyFile.flush)
-	reprErr     error                             // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
-	dt          *dtClasses                        // the datetime module's classes
-}
-
-// fileOptions are the Starlark dialect of REPL code and helper files.
-func fileOptions() *syntax.FileOptions {
-	return &syntax.FileOptions{While: true, Recursion: true, Set: true, TopLevelControl: true, GlobalReassign: true}
+	// Python habits (package rewrite, driver.go, py*.go).
+	types       map[string]*pyType                   // classes by Python name, for type()
+	modules     map[string]starlark.Value            // imported modules
+	predeclared map[string]bool                      // names bound before REPL code ran: read directly in functions
+	slots       map[*starlark.Module]*modslots.Slots // the running call's chunk globals, for live reads
+	handling    []*pyException                       // exceptions being handled, for a bare raise
+	openFiles   []*pyFile                            // files open for writing, written at the end of each call
+	syncing     bool                                 // a file's pending writes are being written (pyFile.flush)
+	reprErr     error                                // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
+	dt          *dtClasses                           // the datetime module's classes
 }
 
 // newInterp builds an interpreter and loads the helper files.
 func newInterp(opts Options) *interp {
-	r := &interp{opts: opts, fileOpts: fileOptions(), reCache: newRegexpCache()}
+	r := &interp{opts: opts, fileOpts: rewrite.FileOptions(), reCache: newRegexpCache()}
 	if opts.AskWrites && opts.Repository != nil {
 		r.opts.Repository = opts.Repository.Asking(r.askWrite)
 	}
@@ -186,7 +188,7 @@ func (r *interp) reset() {
 	r.thread.SetLocal(threadInterp, r)
 	r.thread.SetMaxExecutionSteps(stepInterval)
 	r.cwd = "/" + jail.Repository
-	r.modules, r.slots, r.handling, r.openFiles, r.dt = map[string]starlark.Value{}, map[*starlark.Module]*moduleSlots{}, nil, nil, nil
+	r.modules, r.slots, r.handling, r.openFiles, r.dt = map[string]starlark.Value{}, map[*starlark.Module]*modslots.Slots{}, nil, nil, nil
 	r.globals = r.builtins()
 	r.retained, r.walked = 0, 0
 	r.resets++
@@ -234,24 +236,24 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 		}
 	}()
 	r.reprErr = nil // an earlier call's, never taken
-	pre, perr := prepass(code)
+	pre, perr := rewrite.Prepass(code)
 	if perr != nil {
 		c.refused = true
 		return nil, refusal(code, perr)
 	}
-	c.pm = pre.pm
-	f, err := r.fileOpts.Parse("repl", pre.text, 0)
+	c.pm = pre.PM
+	f, err := r.fileOpts.Parse("repl", pre.Text, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := astPass(f, astOptions{loads: pre.loads, marks: pre.marks, liveGlobal: r.isLive}); err != nil {
+	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, LiveGlobal: r.isLive, Methods: pyMethods}); err != nil {
 		return nil, err
 	}
 	guardRepeats(f)
 	var last syntax.Expr
 	if n := len(f.Stmts); n > 0 {
 		if es, ok := f.Stmts[n-1].(*syntax.ExprStmt); ok {
-			if _, marker := markerCall(es.X); !stmtMarkers[marker] {
+			if _, marker := rewrite.MarkerCall(es.X); !stmtMarkers[marker] {
 				last = es.X
 				f.Stmts = f.Stmts[:n-1]
 			}
@@ -298,10 +300,10 @@ func (r *interp) isLive(name string) bool {
 // refusal is the error for a form the pre-pass refuses, at the user's
 // line and column.
 func refusal(code string, err error) error {
-	pe := err.(*prepassError)
-	line, col := lineCol(code, lineStarts(code), pe.pos)
+	pe := err.(*rewrite.Error)
+	line, col := rewrite.LineCol(code, rewrite.LineStarts(code), pe.Pos)
 	name := "repl"
-	return &syntax.Error{Pos: syntax.MakePosition(&name, int32(line), int32(col)), Msg: pe.msg}
+	return &syntax.Error{Pos: syntax.MakePosition(&name, int32(line), int32(col)), Msg: pe.Msg}
 }
 
 // result turns the outcome of a call into the model's text, resetting the
@@ -314,7 +316,7 @@ func (r *interp) result(c *callState, value starlark.Value, err error) string {
 	if note := r.flushFiles(); note != "" {
 		c.write(note + "\n")
 	}
-	strCache.reset()
+	pystr.Cache.Reset()
 	clear(r.slots)
 	reason := c.reason()
 	lost := reason == stopMemory || reason == stopCrash
@@ -424,7 +426,7 @@ func (c *callState) mapPos(p syntax.Position) syntax.Position {
 	if c == nil || c.pm == nil || p.Filename() != "repl" {
 		return p
 	}
-	line, col := c.pm.position(int(p.Line), int(p.Col))
+	line, col := c.pm.Position(int(p.Line), int(p.Col))
 	name := "repl"
 	return syntax.MakePosition(&name, int32(line), int32(col))
 }
@@ -463,10 +465,10 @@ func pythonFrames(stack starlark.CallStack) starlark.CallStack {
 		switch {
 		case !last && fr.Pos.Filename() == "<builtin>":
 			continue
-		case isClause(fr.Name) && len(out) > 0:
+		case rewrite.IsClause(fr.Name) && len(out) > 0:
 			out[len(out)-1].Pos = fr.Pos
 			continue
-		case isClassBody(fr.Name):
+		case rewrite.IsClassBody(fr.Name):
 			fr.Name = "<class " + strings.TrimPrefix(fr.Name, "__py_class_") + ">"
 		}
 		out = append(out, fr)

@@ -24,6 +24,7 @@ import (
 
 	"harness/config"
 	"harness/failures"
+	"harness/reaper"
 	"harness/sandbox"
 )
 
@@ -342,8 +343,14 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 	sk := &sink{limit: limit, over: cancel}
 	out, errb := &capped{sink: sk}, &capped{sink: sk}
 	x.Stdout, x.Stderr = out, errb
+	commands.mu.Lock()
 	err := x.Start()
 	if err == nil {
+		commands.live[x.Process.Pid] = true
+	}
+	commands.mu.Unlock()
+	if err == nil {
+		defer commands.done(x.Process.Pid, x.Env)
 		if r.opts.Watch != nil {
 			defer r.opts.Watch(x.Process.Pid)() // released once waited for
 		}
@@ -382,6 +389,29 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 		Stdout:   strings.ToValidUTF8(out.b.String(), "\uFFFD"),
 		Stderr:   strings.ToValidUTF8(errb.b.String(), "\uFFFD"),
 		TimedOut: ctx.Err() == context.DeadlineExceeded}, nil
+}
+
+// commandSet is the run() commands started and not yet waited for; the
+// orphans of commands that harness adopted as a subreaper are reaped after
+// each command (reaper.SweepOrphans), so none stays a zombie.
+type commandSet struct {
+	mu   sync.Mutex
+	live map[int]bool
+}
+
+var commands = &commandSet{live: map[int]bool{}}
+
+// done forgets the command pid, whose environment was env, and sweeps the
+// orphans of commands marked as its (reaper.MarkVar).
+func (c *commandSet) done(pid int, env []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.live, pid)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, reaper.MarkVar+"=") {
+			reaper.SweepOrphans(kv, func(pid int) bool { return c.live[pid] })
+		}
+	}
 }
 
 // capped is one output stream; both streams of a command share a sink

@@ -109,6 +109,9 @@ func TestSandboxWrites(t *testing.T) {
 	if !strings.Contains(help, `Sandbox: every command runs confined (sandbox = "workspace"): it may read and execute anything but write only in the repository, /store, the system temp folder, `+writable) {
 		t.Errorf("help() lacks the sandbox line:\n%s", help)
 	}
+	if !strings.Contains(help, "It can still change the metadata of files elsewhere (chmod, touch -d, extended attributes)") {
+		t.Errorf("help() does not say the sandbox leaves metadata open:\n%s", help)
+	}
 }
 
 func TestSandboxNetwork(t *testing.T) {

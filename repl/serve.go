@@ -19,6 +19,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/rewrite"
 	"harness/replib"
 	"harness/sandbox"
 	"harness/wire"
@@ -62,7 +63,7 @@ func ServeWorker() int {
 // finds the parser's and compiler's code paged in and a heap of the right
 // size, and loads its helpers several times faster.
 func warmUp() {
-	opts := fileOptions()
+	opts := rewrite.FileOptions()
 	for _, name := range replib.Names() {
 		src, err := replib.Source(name)
 		if err != nil {
@@ -110,6 +111,8 @@ func (s *server) read() {
 			s.mu.Unlock()
 		case wire.Reply:
 			s.link.deliver(f)
+		case wire.Ping:
+			s.conn.Send(wire.Make(wire.Pong, f.ID, nil))
 		case wire.Level:
 			var b wire.LevelBody
 			if f.Unmarshal(&b) == nil {
@@ -154,7 +157,7 @@ func (s *server) bind(f wire.Frame) error {
 		Depth: b.Depth, OutputLimit: b.OutputLimit, MaxMemoryMB: b.MaxMemoryMB, Session: b.Session,
 		Commands: config.Commands{Deny: b.Deny, Allow: map[string]string{}, Sandbox: b.Sandbox,
 			Writable: b.Writable, Network: b.Network},
-		link: s.link, protection: protection(abi, lerr, b.Mounts), testHooks: b.TestHooks, AskWrites: b.AskWrites,
+		link: s.link, protection: protection(abi, lerr, b.Mounts), testHooks: b.TestHooks, AskWrites: b.AskWrites, Siblings: b.Siblings,
 		Output:    s.output,
 		OnFailure: s.note,
 	}

@@ -3,6 +3,8 @@
 package repl
 
 import (
+	"harness/repl/rewrite"
+
 	"go.starlark.net/syntax"
 )
 
@@ -14,7 +16,7 @@ var syntheticNames = map[string]bool{"FYI": true, "help": true, "store_summary":
 // Such calls never need approval, at any permission level; anything else in
 // the code (including an argument) makes it ordinary code.
 func IsSynthetic(code string) bool {
-	f, err := fileOptions().Parse("repl", code, 0)
+	f, err := rewrite.FileOptions().Parse("repl", code, 0)
 	if err != nil || len(f.Stmts) == 0 {
 		return false
 	}
@@ -30,7 +32,7 @@ func IsSynthetic(code string) bool {
 // whose only argument is a plain string literal. The app answers such a call
 // "(no output)" without running it.
 func IsReasoningOnly(code string) bool {
-	f, err := fileOptions().Parse("repl", code, 0)
+	f, err := rewrite.FileOptions().Parse("repl", code, 0)
 	if err != nil || len(f.Stmts) != 1 {
 		return false
 	}

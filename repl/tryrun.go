@@ -1,9 +1,11 @@
 // __py_tryrun: a try statement inside a function, run with Python's rules
-// over the clause functions the pre-pass made of it (prepass_trydef.go).
+// over the clause functions the pre-pass made of it (rewrite/prepass_trydef.go).
 
 package repl
 
 import (
+	"harness/repl/rewrite"
+
 	"go.starlark.net/starlark"
 )
 
@@ -22,8 +24,8 @@ var (
 	_ starlark.HasAttrs = (*trySignal)(nil)
 
 	noSignal   = &trySignal{kind: sigNoneKind, value: starlark.None}
-	breakSig   = &trySignal{kind: sigBrk, value: starlark.None}
-	continueSg = &trySignal{kind: sigCont, value: starlark.None}
+	breakSig   = &trySignal{kind: rewrite.SigBrk, value: starlark.None}
+	continueSg = &trySignal{kind: rewrite.SigCont, value: starlark.None}
 )
 
 func (s *trySignal) String() string        { return "<try signal>" }
@@ -35,11 +37,11 @@ func (s *trySignal) AttrNames() []string   { return []string{"brk", "cont", "ret
 func (s *trySignal) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "ret":
-		return starlark.Bool(s.kind == sigRet), nil
+		return starlark.Bool(s.kind == rewrite.SigRet), nil
 	case "brk":
-		return starlark.Bool(s.kind == sigBrk), nil
+		return starlark.Bool(s.kind == rewrite.SigBrk), nil
 	case "cont":
-		return starlark.Bool(s.kind == sigCont), nil
+		return starlark.Bool(s.kind == rewrite.SigCont), nil
 	case "value":
 		return s.value, nil
 	}
@@ -59,10 +61,10 @@ func signalOf(v starlark.Value) *trySignal {
 func (r *interp) tryBuiltins(g starlark.StringDict) {
 	g["__py_tryrun"] = starlark.NewBuiltin("tryrun", r.tryRun)
 	g["__py_ret"] = starlark.NewBuiltin("ret", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return &trySignal{kind: sigRet, value: args[0]}, nil
+		return &trySignal{kind: rewrite.SigRet, value: args[0]}, nil
 	})
 	g["__py_brk"], g["__py_cont"] = breakSig, continueSg
-	g[hidLocals] = starlark.NewBuiltin("locals", func(_ *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	g[rewrite.HidLocals] = starlark.NewBuiltin("locals", func(_ *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		l := &pyLocals{vars: make(map[string]starlark.Value, len(kw)+4)}
 		for _, kv := range kw {
 			l.vars[string(kv[0].(starlark.String))] = kv[1]
@@ -148,7 +150,7 @@ func (r *interp) excMatches(classes starlark.Value, exc *pyException) (bool, err
 }
 
 // pyLocals holds the variables of a function that its try clauses assign
-// (see astpass_locals.go): the function and its clause functions read and
+// (see rewrite/astpass_locals.go): the function and its clause functions read and
 // write them as __py_l["x"]. Reading one not yet assigned is Python's
 // UnboundLocalError.
 type pyLocals struct {

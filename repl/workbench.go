@@ -15,6 +15,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"harness/repl/rewrite"
 	"harness/wire"
 )
 
@@ -135,3 +136,9 @@ func (s *server) control(id uint64, op string) {
 	}
 	s.conn.Send(wire.Make(wire.Result, id, res))
 }
+
+// Incomplete reports whether src, the lines typed so far at an interactive
+// prompt joined by "\n" (without a final newline), still needs more lines
+// before it can run, as Python's interactive loop decides (see
+// rewrite.Incomplete).
+func Incomplete(src string) bool { return rewrite.Incomplete(src) }

@@ -439,3 +439,53 @@ func TestFYIZone(t *testing.T) {
 		t.Errorf("FYI() = %q, want the zone %s", out, zone)
 	}
 }
+
+// TestStoppedWorkerIsKilled: a worker answers the liveness check while a
+// call runs; once it is stopped (SIGSTOP) and misses PingMisses checks, it
+// is killed, the call says the state was lost and why, and the next call
+// gets a fresh worker. The ticks are the test's, not the clock's.
+func TestStoppedWorkerIsKilled(t *testing.T) {
+	workersOnly(t)
+	ticks := make(chan time.Time)
+	old := pingTicker
+	pingTicker = func() (<-chan time.Time, func()) { return ticks, func() {} }
+	t.Cleanup(func() { pingTicker = old })
+	e := newEnv(t)
+	e.exec("keep = 1")
+	rm := e.repl.current().remote
+	result := make(chan string, 1)
+	go func() { result <- e.exec("while True:\n    pass") }()
+	for i := uint64(1); i <= PingMisses+2; i++ {
+		ticks <- time.Now()
+		select {
+		case id := <-rm.pongs:
+			if id != i {
+				t.Fatalf("pong %d for ping %d", id, i)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ping %d was not answered", i)
+		}
+	}
+	syscall.Kill(rm.proc.PID, syscall.SIGSTOP)
+	for i := 0; i <= PingMisses; i++ {
+		select {
+		case ticks <- time.Now():
+		case out := <-result:
+			t.Fatalf("the call ended after %d missed checks: %s", i, out)
+		}
+	}
+	var out string
+	select {
+	case out = <-result:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stopped worker's call did not end")
+	}
+	for _, want := range []string{"REPL state lost", "did not answer a liveness check for 30s: it was stopped, wedged in the kernel, or its socket was full"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("result lacks %q:\n%s", want, out)
+		}
+	}
+	if got := e.exec("keep"); !strings.Contains(got, "undefined: keep") {
+		t.Errorf("next call: %q", got)
+	}
+}

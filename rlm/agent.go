@@ -36,9 +36,20 @@ type agent struct {
 	startupFiles []string // the host paths of the start-up files read
 	nested       map[string]bool
 
-	mu      sync.Mutex
-	call    string   // the tool call running now
-	touched []string // the repository paths the running REPL call resolved
+	// What the budget remembers (budget.go), guarded by fmu: each
+	// turn's size, the turn_token_cache by key, and how many outputs the
+	// last request left out.
+	memo     []turnMemo
+	cacheOf  []llm.TurnCount
+	cacheMap map[string]llm.TurnCount
+	elided   int
+
+	mu       sync.Mutex
+	call     string             // the tool call running now
+	touched  []string           // the repository paths the running REPL call resolved
+	launches map[string]*launch // prepared for the subagents of a batch of rlm calls (parallel.go)
+
+	slot *ticket // the [rlm] parallel slot this subagent holds; used by its own goroutine only
 }
 
 // outcome is how an agent's run ended; text is what its caller gets.
@@ -88,7 +99,7 @@ func (a *agent) loop(ctx context.Context) outcome {
 			a.emit(ToolsChanged{Agent: a.ref(), Tools: a.llmTools()})
 		}
 		resp, err := a.request(ctx)
-		msg := a.r.opts.Redactor.Message(resp.Message)
+		msg := resp.Message.Redact(a.r.opts.Redactor)
 		msg.Role = "assistant"
 		if err == nil || msg.Content != "" || len(msg.ToolCalls) > 0 || len(msg.Extra) > 0 {
 			// Calls run with the arguments the model sent; the saved
@@ -124,25 +135,8 @@ func (a *agent) loop(ctx context.Context) outcome {
 			}
 			return outcome{status: Done, text: msg.Content}
 		}
-		for i, call := range msg.ToolCalls {
-			if ctx.Err() != nil {
-				if serr := a.notRun(msg.ToolCalls[i:]); serr != nil {
-					return a.failed(msg.Content, serr)
-				}
-				return a.stopped(msg.Content)
-			}
-			text, st := a.run(ctx, call, false)
-			if serr := a.add(toolMessage(call.ID, text)); serr != nil {
-				return a.failed(msg.Content, serr)
-			}
-			if st == Stopped {
-				// A subagent was stopped: its text already carries the
-				// deepest partial response and the marker.
-				if serr := a.notRun(msg.ToolCalls[i+1:]); serr != nil {
-					return a.failed(msg.Content, serr)
-				}
-				return outcome{status: Stopped, text: text}
-			}
+		if out, end := a.runCalls(ctx, msg); end {
+			return out
 		}
 	}
 }
@@ -168,12 +162,9 @@ func (a *agent) lastContent() string {
 	return ""
 }
 
-// request sends the visible conversation and streams the reply as events.
-func (a *agent) request(ctx context.Context) (llm.Response, error) {
-	a.fmu.Lock()
-	msgs := sessions.Visible(a.file.Items)
-	a.fmu.Unlock()
-	req := llm.Request{System: a.system(), Messages: msgs, Tools: a.llmTools()}
+// send sends msgs and streams the reply as events.
+func (a *agent) send(ctx context.Context, msgs []llm.Message, tools []llm.Tool) (llm.Response, error) {
+	req := llm.Request{System: a.system(), Messages: msgs, Tools: tools}
 	ids := map[int]string{}
 	ref := a.ref()
 	resp, err := a.r.opts.Client.Stream(ctx, req, func(d llm.Delta) {
@@ -220,8 +211,13 @@ func (a *agent) llmTools() []llm.Tool {
 
 // run executes one tool call, emitting ToolCall and ToolResult.
 func (a *agent) run(ctx context.Context, call llm.ToolCall, synthetic bool) (string, Status) {
+	a.emit(ToolCall{Agent: a.ref(), ID: call.ID, Name: call.Name, Arguments: call.Arguments, Synthetic: synthetic})
+	return a.execute(ctx, call, synthetic)
+}
+
+// execute runs call after its ToolCall event and emits its ToolResult.
+func (a *agent) execute(ctx context.Context, call llm.ToolCall, synthetic bool) (string, Status) {
 	ref := a.ref()
-	a.emit(ToolCall{Agent: ref, ID: call.ID, Name: call.Name, Arguments: call.Arguments, Synthetic: synthetic})
 	text, args, st := a.dispatch(ctx, call)
 	if synthetic {
 		text, a.startup = withText(text, a.startup), ""
@@ -258,13 +254,13 @@ func (a *agent) dispatch(ctx context.Context, call llm.ToolCall) (string, map[st
 	a.mu.Lock()
 	a.call, a.touched = call.ID, nil
 	a.mu.Unlock()
-	text, st := a.runSafely(ctx, t, args)
+	text, st := a.runSafely(ctx, t, call.ID, args)
 	return text, args, st
 }
 
 // runSafely runs t, turning a panic (a bug in harness) into a result and
 // an Error event instead of a crash that would end every agent.
-func (a *agent) runSafely(ctx context.Context, t *tool, args map[string]json.RawMessage) (text string, st Status) {
+func (a *agent) runSafely(ctx context.Context, t *tool, id string, args map[string]json.RawMessage) (text string, st Status) {
 	defer func() {
 		if p := recover(); p != nil {
 			msg := fmt.Sprintf("%s failed: harness hit an internal error (%v); its effects may be partial. Try another way; the user may report this bug.", t.name, p)
@@ -272,6 +268,9 @@ func (a *agent) runSafely(ctx context.Context, t *tool, args map[string]json.Raw
 			text, st = msg, Failed
 		}
 	}()
+	if t.runCall != nil {
+		return t.runCall(ctx, a, id, args)
+	}
 	return t.run(ctx, a, args)
 }
 
@@ -299,7 +298,7 @@ func (a *agent) unknownTool(name string) string {
 
 // add appends m to the conversation, saves the file and emits MessageAdded.
 func (a *agent) add(m llm.Message) error {
-	m = a.r.opts.Redactor.Message(m)
+	m = m.Redact(a.r.opts.Redactor)
 	a.fmu.Lock()
 	a.file.Append(m)
 	err := a.save()

@@ -42,6 +42,14 @@ type Approver interface {
 	Approve(ctx context.Context, operation json.RawMessage) (bool, error)
 }
 
+// AgentApprover is an Approver that is told which agent asks and from
+// which tool call. When the front end's Approver implements it, rlm calls
+// ApproveFor instead of Approve, so requests of agents running at once
+// ([rlm] parallel) can queue at one prompt, each naming its agent.
+type AgentApprover interface {
+	ApproveFor(ctx context.Context, who Agent, call string, operation json.RawMessage) (bool, error)
+}
+
 // REPLEnv is what one subagent's REPL is built from.
 type REPLEnv struct {
 	Depth   int

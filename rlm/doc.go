@@ -42,9 +42,15 @@
 //
 // An rlm call's task becomes the subagent's first user message verbatim.
 // The subagent works until it answers without a tool call; that answer, cut
-// to [repl] output_limit, is the call's result. The rlm calls of one
-// response run one after another, in order, and a subagent never runs
-// again after answering. The system message is [chat] prompt or
+// to [repl] output_limit, is the call's result. A subagent never runs
+// again after answering. The rlm calls of one response run one after
+// another, in order, unless [rlm] parallel is N > 1 (parallel.go):
+// consecutive rlm calls then start at once, at most N subagents run in the
+// whole tree at any moment (tickets served in call order; a Queued event
+// frames a wait), and a caller waiting on its own subagents gives its slot
+// back meanwhile, so no depth deadlocks. Their ToolCall events come first,
+// in order; each result is appended once every earlier one is, so the
+// conversation holds them in call order whatever order they finish in. The system message is [chat] prompt or
 // --system-prompt (Options.System) for every agent, except that subagents
 // get [rlm] subagent_prompt verbatim when it is set.
 //

@@ -86,6 +86,14 @@ type (
 		Agent Agent
 		Tools []llm.Tool
 	}
+	// Queued says a subagent waits for one of the [rlm] parallel slots
+	// (Waiting true), or got one and runs (Waiting false). It is sent only
+	// around a wait: after its AgentStart when the slots were all taken,
+	// or when its own subagents ended and it must wait to go on.
+	Queued struct {
+		Agent   Agent
+		Waiting bool
+	}
 	// AgentEnd says an agent finished; Result is what its caller gets.
 	AgentEnd struct {
 		Agent  Agent
@@ -193,6 +201,24 @@ type (
 		Message      string
 		FinishReason string
 	}
+	// ContextCompacted says a request was made to fit the model's context
+	// window before it was sent: at the root, the oldest settled turns
+	// were hidden (Turns, 0-based) and, when Summarised, stand in the
+	// request as one compaction entry; at any agent, the oldest tool
+	// outputs of the current turn were left out of the request (Elided;
+	// Cut when the newest was cut to fit). Before and After are the
+	// request's tokens as harness counts them; Message is the line front
+	// ends show.
+	ContextCompacted struct {
+		Agent         Agent
+		Window        int
+		Before, After int
+		Turns         []int
+		Summarised    bool
+		Elided        int
+		Cut           bool
+		Message       string
+	}
 	// TurnDone ends a root turn. Text is the root's final answer (or, when
 	// stopped or failed, the partial text with its marker); Usage sums every
 	// request of the turn, subagents included.
@@ -211,6 +237,7 @@ func (e ToolOutput) Of() Agent        { return e.Agent }
 func (e SessionReady) Of() Agent      { return Agent{Name: e.Name} }
 func (e AgentStart) Of() Agent        { return e.Agent }
 func (e AgentEnd) Of() Agent          { return e.Agent }
+func (e Queued) Of() Agent            { return e.Agent }
 func (e ToolsChanged) Of() Agent      { return e.Agent }
 func (e MessageAdded) Of() Agent      { return e.Agent }
 func (e Conversation) Of() Agent      { return e.Agent }
@@ -226,3 +253,4 @@ func (e Error) Of() Agent             { return e.Agent }
 func (e Retry) Of() Agent             { return e.Agent }
 func (e Notice) Of() Agent            { return e.Agent }
 func (e TurnDone) Of() Agent          { return e.Agent }
+func (e ContextCompacted) Of() Agent  { return e.Agent }

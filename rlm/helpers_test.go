@@ -13,6 +13,7 @@ import (
 	"harness/config"
 	"harness/jail"
 	"harness/llmtest"
+	"harness/redact"
 	"harness/sessions"
 )
 
@@ -53,7 +54,8 @@ type rig struct {
 	events []Event
 	mu     sync.Mutex
 	codes  []string
-	runner *Runner // of the latest turn
+	runner *Runner       // of the latest turn
+	seen   chan struct{} // signalled by a session's consumer (context_test.go)
 	// onEvent, when set, sees each event as the consumer receives it.
 	onEvent func(Event)
 }
@@ -81,7 +83,7 @@ func newRig(t *testing.T, replies ...llmtest.Reply) *rig {
 	}
 	r := &rig{t: t, srv: srv, cfg: cfg}
 	r.store = sessions.Store{Dir: filepath.Join(home, "sessions"), Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local) }}
-	red := sessions.NewRedactor([]string{"sk-SECRET"})
+	red := redact.New([]string{"sk-SECRET"})
 	r.opts = Options{
 		Config: cfg, Client: srv.Client(""), System: cfg.Chat.Prompt,
 		Session: r.store.New(red), Redactor: red, RepoDir: repoDir,

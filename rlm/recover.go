@@ -64,8 +64,12 @@ func interrupted(s *sessions.Session, name, rel string, depth int, msgs []llm.Me
 		fmt.Fprintf(&b, "It had made %s, so files in the repository or the store may have changed; check them before relying on them, and delegate again what is left. ", calls)
 	}
 	fmt.Fprintf(&b, "Its conversation is %s in the session folder.", rel)
-	if sub, subRel, ok := waitingOn(s, depth, msgs); ok {
-		fmt.Fprintf(&b, " It was waiting for its own subagent %q (%s), interrupted too.", sub, subRel)
+	switch subs := waitingOn(s, depth, msgs); len(subs) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, " It was waiting for its own subagent %s, interrupted too.", subs[0])
+	default:
+		fmt.Fprintf(&b, " It was waiting for its own subagents %s, running at once; each may have answered or been interrupted.", strings.Join(subs, ", "))
 	}
 	b.WriteString("]")
 	return b.String()
@@ -112,10 +116,11 @@ func madeCalls(msgs []llm.Message) (calls, running string) {
 	return fmt.Sprintf("%d %s (%s)", total, noun, strings.Join(parts, ", ")), running
 }
 
-// waitingOn finds the subagent, one level deeper than depth, that msgs'
-// last reply was waiting for: an rlm call without a result whose
-// conversation file exists.
-func waitingOn(s *sessions.Session, depth int, msgs []llm.Message) (name, rel string, ok bool) {
+// waitingOn finds the subagents, one level deeper than depth, that msgs'
+// last reply was waiting for: its rlm calls without a result whose
+// conversation file exists (several when they ran at once, [rlm]
+// parallel), each as `"name" (file)`.
+func waitingOn(s *sessions.Session, depth int, msgs []llm.Message) []string {
 	answered := map[string]bool{}
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
@@ -124,20 +129,21 @@ func waitingOn(s *sessions.Session, depth int, msgs []llm.Message) (name, rel st
 			continue
 		}
 		if m.Role != "assistant" {
-			return "", "", false
+			return nil
 		}
+		var out []string
 		for _, c := range m.ToolCalls {
 			if c.Name != RLMTool || answered[c.ID] {
 				continue
 			}
 			p := s.Path(depth+1, c.ID)
 			if _, err := os.Lstat(p); p != "" && err == nil {
-				return callName(c), sessionRel(s, p), true
+				out = append(out, fmt.Sprintf("%q (%s)", callName(c), sessionRel(s, p)))
 			}
 		}
-		return "", "", false
+		return out
 	}
-	return "", "", false
+	return nil
 }
 
 // callName is the name argument of an rlm call.

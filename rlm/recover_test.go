@@ -112,3 +112,37 @@ func TestCrashRecords(t *testing.T) {
 		t.Errorf("saved %q", saved[2].Content)
 	}
 }
+
+// TestCrashRecordWaitingOnSiblings: a subagent killed while waiting on
+// two subagents of its own running at once ([rlm] parallel) names both.
+func TestCrashRecordWaitingOnSiblings(t *testing.T) {
+	r := newRig(t, llmtest.Text("resumed"))
+	s := r.opts.Session
+	for _, f := range []struct {
+		depth int
+		id    string
+		file  *sessions.File
+	}{
+		{1, "G", subFile(1, sessions.RootParent, assistantCalls("", rlmCall("H", "left"), rlmCall("I", "right")))},
+		{2, "H", subFile(2, "G")},
+		{2, "I", subFile(2, "G")},
+	} {
+		if err := s.Save(f.depth, f.id, f.file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := &sessions.File{Local: sessions.Local{Repository: "/r"}}
+	root.Append(llm.Message{Role: "user", Content: "go"}, assistantCalls("", rlmCall("G", "planner")))
+	if _, err := r.turn(context.Background(), "continue", root); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for _, m := range r.chat(0).Messages {
+		if m.Role == "tool" && m.ToolCallID == "G" {
+			got = m.Content
+		}
+	}
+	if want := `waiting for its own subagents "left" (deep/H.json), "right" (deep/I.json), running at once`; !strings.Contains(got, want) {
+		t.Errorf("result %q lacks %q", got, want)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"harness/config"
 	"harness/jail"
 	"harness/llm"
+	"harness/redact"
 	"harness/sessions"
 )
 
@@ -47,13 +48,17 @@ type Options struct {
 	// headless runs and editors keep the refusal.
 	AskWrites bool
 	Events    *Stream // nil drops events
-	Redactor  *sessions.Redactor
+	Redactor  *redact.Redactor
 	// RoomAdvice says how the person makes room when the root's
 	// conversation no longer fits the model's context, given the
 	// session's name (nil gives DefaultRoomAdvice, the UI's way).
 	RoomAdvice func(session string) string
 
 	Now func() time.Time // nil means time.Now (FYI's date)
+	// Window is the model's context window, detected by the front end;
+	// nil starts from [endpoint] context_window (or unknown) and learns
+	// it from refusals that name it.
+	Window *llm.Window
 }
 
 // Runner runs the turns of one session's root agent. One Turn runs at a
@@ -61,9 +66,12 @@ type Options struct {
 // any goroutine.
 type Runner struct {
 	opts      Options
+	win       *llm.Window
 	root      *agent
 	subagents atomic.Int32
 	running   atomic.Bool // a turn is running
+	slots     *slots      // [rlm] parallel: the subagents that may run at once
+	files     fileLocks   // the files apply_patch is writing now
 
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn
@@ -99,7 +107,11 @@ func New(opts Options, conv *sessions.File) (*Runner, error) {
 	for i := range conv.Items {
 		conv.Items[i].Message = sendable(conv.Items[i].Message)
 	}
-	r := &Runner{opts: opts}
+	r := &Runner{opts: opts, win: opts.Window}
+	if r.win == nil {
+		r.win = llm.NewWindow(opts.Config.Endpoint.ContextWindow)
+	}
+	r.slots = newSlots(r.parallel())
 	r.root = &agent{r: r, file: conv, tools: []tool{rlmTool(), fyiTool()}}
 	return r, nil
 }
@@ -192,6 +204,9 @@ func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
 	out := a.begin(ctx, prompt, FYITool, "{}")
 	if out.status == Done && out.err == nil {
 		out = a.loop(ctx)
+	}
+	if out.status == Failed && llm.ContextExceeded(out.err) {
+		a.hideRefused()
 	}
 	res := Result{Status: out.status, Text: out.text, Usage: r.turnUsage()}
 	r.emit(AgentEnd{Agent: a.ref(), Status: res.Status, Result: res.Text})

@@ -13,26 +13,34 @@ import (
 	"harness/sessions"
 )
 
-// delegate runs a subagent for the rlm call running now and returns the
-// call's result: the subagent's answer capped at output_limit, its partial
-// response and [stopped by user] (status Stopped), or its partial response
-// and [branch failed: …].
-func (a *agent) delegate(ctx context.Context, task, name string) (string, Status) {
+// delegate runs a subagent for rlm call id and returns the call's result:
+// the subagent's answer capped at output_limit, its partial response and
+// [stopped by user] (status Stopped), or its partial response and
+// [branch failed: …]. The subagent runs once it holds one of the [rlm]
+// parallel slots (parallel.go), and gives it back when it ends.
+func (a *agent) delegate(ctx context.Context, id, task, name string) (string, Status) {
 	parent := sessions.RootParent
 	if a.depth > 0 {
 		parent = a.id
 	}
-	c := &agent{r: a.r, name: name, depth: a.depth + 1, id: a.currentCall()}
+	c := &agent{r: a.r, name: name, depth: a.depth + 1, id: id}
 	c.file = &sessions.File{Local: sessions.Local{Repository: a.r.opts.RepoDir, Depth: c.depth, Parent: parent}}
 	a.r.subagents.Add(1)
 	defer a.r.subagents.Add(-1)
+	l := a.launchFor(id)
 	err := c.setup()
 	c.refreshMCP(ctx)
+	l.waitTurn(ctx)
 	a.emit(AgentStart{Agent: c.ref(), Task: task, Tools: c.llmTools()})
+	l.announced()
 	var out outcome
-	if err != nil {
+	switch {
+	case err != nil:
+		l.ticketOf().drop()
 		out = c.failed("", err)
-	} else {
+	case c.acquire(ctx, l.ticketOf()) != nil:
+		out = c.stopped("")
+	default:
 		out = c.start(ctx, task)
 	}
 	if c.repl != nil {
@@ -41,6 +49,7 @@ func (a *agent) delegate(ctx context.Context, task, name string) (string, Status
 	if c.roots[jail.Library] != nil {
 		c.roots[jail.Library].Close()
 	}
+	c.release() // after its REPL worker ended: at most N run
 	text, st := out.text, out.status
 	if st == Done {
 		text = capText(out.text, a.r.limit())
@@ -144,7 +153,10 @@ func (p approvals) Approve(ctx context.Context, op json.RawMessage) (bool, error
 	ref, id := p.a.ref(), p.a.currentCall()
 	p.a.emit(ApprovalRequested{Agent: ref, ID: id, Operation: op})
 	ok, err := false, error(errNoApprover)
-	if ap := p.a.r.opts.Approver; ap != nil {
+	switch ap := p.a.r.opts.Approver.(type) {
+	case AgentApprover:
+		ok, err = ap.ApproveFor(ctx, ref, id, op)
+	case Approver:
 		ok, err = ap.Approve(ctx, op)
 	}
 	ans := ApprovalAnswered{Agent: ref, ID: id, Operation: op, Allowed: ok && err == nil}

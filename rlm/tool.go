@@ -25,6 +25,10 @@ type tool struct {
 	// run executes a call whose arguments already passed check. It returns
 	// the result text and Stopped when the user stopped the turn inside it.
 	run func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status)
+	// runCall, when set, runs instead of run and is given the call's ID
+	// (rlm: calls of one reply may run at once, so the agent's running
+	// call does not name them).
+	runCall func(ctx context.Context, a *agent, id string, args map[string]json.RawMessage) (string, Status)
 }
 
 // param is one argument of a tool.

@@ -42,6 +42,10 @@ func applyPatchTool(roots []string) tool {
 			if refused != "" {
 				return "apply_patch cannot write here: " + refused + ". Nothing was changed.", Failed
 			}
+			// Read and written under the locks of its files: a hunk whose
+			// context a sibling changed meanwhile fails to match.
+			unlock := a.r.files.lock(patchKeys(root.Name(), text))
+			defer unlock()
 			out, err := a.r.opts.Files.ApplyPatch(ctx, root, text, a.r.limit())
 			return result(out, err)
 		},

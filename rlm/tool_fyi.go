@@ -6,6 +6,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 
 	"harness/repl"
 )
@@ -22,7 +23,11 @@ func fyiTool() tool {
 		description: fyiDescription,
 		run: func(ctx context.Context, a *agent, _ map[string]json.RawMessage) (string, Status) {
 			n, est := a.turnTokens()
-			return repl.FYIText(a.r.now(), n, est, a.r.opts.Config.Endpoint.Model), Done
+			text := repl.FYIText(a.r.now(), n, est, a.r.opts.Config.Endpoint.Model)
+			if w := a.window(); w > 0 {
+				text += fmt.Sprintf("Context window: %d tokens\n", w)
+			}
+			return text, Done
 		},
 	}
 }

@@ -56,7 +56,9 @@ func (a *agent) refreshMCP(ctx context.Context) bool {
 	var tools []tool
 	for _, s := range a.r.opts.MCP.Servers(ctx) {
 		for _, t := range s.Tools {
-			tools = append(tools, mcpTool(t))
+			if !t.Indirect { // past [mcp] max_direct_tools: the REPL's mcp() only
+				tools = append(tools, mcpTool(t))
+			}
 		}
 	}
 	a.mu.Lock()
@@ -109,7 +111,7 @@ func (m replMCP) Servers(ctx context.Context) []repl.MCPServer {
 	for _, s := range m.m.Servers(ctx) {
 		rs := repl.MCPServer{Name: s.Name, Err: s.Err}
 		for _, t := range s.Tools {
-			rs.Tools = append(rs.Tools, repl.MCPTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Allowed: t.Allowed})
+			rs.Tools = append(rs.Tools, repl.MCPTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Allowed: t.Allowed, Indirect: t.Indirect})
 		}
 		out = append(out, rs)
 	}

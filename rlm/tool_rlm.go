@@ -24,14 +24,14 @@ func rlmTool() tool {
 			{name: "task", typ: "string", required: true, desc: "The subagent's first message, verbatim: everything it needs to know."},
 			{name: "name", typ: "string", required: true, desc: "A short label for the subagent, shown to the user."},
 		},
-		run: func(ctx context.Context, a *agent, args map[string]json.RawMessage) (string, Status) {
+		runCall: func(ctx context.Context, a *agent, id string, args map[string]json.RawMessage) (string, Status) {
 			task, name := str(args, "task"), str(args, "name")
 			for _, arg := range []struct{ name, value string }{{"task", task}, {"name", name}} {
 				if strings.TrimSpace(arg.value) == "" {
 					return fmt.Sprintf("Invalid arguments for %s: argument %q is empty; give the subagent a task and a short name.", RLMTool, arg.name), Failed
 				}
 			}
-			return a.delegate(ctx, task, name)
+			return a.delegate(ctx, id, task, name)
 		},
 	}
 }

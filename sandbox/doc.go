@@ -28,12 +28,14 @@
 //	3    6.2    truncate                               workspace: the minimum (writes cannot escape by truncate(2))
 //	4    6.7    TCP bind and connect                   worker: no TCP; workspace: network = false needs it
 //	5    6.10   ioctl on device files                  worker only
-//	6    6.12   signal and abstract-socket scoping     worker: abstract sockets only
+//	6    6.12   signal and abstract-socket scoping     worker: abstract sockets only; workspace: both
 //	7+   6.15   audit logging flags                    not used
 //
-// Landlock does not cover everything: UDP (before ABI 10), Multipath TCP
-// sockets and Unix sockets with a path stay open to a confined command, and
-// reading is never restricted for commands. A denied operation fails with
+// Landlock does not cover everything: file metadata (chmod, utimes,
+// setxattr work on files outside every writable folder; help() and the
+// approval prompt say so), UDP (before ABI 10), Multipath TCP sockets and
+// Unix sockets with a path stay open to a confined command, and reading is
+// never restricted for commands. A denied operation fails with
 // EACCES (EXDEV for a rename out of a writable tree), which the command
 // reports itself.
 package sandbox

@@ -102,13 +102,16 @@ func (p Policy) Restrict() error {
 	if len(p.Write) > 0 {
 		rules = append(rules, landlock.RWDirs(p.Write...).WithRefer().IgnoreIfMissing())
 	}
-	// V4 handles files up to truncate, and TCP: beyond that (ioctl on
-	// devices, scoping) commands keep what they would have unconfined.
-	cfg := landlock.V4.BestEffort()
+	// V4 handles files up to truncate, and TCP; from ABI 6 the command
+	// can neither signal a process outside its sandbox (harness, the
+	// person's other programs) nor reach an abstract Unix socket created
+	// outside it. ioctl on devices stays as it would be unconfined.
+	cfg := landlock.V4
+	cfg.Scoped = landlock.V6.Scoped
 	if p.Network {
-		return cfg.RestrictPaths(rules...)
+		cfg.HandledAccessNet = 0
 	}
-	return cfg.Restrict(rules...) // no network rules: TCP bind and connect denied
+	return cfg.BestEffort().Restrict(rules...) // no network rules: TCP bind and connect denied
 }
 
 // Self returns the path that re-executes the running binary: the

@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 		os.Exit(sandboxtest.Dial(os.Args[1]))
 	case "worker":
 		os.Exit(workerProbe())
+	case "unix":
+		os.Exit(dialUnix(os.Args[1]))
 	}
 	os.Exit(m.Run())
 }
@@ -237,4 +239,53 @@ func workerProbe() int {
 	}
 	report("tcp connect", err)
 	return 0
+}
+
+// dialUnix is a probe connecting to the Unix socket addr ("@name" for an
+// abstract one): exit 0 when it connected, 13 on EPERM or EACCES.
+func dialUnix(addr string) int {
+	c, err := net.Dial("unix", addr)
+	if err == nil {
+		c.Close()
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, err)
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) {
+		return 13
+	}
+	return 1
+}
+
+// TestPolicyScopes: from ABI 6 a confined command signals nothing outside
+// its sandbox (harness, here the test process: kill -STOP $PPID must
+// fail) and reaches no abstract Unix socket made outside it; it still
+// signals its own children.
+func TestPolicyScopes(t *testing.T) {
+	needLandlock(t, 6)
+	ln, err := net.Listen("unix", fmt.Sprintf("@harness-sandbox-test-%d", os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	self, _ := os.Executable()
+	for _, network := range []bool{true, false} {
+		out, code := confined(t, Policy{Network: network}, nil, "sh", "-c",
+			fmt.Sprintf("kill -0 %d && echo signalled-outside; sleep 5 & kill $! && echo signalled-child", os.Getpid()))
+		if strings.Contains(out, "signalled-outside") || !strings.Contains(out, "signalled-child") {
+			t.Errorf("network = %v: exit %d:\n%s", network, code, out)
+		}
+		out, code = confined(t, Policy{Network: network}, []string{"SANDBOX_PROBE=unix"}, self, ln.Addr().String())
+		if code != 13 {
+			t.Errorf("network = %v: the abstract socket: exit %d, want 13:\n%s", network, code, out)
+		}
+	}
 }

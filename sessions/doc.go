@@ -58,6 +58,14 @@
 // markers: a {"_harness_local":{"hidden":true}} element right after the last
 // message of a turn hides that turn from model requests (see Visible). The
 // system message is never saved; it is resolved again by every invocation.
+// A marker harness wrote itself says why: "by":"compaction" (hidden to fit
+// the model's context window) or "by":"refused" (a turn the model refused
+// as too long, left out so later requests fit). A compaction entry,
+// {"_harness_local":{"compaction":{"turns":[0,1],"summary":"…"}}} (with
+// "hidden":true when the person hid it), follows the marker of the last
+// turn it covers and is sent, where it stands, as a user message holding
+// the summary and a short assistant acknowledgement (compaction.go).
+// Compaction never removes or rewrites a message.
 //
 // The top-level _harness_local object is required and never sent to a
 // provider: repository is the canonical launch directory, depth is 0 for the
@@ -83,7 +91,7 @@
 //
 // # Secrets
 //
-// A Redactor replaces secret values (API keys) by "[REDACTED]" in messages
+// A redact.Redactor replaces secret values (API keys) by "[REDACTED]" in messages
 // before they are kept; Session.Save applies the same Redactor again so no
 // secret reaches a file even when a caller forgot.
 package sessions

@@ -14,10 +14,16 @@ import (
 )
 
 // Item is one element of a conversation's messages array: a provider
-// message, or (Hidden true) the marker that hides the turn before it.
+// message, or (Hidden true) one of harness's own elements: the marker that
+// hides the turn before it, or (Compaction set) a compaction entry.
 type Item struct {
 	Message llm.Message
-	Hidden  bool // a {"_harness_local":{"hidden":true}} marker; Message is empty
+	Hidden  bool // a {"_harness_local":{"hidden":true}} marker or an entry; Message is empty
+	// By says who hid the turn before a marker: "" the person (the
+	// context overlay), HiddenByCompaction or HiddenByRefusal.
+	By string
+	// Compaction is set for a compaction entry (compaction.go).
+	Compaction *Compaction
 }
 
 // Local is the top-level _harness_local object.
@@ -63,8 +69,6 @@ type localJSON struct {
 	TurnTokenCache *[]llm.TurnCount `json:"turn_token_cache,omitempty"`
 }
 
-var markerJSON = []byte(`{"_harness_local":{"hidden":true}}`)
-
 // Encode writes f in the file format, one message per line.
 func (f *File) Encode(w io.Writer) error {
 	if err := f.Local.check(); err != nil {
@@ -77,7 +81,9 @@ func (f *File) Encode(w io.Writer) error {
 			bw.WriteString(",\n")
 		}
 		if it.Hidden {
-			bw.Write(markerJSON)
+			if err := writeLocalItem(bw, it); err != nil {
+				return fmt.Errorf("encode item %d: %w", i, err)
+			}
 			continue
 		}
 		if _, ok := it.Message.Get(localKey); ok {
@@ -211,18 +217,7 @@ func (s *scanner) item() (Item, error) {
 
 func decodeItem(raw []byte) (Item, error) {
 	if isMarker(raw) {
-		var m struct {
-			Local *struct {
-				Hidden *bool `json:"hidden"`
-			} `json:"_harness_local"`
-		}
-		if err := strictUnmarshal(raw, &m); err != nil {
-			return Item{}, fmt.Errorf("hidden-turn marker: %v", err)
-		}
-		if m.Local == nil || m.Local.Hidden == nil || !*m.Local.Hidden {
-			return Item{}, errors.New(`a marker must be exactly {"_harness_local":{"hidden":true}}`)
-		}
-		return Item{Hidden: true}, nil
+		return decodeLocalItem(raw)
 	}
 	m, err := decodeMessage(raw)
 	if err != nil {

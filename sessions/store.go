@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"harness/atomicfile"
+	"harness/redact"
 )
 
 // Store is the directory holding every session ($HARNESS_HOME/sessions).
@@ -29,29 +30,29 @@ type Store struct {
 // usable; get one from Store.New (created lazily, on the first Save) or
 // Store.Open. Its methods are safe for concurrent use.
 type Session struct {
-	mu      sync.Mutex
-	store   Store
-	name    string // "" until created
-	redact  *Redactor
-	lock    *os.File // nil before creation, after Close, or without locking
-	noLock  error    // why the session could not be locked, when it could not
-	closed  bool
-	sweeper atomicfile.Sweeper
+	mu       sync.Mutex
+	store    Store
+	name     string // "" until created
+	redactor *redact.Redactor
+	lock     *os.File // nil before creation, after Close, or without locking
+	noLock   error    // why the session could not be locked, when it could not
+	closed   bool
+	sweeper  atomicfile.Sweeper
 }
 
 // New returns a session that does not exist yet: its directory is created
 // and named by the first Save.
-func (st Store) New(r *Redactor) *Session { return &Session{store: st, redact: r} }
+func (st Store) New(r *redact.Redactor) *Session { return &Session{store: st, redactor: r} }
 
 // Open returns the existing session name, which must hold
 // library/root.json, and takes its lock. A session another process has open
 // is refused with an *InUseError naming the holder's PID.
-func (st Store) Open(name string, r *Redactor) (*Session, error) {
+func (st Store) Open(name string, r *redact.Redactor) (*Session, error) {
 	s, err := st.existing(name)
 	if err != nil {
 		return nil, err
 	}
-	s.redact = r
+	s.redactor = r
 	if err := s.lockLocked(); err != nil {
 		return nil, err
 	}
@@ -181,7 +182,7 @@ func (s *Session) Save(depth int, id string, f *File) error {
 	if depth > 0 && (id == "" || strings.ContainsAny(id, `/\.`) || id == RootParent) {
 		return fmt.Errorf("save subagent: bad call ID %q", id)
 	}
-	s.redact.File(f)
+	redactFile(s.redactor, f)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -357,4 +358,16 @@ func (st Store) List() ([]Info, error) {
 		return out[i].Name < out[j].Name
 	})
 	return out, nil
+}
+
+// redactFile redacts every message of f in place.
+func redactFile(r *redact.Redactor, f *File) {
+	if !r.Active() {
+		return
+	}
+	for i := range f.Items {
+		if !f.Items[i].Hidden {
+			f.Items[i].Message = f.Items[i].Message.Redact(r)
+		}
+	}
 }

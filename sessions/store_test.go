@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"harness/llm"
+	"harness/redact"
 )
 
 func fixedNow() time.Time { return time.Date(2026, 9, 25, 14, 30, 12, 0, time.Local) }
@@ -203,7 +204,7 @@ func TestRename(t *testing.T) {
 
 func TestRedactor(t *testing.T) {
 	const key = "sk-secret<&>key"
-	r := NewRedactor([]string{key, ""})
+	r := redact.New([]string{key, ""})
 	m := llm.Message{
 		Role:      "assistant",
 		Content:   "the key is " + key,
@@ -224,7 +225,7 @@ func TestRedactor(t *testing.T) {
 	if strings.Contains(string(data), "sk-secret") {
 		t.Fatalf("secret written:\n%s", data)
 	}
-	if !strings.Contains(string(data), Redacted) {
+	if !strings.Contains(string(data), redact.Marker) {
 		t.Fatal("no redaction marker")
 	}
 	if _, err := Decode(data); err != nil {
@@ -233,7 +234,7 @@ func TestRedactor(t *testing.T) {
 	if m.ToolCalls[0].Arguments != orig {
 		t.Error("Redactor modified the caller's tool calls")
 	}
-	var nilR *Redactor
+	var nilR *redact.Redactor
 	if nilR.String(key) != key {
 		t.Error("nil Redactor changed text")
 	}

@@ -32,10 +32,10 @@ func TestTurns(t *testing.T) {
 		vis  int
 	}{
 		{"empty", nil, nil, 0},
-		{"one", items("u", "a", "t", "a"), []Turn{{0, 4, false}}, 4},
-		{"hidden first", items("u", "a", "H", "u", "a"), []Turn{{0, 2, true}, {3, 5, false}}, 2},
-		{"hidden last", items("u", "a", "u", "a", "t", "H"), []Turn{{0, 2, false}, {2, 5, true}}, 2},
-		{"leading assistant", items("a", "u"), []Turn{{0, 1, false}, {1, 2, false}}, 2},
+		{"one", items("u", "a", "t", "a"), []Turn{{Start: 0, End: 4}}, 4},
+		{"hidden first", items("u", "a", "H", "u", "a"), []Turn{{Start: 0, End: 2, Hidden: true}, {Start: 3, End: 5}}, 2},
+		{"hidden last", items("u", "a", "u", "a", "t", "H"), []Turn{{Start: 0, End: 2}, {Start: 2, End: 5, Hidden: true}}, 2},
+		{"leading assistant", items("a", "u"), []Turn{{Start: 0, End: 1}, {Start: 1, End: 2}}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Turns(tc.in); !reflect.DeepEqual(got, tc.want) {

@@ -51,6 +51,11 @@ type Options struct {
 	System, SubagentSystem *string
 
 	Backend Backend
+	// Window returns the model's context window in tokens, 0 while it is
+	// unknown (nil: unknown); CompactAt is [chat] compact_at. The status
+	// line and the overlay show the tokens in use against the window.
+	Window    func() int
+	CompactAt float64
 	// NewSession returns the backend of a new, empty session (/new,
 	// /clear) sending its events to Events.
 	NewSession func() (Backend, error)
@@ -128,7 +133,8 @@ type App struct {
 
 	backend Backend
 	root    *view
-	stack   []*view // subagent views, deepest last
+	stack   []*view // running subagent views, in the order they started
+	chosen  *view   // the running subagent the person chose to follow (strip.go)
 	review  []*view // finished subagents reopened read-only, deepest last (subagents.go)
 	reg     *registry
 	session string // the root's name, from SessionReady or /rename
@@ -304,13 +310,15 @@ func (a *App) mouse(ev *tcell.EventMouse, act tview.MouseAction) (*tcell.EventMo
 	return ev, tview.MouseMove
 }
 
-// top is the view on screen: the deepest running subagent, else the root.
+// top is the view on screen: a reviewed subagent, else the running
+// subagent followed (strip.go; with one running at a time, the deepest),
+// else the root.
 func (a *App) top() *view {
 	if n := len(a.review); n > 0 {
 		return a.review[n-1]
 	}
-	if n := len(a.stack); n > 0 {
-		return a.stack[n-1]
+	if v := a.followed(); v != nil {
+		return v
 	}
 	return a.root
 }
@@ -397,6 +405,9 @@ func (a *App) do(act Action) {
 	case CmdWheelDown:
 		a.main.tr.scrollBy(wheelLines)
 	case CmdPress:
+		if v := a.main.stripAt(act.Y); v != nil {
+			a.choose(v)
+		}
 		if a.main.inTranscript(act.X, act.Y) {
 			a.main.tr.press(act.X, act.Y)
 		} else {
@@ -414,6 +425,8 @@ func (a *App) do(act Action) {
 		}
 	case CmdFold:
 		a.foldLast()
+	case CmdNextAgent:
+		a.chooseNext()
 	}
 }
 
@@ -501,6 +514,15 @@ func (a *App) enter() {
 
 // send starts a turn with prompt.
 func (a *App) send(prompt string) {
+	be := a.backend
+	a.start(func(ctx context.Context) {
+		be.Turn(ctx, prompt) // failures arrive as Error events
+	})
+}
+
+// start runs work (a turn, /compact) as the running turn: Esc cancels
+// its context.
+func (a *App) start(work func(ctx context.Context)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	a.running, a.cancel, a.turnDone = true, cancel, done
@@ -509,9 +531,8 @@ func (a *App) send(prompt string) {
 	a.setPhase(phaseWaiting, "")
 	a.ovDirty = true
 	a.top().scroll = scroll{follow: true}
-	be := a.backend
 	go func() {
-		be.Turn(ctx, prompt) // failures arrive as Error events
+		work(ctx)
 		cancel()
 		close(done)
 		a.post(func() { a.turnEnded(done) })
@@ -524,7 +545,7 @@ func (a *App) turnEnded(done chan struct{}) {
 		return
 	}
 	a.running, a.cancel, a.waiting = false, nil, false
-	a.stack = nil
+	a.stack, a.chosen = nil, nil
 	a.prog.phase, a.prog.cmds = phaseIdle, nil
 	if a.prog.timer != nil {
 		a.prog.timer.Stop()

@@ -192,7 +192,7 @@ func TestRename(t *testing.T) {
 }
 
 func TestCommandList(t *testing.T) {
-	u := startUI(t, 80, 16, nil, nil)
+	u := startUI(t, 80, 18, nil, nil)
 	u.typeText("/")
 	s := u.waitText("/tools")
 	for _, c := range builtinCommands {

@@ -14,6 +14,7 @@ import (
 
 	"harness/approval"
 	"harness/config"
+	"harness/rlm"
 )
 
 // Texts of the description line.
@@ -51,6 +52,7 @@ func (p *Approvals) attach(q func(func(*App))) {
 
 // approvalReq is one pending approval.
 type approvalReq struct {
+	agent      rlm.Agent // who asks (zero when Approve was called without it)
 	raw        json.RawMessage
 	op         approval.Op
 	answer     chan approvalAnswer
@@ -67,6 +69,14 @@ type approvalAnswer struct {
 // Approve implements rlm.Approver. A refusal is (false, nil), or a
 // *approval.Refusal carrying the person's note for the model.
 func (p *Approvals) Approve(ctx context.Context, raw json.RawMessage) (bool, error) {
+	return p.ApproveFor(ctx, rlm.Agent{}, "", raw)
+}
+
+// ApproveFor implements rlm.AgentApprover: the request is queued behind
+// the others pending, in arrival order, and names the agent that asks
+// when several run at once; the transcript follows the agent whose
+// request is answered now.
+func (p *Approvals) ApproveFor(ctx context.Context, who rlm.Agent, _ string, raw json.RawMessage) (bool, error) {
 	op := approval.Parse(raw)
 	if p.Session.Allowed(op) {
 		return true, nil
@@ -77,7 +87,7 @@ func (p *Approvals) Approve(ctx context.Context, raw json.RawMessage) (bool, err
 	if q == nil {
 		return false, errors.New("no one is at the terminal to approve it")
 	}
-	req := &approvalReq{raw: raw, op: op, answer: make(chan approvalAnswer, 1)}
+	req := &approvalReq{agent: who, raw: raw, op: op, answer: make(chan approvalAnswer, 1)}
 	q(func(a *App) { a.addApproval(req) })
 	select {
 	case ans := <-req.answer:
@@ -135,6 +145,7 @@ func (a *App) addApproval(req *approvalReq) {
 	a.pending = append(a.pending, req)
 	if len(a.pending) == 1 {
 		a.describe(req)
+		a.ovDirty = true // the transcript follows the agent asking
 	}
 	a.top().scroll = scroll{follow: true}
 }
@@ -321,6 +332,9 @@ func answerHints(op approval.Op, short bool) []string {
 // promptText is the text of the oldest pending approval's prompt.
 func (a *App) promptText(req *approvalReq) string {
 	var sb strings.Builder
+	if a.namesAgents() && req.agent.Depth > 0 {
+		sb.WriteString(req.agent.Name + " asks: ")
+	}
 	sb.WriteString(req.op.Line())
 	if n := len(a.pending) - 1; n > 0 {
 		fmt.Fprintf(&sb, "  (%d more waiting)", n)
@@ -342,6 +356,20 @@ func (a *App) promptText(req *approvalReq) string {
 		sb.WriteString("\nType the note for the model below; Enter refuses with it, Esc goes back.")
 	}
 	return sb.String()
+}
+
+// namesAgents reports whether prompts name the agent asking: while
+// subagents run at once, or requests of several agents wait.
+func (a *App) namesAgents() bool {
+	if a.stripShown() {
+		return true
+	}
+	for _, r := range a.pending {
+		if r.agent != a.pending[0].agent {
+			return true
+		}
+	}
+	return false
 }
 
 // tail is what the transcript shows under the on-screen agent's blocks:

@@ -26,6 +26,7 @@ const (
 	kProgress                // a long run() command's line while it runs (never saved)
 	kWelcome                 // the welcome of an empty session (never saved)
 	kHelp                    // /help and ? (never saved)
+	kContext                 // a request made to fit the context window (never saved)
 )
 
 // block is one piece of the transcript: a message part, a tool call, a

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 
 	"harness/rlm"
@@ -24,10 +25,19 @@ var builtinCommands = []command{
 	{name: "/rename", args: " <name>", help: "rename this session"},
 	{name: "/tools", help: "show the tools of the agent on screen, and what you allowed for this session"},
 	{name: "/init", help: "have a subagent write or improve the repository's AGENTS.md"},
+	{name: "/compact", args: " [focus]", help: "summarise the earlier turns now, to make room in the model's context"},
+	{name: "/context", help: "show what the next request holds: system, tools, each turn and summary with its tokens"},
 	{name: "/new", help: "start a new, empty session"},
 	{name: "/clear", help: "start a new, empty session"},
 	{name: "/exit", help: "exit"},
 	{name: "/quit", help: "exit"},
+}
+
+// Compacter is the part of a Backend /compact and /context need
+// (*rlm.Runner has it); without it they say they are not available.
+type Compacter interface {
+	Compact(ctx context.Context, focus string) error
+	ContextReport() string
 }
 
 // Command is a slash command the wiring adds beside the built-in ones and
@@ -188,6 +198,22 @@ func (a *App) command(name, arg string) {
 			text += "\n\n" + subagentToolsNote
 		}
 		v.add(kInfo, "", text+"\n\n"+a.allowedText())
+	case "/compact", "/context":
+		c, ok := a.backend.(Compacter)
+		switch {
+		case !ok:
+			v.add(kError, "", name+" is not available here.")
+		case name == "/context":
+			v.add(kInfo, "", c.ContextReport())
+		case a.running:
+			v.add(kError, "", "/compact waits until the turn ends.")
+		default:
+			a.start(func(ctx context.Context) {
+				if err := c.Compact(ctx, arg); err != nil {
+					a.post(func() { a.root.add(kError, "", "/compact: "+err.Error()) })
+				}
+			})
+		}
 	case "/new", "/clear":
 		a.newSession(name)
 	case "/exit", "/quit":
@@ -270,7 +296,7 @@ func (a *App) newSession(name string) {
 	}
 	a.backend = be
 	a.session = be.SessionName()
-	a.stack = nil
+	a.stack, a.chosen = nil, nil
 	a.root = a.newView(rlm.Agent{}, a.opts.System)
 	a.review = nil
 	a.root.reset(be.Conversation())

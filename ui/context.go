@@ -28,6 +28,10 @@ type OverlayTurn struct {
 	Hidden    bool // left out of model requests
 	Active    bool // the running turn: cannot be hidden
 	Rows      []OverlayRow
+	// By says who hid the turn when harness did (sessions.Turn.By);
+	// Label replaces "Turn N" (a compaction entry's "Summary").
+	By    string
+	Label string
 }
 
 // OverlayRow is one row of a turn: user or assistant content, reasoning, or

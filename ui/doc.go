@@ -20,7 +20,13 @@
 // transcript widget, the Overlay (context.go, overlay.go), the input, the
 // command list and the status line. The transcript shows the root, or while
 // a subagent runs, the deepest running subagent; it returns to the caller
-// when the subagent ends.
+// when the subagent ends. Subagents running at once ([rlm] parallel) each
+// keep a view of their own and get a row of the strip above the input
+// (strip.go: name, depth, state, time); the transcript, the status line
+// and the overlay follow one of them: the one whose approval is asked,
+// else the one chosen (a click on its row, Ctrl+T), else the first not
+// waiting on subagents of its own. The others' events go on into their
+// views, which are not drawn.
 //
 // # The flow of events
 //

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"harness/rlm"
@@ -26,6 +27,7 @@ func (e FailureNote) Of() rlm.Agent { return e.Agent }
 // handle applies one event.
 func (a *App) handle(ev rlm.Event) {
 	a.track(ev)
+	a.trackRun(ev)
 	switch ev.(type) {
 	case rlm.SessionReady, rlm.AgentStart, rlm.AgentEnd, rlm.Conversation, rlm.MessageAdded:
 		a.ovDirty = true
@@ -46,6 +48,7 @@ func (a *App) handle(ev rlm.Event) {
 		}
 		v.tools = e.Tools
 		v.open = true
+		a.startRun(v)
 		a.stack = append(a.stack, v)
 	case rlm.ToolsChanged:
 		if v := a.viewOf(e.Agent); v != nil {
@@ -61,13 +64,12 @@ func (a *App) handle(ev rlm.Event) {
 		}
 		a.reg.ended(e.Agent, conv)
 		for i := len(a.stack) - 1; i >= 0; i-- {
-			if a.stack[i].agent.ID == e.Agent.ID {
-				caller := a.root
-				if i > 0 {
-					caller = a.stack[i-1]
+			if v := a.stack[i]; v.agent.ID == e.Agent.ID {
+				keepNotes(v, a.callerOf(v))
+				a.stack = slices.Delete(a.stack, i, i+1) // its siblings run on
+				if a.chosen == v {
+					a.chosen = nil
 				}
-				keepNotes(a.stack[i], caller)
-				a.stack = a.stack[:i]
 				break
 			}
 		}
@@ -131,6 +133,12 @@ func (a *App) handle(ev rlm.Event) {
 		a.showRetry(e)
 	case rlm.Notice:
 		a.showNotice(e.Agent, e.Message)
+	case rlm.ContextCompacted:
+		v := a.viewOf(e.Agent)
+		if v == nil {
+			v = a.top()
+		}
+		v.add(kContext, "", e.Message)
 	case Warning:
 		a.top().add(kNote, "", "⚠ "+e.Message)
 	case rlm.TurnDone:

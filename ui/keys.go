@@ -42,6 +42,7 @@ const (
 	CmdRelease          // left button released at X, Y
 	CmdFold             // Ctrl+O: fold or unfold the last foldable block on screen
 	CmdHelp             // ? on an empty input: the keys and commands
+	CmdNextAgent        // Ctrl+T: follow the next subagent of the strip
 )
 
 // Action is a command with its argument.
@@ -136,6 +137,8 @@ var keyTable = []KeyRow{
 	{"PageUp / PageDown", "scroll a screen; scrolled up, the view holds still until you return to the bottom",
 		[]keyBinding{bind(tcell.KeyPgUp, CmdPageUp), bind(tcell.KeyPgDn, CmdPageDown)}},
 	{"Ctrl+O", "expand or fold the lowest folded block on screen", []keyBinding{bind(tcell.KeyCtrlO, CmdFold)}},
+	{"Ctrl+T", "while subagents run at once ([rlm] parallel): follow the next one in the list above the input (or click its name)",
+		[]keyBinding{bind(tcell.KeyCtrlT, CmdNextAgent)}},
 	{"?", "on an empty input: this help (the keys and the commands)", runes(emptyIn, CmdHelp, '?')},
 	{"mouse wheel", "scroll three lines", nil},
 	{"mouse drag", "select text; copied on release with OSC 52", nil},

@@ -11,7 +11,7 @@ import (
 )
 
 // listMax is the most commands the list shows.
-const listMax = 8
+const listMax = 10
 
 // mainView lays out and draws the whole screen. The transcript fills the
 // top; under it a rule, the input, the command list (while typing a
@@ -24,6 +24,9 @@ type mainView struct {
 	welcomeB *block // the welcome of an empty session, reused between frames
 	inW      int
 	ov       *Overlay
+	// stripY, stripH: the rows the strip of running subagents took in
+	// the last frame (strip.go).
+	stripY, stripH int
 }
 
 func newMainView(a *App) *mainView {
@@ -87,7 +90,8 @@ func (m *mainView) Draw(s tcell.Screen) {
 		in, list, listH = &a.prompt.note, nil, 0
 	}
 	inH := in.height(w, max(1, (h-2)/3))
-	trH := h - 2 - listH - inH
+	stH := min(a.stripHeight(), max(0, (h-2-inH)/3))
+	trH := h - 2 - listH - inH - stH
 	if trH < 0 {
 		listH = max(0, listH+trH)
 		trH = 0
@@ -100,6 +104,11 @@ func (m *mainView) Draw(s tcell.Screen) {
 	m.ov.Place(x, y, w, trH)
 	m.ov.Draw(s)
 	row := y + trH
+	m.stripY, m.stripH = row, stH
+	if stH > 0 {
+		m.drawStrip(x, row, w, stH)
+		row += stH
+	}
 	if trH > 0 || h > 2 {
 		drawText(s, x, row, w, strings.Repeat("─", w), a.st.status, -1, -1)
 		row++
@@ -122,7 +131,21 @@ func (m *mainView) Draw(s tcell.Screen) {
 		drawText(s, x, row, w, line, st, -1, -1)
 		row++
 	}
-	drawText(s, x, y+h-1, w, a.statusLine(w), a.st.status, -1, -1)
+	line := a.statusLine(w)
+	drawText(s, x, y+h-1, w, line, a.st.status, -1, -1)
+	if t := a.tokens(a.top()); t.Over() {
+		// Past the compaction threshold: the count in the warning colour.
+		if i := strings.Index(line, t.String()); i >= 0 {
+			off := width(line[:i])
+			drawText(s, x+off, y+h-1, w-off, t.String(), a.st.warning.Background(backgroundOf(a.st.status)), -1, -1)
+		}
+	}
+}
+
+// backgroundOf is st's background colour.
+func backgroundOf(st tcell.Style) tcell.Color {
+	_, bg, _ := st.Decompose()
+	return bg
 }
 
 // statusText is the status line: the agent on screen, the model, the

@@ -11,6 +11,7 @@ import (
 	"github.com/rivo/tview"
 
 	"harness/config"
+	"harness/sessions"
 )
 
 // Top-border controls and line layout, in cells.
@@ -150,6 +151,9 @@ func (o *Overlay) drawLine(screen tcell.Screen, x, y, w int, l overlayLine) {
 	}
 	if l.row < 0 {
 		label := "Turn " + strconv.Itoa(t.Index+1)
+		if t.Label != "" {
+			label = t.Label
+		}
 		lw := overlayPrint(screen, x, y, w, label, st.label)
 		col := x + max(overlayLabelW, lw) + 1
 		n, est := o.tokens(int(l.turn))
@@ -158,6 +162,10 @@ func (o *Overlay) drawLine(screen tcell.Screen, x, y, w int, l overlayLine) {
 		switch {
 		case t.Active:
 			state = "running"
+		case t.Hidden && t.By == sessions.HiddenByCompaction:
+			state = "compacted"
+		case t.Hidden && t.By == sessions.HiddenByRefusal:
+			state = "refused"
 		case t.Hidden:
 			state = "hidden"
 		}

@@ -61,8 +61,18 @@ func (a *App) setPhase(p phase, tool string) {
 	a.scheduleTick()
 }
 
-// track follows the events that change the phase.
+// track follows the events that change the phase: while subagents run at
+// once (the strip is shown), only those of the subagent followed.
 func (a *App) track(ev rlm.Event) {
+	if a.stripShown() {
+		switch ev.(type) {
+		case rlm.CommandStarted, rlm.CommandEnded, rlm.TurnDone:
+		default:
+			if v := a.followed(); v != nil && ev.Of() != v.agent {
+				return
+			}
+		}
+	}
 	switch e := ev.(type) {
 	case rlm.AgentStart, rlm.ToolResult:
 		a.setPhase(phaseWaiting, "")
@@ -109,7 +119,7 @@ func (a *App) endCommand(ag rlm.Agent, id string) {
 // ticking reports whether something on screen counts seconds.
 func (a *App) ticking() bool {
 	p := a.prog.phase
-	return a.running && (p == phaseWaiting || p == phaseTool) || len(a.prog.cmds) > 0
+	return a.running && (p == phaseWaiting || p == phaseTool) || len(a.prog.cmds) > 0 || a.stripShown()
 }
 
 // scheduleTick asks for the next frame of the spinner while one shows.

@@ -121,6 +121,8 @@ func (s *styles) of(k kind) tcell.Style {
 		return s.warning
 	case kError:
 		return s.errorS
+	case kContext:
+		return s.toolResult.Dim(true)
 	}
 	return s.assistant
 }

@@ -26,14 +26,16 @@ const overlayAsyncBytes = 1 << 20
 // to the view when done); until then the overlay and the status line say
 // the tokens are being counted, and later builds are incremental.
 func (a *App) refreshOverlay() {
-	if !a.ovDirty {
+	v := a.top()
+	if !a.ovDirty && a.ovView == v {
 		return
 	}
-	v := a.top()
 	names := []string{a.agentName(a.root)}
-	for _, s := range a.stack {
-		names = append(names, s.agent.Name)
+	var chain []string // the callers of the subagent followed, from the root's down
+	for s := a.followed(); s != nil && s != a.root; s = a.callerOf(s) {
+		chain = append([]string{s.agent.Name}, chain...)
 	}
+	names = append(names, chain...)
 	for i, r := range a.review {
 		n := r.agent.Name
 		if i == len(a.review)-1 {
@@ -72,8 +74,13 @@ func (a *App) refreshOverlay() {
 		a.main.ov.live, a.liveShown = nil, liveState{}
 	}
 	a.ovView = v
+	extra := 0
+	if v == a.root {
+		turns, from, extra = withEntries(turns, v.items, from)
+	}
 	a.main.ov.setDataFrom(OverlayData{Agents: names, Turns: turns}, from)
 	v.total, v.totalEst = v.builder.Total()
+	v.total += extra
 }
 
 // refreshLive gives the overlay the rows of the reply the agent on screen
@@ -206,7 +213,13 @@ func (a *App) toggleHidden(turn int) {
 			hidden = t.Hidden
 		}
 	}
-	if err := a.backend.SetHidden(turn, !hidden); err != nil {
+	var err error
+	if eh, ok := a.backend.(EntryHider); ok && turn < 0 {
+		err = eh.SetEntryOff(-turn-1, !hidden)
+	} else {
+		err = a.backend.SetHidden(turn, !hidden)
+	}
+	if err != nil {
 		a.root.add(kError, "", "Cannot change that turn: "+err.Error())
 		return
 	}
@@ -229,11 +242,28 @@ type Tokens struct {
 	N         int
 	Estimated bool // a part of it is estimated: shown with "~"
 	Counting  bool // the first count of a long conversation has not ended
+	// Window is the model's context window, 0 while unknown; At the share
+	// of it past which requests are compacted (Over).
+	Window int
+	At     float64
 }
 
 // tokens returns v's figure.
 func (a *App) tokens(v *view) Tokens {
-	return Tokens{N: v.total + v.liveTokens, Estimated: v.totalEst || v.liveTokens > 0, Counting: v.building}
+	t := Tokens{N: v.total + v.liveTokens, Estimated: v.totalEst || v.liveTokens > 0, Counting: v.building, At: a.opts.CompactAt}
+	if a.opts.Window != nil {
+		t.Window = a.opts.Window()
+	}
+	return t
+}
+
+// Over says the count is past the compaction threshold of a known window.
+func (c Tokens) Over() bool {
+	at := c.At
+	if at == 0 {
+		at = 0.8
+	}
+	return c.Window > 0 && !c.Counting && float64(c.N) > at*float64(c.Window)
 }
 
 // Figure is the count as a number: "527", or "~527" when estimated.
@@ -244,10 +274,18 @@ func (c Tokens) Figure() string {
 	return fmt.Sprint(c.N)
 }
 
-// String is the count as the status line shows it: "~527 tokens".
+// String is the count as the status line shows it: "~527 tokens", or
+// with a known window "~9.8k / 12k · 82 %".
 func (c Tokens) String() string {
 	if c.Counting {
 		return "counting tokens"
+	}
+	if c.Window > 0 {
+		n := llm.FormatTokens(c.N)
+		if c.Estimated {
+			n = "~" + n
+		}
+		return fmt.Sprintf("%s / %s · %d %%", n, llm.FormatTokens(c.Window), c.N*100/c.Window)
 	}
 	return c.Figure() + " tokens"
 }

@@ -43,6 +43,8 @@ type view struct {
 	totalEst bool // the aggregate holds a heuristic count
 	built    bool // builder has built once: later builds are incremental
 	building bool // the first build runs on a goroutine (tokens.go)
+
+	run runState // a running subagent's, for the strip (strip.go)
 }
 
 func newView(a rlm.Agent, system *string) *view {
@@ -79,6 +81,9 @@ func (v *view) reset(items []sessions.Item) {
 	}
 	v.blocks = append(v.blocks, extras[msgKey{}]...)
 	for _, it := range items {
+		if c := it.Compaction; c != nil {
+			v.blocks = append(v.blocks, newBlock(kContext, "", compactionText(c), false))
+		}
 		if it.Hidden {
 			continue
 		}
@@ -521,4 +526,13 @@ func toolsText(tools []llm.Tool) string {
 		fmt.Fprintf(&sb, "%s\n%s", t.Name, strings.TrimRight(t.Description, "\n"))
 	}
 	return sb.String()
+}
+
+// compactionText is the transcript's line for a compaction entry.
+func compactionText(c *sessions.Compaction) string {
+	s := "context: summary of " + sessions.TurnRange(c.Turns) + ", sent in their place"
+	if c.Off {
+		s = "context: summary of " + sessions.TurnRange(c.Turns) + " (hidden in the overlay, not sent)"
+	}
+	return s + "\n" + c.Summary
 }

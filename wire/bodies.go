@@ -39,6 +39,9 @@ type BindBody struct {
 	// AskWrites says a write the permission level refuses is put to the
 	// parent first (the write_ask host call), which may let it through.
 	AskWrites bool `json:"ask_writes,omitempty"`
+	// Siblings says other subagents may run at once ([rlm] parallel),
+	// which help()'s Files section mentions for /store.
+	Siblings bool `json:"siblings,omitempty"`
 	// HelperLoadMS bounds the time one helper file may take to load.
 	HelperLoadMS int `json:"helper_load_ms"`
 	// TestHooks asks a test binary's worker to predeclare its test-only

@@ -29,8 +29,8 @@
 //
 // C is the child (the worker), P the parent (harness). A worker's life:
 // Hello, then one Bind and its Ready, then calls: Exec, then any number of
-// Output, Call/Reply, Note and Stopping frames, then Result; Cancel and
-// Level may arrive at any time. The parent ends it by closing its end (the
+// Output, Call/Reply, Note and Stopping frames, then Result; Cancel,
+// Level and Ping (answered by Pong) may arrive at any time. The parent ends it by closing its end (the
 // worker exits on end of file) or by killing its process group.
 //
 //	type       dir  id       body
@@ -54,6 +54,9 @@
 //	                         after a state reset, the reloaded helpers
 //	Cancel     P→C  call     empty: stop the call (Esc, or the REPL closing)
 //	Level      P→C  0        {"level"}: the repository's permission level changed
+//	Ping       P→C  seq      empty: a liveness check, sent every few seconds of a call
+//	Pong       C→P  seq      empty: the answer to the Ping with the same id, sent
+//	                         by the worker's reading goroutine whatever the call does
 //
 // Host services are named so that REPL functions added later (for example
 // ones that call MCP servers) cross to the parent the same way run() does:

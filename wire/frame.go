@@ -26,10 +26,12 @@ const (
 	Result
 	Cancel
 	Level
-	maxType = Level
+	Ping
+	Pong
+	maxType = Pong
 )
 
-var typeNames = [...]string{"", "Hello", "Bind", "Ready", "Exec", "Output", "Call", "Reply", "Note", "Stopping", "Result", "Cancel", "Level"}
+var typeNames = [...]string{"", "Hello", "Bind", "Ready", "Exec", "Output", "Call", "Reply", "Note", "Stopping", "Result", "Cancel", "Level", "Ping", "Pong"}
 
 func (t Type) String() string {
 	if t >= 1 && t <= maxType {

@@ -15,7 +15,6 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/mcpclient"
-	"harness/reaper"
 	"harness/rlm"
 )
 
@@ -38,7 +37,7 @@ func cmdACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	commands = reaper.New(reaperExe)
+	commands = newCommands()
 	go commands.Start()
 	// An editor that goes away leaves a broken pipe: writes then fail
 	// (and are logged) instead of killing harness before it saves.
@@ -85,6 +84,7 @@ func startACP(s acp.Setup) (acp.Agent, error) {
 		rs.mcp = mcpclient.Start(specs, mcpclient.Options{
 			RepoDir: rs.dir, Environ: environ(cfg), EnvFilter: cfg.Commands.EnvFilter,
 			LogDir: filepath.Join(cfg.Home, "mcp"), Failures: fails, OnFailure: onFailure,
+			MaxDirectTools: maxDirectTools(cfg),
 		})
 	}
 	parts := agentParts{system: cfg.Chat.Prompt, approver: s.Approver, events: s.Events,

@@ -15,6 +15,7 @@ import (
 	"harness/failures"
 	"harness/headless"
 	"harness/reaper"
+	"harness/redact"
 	"harness/rlm"
 	"harness/sessions"
 	"harness/ui"
@@ -103,7 +104,7 @@ func mainAgent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "harness: current directory:", err)
 		return exitError
 	}
-	commands = reaper.New(reaperExe)
+	commands = newCommands()
 	return runAgent(context.Background(), cfg, f, wd, stdin, stdout, stderr)
 }
 
@@ -112,6 +113,25 @@ func mainAgent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // (tests calling runAgent in-process run without one: the test binary
 // cannot be the helper there).
 var commands *reaper.Reaper
+
+// newCommands returns the reaper of this harness process, makes the
+// process a child subreaper, so that what a command leaves behind stays
+// below harness, which kills everything below it as it ends (exitCode),
+// and hides harness's environment from its /proc entry.
+func newCommands() *reaper.Reaper {
+	hideEnviron()
+	reaper.Subreap()
+	return reaper.New(reaperExe)
+}
+
+// exitCode is the last step of the real program: with a reaper (the
+// agent, acp, repl and replib modes), it kills every process below harness
+// (workers, MCP servers, what commands left in the background), so none
+// outlives it, and returns code.
+func exitCode(code int) int {
+	commands.Shutdown()
+	return code
+}
 
 // reaperExe is the reaper's binary; "" is harness itself.
 var reaperExe = ""
@@ -289,7 +309,7 @@ func headlessRoom(name string) string {
 
 // openSession returns a new session when name is "", else the saved session
 // name with its root conversation, printing any error to stderr.
-func openSession(st sessions.Store, name string, red *sessions.Redactor, dir string, stderr io.Writer) (*sessions.Session, *sessions.File, int) {
+func openSession(st sessions.Store, name string, red *redact.Redactor, dir string, stderr io.Writer) (*sessions.Session, *sessions.File, int) {
 	if name == "" {
 		return st.New(red), nil, exitOK
 	}
@@ -316,3 +336,14 @@ func openSession(st sessions.Store, name string, red *sessions.Redactor, dir str
 // environ is the environment commands and stdio MCP servers start from
 // (before [commands] env_filter): see config.Config.Environ.
 func environ(cfg *config.Config) func() []string { return cfg.Environ }
+
+// commandEnviron is the environment of run() commands: environ's and the
+// reaper's mark, by which it finds what they started once harness is gone.
+// MCP servers, which harness waits for itself, do not get it.
+func commandEnviron(cfg *config.Config) func() []string {
+	mark := commands.Env()
+	if mark == "" {
+		return cfg.Environ
+	}
+	return func() []string { return append(cfg.Environ(), mark) }
+}

@@ -152,7 +152,8 @@ var faultCases = []faultCase{
 	{name: "stall before headers", faults: []string{"stall-headers"}, requests: 2, retries: 1, want: []string{`"reason":"no data for 0.75 s before the response headers"`}},
 	{name: "stall before the first chunk", faults: []string{"stall-first"}, requests: 2, retries: 1, want: []string{`"reason":"no data for 0.75 s before the first chunk"`}},
 	{name: "stall mid-stream", faults: []string{"stall-mid lost words"}, requests: 2, retries: 1, want: []string{`"reason":"no data for 0.75 s after 2 chunks"`}},
-	{name: "keep-alive comments are bytes", faults: []string{"keepalive 3 after comments"}, requests: 1, text: "after comments"},
+	{name: "keep-alive comments are not progress", faults: []string{"keepalive 3 after comments"}, requests: 2, retries: 1,
+		want: []string{`"reason":"no progress for 0.75 s before the first chunk, only keep-alives or empty chunks"`}},
 	{name: "cut", faults: []string{"cut lost words"}, requests: 2, retries: 1, want: []string{`"reason":"the stream broke off"`}},
 	{name: "malformed chunk", faults: []string{"malformed lost words"}, requests: 2, retries: 1, want: []string{`"reason":"the endpoint sent a malformed chunk"`}},
 	{name: "error event first", faults: []string{"error-event"}, requests: 2, retries: 1, want: []string{`"reason":"the endpoint reported an error (overloaded_error): The server is overloaded, please try again later"`}},
@@ -272,13 +273,15 @@ func checkSavedAfterFault(t *testing.T, e *testEnv, tc faultCase) {
 }
 
 // TestFaultServerStrictTemplate: after a turn that failed before any reply
-// (a 404 and a context error), the next turns, resumed in new processes,
-// send requests a strict chat template accepts (one merged user message),
-// while the file keeps every user message.
+// (a 404 and a context error that names no window, so nothing can be
+// learnt or compacted, and the refused turn is left out of later
+// requests), the next turns, resumed in new processes, send requests a
+// strict chat template accepts (one merged user message), while the file
+// keeps every user message.
 func TestFaultServerStrictTemplate(t *testing.T) {
 	srv := startFaultServer(t)
 	e := faultEnv(t, srv, "strict")
-	srv.push("strict", "404-model", "ctx-llama")
+	srv.push("strict", "404-model", "413")
 	prompts := []string{"first", "second", "third"}
 	for i, p := range prompts {
 		args := []string{"-p", p}

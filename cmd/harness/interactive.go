@@ -82,6 +82,7 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 	}
 	made := &backends{list: []uiBackend{be}, newBackend: func() (uiBackend, error) { return w.backend(nil, nil) }}
 	defer made.close()
+	win := w.window(cfg, endpointClient(cfg, cfg.Endpoint, "endpoint"))
 	opts := ui.Options{
 		Theme: cfg.Theme, Model: cfg.Endpoint.Model,
 		System: w.parts.system, SubagentSystem: cfg.RLM.SubagentPrompt,
@@ -95,6 +96,11 @@ func runInteractive(cfg *config.Config, f agentFlags, launchDir string, stdout, 
 		Prompts:        promptSet(cfg, w.dir),
 		Version:        version(), Repository: w.dir, Endpoint: cfg.Endpoint.BaseURL,
 		History: func() []string { return w.st.History(w.dir, f.resume, historyLimit) },
+		Window: func() int {
+			n, _ := win.Tokens()
+			return n
+		},
+		CompactAt: cfg.Chat.CompactAt,
 	}
 	for _, w := range keyWarnings(cfg) {
 		opts.Events.Emit(ui.Warning{Message: w})

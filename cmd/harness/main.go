@@ -25,7 +25,7 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(exitCode(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 }
 
 const usage = `harness: a terminal coding agent for OpenAI-compatible endpoints

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"harness/llmtest"
+	"harness/reaper"
 	"harness/sandbox"
 	"harness/sessions"
 	"harness/worker"
@@ -23,12 +24,12 @@ import (
 // TestMain lets the test binary act as harness (HARNESS_TEST_MAIN=1), so
 // the tests below can run, interrupt and kill real processes.
 func TestMain(m *testing.M) {
-	hidden := len(os.Args) > 1 && (os.Args[1] == worker.Subcommand || os.Args[1] == sandbox.Subcommand)
+	hidden := len(os.Args) > 1 && (os.Args[1] == worker.Subcommand || os.Args[1] == sandbox.Subcommand || os.Args[1] == reaper.Arg)
 	if os.Getenv("HARNESS_TEST_MAIN") == "1" || hidden { // as harness, or as its REPL worker or sandbox shim
 		if os.Getenv("HARNESS_TEST_NO_REAPER") == "1" {
 			reaperExe = "/nonexistent/reaper" // the parent-death signal alone
 		}
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(exitCode(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 	}
 	os.Exit(m.Run())
 }

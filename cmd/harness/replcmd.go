@@ -17,7 +17,6 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
-	"harness/reaper"
 	"harness/repl"
 	"harness/replterm"
 	"harness/rlm"
@@ -132,7 +131,7 @@ func cmdREPL(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "harness repl: current directory:", err)
 		return exitError
 	}
-	commands = reaper.New(reaperExe)
+	commands = newCommands()
 	go commands.Start()
 	level := cfg.REPL.Permission
 	if f.permission != nil {

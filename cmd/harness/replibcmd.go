@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"harness/config"
-	"harness/reaper"
 	"harness/replcheck"
 )
 
@@ -69,7 +68,7 @@ func cmdReplib(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harness replib check: %v\n", err)
 		return exitUsage
 	}
-	commands = reaper.New(reaperExe)
+	commands = newCommands()
 	go commands.Start()
 	return checkHelpers(cfg, files, verbose, stdout, stderr)
 }

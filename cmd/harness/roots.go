@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"harness/config"
 	"harness/diffview"
@@ -16,6 +17,7 @@ import (
 	"harness/jail"
 	"harness/llm"
 	"harness/mcpclient"
+	"harness/redact"
 	"harness/repl"
 	"harness/rlm"
 	"harness/sandbox"
@@ -33,6 +35,20 @@ type roots struct {
 	mcp     *mcpclient.Set // nil without [mcp.servers]
 	workers *worker.Pool
 	log     *os.File // the workers' stderr, $HARNESS_HOME/workers.log; nil when it cannot be opened
+
+	winOnce sync.Once
+	win     *llm.Window // the model's context window, asked once per process
+}
+
+// window is the model's context window: [endpoint] context_window, else
+// asked of the server once per process, in the background (the first
+// frame never waits), and learnt from refusals.
+func (r *roots) window(cfg *config.Config, c *llm.Client) *llm.Window {
+	r.winOnce.Do(func() {
+		r.win = llm.NewWindow(cfg.Endpoint.ContextWindow)
+		r.win.DetectInBackground(context.Background(), c)
+	})
+	return r.win
 }
 
 // openRoots opens the launch directory as the repository, reading its
@@ -73,6 +89,15 @@ func newRoots(cfg *config.Config, launchDir string, level func() config.Permissi
 
 // startMCP starts the configured MCP servers in the background; failures
 // are recorded (and shown through onFailure), never fatal.
+// maxDirectTools is mcpclient's MaxDirectTools for [mcp] max_direct_tools
+// (whose 0 means none, where mcpclient's means the default).
+func maxDirectTools(cfg *config.Config) int {
+	if cfg.MCPMaxDirectTools == 0 {
+		return -1
+	}
+	return cfg.MCPMaxDirectTools
+}
+
 func (r *roots) startMCP(cfg *config.Config, fails *failures.Log, onFailure func(failures.Note, int)) {
 	if len(cfg.MCP) == 0 {
 		return
@@ -80,6 +105,7 @@ func (r *roots) startMCP(cfg *config.Config, fails *failures.Log, onFailure func
 	r.mcp = mcpclient.Start(mcpclient.FromConfig(cfg), mcpclient.Options{
 		RepoDir: r.dir, Environ: environ(cfg), EnvFilter: cfg.Commands.EnvFilter,
 		LogDir: filepath.Join(cfg.Home, "mcp"), Failures: fails, OnFailure: onFailure,
+		MaxDirectTools: maxDirectTools(cfg),
 	})
 }
 
@@ -136,7 +162,7 @@ type agentParts struct {
 	system     *string // [chat] prompt, or --system-prompt
 	approver   rlm.Approver
 	events     *rlm.Stream
-	redactor   *sessions.Redactor
+	redactor   *redact.Redactor
 	onFailure  func(failures.Note, int) // nil: failure notes are only recorded
 	roomAdvice func(string) string      // how to make room in a full context (nil: the UI's)
 	bases      *diffview.Bases          // nil: Replace File's old texts are not kept
@@ -171,8 +197,9 @@ func (r *roots) newRunner(cfg *config.Config, p agentParts, sess *sessions.Sessi
 	if r.mcp != nil {
 		mcp = r.mcp
 	}
+	client := endpointClient(cfg, cfg.Endpoint, "endpoint")
 	return rlm.New(rlm.Options{
-		Config: cfg, Client: endpointClient(cfg, cfg.Endpoint, "endpoint"), System: p.system,
+		Config: cfg, Client: client, System: p.system, Window: r.window(cfg, client),
 		Session: sess, RepoDir: r.dir, Repository: r.repo, Store: r.store,
 		NewREPL: rlm.REPLs(r.replOptions(cfg, p.failures(cfg), p.onFailure)),
 		Files:   p.fileTools(), MCP: mcp, Approver: p.approver, Events: p.events, Redactor: p.redactor,
@@ -189,10 +216,11 @@ func (r *roots) replOptions(cfg *config.Config, fails *failures.Log, onFailure f
 	return repl.Options{
 		Repository: r.repo, Store: r.store, Home: cfg.Home,
 		OutputLimit: cfg.REPL.OutputLimit, MaxMemoryMB: cfg.REPL.MaxMemoryMB,
-		Commands: cfg.Commands, RepoDir: r.dir, Environ: environ(cfg),
+		Commands: cfg.Commands, RepoDir: r.dir, Environ: commandEnviron(cfg),
 		Failures: fails, OnFailure: onFailure,
 		Watch:   commands.Watch,
 		Sandbox: r.sandboxPolicy(cfg), Workers: r.workers,
+		Siblings: cfg.RLM.Parallel > 1,
 	}
 }
 
@@ -246,6 +274,6 @@ func systemPrompt(cfg *config.Config, f agentFlags) *string {
 
 // redactor removes the API keys and the MCP servers' credentials from what
 // is saved.
-func redactor(cfg *config.Config) *sessions.Redactor {
-	return sessions.NewRedactor(append(cfg.Secrets(), cfg.MCPSecrets()...))
+func redactor(cfg *config.Config) *redact.Redactor {
+	return redact.New(append(cfg.Secrets(), cfg.MCPSecrets()...))
 }

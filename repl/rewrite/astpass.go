@@ -1,0 +1,567 @@
+// The AST pass: after Starlark parses the pre-pass's text, calls of hidden
+// builtins replace the operations whose Python meaning differs.
+
+package rewrite
+
+import (
+	"strconv"
+	"strings"
+
+	"go.starlark.net/syntax"
+)
+
+// Hidden builtins the AST pass calls. Their names are not identifiers, so
+// REPL code can neither name nor rebind them.
+const (
+	HidPow      = "**"       // x ** y
+	HidIs       = "is"       // x is y, when neither side is None, True or False
+	HidGen      = "genexp"   // a generator expression: a one-pass iterator over the comprehension
+	HidMod      = "%"        // x % y: Python's %-formatting for strings
+	HidIndex    = "[]"       // x[i]: strings index characters
+	HidSlice    = "[:]"      // x[a:b:c]: strings slice characters
+	HidSetSlice = "[:]="     // x[a:b] = v
+	HidIter     = "for"      // the iterable of a for loop or clause: strings iterate characters
+	HidMethod   = "."        // x.name(...) for the names in astOptions.methods
+	HidGlobal   = "global"   // a global read inside a function: looked up when it runs
+	HidArgs     = "*args"    // the star arguments of a call, merged
+	HidKwargs   = "**kw"     // the ** arguments of a call, merged
+	HidLocals   = "<locals>" // the variables a function's try clauses assign (astpass_locals.go)
+	HidDunder   = ".__"      // x.__name__ and the other attributes every Python object has
+)
+
+// ASTOptions say which rewrites apply to a file.
+type ASTOptions struct {
+	Loads      bool // the pre-pass renamed the name load (see loadName)
+	Marks      map[markKind]map[[2]int]bool
+	LiveGlobal func(name string) bool // whether a global read in a function is looked up when it runs
+	Methods    map[string]bool        // the method names whose calls go through the runtime's dispatcher
+}
+
+// ASTPass rewrites f in place. Its error is one Python reports before
+// the code runs (a nonlocal name no function binds).
+func ASTPass(f *syntax.File, opts ASTOptions) error {
+	if opts.Loads {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if id, ok := n.(*syntax.Ident); ok && id.Name == loadName {
+				id.Name = "load" // a def, a parameter, a variable or an attribute named load
+			}
+			return true
+		})
+	}
+	w := &astWalker{opts: opts}
+	w.stmts(f.Stmts)
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+type astWalker struct {
+	opts   ASTOptions
+	scopes []*astScope   // innermost last; the first function scope starts live lookups
+	funcs  int           // function scopes on the stack
+	dicts  int           // locals dicts made, for their names
+	err    *syntax.Error // the first error found
+}
+
+func (w *astWalker) marked(k markKind, p syntax.Position) bool {
+	return w.opts.Marks[k][[2]int{int(p.Line), int(p.Col)}]
+}
+
+func (w *astWalker) stmts(list []syntax.Stmt) {
+	for i, s := range list {
+		list[i] = w.stmt(s)
+	}
+}
+
+// block walks a function body, which may grow: a def binding a variable
+// of the locals dict is followed by its store there. The list is
+// rewritten in place unless it grows.
+func (w *astWalker) block(list []syntax.Stmt) []syntax.Stmt {
+	var out []syntax.Stmt // set once a statement is added
+	for i, s := range list {
+		list[i] = w.stmt(s)
+		if d, ok := s.(*syntax.DefStmt); ok {
+			if sc, _ := w.lookup(d.Name.Name); sc != nil && sc.dict[d.Name.Name] {
+				if out == nil {
+					out = append([]syntax.Stmt(nil), list[:i+1]...)
+				}
+				id := &syntax.Ident{NamePos: d.Name.NamePos, Name: d.Name.Name}
+				out = append(out, &syntax.AssignStmt{OpPos: d.Def, Op: syntax.EQ, LHS: dictAccess(sc.dictVar, id), RHS: id})
+				continue
+			}
+		}
+		if out != nil {
+			out = append(out, list[i])
+		}
+	}
+	if out == nil {
+		return list
+	}
+	return out
+}
+
+func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		if c, name := MarkerCall(s.X); name == "__py_nonlocal" {
+			return w.nonlocal(c)
+		}
+		s.X = w.expr(s.X)
+	case *syntax.AssignStmt:
+		if sl, ok := s.LHS.(*syntax.SliceExpr); ok && s.Op == syntax.EQ {
+			call := hidden(HidSetSlice, sl.Lbrack, w.expr(sl.X), w.opt(sl.Lo, sl.Lbrack), w.opt(sl.Hi, sl.Lbrack), w.opt(sl.Step, sl.Lbrack), w.expr(s.RHS))
+			return &syntax.ExprStmt{X: call}
+		}
+		if id, ok := s.LHS.(*syntax.Ident); ok && s.Op == syntax.PERCENT_EQ {
+			s.Op = syntax.EQ
+			s.RHS = &syntax.BinaryExpr{X: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, OpPos: s.OpPos, Op: syntax.PERCENT, Y: s.RHS}
+		}
+		s.LHS = w.target(s.LHS)
+		s.RHS = w.expr(s.RHS)
+	case *syntax.IfStmt:
+		s.Cond = w.expr(s.Cond)
+		s.True = w.block(s.True)
+		s.False = w.block(s.False)
+	case *syntax.ForStmt:
+		s.X = hidden(HidIter, s.For, w.expr(s.X))
+		s.Vars = w.target(s.Vars)
+		s.Body = w.block(s.Body)
+	case *syntax.WhileStmt:
+		s.Cond = w.expr(s.Cond)
+		s.Body = w.block(s.Body)
+	case *syntax.ReturnStmt:
+		if s.Result != nil {
+			s.Result = w.expr(s.Result)
+		}
+	case *syntax.DefStmt:
+		w.params(s.Params)
+		s.Body = w.function(s.Name.Name, s.Params, s.Body, nil)
+	}
+	return s
+}
+
+// function walks a def or lambda body in a new function scope and
+// returns the body (which may have grown, see locals).
+func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.Stmt, expr *syntax.Expr) []syntax.Stmt {
+	scope := &astScope{names: map[string]bool{}, fn: true, class: IsClassBody(name), clause: IsClause(name)}
+	for i, p := range params {
+		if id := paramName(p); id != nil {
+			scope.names[id.Name] = true
+			if i == 0 {
+				scope.self = id.Name
+			}
+		}
+	}
+	var init syntax.Stmt
+	if !scope.clause { // a clause's variables are its function's
+		boundIn(body, scope.names)
+		for n := range nonlocalNames(body, nil) {
+			delete(scope.names, n) // the enclosing function's (astpass_locals.go)
+		}
+		init = w.locals(scope, params, body)
+	}
+	w.scopes = append(w.scopes, scope)
+	w.funcs++
+	if expr != nil {
+		*expr = w.expr(*expr)
+	} else {
+		body = w.block(body)
+	}
+	w.funcs--
+	w.scopes = w.scopes[:len(w.scopes)-1]
+	if init != nil {
+		body = append([]syntax.Stmt{init}, body...)
+	}
+	return body
+}
+
+// paramName is the name a parameter binds: x, x=default, *x or **x (nil
+// for a bare *).
+func paramName(p syntax.Expr) *syntax.Ident {
+	switch p := p.(type) {
+	case *syntax.Ident:
+		return p
+	case *syntax.BinaryExpr:
+		return p.X.(*syntax.Ident)
+	case *syntax.UnaryExpr:
+		id, _ := p.X.(*syntax.Ident)
+		return id
+	}
+	return nil
+}
+
+// params walks parameter defaults, which are evaluated where the def is.
+func (w *astWalker) params(params []syntax.Expr) {
+	for _, p := range params {
+		if b, ok := p.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			b.Y = w.expr(b.Y)
+		}
+	}
+}
+
+// boundIn adds the names a function body binds (its locals), those the
+// try clause functions in it bind included (they share the function's
+// variables).
+func boundIn(body []syntax.Stmt, scope map[string]bool) {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *syntax.AssignStmt:
+			bindTargets(s.LHS, scope)
+		case *syntax.ForStmt:
+			bindTargets(s.Vars, scope)
+			boundIn(s.Body, scope)
+		case *syntax.WhileStmt:
+			boundIn(s.Body, scope)
+		case *syntax.IfStmt:
+			boundIn(s.True, scope)
+			boundIn(s.False, scope)
+		case *syntax.DefStmt:
+			scope[s.Name.Name] = true
+			if IsClause(s.Name.Name) {
+				boundIn(s.Body, scope)
+			}
+		case *syntax.LoadStmt:
+			for _, id := range s.To {
+				scope[id.Name] = true
+			}
+		}
+	}
+}
+
+func bindTargets(e syntax.Expr, scope map[string]bool) {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		scope[e.Name] = true
+	case *syntax.TupleExpr:
+		for _, x := range e.List {
+			bindTargets(x, scope)
+		}
+	case *syntax.ListExpr:
+		for _, x := range e.List {
+			bindTargets(x, scope)
+		}
+	case *syntax.ParenExpr:
+		bindTargets(e.X, scope)
+	}
+}
+
+// target walks an assignment target: its outermost subscript stays an
+// assignment, and what it indexes is an ordinary expression.
+func (w *astWalker) target(e syntax.Expr) syntax.Expr {
+	switch t := e.(type) {
+	case *syntax.TupleExpr:
+		for i, x := range t.List {
+			t.List[i] = w.target(x)
+		}
+	case *syntax.ListExpr:
+		for i, x := range t.List {
+			t.List[i] = w.target(x)
+		}
+	case *syntax.ParenExpr:
+		t.X = w.target(t.X)
+	case *syntax.Ident:
+		if store := w.storeIdent(t); store != nil {
+			return store
+		}
+	case *syntax.IndexExpr:
+		t.X, t.Y = w.expr(t.X), w.expr(t.Y)
+	case *syntax.DotExpr:
+		t.X = w.expr(t.X)
+	}
+	return e
+}
+
+// opt returns e walked, or None for a missing slice bound.
+func (w *astWalker) opt(e syntax.Expr, pos syntax.Position) syntax.Expr {
+	if e == nil {
+		return &syntax.Ident{NamePos: pos, Name: "None"}
+	}
+	return w.expr(e)
+}
+
+func hidden(name string, pos syntax.Position, args ...syntax.Expr) *syntax.CallExpr {
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: name}, Lparen: pos, Args: args, Rparen: pos}
+}
+
+// stringish reports whether e is a string literal (parenthesized, joined
+// with + or repeated with *): x % y is then Python's %-formatting, which
+// the hidden builtin gives. So is x % y when neither side is a number
+// literal (fmt % args); i % 7 stays Starlark's operator, the same for
+// numbers and much cheaper in loops.
+func stringish(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Literal:
+		return e.Token == syntax.STRING
+	case *syntax.ParenExpr:
+		return stringish(e.X)
+	case *syntax.BinaryExpr:
+		return (e.Op == syntax.PLUS || e.Op == syntax.STAR) && (stringish(e.X) || stringish(e.Y))
+	case *syntax.CallExpr:
+		if id, ok := e.Fn.(*syntax.Ident); ok && id.Name == HidMethod && len(e.Args) > 0 {
+			return stringish(e.Args[0]) // "...".format(...) or a rewritten f-string
+		}
+	}
+	return false
+}
+
+// numeric reports whether e is a number literal, possibly negated or
+// parenthesized.
+func numeric(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Literal:
+		return e.Token == syntax.INT || e.Token == syntax.FLOAT
+	case *syntax.ParenExpr:
+		return numeric(e.X)
+	case *syntax.UnaryExpr:
+		return (e.Op == syntax.MINUS || e.Op == syntax.PLUS) && e.X != nil && numeric(e.X)
+	}
+	return false
+}
+
+func isSingleton(e syntax.Expr) bool {
+	id, ok := e.(*syntax.Ident)
+	return ok && (id.Name == "None" || id.Name == "True" || id.Name == "False")
+}
+
+// expr rewrites an expression and returns its replacement.
+func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		return w.ident(e)
+	case *syntax.IndexExpr:
+		x, y := w.expr(e.X), w.expr(e.Y)
+		if w.marked(markPow, e.Lbrack) {
+			return hidden(HidPow, e.Lbrack, x, y)
+		}
+		if lit, ok := y.(*syntax.Literal); ok && lit.Token == syntax.STRING {
+			e.X, e.Y = x, y // d["key"]: a mapping lookup, the same natively
+			return e
+		}
+		return hidden(HidIndex, e.Lbrack, x, y)
+	case *syntax.SliceExpr:
+		return hidden(HidSlice, e.Lbrack, w.expr(e.X), w.opt(e.Lo, e.Lbrack), w.opt(e.Hi, e.Lbrack), w.opt(e.Step, e.Lbrack))
+	case *syntax.BinaryExpr:
+		e.X, e.Y = w.expr(e.X), w.expr(e.Y)
+		switch {
+		case (e.Op == syntax.EQL || e.Op == syntax.NEQ) && w.marked(markIs, e.OpPos) && !isSingleton(e.X) && !isSingleton(e.Y):
+			call := hidden(HidIs, e.OpPos, e.X, e.Y)
+			if e.Op == syntax.NEQ {
+				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
+			}
+			return call
+		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y)):
+			return hidden(HidMod, e.OpPos, e.X, e.Y)
+		}
+	case *syntax.UnaryExpr:
+		if e.X != nil {
+			e.X = w.expr(e.X)
+		}
+	case *syntax.CallExpr:
+		return w.call(e)
+	case *syntax.DotExpr:
+		e.X = w.expr(e.X)
+		if dunderAttrs[e.Name.Name] {
+			lit := &syntax.Literal{Token: syntax.STRING, TokenPos: e.NamePos, Raw: strconv.Quote(e.Name.Name), Value: e.Name.Name}
+			return hidden(HidDunder, e.Dot, e.X, lit)
+		}
+	case *syntax.ParenExpr:
+		e.X = w.expr(e.X)
+	case *syntax.TupleExpr:
+		w.exprs(e.List)
+	case *syntax.ListExpr:
+		w.exprs(e.List)
+	case *syntax.DictExpr:
+		for _, x := range e.List {
+			entry := x.(*syntax.DictEntry)
+			entry.Key, entry.Value = w.expr(entry.Key), w.expr(entry.Value)
+		}
+	case *syntax.CondExpr:
+		e.Cond, e.True, e.False = w.expr(e.Cond), w.expr(e.True), w.expr(e.False)
+	case *syntax.LambdaExpr:
+		w.params(e.Params)
+		w.function("lambda", e.Params, nil, &e.Body)
+	case *syntax.Comprehension:
+		return w.comprehension(e)
+	}
+	return e
+}
+
+// dunderAttrs are the attributes Python gives every function or object,
+// which Starlark's values lack (f.__name__); the hidden builtin supplies
+// them.
+var dunderAttrs = map[string]bool{"__name__": true, "__qualname__": true, "__doc__": true, "__module__": true, "__class__": true}
+
+func (w *astWalker) exprs(list []syntax.Expr) {
+	for i, x := range list {
+		list[i] = w.expr(x)
+	}
+}
+
+// ident turns a global read inside a function into a lookup when it runs,
+// so a function sees the current value of a global however and whenever
+// it was bound.
+func (w *astWalker) ident(id *syntax.Ident) syntax.Expr {
+	if w.funcs == 0 {
+		return id
+	}
+	switch s, nested := w.lookup(id.Name); {
+	case s != nil && s.dict[id.Name]:
+		return dictAccess(s.dictVar, id)
+	case s != nil && s.class && nested && id.Name != classCell:
+		return globalRead(id) // a class body's names are not visible in its methods
+	case s != nil:
+		return id
+	}
+	if w.opts.LiveGlobal == nil || !w.opts.LiveGlobal(id.Name) {
+		return id
+	}
+	return globalRead(id)
+}
+
+// globalRead looks name up among the globals when it runs.
+func globalRead(id *syntax.Ident) syntax.Expr {
+	lit := &syntax.Literal{Token: syntax.STRING, TokenPos: id.NamePos, Raw: strconv.Quote(id.Name), Value: id.Name}
+	return hidden(HidGlobal, id.NamePos, lit)
+}
+
+func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
+	scope := &astScope{names: map[string]bool{}}
+	w.scopes = append(w.scopes, scope)
+	for _, cl := range c.Clauses {
+		switch cl := cl.(type) {
+		case *syntax.ForClause:
+			cl.X = hidden(HidIter, cl.For, w.expr(cl.X))
+			bindTargets(cl.Vars, scope.names)
+			cl.Vars = w.target(cl.Vars)
+		case *syntax.IfClause:
+			cl.Cond = w.expr(cl.Cond)
+		}
+	}
+	c.Body = w.expr(c.Body)
+	w.scopes = w.scopes[:len(w.scopes)-1]
+	if !c.Curly && w.marked(markGen, c.Lbrack) {
+		return hidden(HidGen, c.Lbrack, c)
+	}
+	return c
+}
+
+// reorderArgs puts a call's arguments in the order Starlark requires
+// (positional, named, *args, **kwargs), as Python allows them in any
+// order after the positional ones: f(*xs, sep=", ") and f(*a, b, *c)
+// (the star arguments merged into one), and f(*s) over any iterable.
+func reorderArgs(c *syntax.CallExpr) {
+	var pos, named, stars, dstars, afterStar []syntax.Expr
+	needs, seenStar := false, false
+	for _, a := range c.Args {
+		switch a := a.(type) {
+		case *syntax.UnaryExpr:
+			switch a.Op {
+			case syntax.STAR:
+				needs = needs || len(named) > 0 || len(dstars) > 0 || seenStar || !sequenceLiteral(a.X)
+				stars, seenStar = append(stars, a), true
+				afterStar = append(afterStar, a.X)
+				continue
+			case syntax.STARSTAR:
+				dstars = append(dstars, a)
+				continue
+			}
+		case *syntax.BinaryExpr:
+			if _, ok := a.X.(*syntax.Ident); ok && a.Op == syntax.EQ {
+				needs = needs || seenStar || len(dstars) > 0
+				named = append(named, a)
+				continue
+			}
+		}
+		if seenStar {
+			needs = true
+			afterStar = append(afterStar, &syntax.ListExpr{Lbrack: syntax.Start(a), List: []syntax.Expr{a}, Rbrack: syntax.Start(a)})
+			continue
+		}
+		if len(named) > 0 || len(dstars) > 0 {
+			return // a positional argument after a named one: Python's error too
+		}
+		pos = append(pos, a)
+	}
+	if !needs && len(dstars) <= 1 {
+		return
+	}
+	args := append(pos, named...)
+	if len(stars) > 0 {
+		star := stars[0].(*syntax.UnaryExpr)
+		if len(afterStar) > 1 || !sequenceLiteral(star.X) {
+			star = &syntax.UnaryExpr{OpPos: star.OpPos, Op: syntax.STAR, X: hidden(HidArgs, star.OpPos, afterStar...)}
+		}
+		args = append(args, star)
+	}
+	if len(dstars) == 1 {
+		args = append(args, dstars[0])
+	} else if len(dstars) > 1 {
+		first := dstars[0].(*syntax.UnaryExpr)
+		var maps []syntax.Expr
+		for _, d := range dstars {
+			maps = append(maps, d.(*syntax.UnaryExpr).X)
+		}
+		args = append(args, &syntax.UnaryExpr{OpPos: first.OpPos, Op: syntax.STARSTAR, X: hidden(HidKwargs, first.OpPos, maps...)})
+	}
+	c.Args = args
+}
+
+// sequenceLiteral reports whether e is a list or tuple display, which
+// Starlark's *args takes as Python does; any other value goes through the
+// hidden *args builtin, which iterates strings, sets and iterators as
+// Python.
+func sequenceLiteral(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.ListExpr, *syntax.TupleExpr:
+		return true
+	case *syntax.ParenExpr:
+		return sequenceLiteral(e.X)
+	}
+	return false
+}
+
+// call rewrites a call: its arguments, and x.name(...) for the names in
+// opts.methods, whose Python behaviour the runtime supplies.
+func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
+	w.superArgs(c)
+	for i, a := range c.Args {
+		switch a := a.(type) {
+		case *syntax.BinaryExpr:
+			if a.Op == syntax.EQ {
+				if _, ok := a.X.(*syntax.Ident); ok {
+					a.Y = w.expr(a.Y) // name=value: the name is not an expression
+					continue
+				}
+			}
+		}
+		c.Args[i] = w.expr(a)
+	}
+	reorderArgs(c)
+	if dot, ok := c.Fn.(*syntax.DotExpr); ok && w.opts.Methods[dot.Name.Name] {
+		name := dot.Name.Name
+		lit := &syntax.Literal{Token: syntax.STRING, TokenPos: dot.NamePos, Raw: strconv.Quote(name), Value: name}
+		args := append([]syntax.Expr{w.expr(dot.X), lit}, c.Args...)
+		return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: c.Lparen, Name: HidMethod}, Lparen: c.Lparen, Args: args, Rparen: c.Rparen}
+	}
+	c.Fn = w.expr(c.Fn)
+	return c
+}
+
+// MarkerCall returns the hidden marker a statement's expression calls.
+func MarkerCall(e syntax.Expr) (*syntax.CallExpr, string) {
+	c, ok := e.(*syntax.CallExpr)
+	if !ok {
+		return nil, ""
+	}
+	id, ok := c.Fn.(*syntax.Ident)
+	if !ok || !strings.HasPrefix(id.Name, "__py_") {
+		return nil, ""
+	}
+	return c, id.Name
+}
+
+// FileOptions are the Starlark dialect of REPL code and helper files.
+func FileOptions() *syntax.FileOptions {
+	return &syntax.FileOptions{While: true, Recursion: true, Set: true, TopLevelControl: true, GlobalReassign: true}
+}

@@ -1,0 +1,563 @@
+// Pre-pass compound statements: try clauses, with, def, decorators, and
+// the headers of if, elif, while and for.
+
+package rewrite
+
+import (
+	"strconv"
+	"strings"
+)
+
+// tryClause writes the clauses of a top-level try as the markers the
+// driver runs: if __py_try(): / elif __py_except(E, "e"): /
+// elif __py_finally():.
+func (rw *rewriter) tryClause(lb *lineBuilder, sc scope) {
+	l := lb.l
+	if l.colon < 0 {
+		return
+	}
+	first, colon := l.toks[0], l.toks[l.colon]
+	switch l.kw {
+	case "try":
+		if l.colon != 1 {
+			return
+		}
+		lb.replace(first.start, first.end, "if __py_try()")
+	case "finally":
+		if l.colon != 1 {
+			return
+		}
+		lb.replace(first.start, first.end, "elif __py_finally()")
+	case "except":
+		if l.colon == 1 {
+			lb.replace(first.start, first.end, "elif __py_except()")
+			break
+		}
+		types, name, ok := rw.exceptHeader(l, false)
+		if !ok {
+			return
+		}
+		e := rw.emitter()
+		ta, tb := e.span(types)
+		lb.replace(first.start, ta, "elif __py_except(")
+		e.emit(types, &lb.f)
+		if name != "" {
+			lb.f.add(", "+strconv.Quote(name), tb)
+		}
+		lb.f.add(")", tb)
+		lb.pos = colon.start
+		if e.err != nil {
+			rw.fail(e.err.Pos, e.err.Msg)
+		}
+	}
+	rw.inline(lb, sc)
+}
+
+// withStmt writes with A as a, B: as for (a, __py_w) in __py_with(A, B):.
+// The iterable enters the context managers and exits them when the loop
+// ends, by an error too. A break or continue in the body that belongs to
+// an enclosing loop would end the one-pass loop instead: at the top level
+// the driver runs such a with; in a function it is refused.
+func (rw *rewriter) withStmt(lb *lineBuilder, sc scope) {
+	l := lb.l
+	if l.colon < 0 {
+		return
+	}
+	a, b := 1, l.colon
+	if l.toks[1].op("(") && l.toks[b-1].op(")") && l.toks[b-1].depth == 0 && hasAsAtDepth(l.toks[2:b-1], 1) {
+		a, b = 2, b-1
+	}
+	p := rw.parser(l, a, b)
+	var exprs, targets []*node
+	for {
+		x := p.test()
+		var t *node
+		if p.tok().kw("as") {
+			p.i++
+			t = p.binary(0)
+		}
+		exprs, targets = append(exprs, x), append(targets, t)
+		if !p.tok().op(",") {
+			break
+		}
+		p.i++
+		if p.i == p.end {
+			break
+		}
+	}
+	if p.err != nil || p.i != p.end {
+		return
+	}
+	if sc.def {
+		if t := escapingBranch(l); t != nil {
+			rw.fail(t.start, t.text+" inside a with block inside a function would leave only the with block here; "+
+				"set a flag in the with block and "+t.text+" after it")
+			return
+		}
+	}
+	e := rw.emitter()
+	var f frag
+	f.add("for ", l.toks[0].start)
+	if len(targets) > 1 {
+		f.add("(", l.toks[0].start)
+	}
+	for i, t := range targets {
+		if i > 0 {
+			f.add(", ", l.toks[0].start)
+		}
+		if t == nil {
+			f.add("__py_w", e.toks[exprs[i].a].start)
+		} else {
+			e.emit(t, &f)
+		}
+	}
+	if len(targets) > 1 {
+		f.add(")", l.toks[0].start)
+	}
+	f.add(" in __py_with(", l.toks[0].start)
+	for i, x := range exprs {
+		if i > 0 {
+			f.add(", ", e.toks[x.a].start)
+		}
+		e.emit(x, &f)
+	}
+	f.add(")", l.toks[l.colon].start)
+	lb.copyTo(l.toks[0].start)
+	lb.f.addFrag(f)
+	lb.pos, lb.changed = l.toks[l.colon].start, true
+	if e.err != nil {
+		rw.fail(e.err.Pos, e.err.Msg)
+	}
+	rw.inline(lb, sc)
+}
+
+func hasAsAtDepth(toks []token, depth int) bool {
+	for _, t := range toks {
+		if t.kw("as") && t.depth == depth {
+			return true
+		}
+	}
+	return false
+}
+
+// escapingBranch returns a break or continue in l's body that is not
+// inside a loop of the body.
+func escapingBranch(l *pline) *token {
+	if l.colon >= 0 {
+		for i := l.colon + 1; i < len(l.toks); i++ {
+			if t := l.toks[i]; t.kw("break") || t.kw("continue") {
+				return &l.toks[i]
+			}
+		}
+	}
+	for _, k := range l.kids {
+		switch k.kw {
+		case "for", "while", "def", "class":
+			continue
+		case "break", "continue":
+			return &k.toks[0]
+		}
+		if t := escapingBranch(k); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// defStmt drops the annotations of a def's parameters and its return
+// annotation, and positional-only markers; defaults are rewritten.
+func (rw *rewriter) defStmt(lb *lineBuilder, sc scope) {
+	l := lb.l
+	if l.colon < 0 || len(l.toks) < 4 || !l.toks[2].op("(") {
+		return
+	}
+	open := 2
+	close := -1
+	for i := open + 1; i < l.colon; i++ {
+		if l.toks[i].op(")") && l.toks[i].depth == l.toks[open].depth {
+			close = i
+			break
+		}
+	}
+	if close < 0 {
+		return
+	}
+	d := l.toks[open].depth + 1
+	e := rw.emitter()
+	start := open + 1
+	for i := open + 1; i <= close; i++ {
+		t := l.toks[i]
+		if i < close && !(t.op(",") && t.depth == d) {
+			continue
+		}
+		rw.param(lb, e, start, i, d)
+		if rw.err != nil {
+			return
+		}
+		start = i + 1
+	}
+	if close+1 < l.colon && l.toks[close+1].op("->") {
+		lb.replace(l.toks[close].end, l.toks[l.colon].start, "")
+	}
+	rw.inline(lb, scope{def: true})
+}
+
+// param rewrites one parameter, the line's tokens [a, b) at depth d.
+func (rw *rewriter) param(lb *lineBuilder, e *emitter, a, b, d int) {
+	l := lb.l
+	if a >= b {
+		return
+	}
+	if b-a == 1 && l.toks[a].op("/") {
+		end := l.toks[a].end
+		if b < len(l.toks) && l.toks[b].op(",") {
+			end = l.toks[b].end
+		}
+		lb.replace(l.toks[a].start, end, "")
+		return
+	}
+	i := a
+	if l.toks[i].op("*") || l.toks[i].op("**") {
+		i++
+	}
+	if i >= b || l.toks[i].kind != tName {
+		return
+	}
+	i++
+	if i < b && l.toks[i].op(":") {
+		j := i + 1
+		for j < b && !(l.toks[j].op("=") && l.toks[j].depth == d) {
+			j++
+		}
+		end := l.toks[b-1].end
+		if j < b {
+			end = l.toks[j].start
+		}
+		lb.replace(l.toks[i].start, end, "")
+		i = j
+	}
+	if i < b && l.toks[i].op("=") {
+		p := rw.parser(l, i+1, b)
+		x := p.test()
+		if p.err == nil && p.i == p.end {
+			lb.node(e, x)
+		}
+	}
+}
+
+// decorate empties the decorator lines of def (or class) l and applies
+// the decorators after its block: f = d1(d2(f)). A decorator that names
+// the function itself (@size.setter on def size) is evaluated where it
+// stands, before the def rebinds the name, as Python does:
+// __py_deco_N = size.setter, then size = __py_deco_N(size).
+func (rw *rewriter) decorate(l *pline) {
+	if len(l.toks) < 2 || l.toks[1].kind != tName {
+		return
+	}
+	name := l.toks[1].text
+	e := rw.emitter()
+	var exprs []frag
+	for _, d := range l.deco {
+		p := rw.parser(d, 1, len(d.toks))
+		x := p.namedTest()
+		if p.err != nil || p.i != p.end {
+			return
+		}
+		var f frag
+		e.emit(x, &f)
+		exprs = append(exprs, f)
+	}
+	if e.err != nil {
+		rw.fail(e.err.Pos, e.err.Msg)
+		return
+	}
+	for i, d := range l.deco {
+		hoist := false
+		for _, t := range d.toks[1:] {
+			hoist = hoist || t.kw(name)
+		}
+		if !hoist {
+			rw.edits = append(rw.edits, edit{start: d.start, end: d.end})
+			continue
+		}
+		line, _ := LineCol(rw.src, LineStarts(rw.src), d.start)
+		tmp := "__py_deco_" + strconv.Itoa(line)
+		var f frag
+		f.add(tmp+" = ", d.start)
+		f.addFrag(exprs[i])
+		rw.edits = append(rw.edits, edit{start: d.start, end: d.end, f: f})
+		exprs[i] = frag{{text: tmp, orig: d.start}}
+	}
+	indent := rw.src[strings.LastIndexByte(rw.src[:l.start], '\n')+1 : l.start]
+	at := l.deco[0].toks[0].start
+	var f frag
+	f.add("\n"+indent+name+" = ", at)
+	for _, x := range exprs {
+		f.addFrag(x)
+		f.add("(", at)
+	}
+	f.add(name+strings.Repeat(")", len(exprs)), at)
+	end := l.lastLine().end
+	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
+}
+
+// condHeader rewrites the condition of if, elif and while, and hoists an
+// assignment expression evaluated on every run of the condition.
+func (rw *rewriter) condHeader(lb *lineBuilder, sc scope) {
+	l := lb.l
+	if l.colon < 1 {
+		return
+	}
+	p := rw.parser(l, 1, l.colon)
+	cond := p.namedTest()
+	if p.err != nil || p.i != p.end {
+		return
+	}
+	e := rw.emitter()
+	if len(p.named) > 0 {
+		rw.walrus(lb, e, cond, p.named)
+	} else {
+		lb.node(e, cond)
+	}
+	rw.inline(lb, sc)
+}
+
+// walrus hoists NAME := value out of an if or while condition.
+func (rw *rewriter) walrus(lb *lineBuilder, e *emitter, cond *node, named []*node) {
+	l := lb.l
+	for _, n := range named {
+		if !unconditional(cond, n) {
+			rw.fail(e.toks[n.a].start, "this assignment expression (:=) is evaluated only sometimes (after and/or, in a branch or a comprehension); assign on the line before")
+			return
+		}
+	}
+	if l.kw == "elif" {
+		rw.fail(e.toks[named[0].a].start, "an assignment expression (:=) in an elif condition is not supported; nest an if inside else:")
+		return
+	}
+	var assigns frag
+	var at int
+	if l.kw == "while" {
+		if len(l.kids) == 0 {
+			rw.fail(l.toks[0].start, "while with an assignment expression (:=) needs its body on the following lines")
+			return
+		}
+		at = strings.LastIndexByte(rw.src[:l.kids[0].start], '\n') + 1
+		indent := rw.src[at:l.kids[0].start]
+		rw.hoist(&assigns, e, named, indent, at)
+		cond = replaceNamed(cond)
+		assigns.add(indent+"if not (", at)
+		e.emit(cond, &assigns)
+		assigns.add("): break\n", at)
+		ca, cb := e.span(cond)
+		lb.replace(ca, cb, "True")
+	} else {
+		at = strings.LastIndexByte(rw.src[:l.start], '\n') + 1
+		rw.hoist(&assigns, e, named, rw.src[at:l.start], at)
+		cond = replaceNamed(cond)
+		lb.node(e, cond)
+	}
+	if e.err != nil {
+		rw.fail(e.err.Pos, e.err.Msg)
+		return
+	}
+	rw.edits = append(rw.edits, edit{start: at, end: at, f: assigns})
+}
+
+// hoist writes NAME = value lines for the assignment expressions.
+func (rw *rewriter) hoist(f *frag, e *emitter, named []*node, indent string, at int) {
+	for _, n := range named {
+		f.add(indent, at)
+		f.copy(rw.src, e.toks[n.a].start, e.toks[n.a].end)
+		f.add(" = ", e.toks[n.a].end)
+		e.emit(n.kids[1], f)
+		f.add("\n", at)
+	}
+}
+
+// replaceNamed replaces each NAME := value below n by NAME, marking the
+// path dirty so that it is written out.
+func replaceNamed(n *node) *node {
+	if n.kind == nNamed {
+		return &node{kind: nNameOf, a: n.a, b: n.b, dirty: true}
+	}
+	for i, k := range n.kids {
+		r := replaceNamed(k)
+		if r != k || r.dirty {
+			n.kids[i] = r
+			n.dirty = true
+		}
+	}
+	return n
+}
+
+// unconditional reports whether target is evaluated whenever n is.
+func unconditional(n, target *node) bool {
+	if n == target {
+		return true
+	}
+	switch n.kind {
+	case nParen, nNot, nCall, nAttr, nSubscript, nBinary, nUnary, nArg, nPower, nTuple, nList:
+		for _, k := range n.kids {
+			if unconditional(k, target) {
+				return true
+			}
+		}
+	case nCompare:
+		return unconditional(n.kids[0], target) || len(n.kids) == 2 && unconditional(n.kids[1], target)
+	case nBoolOp:
+		return unconditional(n.kids[0], target)
+	case nIfExp:
+		return unconditional(n.kids[1], target)
+	}
+	return false
+}
+
+// forHeader rewrites the targets and iterable of a for statement.
+func (rw *rewriter) forHeader(lb *lineBuilder, sc scope) {
+	l := lb.l
+	if l.colon < 0 {
+		return
+	}
+	p := rw.parser(l, 1, l.colon)
+	targets := p.targetList()
+	if !p.tok().kw("in") {
+		return
+	}
+	p.i++
+	iter := p.testList(true)
+	if p.err != nil || p.i != p.end {
+		return
+	}
+	e := rw.emitter()
+	if starTarget(targets) >= 0 {
+		rw.fail(e.toks[targets.a].start, "a starred loop target (for a, *rest in ...) is not supported; unpack inside the loop: first, rest = row[0], row[1:]")
+		return
+	}
+	if len(p.named) > 0 {
+		rw.fail(e.toks[p.named[0].a].start, walrusMsg)
+		return
+	}
+	lb.node(e, targets)
+	lb.node(e, iter)
+	rw.inline(lb, sc)
+}
+
+// loopElse prepares a for or while statement with an else clause, which
+// Starlark lacks: a flag set before the loop, cleared by each break of
+// this loop, guards the else block.
+//
+//	flag = True     (a line before the loop)
+//	for ...: ... flag = False; break ...
+//	if flag:        (was else:)
+func (rw *rewriter) loopElse(loop, els *pline) {
+	line, _ := LineCol(rw.src, LineStarts(rw.src), loop.start)
+	flag := "__py_loop_else_" + strconv.Itoa(line)
+	rw.elses[els] = flag
+	at := strings.LastIndexByte(rw.src[:loop.start], '\n') + 1
+	var f frag
+	f.add(rw.src[at:loop.start]+flag+" = True\n", loop.start)
+	rw.edits = append(rw.edits, edit{start: at, end: at, f: f})
+	var mark func(l *pline, inline bool)
+	mark = func(l *pline, inline bool) {
+		if l.colon >= 0 || inline {
+			start := l.colon + 1
+			if inline {
+				start = 0
+			}
+			for i := start; i < len(l.toks); i++ {
+				if t := l.toks[i]; t.kw("break") && t.depth == 0 && (i == 0 || l.toks[i-1].op(";") || l.toks[i-1].op(":")) {
+					rw.breaks[t.start] = flag
+				}
+			}
+		}
+		for _, k := range l.kids {
+			switch k.kw {
+			case "for", "while", "def", "class":
+				continue
+			}
+			mark(k, k.colon < 0)
+		}
+	}
+	mark(loop, false)
+}
+
+// declaredGlobals returns the names a def's body declares global (in its
+// own statements, not in nested functions), or nil.
+func declaredGlobals(def *pline) map[string]bool {
+	var names map[string]bool
+	var scan func(l *pline)
+	scan = func(l *pline) {
+		for _, k := range l.kids {
+			switch {
+			case k.kw == "def" || k.kw == "class":
+				continue
+			case k.kw == "global":
+				for _, t := range k.toks[1:] {
+					if t.kind == tName {
+						if names == nil {
+							names = map[string]bool{}
+						}
+						names[t.text] = true
+					}
+				}
+			}
+			scan(k)
+		}
+	}
+	scan(def)
+	return names
+}
+
+// globalAssign rewrites an assignment to a name the def declares global:
+// x = v as __py_setglobal("x", v), x += v as __py_setglobal("x", x + (v)).
+// It reports whether it handled the statement.
+func (rw *rewriter) globalAssign(lb *lineBuilder, e *emitter, parts []*node, p *exprParser, a int, sc scope) bool {
+	target := parts[0]
+	names := map[string]bool{}
+	var collect func(n *node)
+	collect = func(n *node) {
+		switch n.kind {
+		case nName:
+			names[e.toks[n.a].text] = true
+		case nTuple, nParen, nList, nStar:
+			for _, k := range n.kids {
+				collect(k)
+			}
+		}
+	}
+	for _, t := range parts[:len(parts)-1] {
+		collect(t)
+	}
+	hit := false
+	for n := range names {
+		hit = hit || sc.globals[n]
+	}
+	if !hit {
+		return false
+	}
+	if len(parts) != 2 || target.kind != nName {
+		rw.fail(e.toks[target.a].start, "a name declared global can be assigned here only on its own (x = value or x += value)")
+		return true
+	}
+	name := e.toks[target.a].text
+	opTok := e.toks[target.b]
+	value := parts[1]
+	va, vb := e.span(value)
+	lb.copyTo(e.toks[target.a].start)
+	lb.f.add("__py_setglobal("+strconv.Quote(name)+", ", e.toks[target.a].start)
+	if op := opTok.text; op != "=" {
+		lb.f.add(name+" "+strings.TrimSuffix(op, "=")+" (", opTok.start)
+		e.emit(value, &lb.f)
+		lb.f.add(")", vb)
+	} else {
+		lb.f.copy(rw.src, va, va)
+		e.emit(value, &lb.f)
+	}
+	lb.f.add(")", vb)
+	lb.pos, lb.changed = vb, true
+	if e.err != nil {
+		rw.fail(e.err.Pos, e.err.Msg)
+	}
+	return true
+}
