@@ -44,6 +44,9 @@ type Doc struct {
 	fence fence // the open code fence the text ends with, while streaming
 	para  para  // the open paragraph the text ends with
 	kept  int   // lines the last call kept from the one before
+
+	closing      fence         // the open fence the text ended in before this call
+	closingLines []styled.Line // its lines before its restart line
 }
 
 // Kept returns how many lines at the start of what the last call of Lines
@@ -72,7 +75,11 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 		if d.extendFence(old) {
 			return d.lines
 		}
-		d.fence.on = false
+		// Closing, most likely: the lines lexed stay (closedFence).
+		d.closing = d.fence
+		f := &d.fence
+		d.closingLines = append(d.closingLines[:0], d.lines[f.starts[0]:f.starts[f.ck]]...)
+		d.fence = fence{starts: make([]int, 0, len(f.starts))}
 	}
 	if d.para.on {
 		d.src = src
@@ -132,6 +139,9 @@ func (d *Doc) renderFrom() {
 				break
 			}
 		}
+		if fb, isFence := n.(*ast.FencedCodeBlock); isFence && ok && d.isClosing(d.open+start) && d.closedFence(fb, part) {
+			continue
+		}
 		if _, isPara := n.(*ast.Paragraph); isPara && ok && n.NextSibling() == nil && newOpen == d.open+start {
 			d.startPara(newOpen, len(d.lines))
 		}
@@ -140,6 +150,7 @@ func (d *Doc) renderFrom() {
 	if len(d.lines) == 0 {
 		d.lines = append(d.lines, styled.Line{})
 	}
+	d.closing.on = false
 	d.open, d.openLine = newOpen, newOpenLine
 }
 
