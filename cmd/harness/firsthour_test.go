@@ -57,6 +57,7 @@ func TestFirstSession(t *testing.T) {
 	if applied := lastMessage(e.chat(2).Messages).Content; !strings.HasPrefix(applied, "M median.go") {
 		t.Errorf("the patch's result %q", applied)
 	}
+	u.waitIdle(t)
 	u.master.Write([]byte{3}) // Ctrl+C, idle: asks
 	u.waitText(t, "Ctrl+C again to exit")
 	u.master.Write([]byte{3})

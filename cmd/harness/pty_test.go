@@ -116,6 +116,26 @@ func (u *uiProc) waitText(t *testing.T, s string) {
 	}
 }
 
+// waitIdle waits until the status line no longer says that a turn runs
+// ("… · Esc stops"): a reply's last words are on screen before its turn
+// ends, and a key meant for an idle screen must wait for the end.
+func (u *uiProc) waitIdle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		u.mu.Lock()
+		rows := vtScreen(u.screen.Bytes(), 100, 30)
+		u.mu.Unlock()
+		if !strings.Contains(rows[len(rows)-1], "Esc stops") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the turn never ended:\n%s", strings.Join(rows, "\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (u *uiProc) exitCode(t *testing.T) int {
 	t.Helper()
 	exited := make(chan struct{})
