@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -169,6 +170,9 @@ func (a *server) NewSession(ctx context.Context, req sdk.NewSessionRequest) (sdk
 
 // LoadSession reopens a saved session and replays it.
 func (a *server) LoadSession(ctx context.Context, req sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	if err := savedName(req.SessionId); err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
 	s, err := a.open(req.Cwd, string(req.SessionId), req.McpServers, true)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
@@ -178,11 +182,24 @@ func (a *server) LoadSession(ctx context.Context, req sdk.LoadSessionRequest) (s
 
 // ResumeSession reopens a saved session without replaying it.
 func (a *server) ResumeSession(ctx context.Context, req sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	if err := savedName(req.SessionId); err != nil {
+		return sdk.ResumeSessionResponse{}, err
+	}
 	s, err := a.open(req.Cwd, string(req.SessionId), req.McpServers, false)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
 	return sdk.ResumeSessionResponse{Modes: s.modes()}, nil
+}
+
+// savedName refuses the sessionId of a session/load or session/resume
+// that names no session: empty (open would create one, under a name the
+// editor never learns) is invalid params, before anything starts.
+func savedName(id sdk.SessionId) error {
+	if strings.TrimSpace(string(id)) == "" {
+		return invalidParams("sessionId is empty; give the name of a saved session (session/list lists them), or create one with session/new")
+	}
+	return nil
 }
 
 // open creates (name "") or opens a session in cwd with the editor's MCP
@@ -274,7 +291,7 @@ func openSession(st sessions.Store, name string, red *redact.Redactor) (*session
 		return nil, nil, invalidParams(fmt.Sprintf("sessionId: %v", err))
 	}
 	if _, err := os.Stat(filepath.Join(st.Dir, name, "library", "root.json")); errors.Is(err, os.ErrNotExist) {
-		return nil, nil, &sdk.RequestError{Code: codeNotFound, Message: fmt.Sprintf("no session named %q in %s", name, st.Dir)}
+		return nil, nil, invalidParams(fmt.Sprintf("sessionId: no session named %q in %s; session/list lists the saved ones", name, st.Dir))
 	}
 	s, err := st.Open(name, red)
 	if err != nil {
@@ -401,6 +418,9 @@ func (a *server) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptR
 	text, err := promptText(req.Prompt, s.roots.repository)
 	if err != nil {
 		return sdk.PromptResponse{}, invalidParams(err.Error())
+	}
+	if resp, ok, err := s.contextCommand(ctx, text); ok {
+		return resp, err
 	}
 	if msg, ok := s.agent.Commands.Resolve(text); ok {
 		text = msg

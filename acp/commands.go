@@ -1,5 +1,6 @@
 // Slash commands: /init and the prompt files, offered to the editor as
-// available_commands_update and expanded in prompts.
+// available_commands_update and expanded in prompts, then /compact and
+// /context (compact.go).
 
 package acp
 
@@ -12,7 +13,7 @@ import (
 // commandsUpdate lists set's commands for the editor: the name without its
 // slash, the description (a repository's prompt marked), and an input hint
 // for a command that takes arguments.
-func commandsUpdate(set *prompts.Set) sdk.SessionUpdate {
+func commandsUpdate(set *prompts.Set, context bool) sdk.SessionUpdate {
 	cmds := []sdk.AvailableCommand{}
 	for _, c := range set.Commands() {
 		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
@@ -24,6 +25,9 @@ func commandsUpdate(set *prompts.Set) sdk.SessionUpdate {
 		}
 		cmds = append(cmds, ac)
 	}
+	if context {
+		cmds = append(cmds, contextCommands...)
+	}
 	return sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: cmds}}
 }
 
@@ -33,13 +37,16 @@ func commandsUpdate(set *prompts.Set) sdk.SessionUpdate {
 // one's is sent at once, as its history is.
 func (a *server) announceCommands(s *session, isNew bool) {
 	set := s.agent.Commands
-	if set == nil {
+	_, context := s.agent.Runner.(compacter)
+	if set == nil && !context {
 		return
 	}
-	for _, p := range set.Problems {
-		a.log("session %s: %s", s.id, p)
+	if set != nil {
+		for _, p := range set.Problems {
+			a.log("session %s: %s", s.id, p)
+		}
 	}
-	u := commandsUpdate(set)
+	u := commandsUpdate(set, context)
 	if isNew && a.out != nil {
 		a.out.After(func() { s.send(u) }, `"result":`, `"sessionId":"`+s.id+`"`)
 		return

@@ -34,7 +34,8 @@
 //	                      run, another editor) is refused, naming that
 //	                      process. Its history is replayed (below) before the
 //	                      answer. Loading a session this connection has open
-//	                      replaces it.
+//	                      replaces it. A prompt cancelled before it started
+//	                      is saved as stopped, so the replay shows it.
 //	session/resume        session/load without the replay.
 //	session/list          the saved sessions, most recently updated first
 //	                      (with cwd: that repository's only); the title is
@@ -56,12 +57,18 @@
 // absolute directory or that the store rules refuse, a sessionId that is
 // no session name, an unknown mode, an empty prompt or an image) get
 // -32602 with the reason in the message ("Invalid params: cwd … does not
-// exist; …"), which editors show, and in data.error. An unknown sessionId is -32002 (resource not found).
+// exist; …"), which editors show, and in data.error. session/load and
+// session/resume refuse an empty sessionId, or one no saved session has,
+// with -32602 before anything starts (no workers, no MCP servers); a
+// prompt to a session not open is -32002 (resource not found). A failed
+// session/new or session/load releases whatever it had started.
 //
 // # Commands
 //
 // A session's commands are /init and the repository's prompt files
-// (Agent.Commands), sent as available_commands_update: for session/new just
+// (Agent.Commands), then /compact [focus] and /context when the Runner
+// has them (compact.go: harness answers them itself, with a message),
+// sent as available_commands_update: for session/new just
 // after its answer (an editor knows the session only from it), for
 // session/load and session/resume at once. Each has its name without the
 // slash, its description (a repository's prompt marked "(repository)") and

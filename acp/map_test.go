@@ -159,6 +159,28 @@ func TestMapperThoughtsAndNotes(t *testing.T) {
 	}
 }
 
+// TestMapperContext: a compaction is a thought the editor shows, naming
+// the subagent it is about.
+func TestMapperContext(t *testing.T) {
+	m := newMapper(roots{repository: "/repo"})
+	sub := rlm.Agent{Name: "reader", Depth: 1, ID: "c1"}
+	var texts []string
+	for _, e := range []rlm.Event{
+		rlm.ContextCompacted{Agent: rlm.Agent{Name: "s"}, Message: "context: turns 1–3 summarised to fit the 12k window"},
+		rlm.ContextCompacted{Agent: sub, Message: "context: 2 oldest tool outputs left out"},
+	} {
+		for _, u := range m.event(e) {
+			if u.AgentThoughtChunk != nil {
+				texts = append(texts, u.AgentThoughtChunk.Content.Text.Text)
+			}
+		}
+	}
+	want := "context: turns 1–3 summarised to fit the 12k window\n|reader: context: 2 oldest tool outputs left out\n"
+	if strings.Join(texts, "|") != want {
+		t.Errorf("thoughts %q, want %q", strings.Join(texts, "|"), want)
+	}
+}
+
 func TestMapperOutput(t *testing.T) {
 	m := newMapper(roots{})
 	a := rlm.Agent{Name: "x", Depth: 1, ID: "r"}

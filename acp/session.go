@@ -120,6 +120,9 @@ func (s *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, 
 	select {
 	case s.turn <- struct{}{}:
 	case <-ctx.Done():
+		// Cancelled while another turn ran: answered at once, and saved
+		// as cancelled once that turn is over.
+		go s.saveCancelled(text)
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	case <-s.closing:
 		return sdk.PromptResponse{}, errClosed
@@ -132,7 +135,10 @@ func (s *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, 
 	}
 	if ctx.Err() != nil {
 		// Cancelled while it waited for the turn (select picks either
-		// ready case): the prompt is not run, so not saved either.
+		// ready case): the turn runs on the cancelled context, which
+		// sends nothing to the endpoint and saves the prompt as stopped,
+		// so a later session/load shows it.
+		s.agent.Runner.Turn(ctx, text)
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -165,6 +171,21 @@ func (s *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, 
 		reason = sdk.StopReasonMaxTokens
 	}
 	return sdk.PromptResponse{StopReason: reason, Usage: usage(res.Usage)}, nil
+}
+
+// saveCancelled saves a prompt cancelled before it ran, when the turn is
+// free: its turn runs on a cancelled context (nothing is sent to the
+// endpoint; the prompt is saved as stopped).
+func (s *session) saveCancelled(text string) {
+	select {
+	case s.turn <- struct{}{}:
+	case <-s.closing:
+		return
+	}
+	defer func() { <-s.turn }()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.agent.Runner.Turn(ctx, text)
 }
 
 // flush waits until the pump has sent every update emitted so far and

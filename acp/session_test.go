@@ -7,6 +7,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -15,25 +16,34 @@ import (
 	"harness/sessions"
 )
 
-// countingRunner counts its turns, which emit nothing.
-type countingRunner struct{ turns atomic.Int32 }
+// countingRunner counts its turns, which emit nothing, and those run on a
+// live context.
+type countingRunner struct {
+	turns, live atomic.Int32
+	ran         chan struct{}
+}
 
-func (r *countingRunner) Turn(context.Context, string) (rlm.Result, error) {
+func (r *countingRunner) Turn(ctx context.Context, _ string) (rlm.Result, error) {
 	r.turns.Add(1)
-	return rlm.Result{Status: rlm.Done}, nil
+	if ctx.Err() == nil {
+		r.live.Add(1)
+	}
+	r.ran <- struct{}{}
+	return rlm.Result{Status: rlm.Stopped}, nil
 }
 
 func (r *countingRunner) Conversation() []sessions.Item { return nil }
 
 // TestPromptCancelledBeforeItRuns: a prompt whose context is cancelled by
 // the time the turn is free (the editor cancelled it while another ran)
-// answers cancelled without running, even when the free turn and the
-// cancellation are ready at once.
+// answers cancelled and never runs on a live context, even when the free
+// turn and the cancellation are ready at once; each is still handed to
+// the runner on its cancelled context, which saves it as stopped.
 func TestPromptCancelledBeforeItRuns(t *testing.T) {
 	st := sessions.Store{Dir: t.TempDir()}
 	sess := st.New(nil)
 	s := newSession(nil, func(string, ...any) {}, &config.Config{}, sess, roots{repository: t.TempDir()})
-	r := &countingRunner{}
+	r := &countingRunner{ran: make(chan struct{}, 64)}
 	s.agent = Agent{Runner: r}
 	go s.pump()
 	defer s.stream.Close()
@@ -45,7 +55,14 @@ func TestPromptCancelledBeforeItRuns(t *testing.T) {
 			t.Fatalf("prompt %d: %+v, %v", i, resp, err)
 		}
 	}
-	if n := r.turns.Load(); n != 0 {
-		t.Errorf("%d cancelled prompts ran", n)
+	for i := 0; i < 50; i++ {
+		select {
+		case <-r.ran:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of 50 cancelled prompts were saved", i)
+		}
+	}
+	if n := r.live.Load(); n != 0 {
+		t.Errorf("%d cancelled prompts ran on a live context", n)
 	}
 }

@@ -30,6 +30,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"harness/sandbox"
 )
 
 // Kinds of operation.
@@ -111,14 +113,17 @@ func ShellLine(argv []string) string {
 }
 
 // SandboxWords says how a command is confined, as the line shows it.
-func SandboxWords(sandbox string) string {
-	switch sandbox {
+func SandboxWords(mode string) string {
+	switch mode {
 	case "workspace":
+		if sandbox.MetadataProtected() {
+			return "sandboxed: writes only in the workspace"
+		}
 		return "sandboxed: writes only in the workspace, except file metadata (chmod, times, xattrs)"
 	case "none", "":
 		return "not sandboxed"
 	}
-	return "sandbox " + sandbox
+	return "sandbox " + mode
 }
 
 // Line says the operation in one line of words, the fields apart by two

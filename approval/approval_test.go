@@ -12,7 +12,7 @@ func TestLine(t *testing.T) {
 		{`{"operation":"run","executable":"/usr/local/go/bin/go","arguments":["test","./..."],"working_directory":"/repository","sandbox":"none"}`,
 			"run  go test ./...  in /repository  (not sandboxed)"},
 		{`{"operation":"run","executable":"/repository/scripts/check.sh","arguments":["a b","it's"],"working_directory":"/repository/sub","sandbox":"workspace"}`,
-			`run  /repository/scripts/check.sh 'a b' 'it'\''s'  in /repository/sub  (sandboxed: writes only in the workspace, except file metadata (chmod, times, xattrs))`},
+			`run  /repository/scripts/check.sh 'a b' 'it'\''s'  in /repository/sub  (` + SandboxWords("workspace") + `)`},
 		{`{"operation":"working_directory","executable":"/bin/ls","arguments":[],"working_directory":"/repository/link","working_directory_resolves_to":"/elsewhere","sandbox":"none"}`,
 			"run  ls  in /repository/link (resolves to /elsewhere, outside the repository)  (not sandboxed)"},
 		{`{"operation":"mcp","server":"github","tool":"create_issue","arguments":{"title": "x"}}`,

@@ -179,7 +179,11 @@ func checkSandbox(p *printer, cfg *config.Config) {
 	if !cfg.Commands.Network {
 		net = "cannot make TCP connections"
 	}
-	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories (file metadata excepted), and %s", len(cfg.Commands.Writable), net)
+	meta := " (file metadata excepted: this system makes no mount namespace for them)"
+	if sandbox.MetadataProtected() {
+		meta = ", file metadata included"
+	}
+	p.ok("sandbox", "run() commands run confined: they write only in the repository, the store, the temp folder and %d writable directories%s, and %s", len(cfg.Commands.Writable), meta, net)
 }
 
 // checkWorker starts one REPL worker.

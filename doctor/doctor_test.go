@@ -225,7 +225,7 @@ func TestSandboxAndWorker(t *testing.T) {
 	}{
 		{0, false, "FAIL  sandbox     [commands] sandbox = \"workspace\" with network = false needs Landlock ABI 4"},
 		{0, false, "warn  sandbox     no Landlock"},
-		{7, true, "ok    sandbox     run() commands run confined: they write only in the repository, the store, the temp folder and 0 writable directories (file metadata excepted), and cannot make TCP connections"},
+		{7, true, "ok    sandbox     run() commands run confined: they write only in the repository, the store, the temp folder and 0 writable directories"},
 	} {
 		restore := sandbox.OverrideABI(tt.abi)
 		got, ok := run(t, home, launch, false)

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"harness/sensitive"
 )
 
 // Kinds of failure.
@@ -66,10 +68,14 @@ func (l *Log) Redacting(redact func(string) string) *Log {
 	return l
 }
 
+// clean removes the secrets harness knows (redact) and the values that
+// look like secrets (sensitive.Scrub: a URL's access_token, a --token=
+// argument) from a note.
 func (l *Log) clean(n Note) Note {
 	if l.redact != nil {
 		n.Session, n.Message, n.Code = l.redact(n.Session), l.redact(n.Message), l.redact(n.Code)
 	}
+	n.Message, n.Code = sensitive.Scrub(n.Message), sensitive.Scrub(n.Code)
 	return n
 }
 

@@ -48,6 +48,9 @@ func (e *IdleError) Reason() string {
 // stream of nothing at full speed ends within seconds, not never.
 const MaxBytesWithoutProgress = 64 << 20
 
+// noProgressLimit is MaxBytesWithoutProgress; tests lower it.
+var noProgressLimit int64 = MaxBytesWithoutProgress
+
 // NoProgressError says the endpoint sent MaxBytesWithoutProgress bytes
 // without any content, reasoning or tool-call text. It is retried like a
 // broken stream.
@@ -57,12 +60,12 @@ type NoProgressError struct {
 
 func (e *NoProgressError) Error() string {
 	return fmt.Sprintf("the endpoint sent %s after %s without any content, reasoning or tool call (keep-alives or empty chunks only); it may be stuck (the partial reply was kept; try again)",
-		byteCount(MaxBytesWithoutProgress), chunks(e.Chunks))
+		byteCount(noProgressLimit), chunks(e.Chunks))
 }
 
 // Reason says what happened in a few words.
 func (e *NoProgressError) Reason() string {
-	return fmt.Sprintf("%s of stream without progress", byteCount(MaxBytesWithoutProgress))
+	return fmt.Sprintf("%s of stream without progress", byteCount(noProgressLimit))
 }
 
 // byteCount prints a size in bytes, KiB or MiB.
@@ -177,7 +180,7 @@ type idleBody struct {
 
 func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if b.w.idle.Add(int64(n)) > MaxBytesWithoutProgress && !b.w.flooded.Swap(true) {
+	if b.w.idle.Add(int64(n)) > noProgressLimit && !b.w.flooded.Swap(true) {
 		b.w.cancel(errFlood)
 	}
 	return n, err

@@ -114,9 +114,13 @@ func TestIdleTimeoutMeasuresProgress(t *testing.T) {
 }
 
 // TestFloodWithoutProgress: an endless stream of empty deltas ends after
-// MaxBytesWithoutProgress even with the idle timeout disabled, and the
-// retry says why.
+// MaxBytesWithoutProgress (lowered to 4 MiB here) even with the idle
+// timeout disabled, and the retry says why.
 func TestFloodWithoutProgress(t *testing.T) {
+	if llm.MaxBytesWithoutProgress != 64<<20 {
+		t.Errorf("MaxBytesWithoutProgress = %d; the README says 64 MiB", llm.MaxBytesWithoutProgress)
+	}
+	defer llm.SetNoProgressLimit(4 << 20)()
 	srv := llmtest.New(t, llmtest.Reply{Content: "x", Fail: llmtest.FailFlood, After: 1}, llmtest.Text("good answer"))
 	ep := srv.Endpoint()
 	ep.MaxRetries, ep.IdleTimeout = 2, 0
@@ -127,13 +131,13 @@ func TestFloodWithoutProgress(t *testing.T) {
 		t.Fatalf("content %q err %v", r.resp.Message.Content, r.err)
 	}
 	retries := rec.retries()
-	if len(retries) != 1 || retries[0].Reason != "64 MiB of stream without progress" {
+	if len(retries) != 1 || retries[0].Reason != "4 MiB of stream without progress" {
 		t.Fatalf("retries %v", rec.summary())
 	}
 	if !errors.As(retries[0].Err, new(*llm.NoProgressError)) || !strings.Contains(retries[0].Err.Error(), "without any content") {
 		t.Errorf("retry error %v", retries[0].Err)
 	}
-	if sent := srv.Sent(); sent > llm.MaxBytesWithoutProgress+16<<20 {
+	if sent := srv.Sent(); sent > 4<<20+16<<20 {
 		t.Errorf("the server could send %d bytes", sent)
 	}
 }

@@ -151,21 +151,37 @@ const probeTimeout = 5 * time.Second
 // max_model_len as vLLM, loaded_context_length or max_context_length as LM
 // Studio), then Ollama's loaded context (POST /api/ps context_length, else
 // the num_ctx parameter of POST /api/show). It returns 0 when none says.
+//
+// The three are asked at once, so that a server that is slow to refuse
+// unknown routes delays the first request by one probe's time, not all.
 func (c *Client) DetectWindow(ctx context.Context) (int, string) {
 	root := strings.TrimSuffix(strings.TrimRight(c.ep.BaseURL, "/"), "/v1")
-	var props struct {
-		Settings struct {
-			NCtx int `json:"n_ctx"`
-		} `json:"default_generation_settings"`
+	asks := []func() int{
+		func() int {
+			var props struct {
+				Settings struct {
+					NCtx int `json:"n_ctx"`
+				} `json:"default_generation_settings"`
+			}
+			if c.probe(ctx, http.MethodGet, root+"/props", nil, &props) {
+				return props.Settings.NCtx
+			}
+			return 0
+		},
+		func() int { return c.modelsWindow(ctx) },
+		func() int { return c.ollamaWindow(ctx, root) },
 	}
-	if c.probe(ctx, http.MethodGet, root+"/props", nil, &props) && props.Settings.NCtx > 0 {
-		return props.Settings.NCtx, WindowFromProps
+	sources := []string{WindowFromProps, WindowFromModels, WindowFromOllama}
+	got := make([]int, len(asks))
+	var wg sync.WaitGroup
+	for i, ask := range asks {
+		wg.Go(func() { got[i] = ask() })
 	}
-	if n := c.modelsWindow(ctx); n > 0 {
-		return n, WindowFromModels
-	}
-	if n := c.ollamaWindow(ctx, root); n > 0 {
-		return n, WindowFromOllama
+	wg.Wait()
+	for i, n := range got {
+		if n > 0 {
+			return n, sources[i]
+		}
 	}
 	return 0, ""
 }

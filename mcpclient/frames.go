@@ -13,6 +13,8 @@ import (
 	"regexp"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"harness/sensitive"
 )
 
 // MaxFrameBytes is the longest message a stdio server may send on one
@@ -92,7 +94,7 @@ func (f *frameFilter) copy(w io.Writer) error {
 
 func (f *frameFilter) note(format string, a ...any) {
 	if f.log != nil {
-		fmt.Fprintf(f.log, "harness: "+format+"\n", a...)
+		fmt.Fprint(f.log, sensitive.Scrub(fmt.Sprintf("harness: "+format+"\n", a...)))
 	}
 }
 

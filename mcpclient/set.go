@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"harness/failures"
+	"harness/sensitive"
 )
 
 // StartupWait is how long Servers waits, once per Set, for servers still
@@ -177,7 +178,7 @@ func (s *Set) names() []string {
 
 // note records a failure note and tells OnFailure.
 func (s *Set) note(session, kind, message, code string) {
-	n := failures.Note{Time: time.Now().UTC(), Session: session, Kind: kind, Message: message, Code: code}
+	n := failures.Note{Time: time.Now().UTC(), Session: session, Kind: kind, Message: sensitive.Scrub(message), Code: code}
 	count := 0
 	if s.opts.Failures != nil {
 		count, _ = s.opts.Failures.Record(n)

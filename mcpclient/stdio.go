@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"harness/sensitive"
 )
 
 // Grace periods when stopping a process: after its stdin is closed, and
@@ -192,7 +194,7 @@ func openLog(path string, sp Spec) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the log: %w", err)
 	}
-	fmt.Fprintf(f, "--- %s harness starts %s %s\n", time.Now().Format(time.RFC3339), sp.Command, strings.Join(sp.Args, " "))
+	fmt.Fprintf(f, "--- %s harness starts %s %s\n", time.Now().Format(time.RFC3339), sensitive.Scrub(sp.Command), strings.Join(sensitive.Args(sp.Args), " "))
 	return f, nil
 }
 

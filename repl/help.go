@@ -235,6 +235,15 @@ func containsString(s []string, x string) bool {
 	return false
 }
 
+// metadataLine says whether a confined command can change file metadata
+// outside its writable folders.
+func metadataLine() string {
+	if sandbox.MetadataProtected() {
+		return "Everything else is mounted read-only for it, so it cannot change file metadata there either (chmod, touch -d and extended attributes fail with \"Read-only file system\")."
+	}
+	return "It can still change the metadata of files elsewhere (chmod, touch -d, extended attributes): this system makes no mount namespace for it, and Landlock does not cover metadata."
+}
+
 // sandboxLine says how run() confines commands ([commands] sandbox).
 func (r *interp) sandboxLine() string {
 	cmds := r.opts.Commands
@@ -250,7 +259,7 @@ func (r *interp) sandboxLine() string {
 		where += ", " + w
 	}
 	line := "Sandbox: every command runs confined (sandbox = \"workspace\"): it may read and execute anything but write only in " +
-		where + "; a write elsewhere fails with \"Permission denied\". It can still change the metadata of files elsewhere (chmod, touch -d, extended attributes): the sandbox does not cover metadata."
+		where + "; a write elsewhere fails with \"Permission denied\" (or \"Read-only file system\"). " + metadataLine()
 	if !cmds.Network {
 		line += " TCP connections are blocked (network = false)."
 	}

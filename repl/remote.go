@@ -13,9 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"harness/config"
 	"harness/failures"
 	"harness/jail"
 	"harness/repl/rewrite"
+	"harness/sandbox"
 	"harness/wire"
 	"harness/worker"
 )
@@ -98,7 +100,8 @@ func (rm *remote) bind(opts Options) error {
 		MaxMemoryMB: opts.MaxMemoryMB, CeilingMB: worker.CeilingMB(opts.MaxMemoryMB), Session: opts.Session,
 		Deny: opts.Commands.Deny, Sandbox: opts.Commands.Sandbox, Writable: opts.Commands.Writable,
 		Network: opts.Commands.Network, TestHooks: opts.testHooks,
-		HelperLoadMS: int(helperLoadTimeout / time.Millisecond), MCP: opts.MCP != nil, AskWrites: opts.AskWrites, Siblings: opts.Siblings,
+		ReadOnlyMounts: opts.Commands.Sandbox == config.SandboxWorkspace && sandbox.MetadataProtected(),
+		HelperLoadMS:   int(helperLoadTimeout / time.Millisecond), MCP: opts.MCP != nil, AskWrites: opts.AskWrites, Siblings: opts.Siblings,
 	}
 	for name := range opts.Commands.Allow {
 		b.Allow = append(b.Allow, name)

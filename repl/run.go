@@ -330,14 +330,17 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 		defer stop()
 	}
 	exe, args := cmd.exe, cmd.argv
+	attr := procAttr() // own session and group; killed if harness dies
 	if p := r.opts.Sandbox; p != nil {
-		exe, args = p.Command(sandbox.Self(), cmd.exe, cmd.argv)
+		pol := p.WithMounts() // read-only outside the writable folders, where namespaces can be made
+		exe, args = pol.Command(sandbox.Self(), cmd.exe, cmd.argv)
+		attr = pol.Attr(attr)
 	}
 	x := exec.CommandContext(ctx, exe)
 	x.Args = args
 	x.Dir = cmd.dir
 	x.Env = r.environ()
-	x.SysProcAttr = procAttr() // own session and group; killed if harness dies
+	x.SysProcAttr = attr
 	x.Cancel = func() error { return syscall.Kill(-x.Process.Pid, syscall.SIGKILL) }
 	x.WaitDelay = waitDelay
 	sk := &sink{limit: limit, over: cancel}

@@ -152,6 +152,7 @@ func (s *server) bind(f wire.Frame) error {
 		}
 	}
 	abi, lerr := sandbox.RestrictWorker(rw, ro)
+	sandbox.SetMetadataProtected(b.ReadOnlyMounts) // the parent's answer, for help()
 	s.link.level.Store(int32(b.Level))
 	opts := Options{
 		Depth: b.Depth, OutputLimit: b.OutputLimit, MaxMemoryMB: b.MaxMemoryMB, Session: b.Session,

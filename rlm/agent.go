@@ -313,7 +313,11 @@ func (a *agent) add(m llm.Message) error {
 
 // save writes the agent's file; the caller holds fmu.
 func (a *agent) save() error {
-	return a.r.opts.Session.Save(a.depth, a.id, a.file)
+	err := a.r.opts.Session.Save(a.depth, a.id, a.file)
+	if err != nil {
+		a.r.savedFailed(err)
+	}
+	return err
 }
 
 // notRun answers calls left without a result. Each still gets its ToolCall
@@ -346,29 +350,15 @@ func (a *agent) root(name string) (*jail.Root, error) {
 
 // turnTokens is FYI's count, the one the UI's status line and context
 // overlay show: the tokens of the visible conversation, what the next
-// request carries in messages, each turn counted as the context overlay
-// counts it (its cached /tokenize count when unchanged, else estimated,
-// and estimated is then true). Hidden turns are left out, so hiding one
-// changes it at once; the endpoint's reported usage, which cannot follow
-// that, is not used.
+// request carries in messages (compaction entries included), each settled
+// turn counted as the context overlay counts it (its cached /tokenize
+// count when unchanged, else estimated, and estimated is then true), from
+// the counts the budget remembers. Hidden turns are left out, so hiding
+// one changes it at once; the endpoint's reported usage, which cannot
+// follow that, is not used.
 func (a *agent) turnTokens() (int, bool) {
-	cache := map[string]llm.TurnCount{}
 	a.fmu.Lock()
-	for _, c := range a.file.Local.TurnTokenCache {
-		cache[c.Key] = c
-	}
-	visible := sessions.Visible(a.file.Items)
-	a.fmu.Unlock()
-	total, est := 0, false
-	for _, turn := range llm.SplitTurns(visible) {
-		key := llm.TurnKey(turn)
-		if c, ok := cache[key]; ok {
-			total += c.Tokens
-			est = est || c.Estimated
-			continue
-		}
-		total += llm.EstimateTurn(turn).Tokens
-		est = true
-	}
-	return total, est
+	defer a.fmu.Unlock()
+	s := a.size(nil)
+	return s.total - s.fixed, s.estimated
 }

@@ -30,10 +30,11 @@ type unit struct {
 
 // sizing is the size of the request an agent would send now.
 type sizing struct {
-	fixed int    // the system message and the tools
-	units []unit // visible turns and entries, in order
-	last  []int  // the tokens of each message of the last unit (the current turn)
-	total int
+	fixed     int    // the system message and the tools
+	units     []unit // visible turns and entries, in order
+	last      []int  // the tokens of each message of the last unit (the current turn)
+	total     int
+	estimated bool // a unit's count is estimated (not a /tokenize count)
 }
 
 // window is the model's window in tokens, 0 while unknown.
@@ -96,7 +97,9 @@ func (a *agent) size(tools []llm.Tool) sizing {
 		if ti < len(ts) && i == ts[ti].Start {
 			t := ts[ti]
 			if !t.Hidden {
-				s.units = append(s.units, unit{turn: ti, tokens: a.turnTokensOf(ti, items[t.Start:t.End], ti == len(ts)-1)})
+				n, est := a.turnTokensOf(ti, items[t.Start:t.End], ti == len(ts)-1 && a.r.running.Load())
+				s.units = append(s.units, unit{turn: ti, tokens: n})
+				s.estimated = s.estimated || est
 			}
 			i = t.End
 			ti++
@@ -108,6 +111,7 @@ func (a *agent) size(tools []llm.Tool) sizing {
 				n += llm.MessageBytes(m)
 			}
 			s.units = append(s.units, unit{turn: -1, entry: i, tokens: llm.EstimateBytes(n)})
+			s.estimated = true
 		}
 		i++
 	}
@@ -123,14 +127,17 @@ func (a *agent) size(tools []llm.Tool) sizing {
 	return s
 }
 
-// turnTokensOf is the tokens of turn number n, whose items are its.
-func (a *agent) turnTokensOf(n int, its []sessions.Item, last bool) int {
+// turnTokensOf is the tokens of turn number n, whose items are its, and
+// whether they are estimated. The running turn (last) is always
+// estimated, as the context overlay estimates it.
+func (a *agent) turnTokensOf(n int, its []sessions.Item, last bool) (int, bool) {
 	m := &a.memo[n]
 	if len(m.sizes) > len(its) {
 		*m = turnMemo{}
 	}
 	for _, it := range its[len(m.sizes):] {
 		m.sizes = append(m.sizes, llm.MessageBytes(it.Message))
+		m.key = "" // it grew: its key is another
 	}
 	if !last && len(a.file.Local.TurnTokenCache) > 0 {
 		if m.key == "" {
@@ -141,10 +148,10 @@ func (a *agent) turnTokensOf(n int, its []sessions.Item, last bool) int {
 			m.key = llm.TurnKey(msgs)
 		}
 		if c, ok := a.tokenCache()[m.key]; ok {
-			return c.Tokens
+			return c.Tokens, c.Estimated
 		}
 	}
-	return llm.EstimateSizes(m.sizes).Tokens
+	return llm.EstimateSizes(m.sizes).Tokens, true
 }
 
 // tokenCache is the root file's turn_token_cache by key, rebuilt when it

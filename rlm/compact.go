@@ -62,6 +62,9 @@ func (a *agent) compact(ctx context.Context, s sizing, target int, focus string,
 	if summary {
 		sum, c.err = a.summarise(ctx, text, focus)
 		c.summarised = c.err == nil
+		if ctx.Err() != nil {
+			return nil // stopped: nothing is hidden
+		}
 	}
 	a.fmu.Lock()
 	defer a.fmu.Unlock()

@@ -227,3 +227,91 @@ func TestSummaryInPieces(t *testing.T) {
 	}
 	t.Logf("%d pieces; prompts %v", count(), r.srv.Prompts())
 }
+
+// TestCompactionModes: "hide" hides turns without asking for a summary,
+// "off" sends every request whole, and a summary request that fails
+// leaves the turns hidden without one, saying why.
+func TestCompactionModes(t *testing.T) {
+	for _, tc := range []struct {
+		mode, summary string
+		entries       int
+		compacted     bool
+		say           string
+	}{
+		{"hide", "ok", 0, true, "context: turn 1 hidden to fit the 4.5k window"},
+		{"off", "ok", 0, false, ""},
+		{"summary", "fail", 0, true, "(no summary: the summary request failed"},
+	} {
+		t.Run(tc.mode+" "+tc.summary, func(t *testing.T) {
+			r := newRig(t)
+			r.srv.SetWindow(8000, llmtest.AdvertNone, llmtest.RefuseLlama)
+			r.cfg.Endpoint.ContextWindow = 4500 // harness believes less than the server takes
+			r.cfg.Chat.Compaction = tc.mode
+			asked := 0
+			r.srv.Respond(func(req llmtest.Request) llmtest.Reply {
+				b, _ := req.Chat()
+				if b.Messages[0].Content == summarySystem {
+					asked++
+					return llmtest.Error(500, `{"error":{"message":"down"}}`)
+				}
+				return llmtest.Text("fine")
+			})
+			runner := r.session(nil)
+			for i := range 3 {
+				if _, err := runner.Turn(context.Background(), text(fmt.Sprintf("p%d", i), 4000)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r.settled(3)
+			f := r.file(0, "")
+			ts := sessions.Turns(f.Items)
+			if ts[0].Hidden != tc.compacted || len(sessions.Entries(f.Items)) != tc.entries {
+				t.Errorf("turns %+v, %d entries", ts, len(sessions.Entries(f.Items)))
+			}
+			if (asked > 0) != (tc.mode == "summary") {
+				t.Errorf("%d summary requests in mode %s", asked, tc.mode)
+			}
+			evs := eventsOf[ContextCompacted](r)
+			if tc.say == "" {
+				if len(evs) != 0 {
+					t.Errorf("events %+v", evs)
+				}
+				return
+			}
+			if len(evs) == 0 || !strings.Contains(evs[0].Message, tc.say) {
+				t.Errorf("events %+v, want %q", evs, tc.say)
+			}
+		})
+	}
+}
+
+// TestCompactStopped: /compact stopped while the summary is written hides
+// nothing.
+func TestCompactStopped(t *testing.T) {
+	r := newRig(t)
+	r.srv.Respond(func(req llmtest.Request) llmtest.Reply {
+		b, _ := req.Chat()
+		if b.Messages[0].Content == summarySystem {
+			return llmtest.Reply{Content: "never", Fail: llmtest.FailStall, After: 1}
+		}
+		return llmtest.Text("answer")
+	})
+	runner := r.session(nil)
+	for _, p := range []string{"one", "two"} {
+		if _, err := runner.Turn(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := r.file(0, "").Items
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-r.srv.Stalled()
+		cancel()
+	}()
+	if err := runner.Compact(ctx, ""); err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Errorf("Compact = %v", err)
+	}
+	if after := r.file(0, "").Items; len(after) != len(before) {
+		t.Errorf("a stopped /compact changed the file: %d items, was %d", len(after), len(before))
+	}
+}

@@ -30,6 +30,9 @@ func (r *Runner) Compact(ctx context.Context, focus string) error {
 	s := a.size(tools)
 	a.fmu.Unlock()
 	c := a.compact(ctx, s, 0, focus, a.compaction() != config.CompactionHide)
+	if c == nil && ctx.Err() != nil {
+		return errors.New("stopped: nothing was compacted")
+	}
 	if c == nil {
 		return errors.New("nothing to compact: the conversation has no settled turn in requests")
 	}

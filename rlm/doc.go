@@ -98,9 +98,13 @@
 // before each wait the agent emits Retry, and the deltas it streamed since
 // its last message are void; nothing of a failed attempt is saved or sent
 // back, and only the last attempt's partial message is kept with its
-// error. A request longer than the model's context fails with its size (as
-// the context overlay counts it) and how to make room (Options.RoomAdvice
-// at the root; at a subagent, that its caller should split the task).
+// error. A request the server refuses as longer than the model's context
+// teaches the window when the refusal names it, is fitted again and sent
+// once more (see Context window); when that cannot help it fails with its
+// size (as the context overlay counts it) and how to make room
+// (Options.RoomAdvice at the root; at a subagent, that its caller should
+// split the task), and a root turn that failed so is hidden from later
+// requests (sessions.HiddenByRefusal) so that they can fit.
 // Every error text shown or returned passes through Options.Redactor. A
 // reply that finished with finish_reason "length" is kept and a Notice
 // says it was cut; a subagent's result then ends with a marker saying so.
@@ -116,6 +120,24 @@
 // which also runs, and {"invalid_arguments": text} for the rest),
 // because servers such as vLLM and llama.cpp parse them and refuse the
 // whole request otherwise; ToolCall events carry the text the model sent.
+//
+// # Context window
+//
+// Options.Window is the model's window (llm.Window: configured, asked of
+// the server, or learnt from refusals). While it is known, every request
+// is fitted before it is sent (fit.go): its size (system message and
+// tools estimated, each turn by the root's turn_token_cache or estimated,
+// remembered per turn so that a long session is not walked again) is held
+// to [chat] compact_at of the window less a reserve for the answer
+// (budget.go). Over it, the root hides its oldest settled turns, marked
+// sessions.HiddenByCompaction, and puts one sessions.Compaction entry
+// with the model's summary of them in their place (compact.go; "hide"
+// mode leaves the summary out); then any agent leaves the oldest tool
+// outputs of its current turn out of the request, each replaced by a
+// stub, the newest cut to fit only when it alone cannot (elide.go). The
+// files keep everything. Each fitting emits ContextCompacted.
+// Runner.Compact (/compact), ContextReport (/context) and SetEntryOff
+// (the overlay's entry row) are the front ends' handles on it.
 //
 // # Saving
 //

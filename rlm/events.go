@@ -208,7 +208,8 @@ type (
 	// outputs of the current turn were left out of the request (Elided;
 	// Cut when the newest was cut to fit). Before and After are the
 	// request's tokens as harness counts them; Message is the line front
-	// ends show.
+	// ends show ("context: turns 1–3 summarised to fit the 12k window";
+	// the UI adds how to restore them).
 	ContextCompacted struct {
 		Agent         Agent
 		Window        int

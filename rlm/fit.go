@@ -78,7 +78,7 @@ func (a *agent) announceFit(c *compacted, e elision, before, after int, why stri
 		if c.summarised {
 			named = c.cover // the summary stands for earlier entries' turns too
 		}
-		msg = fmt.Sprintf("context: %s %s %s · overlay to restore", sessions.TurnRange(named), verb, why)
+		msg = fmt.Sprintf("context: %s %s %s", sessions.TurnRange(named), verb, why)
 		if c.err != nil {
 			msg += fmt.Sprintf(" (no summary: %v)", a.r.opts.Redactor.String(c.err.Error()))
 		}

@@ -76,6 +76,7 @@ type Runner struct {
 	mu        sync.Mutex
 	usage     llm.Usage // summed over the current turn
 	announced bool      // SessionReady was emitted
+	saveErr   error     // the first save that failed in the current turn
 }
 
 // Result is the outcome of a root turn.
@@ -184,7 +185,7 @@ func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
 	}
 	defer r.running.Store(false)
 	r.mu.Lock()
-	r.usage = llm.Usage{}
+	r.usage, r.saveErr = llm.Usage{}, nil
 	r.mu.Unlock()
 	a := r.root
 	// The session is created now, as its first message is sent.
@@ -209,9 +210,32 @@ func (r *Runner) Turn(ctx context.Context, prompt string) (Result, error) {
 		a.hideRefused()
 	}
 	res := Result{Status: out.status, Text: out.text, Usage: r.turnUsage()}
+	if err := r.failedSave(); err != nil && res.Status == Done {
+		// A subagent's file could not be written (a full disk): the
+		// answer stands, but the session on disk lacks part of the turn,
+		// so the turn does not count as done.
+		res.Status, out.err = Failed, fmt.Errorf("the session was not saved completely: %w; the answer above is not fully on disk (free space, then continue the session)", err)
+		r.emit(Error{Agent: a.ref(), Message: out.err.Error()})
+	}
 	r.emit(AgentEnd{Agent: a.ref(), Status: res.Status, Result: res.Text})
 	r.emit(TurnDone{Agent: a.ref(), Status: res.Status, Text: res.Text, Usage: res.Usage})
 	return res, out.err
+}
+
+// savedFailed records a failed save of any agent's file in this turn.
+func (r *Runner) savedFailed(err error) {
+	r.mu.Lock()
+	if r.saveErr == nil {
+		r.saveErr = err
+	}
+	r.mu.Unlock()
+}
+
+// failedSave returns the first save of this turn that failed, or nil.
+func (r *Runner) failedSave() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.saveErr
 }
 
 func (r *Runner) emit(e Event) { r.opts.Events.Emit(e) }

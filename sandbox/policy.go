@@ -22,6 +22,10 @@ const Subcommand = "__sandbox-exec"
 type Policy struct {
 	Write   []string `json:"write"` // absolute directories
 	Network bool     `json:"network"`
+	// ReadOnlyMounts: the shim was started in namespaces of its own (Attr)
+	// and mounts everything outside Write read-only before confining
+	// itself, so file metadata outside Write cannot change either.
+	ReadOnlyMounts bool `json:"read_only_mounts,omitempty"`
 }
 
 // devices are the device files every command may write.
@@ -77,6 +81,13 @@ func Main(args []string, stderr io.Writer) int {
 	if err := json.Unmarshal([]byte(args[0]), &p); err != nil {
 		return fail("bad policy: %v", err)
 	}
+	if p.ReadOnlyMounts {
+		if err := readOnlyMounts(append(append([]string(nil), p.Write...), devices...)); err != nil {
+			// The command runs as it would without them: Landlock
+			// still confines its writes, not file metadata.
+			fmt.Fprintf(stderr, "harness sandbox: file metadata outside the writable folders is not protected: %v\n", err)
+		}
+	}
 	if err := p.Restrict(); err != nil {
 		return fail("%v", err)
 	}
@@ -125,4 +136,37 @@ func Self() string {
 		return exe
 	}
 	return os.Args[0]
+}
+
+// metadataOverride, when set, answers MetadataProtected (a worker, which
+// cannot start a process to find out, is told its parent's answer).
+var metadataOverride *bool
+
+// SetMetadataProtected makes MetadataProtected answer v in this process.
+func SetMetadataProtected(v bool) { metadataOverride = &v }
+
+// MetadataProtected reports whether confined commands run with everything
+// outside their writable folders mounted read-only, so that they cannot
+// change files' metadata there either.
+func MetadataProtected() bool {
+	if metadataOverride != nil {
+		return *metadataOverride
+	}
+	return ABI() >= 3 && namespaces()
+}
+
+// Attr returns attr with what starting the shim under p needs: the
+// namespaces of the read-only mounts, when p.ReadOnlyMounts is set.
+func (p Policy) Attr(attr *syscall.SysProcAttr) *syscall.SysProcAttr {
+	if p.ReadOnlyMounts {
+		return nsAttr(attr)
+	}
+	return attr
+}
+
+// WithMounts returns p asking for read-only mounts where this system
+// allows them (MetadataProtected).
+func (p Policy) WithMounts() Policy {
+	p.ReadOnlyMounts = MetadataProtected()
+	return p
 }

@@ -289,3 +289,38 @@ func TestPolicyScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestMetadataOutsideIsReadOnly: with read-only mounts (where this system
+// can make namespaces), chmod, touch -d and setxattr fail outside the
+// writable folders and work inside them.
+func TestMetadataOutsideIsReadOnly(t *testing.T) {
+	needLandlock(t, 3)
+	if !MetadataProtected() {
+		t.Skip("this system makes no mount namespaces for harness (unprivileged user namespaces are off)")
+	}
+	allowed, other := t.TempDir(), t.TempDir()
+	for _, d := range []string{allowed, other} {
+		os.WriteFile(filepath.Join(d, "f"), []byte("x"), 0o644)
+	}
+	p := Policy{Write: []string{allowed}, Network: true}.WithMounts()
+	exe, args := p.Command("/proc/self/exe", "/bin/sh", []string{"sh", "-c", fmt.Sprintf(
+		`chmod 600 %[1]s/f && echo chmod-in; chmod 600 %[2]s/f && echo chmod-out; touch -d 2001-01-01 %[2]s/f && echo touch-out; touch -d 2001-01-01 %[1]s/f && echo touch-in; echo x > %[1]s/new && echo write-in; echo x > /dev/null && echo devnull`, allowed, other)})
+	cmd := &exec.Cmd{Path: exe, Args: args, SysProcAttr: p.Attr(&syscall.SysProcAttr{})}
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "Read-only file system") {
+		t.Errorf("no EROFS:\n%s", out)
+	}
+	for _, want := range []string{"chmod-in", "touch-in", "write-in", "devnull"} {
+		if !strings.Contains(string(out), want+"\n") {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"chmod-out", "touch-out"} {
+		if strings.Contains(string(out), bad) {
+			t.Errorf("%s succeeded:\n%s", bad, out)
+		}
+	}
+	if fi, _ := os.Stat(filepath.Join(other, "f")); fi.Mode().Perm() != 0o644 || fi.ModTime().Year() == 2001 {
+		t.Errorf("the file outside changed: %v %v", fi.Mode(), fi.ModTime())
+	}
+}

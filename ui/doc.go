@@ -177,8 +177,9 @@
 //
 // Typing "/" opens the list of matching commands: Up/Down choose, Tab
 // completes, Enter runs (completes /rename so a name can follow), Esc
-// closes. /help, /rename NAME, /tools, /init, /new and /clear, /exit and
-// /quit, then the prompt files' /NAME (Options.Prompts; a repository's
+// closes. /help, /rename NAME, /tools, /init, /compact [FOCUS] and
+// /context (through a Backend that is a Compacter), /new and /clear, /exit
+// and /quit, then the prompt files' /NAME (Options.Prompts; a repository's
 // marked) and the commands the wiring registers (Options.Commands: each
 // sends the message its Prompt makes). /init and /NAME send their message
 // (prompts.Set.Resolve) as a typed one is sent: while a turn runs the text

@@ -138,7 +138,11 @@ func (a *App) handle(ev rlm.Event) {
 		if v == nil {
 			v = a.top()
 		}
-		v.add(kContext, "", e.Message)
+		msg := e.Message
+		if len(e.Turns) > 0 {
+			msg += " · overlay to restore"
+		}
+		v.add(kContext, "", msg)
 	case Warning:
 		a.top().add(kNote, "", "⚠ "+e.Message)
 	case rlm.TurnDone:

@@ -39,7 +39,7 @@ func TestStatusLineWindow(t *testing.T) {
 				t.Fatalf("status line %q lacks %q", line, tc.want)
 			}
 			x := len([]rune(line[:i]))
-			_, _, st, _ := s.scr.GetContent(x, s.h-1)
+			_, st, _ := s.scr.Get(x, s.h-1)
 			fg, _, _ := st.Decompose()
 			if warned := fg == tcell.GetColor(testTheme.Warning); warned != tc.warn {
 				t.Errorf("%q in the warning colour: %v, want %v", tc.want, warned, tc.warn)
@@ -63,7 +63,7 @@ func TestTranscriptContextLines(t *testing.T) {
 	}
 	s.handle(rlm.SessionReady{Name: "s"}, rlm.AgentStart{Agent: root}, rlm.Conversation{Agent: root, Items: items},
 		rlm.ContextCompacted{Agent: root, Window: 12288, Turns: []int{0}, Summarised: true,
-			Message: "context: turn 1 summarised to fit the 12k window · overlay to restore"})
+			Message: "context: turn 1 summarised to fit the 12k window"})
 	screen := s.draw()
 	for _, want := range []string{"context: summary of turn 1, sent in their place", "They talked about the first thing.",
 		"context: turn 1 summarised to fit the 12k window · overlay to restore", "first answer", "second question"} {

@@ -33,6 +33,10 @@ type BindBody struct {
 	Sandbox  string   `json:"sandbox"`
 	Writable []string `json:"writable,omitempty"`
 	Network  bool     `json:"network"`
+	// ReadOnlyMounts: the parent's sandboxed commands run with everything
+	// outside their writable folders read-only (sandbox.MetadataProtected,
+	// which a worker cannot find out itself), for help().
+	ReadOnlyMounts bool `json:"read_only_mounts,omitempty"`
 	// MCP says the parent has MCP servers: the worker then offers mcp()
 	// and mcp_tools(), each a host call.
 	MCP bool `json:"mcp,omitempty"`

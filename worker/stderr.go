@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"harness/sensitive"
 )
 
 // tailKeep and headKeep are how much of the end and of the start of a
@@ -81,7 +83,7 @@ func (w *tailWriter) line(l []byte) {
 		w.frame = text
 	}
 	if w.log != nil {
-		w.log.Write(append([]byte(w.prefix), l...))
+		w.log.Write(append([]byte(w.prefix), sensitive.Scrub(string(l))...))
 	}
 }
 

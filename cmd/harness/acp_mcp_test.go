@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -106,5 +107,40 @@ func TestACPEditorMCPServers(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(e.home, "sessions", string(s.SessionId), "library", "root.json")); !strings.Contains(string(data), "The key is [REDACTED].") {
 		t.Errorf("the saved prompt is not redacted:\n%s", data)
+	}
+}
+
+// TestACPSecretsInMCPFiles: an editor's MCP URL with ?access_token=… and a
+// stdio server's --token=… argument, neither known to harness as a
+// secret, are kept out of failures.jsonl and mcp/NAME.log.
+func TestACPSecretsInMCPFiles(t *testing.T) {
+	e := newEnv(t)
+	p := e.startACP()
+	p.initialize()
+	p.newSession(e.repo,
+		sdk.McpServer{Http: &sdk.McpServerHttpInline{Type: "http", Name: "web", Url: "http://127.0.0.1:1/mcp?access_token=tok-secret-url", Headers: []sdk.HttpHeader{}}},
+		sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: "local", Command: "/bin/sh", Args: []string{"-c", "exit 3", "--token=tok-secret-arg"}, Env: []sdk.EnvVariable{}}},
+	)
+	fails := filepath.Join(e.home, "failures.jsonl")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		data, _ := os.ReadFile(fails)
+		if strings.Contains(string(data), "MCP server web") && strings.Contains(string(data), "MCP server local") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no failure notes for both servers:\n%s\nstderr:\n%s", data, p.stderr)
+		}
+		time.Sleep(20 * time.Millisecond) // the servers fail in the background
+	}
+	p.stop()
+	for _, f := range []string{fails, filepath.Join(e.home, "mcp", "local.log"), filepath.Join(e.home, "workers.log")} {
+		data, _ := os.ReadFile(f)
+		if strings.Contains(string(data), "tok-secret") {
+			t.Errorf("%s holds a secret:\n%s", f, data)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(e.home, "mcp", "local.log")); !strings.Contains(string(data), "--token=[REDACTED]") {
+		t.Errorf("local.log:\n%s", data)
 	}
 }

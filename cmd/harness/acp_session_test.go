@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"harness/llmtest"
+	"harness/proctest"
 	"harness/sessions"
 )
 
@@ -206,7 +208,7 @@ func TestACPListAndClose(t *testing.T) {
 		t.Errorf("list for another cwd: %+v, %v", list, err)
 	}
 	_, err = p.conn.LoadSession(p.ctx(), sdk.LoadSessionRequest{SessionId: "no-such-session", Cwd: e.repo, McpServers: []sdk.McpServer{}})
-	if re, ok := err.(*sdk.RequestError); !ok || re.Code != -32002 || !strings.Contains(re.Message, `no session named "no-such-session"`) {
+	if re, ok := err.(*sdk.RequestError); !ok || re.Code != -32602 || !strings.Contains(re.Message, `no session named "no-such-session"`) {
 		t.Errorf("load of an unknown session: %v", err)
 	}
 }
@@ -357,5 +359,62 @@ func TestACPLoadInterrupted(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replayed calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// children counts the running processes whose parent is pid.
+func children(pid int) int {
+	n := 0
+	entries, _ := os.ReadDir("/proc")
+	for _, d := range entries {
+		data, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[0] != "Z" && f[1] == fmt.Sprint(pid) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestACPLoadEmptyOrUnknown: session/load and session/resume with an empty
+// or unknown sessionId are refused with -32602 before anything starts: 30
+// of them, each with an editor's MCP server, leave no process behind (no
+// server, no worker) and no session open.
+func TestACPLoadEmptyOrUnknown(t *testing.T) {
+	e := newEnv(t)
+	p := e.startACP()
+	p.initialize()
+	m := proctest.Marker()
+	killAll(t, m)
+	servers := []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "x", Command: "/bin/sleep", Args: []string{m}, Env: []sdk.EnvVariable{}}}}
+	before := children(p.cmd.Process.Pid)
+	for i := 0; i < 30; i++ {
+		id := sdk.SessionId("")
+		if i%3 == 2 {
+			id = "20990101-000000"
+		}
+		var err error
+		if i%2 == 0 {
+			_, err = p.conn.LoadSession(p.ctx(), sdk.LoadSessionRequest{SessionId: id, Cwd: e.repo, McpServers: servers})
+		} else {
+			_, err = p.conn.ResumeSession(p.ctx(), sdk.ResumeSessionRequest{SessionId: id, Cwd: e.repo, McpServers: servers})
+		}
+		var re *sdk.RequestError
+		if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, "sessionId") {
+			t.Fatalf("load %d of %q: %v", i, id, err)
+		}
+	}
+	if n := len(proctest.WithArg(m)); n != 0 {
+		t.Errorf("%d MCP server processes started", n)
+	}
+	if after := children(p.cmd.Process.Pid); after > before {
+		t.Errorf("harness acp has %d children after the loads, %d before", after, before)
+	}
+	if list, err := p.conn.ListSessions(p.ctx(), sdk.ListSessionsRequest{}); err != nil || len(list.Sessions) != 0 {
+		t.Errorf("sessions: %+v, %v", list, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/headless"
+	"harness/prompts"
 	"harness/reaper"
 	"harness/redact"
 	"harness/rlm"
@@ -179,12 +180,41 @@ func runAgent(ctx context.Context, cfg *config.Config, f agentFlags, launchDir s
 	for _, p := range set.Problems {
 		fmt.Fprintf(stderr, "harness: warning: %s\n", p)
 	}
-	if msg, ok := set.Resolve(prompt); ok {
+	var turner headless.Turner = w.runner
+	if name, args, ok := prompts.Split(prompt); ok && (name == "compact" || name == "context") {
+		turner = contextTurner{w: w, name: name, focus: strings.TrimSpace(args)}
+	} else if msg, ok := set.Resolve(prompt); ok {
 		prompt = msg // -p "/review main.go", -p /init
 	}
 	ctx, sig, stop := interruptible(ctx, stderr)
 	defer stop()
-	return sig.code(headless.Run(ctx, w.runner, w.stream, prompt, headless.NewPrinter(f.json, stdout, stderr)))
+	return sig.code(headless.Run(ctx, turner, w.stream, prompt, headless.NewPrinter(f.json, stdout, stderr)))
+}
+
+// contextTurner runs -p "/compact [focus]" and -p /context in place of a
+// turn: the answer (the report, or what /compact did) is the turn's text.
+type contextTurner struct {
+	w           *wired
+	name, focus string
+}
+
+func (c contextTurner) Turn(ctx context.Context, _ string) (rlm.Result, error) {
+	root := rlm.Agent{Name: c.w.session.Name()}
+	var err error
+	text := c.w.runner.ContextReport()
+	if c.name == "compact" {
+		text = "Compacted: the earlier turns are summarised in the requests; the session file keeps them."
+		if err = c.w.runner.Compact(ctx, c.focus); err != nil {
+			text = "/compact: " + err.Error()
+			c.w.stream.Emit(rlm.Error{Agent: root, Message: text})
+		}
+	}
+	res := rlm.Result{Status: rlm.Done, Text: text}
+	if err != nil {
+		res.Status = rlm.Failed
+	}
+	c.w.stream.Emit(rlm.TurnDone{Agent: root, Status: res.Status, Text: text})
+	return res, err
 }
 
 // onTerminal reports whether stdin and stdout are both terminals, as a

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"harness/llmtest"
 	"harness/sessions"
@@ -122,5 +125,94 @@ func TestHeadlessSubagentReadsTwiceItsWindow(t *testing.T) {
 		if !strings.Contains(all, text[:500]) || !strings.Contains(all, text[len(text)-500:]) {
 			t.Errorf("the conversation files lack %s in full", name)
 		}
+	}
+}
+
+// TestFitDescribed: an operation too long for the description model's
+// window loses its middle, with a note; an unknown window keeps it whole.
+func TestFitDescribed(t *testing.T) {
+	op := `{"operation":"write","patch":"` + strings.Repeat("é", 5000) + `"}`
+	if got := fitDescribed(op, "Explain: ${command}", 0); got != op {
+		t.Error("an unknown window cut the operation")
+	}
+	got := fitDescribed(op, "Explain: ${command}", 1000)
+	if !strings.HasPrefix(got, `{"operation":"write"`) || !strings.HasSuffix(got, `"}`) || !strings.Contains(got, "bytes cut to fit the description model's context window") {
+		t.Errorf("cut = %.120q…", got)
+	}
+	if len(got) > 1600 || !utf8.ValidString(got) {
+		t.Errorf("cut to %d bytes (valid UTF-8: %v)", len(got), utf8.ValidString(got))
+	}
+}
+
+// TestContextCommandsACP: an editor's "/context" answers with what the
+// next request holds, and "/compact" summarises the earlier turns, saying
+// so in a thought and a message.
+func TestContextCommandsACP(t *testing.T) {
+	e := newEnv(t)
+	answerSummaries(e.srv, func() llmtest.Reply { return llmtest.Text("fine") })
+	p := e.startACP()
+	p.initialize()
+	s := p.newSession(e.repo)
+	for _, prompt := range []string{"one", "two", "/compact the numbers", "/context"} {
+		if resp, err := p.prompt(s.SessionId, prompt); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+			t.Fatalf("%s: %+v, %v", prompt, resp, err)
+		}
+	}
+	var said []string
+	p.waitFor(t, "the /context answer", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+		said = nil
+		for _, n := range us {
+			if c := n.Update.AgentMessageChunk; c != nil && c.Content.Text != nil {
+				said = append(said, c.Content.Text.Text)
+			}
+			if c := n.Update.AgentThoughtChunk; c != nil && c.Content.Text != nil {
+				said = append(said, "thought: "+c.Content.Text.Text)
+			}
+		}
+		return strings.Contains(strings.Join(said, "\n"), "Next request: about")
+	})
+	all := strings.Join(said, "\n")
+	for _, want := range []string{"thought: context: turn 1 summarised by /compact", "Compacted: the earlier turns are summarised", "summary of turn 1: ~", "Hidden: turn 1 (by compaction)"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the editor was not told %q:\n%s", want, all)
+		}
+	}
+	if code := p.stop(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// TestContextCommandsHeadless: -p "/compact FOCUS" on a resumed session
+// compacts it, -p /context prints what the next request holds.
+func TestContextCommandsHeadless(t *testing.T) {
+	e := newEnv(t)
+	var asked string
+	e.srv.Respond(func(req llmtest.Request) llmtest.Reply {
+		if strings.Contains(string(req.Body), "You summarise part of a conversation") {
+			asked = string(req.Body)
+			return llmtest.Text("They said one and two.")
+		}
+		return llmtest.Text("fine")
+	})
+	if code, _, stderr := e.run(context.Background(), nil, "-p", "one"); code != 0 {
+		t.Fatal(stderr)
+	}
+	name := filepath.Base(e.sessionDir())
+	if code, _, stderr := e.run(context.Background(), nil, "--resume", name, "-p", "two"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := e.run(context.Background(), nil, "--resume", name, "-p", "/compact the numbers")
+	if code != 0 || !strings.HasPrefix(stdout, "Compacted:") || !strings.Contains(stderr, "context: turn 1 summarised by /compact") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(asked, "Focus on: the numbers") {
+		t.Error("the focus did not reach the summary request")
+	}
+	code, stdout, _ = e.run(context.Background(), nil, "--resume", name, "--json", "-p", "/context")
+	if code != 0 || !strings.Contains(stdout, `"type":"turn_done"`) || !strings.Contains(stdout, "summary of turn 1: ~") {
+		t.Errorf("exit %d\n%s", code, stdout)
+	}
+	if code, _, stderr := e.run(context.Background(), nil, "--resume", name, "-p", "/compact"); code != 1 || !strings.Contains(stderr, "nothing to compact") {
+		t.Errorf("a second /compact: exit %d\n%s", code, stderr)
 	}
 }

@@ -244,7 +244,7 @@ func TestPromptFilesACP(t *testing.T) {
 			t.Errorf("review %+v", c)
 		}
 	}
-	if strings.Join(names, " ") != "init plain review" {
+	if strings.Join(names, " ") != "init plain review compact context" {
 		t.Errorf("commands %q", names)
 	}
 	if resp, err := p.prompt(s.SessionId, "/review main.go"); err != nil || resp.StopReason != sdk.StopReasonEndTurn {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"harness/config"
 	"harness/diffview"
@@ -227,8 +228,12 @@ func describer(cfg *config.Config) func(context.Context, json.RawMessage) (strin
 		return nil
 	}
 	client := endpointClient(cfg, ad.Endpoint, "approval_description.endpoint")
+	win := llm.NewWindow(ad.Endpoint.ContextWindow)
+	win.DetectInBackground(context.Background(), client)
 	return func(ctx context.Context, op json.RawMessage) (string, error) {
-		prompt := strings.ReplaceAll(ad.Prompt, "${command}", string(op))
+		win.Wait(ctx)
+		n, _ := win.Tokens()
+		prompt := strings.ReplaceAll(ad.Prompt, "${command}", fitDescribed(string(op), ad.Prompt, n))
 		m, err := client.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt}}})
 		if err != nil {
 			return "", err
@@ -238,6 +243,25 @@ func describer(cfg *config.Config) func(context.Context, json.RawMessage) (strin
 		}
 		return m.Content, nil
 	}
+}
+
+// fitDescribed cuts the middle out of an operation's text so that the
+// description prompt fills at most half of a known window (the rest is
+// the answer's); a window of 0 (unknown) keeps it whole.
+func fitDescribed(op, prompt string, window int) string {
+	room := (window/2 - llm.Estimate(prompt)) * 3
+	if window == 0 || len(op) <= room || room < 200 {
+		return op
+	}
+	head := room * 2 / 3
+	tail := len(op) - (room - head)
+	for !utf8.RuneStart(op[head]) {
+		head--
+	}
+	for tail < len(op) && !utf8.RuneStart(op[tail]) {
+		tail++
+	}
+	return op[:head] + fmt.Sprintf(" […%d bytes cut to fit the description model's context window…] ", tail-head) + op[tail:]
 }
 
 // turnCounter counts turns with the chat endpoint's /tokenize, giving a

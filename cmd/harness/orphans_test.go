@@ -106,3 +106,24 @@ func TestEnvironHidden(t *testing.T) {
 		t.Errorf("the command read harness's environment:\n%s", res[0])
 	}
 }
+
+// TestFailedSaveExits1: when a subagent's conversation file cannot be
+// written (the file-size limit stands in for a full disk), harness -p
+// says so and exits 1, although the root answered.
+func TestFailedSaveExits1(t *testing.T) {
+	e := newEnv(t,
+		llmtest.Call("rlm", `{"task":"print a lot","name":"printer"}`),
+		llmtest.Call("repl", args(map[string]string{"code": `print("x" * 90000)`})),
+		llmtest.Text("the root answered anyway"))
+	cmd := e.command("-p", "go")
+	cmd.Env = append(cmd.Env, "HARNESS_TEST_FSIZE=60000")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "the session was not saved completely") || !strings.Contains(stderr.String(), "file too large") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}

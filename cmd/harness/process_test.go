@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,6 +29,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("HARNESS_TEST_MAIN") == "1" || hidden { // as harness, or as its REPL worker or sandbox shim
 		if os.Getenv("HARNESS_TEST_NO_REAPER") == "1" {
 			reaperExe = "/nonexistent/reaper" // the parent-death signal alone
+		}
+		if n, err := strconv.ParseUint(os.Getenv("HARNESS_TEST_FSIZE"), 10, 64); err == nil {
+			// A full disk, as root too: writes past n bytes fail (EFBIG).
+			syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n})
 		}
 		os.Exit(exitCode(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 	}
