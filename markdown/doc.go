@@ -58,9 +58,11 @@
 // are kept and lexing starts over at the last line the lexer began in its
 // first state (after a plain line end, not one inside a string or a
 // comment; after relexLines lines without one, the last line), so a frame
-// lexes only the lines that changed. A late line that changes the meaning
-// of earlier ones (a string opened without its end) shows when the fence
-// closes: then the Doc parses the block again and highlights it whole. A
+// lexes only the lines that changed. When the fence closes, the Doc
+// parses the block again but keeps the lines lexed: a late line that
+// changes the meaning of earlier ones (a comment opened, its end lines
+// later) shows when the text is rendered afresh, as a reply's saved
+// message is, not at every frame. A
 // block after a closed fence is, like one after a blank line, never
 // joined to it. (One construct can reach back: a link reference definition
 // written after the paragraph that uses it. Doc draws that paragraph as

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
+	"github.com/yuin/goldmark/ast"
 
 	"harness/styled"
 )
@@ -21,7 +22,7 @@ const relexLines = 200
 // appended is not parsed again: lexing starts over from the last line
 // whose start the lexer reached in its first state (ck), and the lines
 // drawn for the code before it are kept. When the fence closes, the Doc
-// parses its last block again and the fence is highlighted whole.
+// parses its last block again and keeps those lines (closedFence).
 type fence struct {
 	on     bool
 	lexer  chroma.Lexer
@@ -105,6 +106,7 @@ func (d *Doc) fenceLines() {
 	}
 	clear(d.lines[keep:])
 	d.lines, f.starts = d.lines[:keep], f.starts[:f.ck]
+	d.kept = min(d.kept, keep)
 	margin := []styled.Span{{Text: codeMargin, Style: plain}}
 	for _, l := range hl {
 		f.starts = append(f.starts, len(d.lines))
@@ -128,4 +130,37 @@ func (d *Doc) fenceLines() {
 	}
 	f.ck += next
 	f.ckAt = at
+}
+
+// isClosing reports whether the fence whose opening line starts at byte
+// at of src is the one the Doc extended before this call.
+func (d *Doc) isClosing(at int) bool {
+	f := &d.closing
+	return f.on && at < f.code && strings.IndexByte(d.src[at:f.code], '\n') == f.code-at-1
+}
+
+// closedFence appends the lines of the fence that the Doc extended before
+// this call and that text has now closed (or turned into one it cannot
+// extend): the lines drawn before its restart line stay, and only its code
+// from there is lexed. A late line that changed the meaning of earlier
+// ones shows when the text is rendered afresh (as the reply's saved
+// message is): a fence is not lexed whole when it closes. It reports false
+// when the block's code is not the one drawn.
+func (d *Doc) closedFence(n *ast.FencedCodeBlock, part []byte) bool {
+	f := &d.closing
+	f.on = false
+	content := lines(n, part)
+	from := f.ckAt - f.code
+	if from > len(content) || content[:from] != d.src[f.code:f.ckAt] {
+		return false
+	}
+	d.lines = append(d.lines, d.closingLines...)
+	if rest := content[from:]; rest != "" {
+		hl, _ := highlightLines(f.lexer, strings.ReplaceAll(strings.TrimSuffix(rest, "\n"), "\t", strings.Repeat(" ", styled.TabWidth)))
+		margin := []styled.Span{{Text: codeMargin, Style: plain}}
+		for _, l := range hl {
+			d.lines = cutLine(l, margin, margin, len(codeMargin), len(codeMargin), d.width, d.lines)
+		}
+	}
+	return true
 }

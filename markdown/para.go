@@ -133,6 +133,7 @@ func (d *Doc) extendPara() bool {
 	lines, _ := styled.WrapFrom(p.buf, p.res, d.width, styled.Indent{})
 	clear(d.lines[min(p.keep, len(d.lines)):])
 	d.lines = append(d.lines[:p.keep], lines...)
+	d.kept = p.keep
 	if settle > 0 {
 		p.buf = append(append(p.buf[:len(p.spans)], spans[:settleSpans]...), styled.Span{Text: settleText, Style: plain})
 		settled, res := styled.WrapFrom(p.buf, p.res, d.width, styled.Indent{})

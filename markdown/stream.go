@@ -43,7 +43,16 @@ type Doc struct {
 
 	fence fence // the open code fence the text ends with, while streaming
 	para  para  // the open paragraph the text ends with
+	kept  int   // lines the last call kept from the one before
+
+	closing      fence         // the open fence the text ended in before this call
+	closingLines []styled.Line // its lines before its restart line
 }
+
+// Kept returns how many lines at the start of what the last call of Lines
+// returned are the ones the call before returned there, unchanged: a
+// caller that derives lines from them need derive only the others.
+func (d *Doc) Kept() int { return d.kept }
 
 // Lines returns the lines of src at width. When src is the text of the
 // previous call with more appended and the width is the same, only the
@@ -53,6 +62,7 @@ type Doc struct {
 func (d *Doc) Lines(src string, width int) []styled.Line {
 	width = max(width, 1)
 	if d.rendered && width == d.width && src == d.src {
+		d.kept = len(d.lines)
 		return d.lines
 	}
 	if !d.rendered || width != d.width || !strings.HasPrefix(src, d.src) {
@@ -61,11 +71,15 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 	}
 	if d.fence.on {
 		old := d.src
-		d.src = src
+		d.src, d.kept = src, len(d.lines)
 		if d.extendFence(old) {
 			return d.lines
 		}
-		d.fence.on = false
+		// Closing, most likely: the lines lexed stay (closedFence).
+		d.closing = d.fence
+		f := &d.fence
+		d.closingLines = append(d.closingLines[:0], d.lines[f.starts[0]:f.starts[f.ck]]...)
+		d.fence = fence{starts: make([]int, 0, len(f.starts))}
 	}
 	if d.para.on {
 		d.src = src
@@ -76,6 +90,7 @@ func (d *Doc) Lines(src string, width int) []styled.Line {
 	}
 	clear(d.lines[d.openLine:])
 	d.lines = d.lines[:d.openLine]
+	d.kept = d.openLine
 	d.src, d.width, d.rendered = src, width, true
 	d.renderFrom()
 	return d.lines
@@ -124,6 +139,9 @@ func (d *Doc) renderFrom() {
 				break
 			}
 		}
+		if fb, isFence := n.(*ast.FencedCodeBlock); isFence && ok && d.isClosing(d.open+start) && d.closedFence(fb, part) {
+			continue
+		}
 		if _, isPara := n.(*ast.Paragraph); isPara && ok && n.NextSibling() == nil && newOpen == d.open+start {
 			d.startPara(newOpen, len(d.lines))
 		}
@@ -132,6 +150,7 @@ func (d *Doc) renderFrom() {
 	if len(d.lines) == 0 {
 		d.lines = append(d.lines, styled.Line{})
 	}
+	d.closing.on = false
 	d.open, d.openLine = newOpen, newOpenLine
 }
 

@@ -99,7 +99,7 @@ func repeatCall(e syntax.Expr) *syntax.CallExpr {
 
 // repeat is x * y with the size checked first.
 func (r *interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	x, y := boolToInt(args[0]), boolToInt(args[1])
+	x, y := boolOperands(args[0], args[1])
 	need, what := repeatSize(x, y)
 	if need > bigAlloc && r.opts.MaxMemoryMB > 0 {
 		if err := r.checkAlloc(what, need); err != nil {
@@ -107,19 +107,19 @@ func (r *interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 		}
 	}
 	r.noteAlloc(need)
-	return starlark.Binary(syntax.STAR, x, y)
+	return arith(syntax.STAR, args[0], args[1])
 }
 
 // concat is x + y, stopped as a memory stop first when the result cannot
 // fit in what the memory limit leaves.
 func (r *interp) concat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	x, y := args[0], args[1]
+	x, y := boolOperands(args[0], args[1]) // True + True is 2
 	need := concatSize(x, y)
 	if err := r.checkConcat(x, y, need); err != nil {
 		return nil, err
 	}
 	r.noteAlloc(need)
-	return starlark.Binary(syntax.PLUS, x, y)
+	return arith(syntax.PLUS, args[0], args[1])
 }
 
 // allocNoteMin is the size below which noteAlloc does not count.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"harness/repl/pystr"
+
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 	"go.starlark.net/syntax"
@@ -266,7 +268,7 @@ func (p *Path) relativeTo(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	rel, ok := p.relative(q)
 	if !ok {
-		return nil, fmt.Errorf("%s: %s is not inside %s", b.Name(), p.p, q.p)
+		return nil, pyErrorf(excValueError, "%s is not in the subpath of %s OR one path is relative and the other is absolute.", pystr.Quote(p.p), pystr.Quote(q.p))
 	}
 	return p.r.newPath(rel), nil
 }

@@ -286,9 +286,12 @@ func (p *Path) globPaths(fn, pattern string, exclude starlark.Value) (starlark.V
 	}
 	w := &globber{r: p.r, c: callOf(p.r), root: root, op: fn, skip: skip, seen: map[string]bool{}}
 	if fi, err := root.Stat(rel); err != nil {
+		if k := jail.KindOf(err); k == jail.KindNotFound || k == jail.KindNotDir {
+			return starlark.NewList(nil), nil // Python: nothing below a missing directory
+		}
 		return nil, p.r.fsErr(fn, v, err)
 	} else if !fi.IsDir() {
-		return nil, p.r.fsErr(fn, v, &fsError{fn, v, jail.KindNotDir, ""})
+		return starlark.NewList(nil), nil // nor below a file
 	}
 	if err := w.walk(rel, "", comps); err != nil {
 		return nil, err

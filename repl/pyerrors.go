@@ -490,6 +490,9 @@ var msgRules = []msgRule{
 	rule(`unknown binary op: string \+ (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf(`can only concatenate str (not "%s") to str`, pyTypeOf(m[1]))
 	}),
+	rule(`unknown binary op: (list|tuple) \+ (\S+)`, excTypeError, func(m []string) string {
+		return fmt.Sprintf(`can only concatenate %s (not "%s") to %s`, m[1], pyTypeOf(m[2]), m[1])
+	}),
 	rule(`unknown binary op: (\S+) (\S+) (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 
 	"harness/repl/modslots"
 	"harness/repl/rewrite"
@@ -29,9 +30,73 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		return percentOp(thread, args[0], args[1])
 	})
 	add(rewrite.HidIndex, "[]", two(pyIndex))
-	add(rewrite.HidGen, "genexpr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return newListIter("generator", elems(args[0])), nil
+	add(rewrite.HidGen, "genexpr", genexpr)
+	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
+		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))
+	}
+	augApply := func(thread *starlark.Thread, op string, old, y starlark.Value) (starlark.Value, error) {
+		return starlark.Call(thread, g[op], starlark.Tuple{old, y}, nil)
+	}
+	add(rewrite.HidAugItem, "[]op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		x, k := args[0], args[1]
+		old, err := pyIndex(x, k)
+		if err != nil {
+			return nil, err
+		}
+		v, err := augApply(thread, string(args[2].(starlark.String)), old, args[3])
+		if err != nil {
+			return nil, err
+		}
+		switch x := x.(type) {
+		case starlark.HasSetKey:
+			return starlark.None, x.SetKey(k, v)
+		case starlark.HasSetIndex:
+			i, err := sequenceIndex(x, k, x.Len())
+			if err != nil {
+				return nil, err
+			}
+			return starlark.None, x.SetIndex(i, v)
+		}
+		return nil, pyErrorf(excTypeError, "'%s' object does not support item assignment", pyTypeName(x))
 	})
+	add(rewrite.HidAugAttr, ".op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		x, name := args[0], string(args[1].(starlark.String))
+		h, ok := x.(starlark.HasAttrs)
+		if !ok {
+			return nil, pyErrorf(excAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
+		}
+		old, err := h.Attr(name)
+		if err != nil {
+			return nil, err
+		}
+		if old == nil {
+			return nil, pyErrorf(excAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
+		}
+		v, err := augApply(thread, string(args[2].(starlark.String)), old, args[3])
+		if err != nil {
+			return nil, err
+		}
+		f, ok := x.(starlark.HasSetField)
+		if !ok {
+			return nil, pyErrorf(excAttribute, "'%s' object attribute '%s' is read-only", pyTypeName(x), name)
+		}
+		return starlark.None, f.SetField(name, v)
+	})
+	add(rewrite.HidIAdd, "+=", two(func(x, y starlark.Value) (starlark.Value, error) {
+		if l, ok := x.(*starlark.List); ok {
+			vals, err := listOf(y)
+			if err != nil {
+				return nil, pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(y))
+			}
+			for _, v := range vals {
+				if err := l.Append(v); err != nil {
+					return nil, err
+				}
+			}
+			return l, nil
+		}
+		return arith(syntax.PLUS, x, y)
+	}))
 	add(rewrite.HidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return pySlice(args[0], args[1], args[2], args[3])
 	})
@@ -68,7 +133,7 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
 		"__py_delitem": pyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
-		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_dup": pyDup,
+		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_dup": pyDup, "__py_chain": pyChain,
 		"__py_setglobal": r.pySetGlobal,
 		"__py_try":       tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
 	} {
@@ -468,4 +533,69 @@ func (r *interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 		return v, nil
 	}
 	return nil, pyErrorf(excNameError, "name '%s' is not defined", name)
+}
+
+// arith is x op y with Python's bool: an int in arithmetic (True + True
+// is 2, "x" * flag), unless the other operand is an object of a class,
+// whose method sees the bool.
+func arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+	bx, by := boolOperands(x, y)
+	v, err := starlark.Binary(op, bx, by)
+	if err != nil && (isBool(x) || isBool(y)) {
+		_, err = starlark.Binary(op, x, y) // the error names bool, as Python's does
+	}
+	return v, err
+}
+
+// boolOperands reads bools as ints unless an operand is an object of a
+// class, whose method sees the bool.
+func boolOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
+	_, xo := x.(*pyObject)
+	_, yo := y.(*pyObject)
+	if xo || yo {
+		return x, y
+	}
+	return boolToInt(x), boolToInt(y)
+}
+
+// chainOps are the comparison operators of a chain, by their text.
+var chainOps = map[string]syntax.Token{"<": syntax.LT, "<=": syntax.LE, ">": syntax.GT, ">=": syntax.GE, "==": syntax.EQL, "!=": syntax.NEQ}
+
+// pyChain is __py_chain(a, op, lambda: b, op, lambda: c, ...), a chained
+// comparison whose middle operands are evaluated once (see the pre-pass's
+// chainOnce): each operand is called for in turn, and the first false
+// comparison ends the chain.
+func pyChain(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	left := args[0]
+	for i := 1; i+1 < len(args); i += 2 {
+		right, err := starlark.Call(thread, args[i+1], nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		var ok bool
+		switch op := string(args[i].(starlark.String)); op {
+		case "is", "is not":
+			ok = identical(left, right) == (op == "is")
+		case "in", "not in":
+			v, err := starlark.Binary(syntax.IN, left, right)
+			if err != nil {
+				return nil, err
+			}
+			ok = bool(v.Truth()) == (op == "in")
+		default:
+			if ok, err = starlark.Compare(chainOps[op], left, right); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			return starlark.False, nil
+		}
+		left = right
+	}
+	return starlark.True, nil
+}
+
+func isBool(v starlark.Value) bool {
+	_, ok := v.(starlark.Bool)
+	return ok
 }

@@ -24,7 +24,8 @@ type pyIter struct {
 }
 
 var (
-	_ starlark.Iterable = (*pyIter)(nil)
+	_ starlark.Iterable  = (*pyIter)(nil)
+	_ starlark.Container = (*pyIter)(nil)
 )
 
 // oneShot reports whether v is consumed by iterating it (an iterator or a
@@ -86,6 +87,23 @@ func (it *pyIter) Hash() (uint32, error) {
 }
 func (it *pyIter) Iterate() starlark.Iterator {
 	return &pyIterator{it}
+}
+
+// Has is x in it: Python takes elements up to the first equal to x and
+// leaves the rest for the next reader.
+func (it *pyIter) Has(x starlark.Value) (bool, error) {
+	for {
+		v, ok, err := it.step()
+		if err != nil || !ok {
+			return false, err
+		}
+		if identical(v, x) {
+			return true, nil
+		}
+		if eq, err := starlark.Equal(v, x); err != nil || eq {
+			return eq, err
+		}
+	}
 }
 
 // step returns the next element.
@@ -235,4 +253,34 @@ func stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
 		i++
 		return vals[i-1], true, nil
 	}, nil
+}
+
+// genexpr is the hidden builtin of a generator expression (see
+// rewrite.lazyGenexp): args are its first iterable and the function that
+// runs the rest of its clauses on one element, returning the list of the
+// values that element gives. Elements are taken one at a time, when the
+// consumer asks for a value the pending ones cannot give.
+func genexpr(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	step, err := stepper(args[0])
+	if err != nil {
+		return nil, err
+	}
+	fn := args[1]
+	var pending []starlark.Value
+	return newLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
+		for len(pending) == 0 {
+			v, ok, err := step()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			res, err := starlark.Call(thread, fn, starlark.Tuple{v}, nil)
+			if err != nil {
+				return nil, false, err
+			}
+			pending = elems(res)
+		}
+		v := pending[0]
+		pending = pending[1:]
+		return v, true, nil
+	}), nil
 }

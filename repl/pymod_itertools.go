@@ -190,37 +190,64 @@ func itIslice(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	}), nil
 }
 
+// itGroupby is lazy: each group is read when the groupby is stepped,
+// up to the first element of the next group (kept for the next step), so
+// a generator that feeds it is drained no further than the groups taken.
 func itGroupby(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var it, key starlark.Value = nil, starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "key?", &key); err != nil {
 		return nil, err
 	}
-	vals, err := listOf(it)
+	step, err := stepper(it)
 	if err != nil {
 		return nil, err
 	}
-	var groups []starlark.Value
-	var curKey starlark.Value
-	var cur []starlark.Value
-	for i, v := range vals {
-		k := v
-		if key != starlark.None {
-			if k, err = starlark.Call(thread, key, starlark.Tuple{v}, nil); err != nil {
-				return nil, err
-			}
+	keyOf := func(v starlark.Value) (starlark.Value, error) {
+		if key == starlark.None {
+			return v, nil
 		}
-		if i > 0 {
-			if eq, err := starlark.Equal(k, curKey); err != nil || !eq {
-				groups = append(groups, starlark.Tuple{curKey, newListIter("itertools._grouper", cur)})
-				cur = nil
+		return starlark.Call(thread, key, starlark.Tuple{v}, nil)
+	}
+	var head, headKey starlark.Value // the first element of the next group
+	ended := false
+	return newLazyIter(thread, "itertools.groupby", func() (starlark.Value, bool, error) {
+		if head == nil {
+			if ended {
+				return nil, false, nil
 			}
+			v, ok, err := step()
+			if err != nil || !ok {
+				ended = true
+				return nil, false, err
+			}
+			if headKey, err = keyOf(v); err != nil {
+				return nil, false, err
+			}
+			head = v
 		}
-		curKey, cur = k, append(cur, v)
-	}
-	if len(cur) > 0 {
-		groups = append(groups, starlark.Tuple{curKey, newListIter("itertools._grouper", cur)})
-	}
-	return newListIter("itertools.groupby", groups), nil
+		k, cur := headKey, []starlark.Value{head}
+		head = nil
+		for {
+			v, ok, err := step()
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				ended = true
+				break
+			}
+			vk, err := keyOf(v)
+			if err != nil {
+				return nil, false, err
+			}
+			if eq, err := starlark.Equal(vk, k); err != nil || !eq {
+				head, headKey = v, vk
+				break
+			}
+			cur = append(cur, v)
+		}
+		return starlark.Tuple{k, newListIter("itertools._grouper", cur)}, true, nil
+	}), nil
 }
 
 func itAccumulate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

@@ -182,11 +182,13 @@ func (rm *remote) read(in *interp) {
 // watch checks that the worker answers Pings until stop is closed or the
 // connection ends, and kills it when it has not answered for PingMisses
 // ticks. Pings are sent from a goroutine of their own, one at a time, so a
-// full socket delays only them; an unsent Ping counts as unanswered.
+// full socket delays only them; an unsent Ping counts as unanswered. A
+// Ping is done once its Pong came or its send returned, whichever is seen
+// first: the Pong can overtake the sender's return.
 func (rm *remote) watch(stop <-chan struct{}, ticks <-chan time.Time, stopTicks func()) {
 	defer stopTicks()
 	var sent uint64
-	var sending atomic.Bool
+	var sendReturned atomic.Uint64 // the latest Ping whose send returned
 	missed := 0
 	for {
 		select {
@@ -196,20 +198,21 @@ func (rm *remote) watch(stop <-chan struct{}, ticks <-chan time.Time, stopTicks 
 			return
 		case <-ticks:
 		}
-		if rm.pong.Load() < sent || sending.Load() {
-			missed++
-		} else {
+		answered := rm.pong.Load() >= sent
+		if answered {
 			missed = 0
+		} else {
+			missed++
 		}
 		if missed >= PingMisses {
 			rm.proc.Kill(killUnresponsive)
 			return
 		}
-		if !sending.Swap(true) {
+		if answered || sendReturned.Load() >= sent {
 			sent++
 			go func(id uint64) {
 				rm.proc.Conn.Send(wire.Make(wire.Ping, id, nil))
-				sending.Store(false)
+				sendReturned.Store(id)
 			}(sent)
 		}
 	}

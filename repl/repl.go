@@ -490,6 +490,10 @@ func firstLine(s string) string {
 // collapses runs of identical frames (deep recursion) into one line, maps
 // positions with pos, and ends a Python exception as Python does
 // ("ValueError: message").
+// operatorBuiltins are the hidden builtins that run an operator, whose
+// errors read as the operator's own.
+var operatorBuiltins = map[string]bool{repeatName: true, concatName: true, rewrite.HidSub: true, rewrite.HidDiv: true, rewrite.HidFloorDiv: true, rewrite.HidIAdd: true, "__py_chain": true, rewrite.HidAugItem: true, rewrite.HidAugAttr: true}
+
 func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position) string {
 	return backtraceOf(e.CallStack, e.Msg, e, pos)
 }
@@ -502,7 +506,7 @@ func backtraceOf(frames starlark.CallStack, msg string, err error, pos func(synt
 	var pe *pyError
 	isPy := errors.As(err, &pe)
 	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
-		if n := stack[last].Name; n != repeatName && n != concatName && !isPy { // x * y, x + y read as Starlark's own errors
+		if n := stack[last].Name; !operatorBuiltins[n] && !isPy { // x * y, x + y read as Starlark's own errors
 			suffix = " in " + stack[last].Name
 		}
 		stack = stack[:last]

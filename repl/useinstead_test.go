@@ -40,7 +40,6 @@ func TestGapsAreCounted(t *testing.T) {
 		{"import os\nos.environ['HOME']", "os.environ is not available in this REPL: the REPL does not expose the host environment; commands started by run() or subprocess get it (minus [commands] env_filter): run([\"printenv\", \"NAME\"])"},
 		{"class A: pass\nclass B: pass\nclass C(A, B): pass", "multiple inheritance is not supported in this REPL; derive from one class and hold the other as an attribute"},
 		{"def f():\n    class X: pass", "not supported: a class statement works only at the top level of a REPL call here; define the class outside the function"},
-		{"x = 1 < f() < 3", "not supported: a chained comparison evaluates this operand once, and it is not a plain name or literal; assign it to a name first (v = ...; lo < v < hi)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.first, func(t *testing.T) {

@@ -2,7 +2,7 @@
 # The UI's streaming cost under tmux: CPU, terminal writes and peak RSS of
 # harness (and optionally crush) while a long reply streams.
 #
-# Usage: scripts/uicost.sh [-tokens N] [-rate R] [-turns N] [-crush PATH] [-before PATH] [-only NAME]
+# Usage: scripts/uicost.sh [-tokens N] [-rate R] [-shape S] [-turns N] [-crush PATH] [-before PATH] [-only NAME]
 #
 # It builds harness and scripts/uicost, starts the scripted endpoint
 # (uicost serve: N four-byte tokens, one per SSE chunk, R tokens a second),
@@ -10,7 +10,9 @@
 # 200×50, waits until it is idle, sends a prompt, and waits until the reply's
 # last words are on screen. CPU (utime+stime) and write(2) calls come from
 # /proc/PID/stat and /proc/PID/io of the agent process itself, over the
-# stream (from Enter to the last words on screen); peak RSS is VmHWM once the
+# stream (from Enter to the last words on screen); -shape paragraph or fence
+# streams one 131 KB paragraph or a 4,000-line fenced Go block instead, in
+# 6-byte chunks at R chunks a second (see uicost serve); peak RSS is VmHWM once the
 # turn has ended and the process is idle again. Cases:
 #
 #	empty    a new session
@@ -29,16 +31,17 @@ cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 export PATH="/usr/local/go/bin:$PATH"
 
-tokens=20000 rate=500 turns=2000 crush="" before="" only=""
+tokens=20000 rate=500 turns=2000 crush="" before="" only="" shape=prose
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-tokens) tokens="$2"; shift 2 ;;
 	-rate) rate="$2"; shift 2 ;;
+	-shape) shape="$2"; shift 2 ;;
 	-turns) turns="$2"; shift 2 ;;
 	-crush) crush="$2"; shift 2 ;;
 	-before) before="$2"; shift 2 ;;
 	-only) only="$2"; shift 2 ;;
-	*) echo "usage: $0 [-tokens N] [-rate R] [-turns N] [-crush PATH] [-before PATH] [-only empty|resumed|crush|before-empty|before-resumed]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-tokens N] [-rate R] [-shape prose|paragraph|fence] [-turns N] [-crush PATH] [-before PATH] [-only empty|resumed|crush|before-empty|before-resumed]" >&2; exit 2 ;;
 	esac
 done
 command -v tmux >/dev/null || { echo "uicost: tmux is not installed (apt-get install tmux)" >&2; exit 1; }
@@ -55,7 +58,7 @@ trap cleanup EXIT
 
 go build -o "$work/harness" ./cmd/harness
 go build -o "$work/uicost" ./scripts/uicost
-"$work/uicost" serve -url "$work/url" -done "$work/done" -tokens "$tokens" -rate "$rate" 2>"$work/serve.log" &
+"$work/uicost" serve -url "$work/url" -done "$work/done" -tokens "$tokens" -rate "$rate" -shape "$shape" 2>"$work/serve.log" &
 server=$!
 for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
 url="$(cat "$work/url")"
@@ -128,7 +131,7 @@ run() {
 }
 
 tmux -L "$sock" new-session -d -s keep -x 200 -y 50 "sleep 100000" # the server outlives each case's session
-echo "uicost: $tokens tokens at $rate/s, one per SSE chunk; 200x50 tmux pane; load: $(uptime | sed 's/.*load average: //')"
+echo "uicost: $shape, $tokens tokens at $rate/s, one per SSE chunk; 200x50 tmux pane; load: $(uptime | sed 's/.*load average: //')"
 if [ -z "$only" ] || [ "$only" = empty ]; then
 	run empty "tokens │" "$work/harness"
 fi

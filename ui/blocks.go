@@ -103,8 +103,13 @@ func (b *block) ensure() {
 		if name == "" {
 			name = "…"
 		}
-		b.text = formatCall(name, b.args.String())
-		b.replaced = b.ver
+		args := b.args.String()
+		fields, ok := b.r.args.decode(args)
+		text := formatFields(name, args, fields, ok)
+		if !strings.HasPrefix(text, b.text) || b.text == "" {
+			b.replaced = b.ver // not only text appended: wrapped whole again
+		}
+		b.text = text
 	}
 }
 

@@ -15,11 +15,17 @@ import (
 // arguments are "key: value" lines. Arguments that are not a JSON object
 // are shown as sent.
 func formatCall(name, args string) string {
-	head := "● " + name
 	fields, ok := objectFields(args)
 	if !ok {
 		fields, ok = partialFields(args)
 	}
+	return formatFields(name, args, fields, ok)
+}
+
+// formatFields is formatCall with the arguments decoded: fields, and
+// whether they are an object.
+func formatFields(name, args string, fields []field, ok bool) string {
+	head := "● " + name
 	if !ok {
 		if strings.TrimSpace(args) == "" {
 			return head

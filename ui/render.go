@@ -31,8 +31,12 @@ type rendering struct {
 	ver   int
 	valid bool
 
-	md        *markdown.Doc // replies and reasoning: drawn block by block
-	streaming bool          // a reply being streamed (its message replaces it)
+	md        *markdown.Doc   // replies and reasoning: drawn block by block
+	streaming bool            // a reply being streamed (its message replaces it)
+	dimmed    []styled.Line   // reasoning: the thinking line, then the Doc's lines dimmed
+	dimmedW   int             // the width they were drawn at
+	args      argStream       // a streamed call's arguments, decoded as they arrive
+	diff      diffview.Stream // a streamed apply_patch call's diff
 
 	expanded bool   // a folded block shown whole
 	startup  bool   // the subagent's start-up call, or its output or result
@@ -160,7 +164,9 @@ func (b *block) srow(w, i int) styled.Line {
 
 // slines returns a styled block's lines at width w, without the gap.
 func (b *block) slines(w int) []styled.Line {
-	b.ensure()
+	if !b.argsStale { // a streamed call is drawn from its arguments
+		b.ensure()
+	}
 	subVer := 0
 	if b.r.sub != nil {
 		subVer = b.r.sub.ver
@@ -282,11 +288,13 @@ func (b *block) isMarker(w, i int) bool {
 // apply_patch call as a diff, an rlm call with its subagent's figures.
 func (b *block) callLines(w int) []styled.Line {
 	args := b.callArgs
-	if args == "" {
+	var fields []field
+	if args == "" && !b.lazy { // streamed: decoded as the arguments arrive
 		args = b.args.String()
-	}
-	fields, ok := objectFields(args)
-	if !ok {
+		fields, _ = b.r.args.decode(args)
+	} else if f, ok := objectFields(args); ok {
+		fields = f
+	} else {
 		fields, _ = partialFields(args)
 	}
 	get := func(k string) string {
@@ -321,7 +329,11 @@ func (b *block) callLines(w int) []styled.Line {
 			text = wholeMarkers(text)
 		}
 		var diff []styled.Line
-		if text != "" {
+		switch {
+		case text == "":
+		case old == nil && b.r.streaming:
+			diff = b.r.diff.Lines(text, w) // drawn as the patch arrives
+		default:
 			diff = diffview.Lines(text, old, w)
 		}
 		out := []styled.Line{styled.One("● "+b.name, plainSt)}

@@ -334,11 +334,16 @@ func (b *block) reasoningLines(w int) []styled.Line {
 		b.r.md = &markdown.Doc{Streaming: b.r.streaming}
 	}
 	body := b.r.md.Lines(b.text, w)
-	out := make([]styled.Line, 0, len(body)+1)
-	out = append(out, styled.One("thinking", faintSt.With(styled.Italic)))
-	for _, l := range body {
+	// The lines the Doc kept stay dimmed as they were: a frame dims the
+	// lines that changed.
+	out := b.r.dimmed[:min(1+b.r.md.Kept(), len(b.r.dimmed))]
+	if len(out) == 0 || b.r.dimmedW != w {
+		out = append(out[:0], styled.One("thinking", faintSt.With(styled.Italic)))
+	}
+	for _, l := range body[len(out)-1:] {
 		out = append(out, dimLine(l))
 	}
+	b.r.dimmed, b.r.dimmedW = out, w
 	return out
 }
 

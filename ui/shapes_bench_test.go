@@ -32,8 +32,11 @@ var shapeAgent = rlm.Agent{Name: "writer", Depth: 1, ID: "call_rlm"}
 // streamShapes are the four shapes of issue 22: 20,000 words in paragraphs
 // of 60, the same words as one paragraph, a 4,000-line fenced Go block,
 // and a subagent's apply_patch call adding a 4,000-line file, streamed as
-// its arguments.
-func streamShapes() []streamShape {
+// its arguments; and the paragraphs again as reasoning.
+func streamShapes() []streamShape { return shapesOf(20000, 4000) }
+
+// shapesOf are the four shapes with words words and lines lines.
+func shapesOf(words, lines int) []streamShape {
 	text := func(s string) []rlm.Event {
 		var out []rlm.Event
 		for _, c := range llmtest.Chunks(s, shapeChunk) {
@@ -41,15 +44,20 @@ func streamShapes() []streamShape {
 		}
 		return out
 	}
-	args, _ := json.Marshal(map[string]string{"patch": llmtest.AddFilePatch("big.go", 4000)})
+	args, _ := json.Marshal(map[string]string{"patch": llmtest.AddFilePatch("big.go", lines)})
 	var patch []rlm.Event
 	for _, c := range llmtest.Chunks(string(args), shapeChunk) {
 		patch = append(patch, rlm.ToolArgsDelta{Agent: shapeAgent, ID: "call_patch", Text: c})
 	}
+	var reasoning []rlm.Event
+	for _, c := range llmtest.Chunks(llmtest.Words(words, 60), shapeChunk) {
+		reasoning = append(reasoning, rlm.ReasoningDelta{Text: c})
+	}
 	return []streamShape{
-		{name: "paragraphs", chunks: text(llmtest.Words(20000, 60))},
-		{name: "paragraph", chunks: text(llmtest.Words(20000, 0))},
-		{name: "fence", chunks: text(llmtest.GoFence(4000))},
+		{name: "paragraphs", chunks: text(llmtest.Words(words, 60))},
+		{name: "reasoning", chunks: reasoning},
+		{name: "paragraph", chunks: text(llmtest.Words(words, 0))},
+		{name: "fence", chunks: text(llmtest.GoFence(lines))},
 		{name: "patch", setup: []rlm.Event{
 			rlm.AgentStart{Agent: shapeAgent, Task: "write big.go"},
 			rlm.ToolCallStarted{Agent: shapeAgent, ID: "call_patch", Name: rlm.ApplyPatchTool},
@@ -67,20 +75,34 @@ func shapeApp(b testing.TB) (*App, tcell.SimulationScreen) {
 	return a, scr
 }
 
+// noShow is a screen whose Show does nothing.
+type noShow struct{ tcell.Screen }
+
+func (noShow) Show() {}
+
 // playShape streams sh into a new App, drawing a frame every
 // chunksPerFrame chunks, and returns the process's CPU time after each
 // frame (cpu[0] is before the first).
 func playShape(b testing.TB, sh streamShape) []time.Duration {
-	a, scr := shapeApp(b)
+	a, sim := shapeApp(b)
+	// Frames are drawn as tview draws them, on the App's frame screen,
+	// which hands the screen only the cells that changed; the simulation
+	// screen's own Show (a copy of every cell) is no terminal's cost.
+	scr := newFrameScreen(noShow{sim})
+	frame := func() {
+		scr.Clear()
+		a.main.Draw(scr)
+		scr.Show()
+	}
 	for _, ev := range sh.setup {
 		a.handle(ev)
 	}
-	a.main.Draw(scr)
+	frame()
 	cpu := []time.Duration{cpuTime()}
 	for i, ev := range sh.chunks {
 		a.handle(ev)
 		if i%chunksPerFrame == chunksPerFrame-1 || i == len(sh.chunks)-1 {
-			a.main.Draw(scr) // not Show: the simulation screen's copy is no terminal's cost
+			frame()
 			cpu = append(cpu, cpuTime())
 		}
 	}

@@ -116,16 +116,25 @@ func waitSignal(b testing.TB, c chan struct{}) {
 // into a new session and into a 20 MB, 10,000-message one (about 100,000
 // transcript lines at 200 columns). Reported: frames drawn, CPU per frame,
 // and CPU per second of stream (ms/s; 10 ms/s is 1 % of a core).
+//
+// The paragraph cases stream 20,000 words as one paragraph (131 KB) in
+// chunks of 6 bytes at the same rate: nothing a frame costs may depend
+// on the transcript's length, nor on the paragraph's.
 func BenchmarkStream20k(b *testing.B) {
-	tokens := llmtest.Prose(20000)
-	seconds := float64(len(tokens)) / streamRate
+	prose := llmtest.Prose(20000)
+	paragraph := llmtest.Chunks(llmtest.Words(20000, 0)+" ok.", shapeChunk)
 	for _, c := range []struct {
-		name  string
-		items func() []sessions.Item
+		name   string
+		tokens []string
+		items  func() []sessions.Item
 	}{
-		{"empty", func() []sessions.Item { return nil }},
-		{"resumed", hugeSession},
+		{"empty", prose, func() []sessions.Item { return nil }},
+		{"resumed", prose, hugeSession},
+		{"paragraph-empty", paragraph, func() []sessions.Item { return nil }},
+		{"paragraph-resumed", paragraph, hugeSession},
 	} {
+		tokens := c.tokens
+		seconds := float64(len(tokens)) / streamRate
 		b.Run(c.name, func(b *testing.B) {
 			items := c.items()
 			var frames int64

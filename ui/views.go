@@ -394,7 +394,10 @@ func (b *block) liveRow() OverlayRow {
 	case kReasoning:
 		r.Role, r.Preview = contextRoleReasoning, contextPreview(b.text)
 	case kCall:
-		r.Role, r.Preview = contextRoleTool, contextPreview(b.name+" "+b.args.String())
+		// The preview's runes come from the arguments' start: a streamed
+		// patch is not copied whole every frame for them.
+		args := b.args.String()
+		r.Role, r.Preview = contextRoleTool, contextPreview(b.name+" "+args[:min(len(args), 64*contextPreviewRunes)])
 	default:
 		r.Preview = contextPreview(b.text)
 	}

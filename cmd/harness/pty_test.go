@@ -116,22 +116,21 @@ func (u *uiProc) waitText(t *testing.T, s string) {
 	}
 }
 
-// waitIdle waits until the screen as it stands shows no running turn (its
-// status line no longer ends in "Esc stops"): a turn's last text can be on
-// screen a moment before the turn ends, and a key sent then reaches a
-// running turn.
+// waitIdle waits until the status line no longer says that a turn runs
+// ("… · Esc stops"): a reply's last words are on screen before its turn
+// ends, and a key meant for an idle screen must wait for the end.
 func (u *uiProc) waitIdle(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		u.mu.Lock()
-		screen := strings.Join(vtScreen(u.screen.Bytes(), 100, 30), "\n")
+		rows := vtScreen(u.screen.Bytes(), 100, 30)
 		u.mu.Unlock()
-		if !strings.Contains(screen, "Esc stops") {
+		if !strings.Contains(rows[len(rows)-1], "Esc stops") {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the turn never ended; the screen:\n%s", screen)
+			t.Fatalf("the turn never ended:\n%s", strings.Join(rows, "\n"))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

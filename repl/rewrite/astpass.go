@@ -27,7 +27,24 @@ const (
 	HidKwargs   = "**kw"     // the ** arguments of a call, merged
 	HidLocals   = "<locals>" // the variables a function's try clauses assign (astpass_locals.go)
 	HidDunder   = ".__"      // x.__name__ and the other attributes every Python object has
+	HidSub      = "-"        // x - y, x / y, x // y unless both are number literals: a bool is the int it is in Python
+	HidDiv      = "/"
+	HidFloorDiv = "//"
+	HidIAdd     = "+="    // name += y: a list is extended in place, a bool is an int
+	HidAugItem  = "[]op=" // x[k] op= y for the operators of augOps, when y is not a number literal
+	HidAugAttr  = ".op="  // x.name op= y, likewise
 )
+
+// arithOps are the operators whose hidden builtins read a bool as an int
+// (True - False, flag / 2), which Starlark refuses. x + y and x * y are
+// the memory guard's calls (package repl), which do the same.
+var arithOps = map[syntax.Token]string{syntax.MINUS: HidSub, syntax.SLASH: HidDiv, syntax.SLASHSLASH: HidFloorDiv}
+
+// augOps are the augmented assignments to a name written as name =
+// hidden(name, y) (count += found); a subscript or attribute target stays
+// Starlark's, as its operands would be evaluated twice. name *= y is the
+// memory guard's.
+var augOps = map[syntax.Token]string{syntax.PLUS_EQ: HidIAdd, syntax.MINUS_EQ: HidSub, syntax.SLASH_EQ: HidDiv, syntax.SLASHSLASH_EQ: HidFloorDiv}
 
 // ASTOptions say which rewrites apply to a file.
 type ASTOptions struct {
@@ -117,6 +134,16 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 			s.Op = syntax.EQ
 			s.RHS = &syntax.BinaryExpr{X: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, OpPos: s.OpPos, Op: syntax.PERCENT, Y: s.RHS}
 		}
+		if aug := w.augTarget(s); aug != nil {
+			return aug
+		}
+		if id, ok := s.LHS.(*syntax.Ident); ok && augOps[s.Op] != "" {
+			name := augOps[s.Op]
+			s.Op = syntax.EQ
+			s.RHS = hidden(name, s.OpPos, w.expr(&syntax.Ident{NamePos: id.NamePos, Name: id.Name}), w.expr(s.RHS))
+			s.LHS = w.target(s.LHS)
+			return s
+		}
 		s.LHS = w.target(s.LHS)
 		s.RHS = w.expr(s.RHS)
 	case *syntax.IfStmt:
@@ -139,6 +166,27 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		s.Body = w.function(s.Name.Name, s.Params, s.Body, nil)
 	}
 	return s
+}
+
+// augTarget writes x[k] op= y and x.name op= y, for the operators of
+// augOps and a y that is not a number literal (counts[w] += 1 stays
+// Starlark's, the hot statement of counting loops), as a hidden call
+// that reads the target once, applies the operator as name op= y does
+// (a bool is an int; a list is extended in place) and stores the result.
+func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
+	name := augOps[s.Op]
+	if name == "" || numeric(s.RHS) {
+		return nil
+	}
+	op := &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: strconv.Quote(name), Value: name}
+	switch t := s.LHS.(type) {
+	case *syntax.IndexExpr:
+		return &syntax.ExprStmt{X: hidden(HidAugItem, s.OpPos, w.expr(t.X), w.expr(t.Y), op, w.expr(s.RHS))}
+	case *syntax.DotExpr:
+		attr := &syntax.Literal{Token: syntax.STRING, TokenPos: t.NamePos, Raw: strconv.Quote(t.Name.Name), Value: t.Name.Name}
+		return &syntax.ExprStmt{X: hidden(HidAugAttr, s.OpPos, w.expr(t.X), attr, op, w.expr(s.RHS))}
+	}
+	return nil
 }
 
 // function walks a def or lambda body in a new function scope and
@@ -352,6 +400,8 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 			return call
 		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y)):
 			return hidden(HidMod, e.OpPos, e.X, e.Y)
+		case arithOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)):
+			return hidden(arithOps[e.Op], e.OpPos, e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:
 		if e.X != nil {
@@ -441,9 +491,28 @@ func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
 	c.Body = w.expr(c.Body)
 	w.scopes = w.scopes[:len(w.scopes)-1]
 	if !c.Curly && w.marked(markGen, c.Lbrack) {
-		return hidden(HidGen, c.Lbrack, c)
+		return lazyGenexp(c)
 	}
 	return c
+}
+
+// GenItem is the parameter of the function a generator expression's
+// clauses run in: not an identifier, so REPL code cannot name it.
+const GenItem = "<genexp item>"
+
+// lazyGenexp writes (E for T in S <clauses>) as
+// HidGen(S, lambda item: [E for T in [item] <clauses>]): S is evaluated
+// where the expression is, as Python does, and the runtime takes one
+// element of S at a time, only when the consumer asks for the next value,
+// so a generator that feeds it is drained no further than Python drains
+// it (zip with a shorter iterable, next(), any(), a take(n) helper).
+func lazyGenexp(c *syntax.Comprehension) syntax.Expr {
+	first := c.Clauses[0].(*syntax.ForClause)
+	src := first.X
+	item := &syntax.Ident{NamePos: first.For, Name: GenItem}
+	first.X = &syntax.ListExpr{Lbrack: first.For, List: []syntax.Expr{&syntax.Ident{NamePos: first.For, Name: GenItem}}, Rbrack: first.For}
+	fn := &syntax.LambdaExpr{Lambda: c.Lbrack, Params: []syntax.Expr{item}, Body: c}
+	return hidden(HidGen, c.Lbrack, src, fn)
 }
 
 // reorderArgs puts a call's arguments in the order Starlark requires

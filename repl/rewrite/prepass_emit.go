@@ -5,6 +5,7 @@ package rewrite
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -118,10 +119,8 @@ func (e *emitter) compare(n *node, f *frag) {
 	chain := len(n.ops) > 1
 	if chain {
 		for _, k := range n.kids[1 : len(n.kids)-1] {
-			if !e.simpleOperand(k) {
-				a, _ := e.span(k)
-				e.fail(a, "a chained comparison evaluates this operand once, and it is not a plain name or literal; "+
-					"assign it to a name first (v = ...; lo < v < hi)")
+			if k.kind == nAttr || !e.simpleOperand(k) { // an attribute may be a property
+				e.chainOnce(n, f)
 				return
 			}
 		}
@@ -155,6 +154,30 @@ func (e *emitter) compare(n *node, f *frag) {
 	if chain {
 		_, b := e.span(n)
 		f.add(")", b)
+	}
+}
+
+// chainOnce writes a chain a < f() < c whose middle operand is not a
+// plain name or literal as __py_chain(a, "<", lambda: f(), "<", lambda: c):
+// the runtime evaluates each operand once, in order, and stops at the
+// first false comparison without evaluating the operands after it, as
+// Python does.
+func (e *emitter) chainOnce(n *node, f *frag) {
+	a, _ := e.span(n)
+	f.add("__py_chain(", a)
+	e.emit(n.kids[0], f)
+	for i := range n.ops {
+		var op []string
+		for _, t := range e.toks[n.ops[i] : n.ops[i]+n.opn[i]] {
+			op = append(op, t.text)
+		}
+		right := n.kids[i+1]
+		ra, rb := e.span(right)
+		f.add(", "+strconv.Quote(strings.Join(op, " "))+", lambda: ", ra)
+		e.emit(right, f)
+		if i == len(n.ops)-1 {
+			f.add(")", rb)
+		}
 	}
 }
 

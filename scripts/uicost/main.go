@@ -1,7 +1,7 @@
 // Command uicost is the scripted endpoint and the session maker that
 // scripts/uicost.sh measures the UI's streaming cost with.
 //
-//	uicost serve -url FILE -done FILE [-tokens 20000] [-rate 500]
+//	uicost serve -url FILE -done FILE [-tokens 20000] [-rate 500] [-shape prose]
 //	uicost session -home DIR -repo DIR -name NAME [-turns 2000] [-lines 50]
 //
 // serve runs llmtest's fake endpoint on the loopback address, writes its
@@ -10,8 +10,12 @@
 // -rate tokens a second on a fixed schedule; other requests (a title or a
 // summary) get a short reply. Every token is four bytes; paragraphs of 120
 // tokens are separated by a blank line, and the reply ends with
-// "[stream end]". After each long reply is written it appends a line to
-// -done. It runs until it is killed.
+// "[stream end]". Another -shape streams a reply of that shape instead, in
+// chunks of 6 bytes at -rate chunks a second (-tokens is then ignored):
+// paragraph (20,000 words as one paragraph, 131 KB) or fence (a 4,000-line
+// fenced Go block, 123 KB), each followed by "[stream end]". After each
+// long reply is written it appends a line to -done. It runs until it is
+// killed.
 //
 // session writes a saved harness session NAME under DIR/sessions: -turns
 // turns of a question, an rlm call, its result and an answer, about -lines
@@ -60,11 +64,25 @@ func serve(args []string) error {
 	doneFile := fs.String("done", "", "file to append a line to after each long reply")
 	tokens := fs.Int("tokens", 20000, "tokens in a long reply")
 	rate := fs.Int("rate", 500, "tokens a second")
+	shape := fs.String("shape", "prose", "prose, paragraph or fence")
 	fs.Parse(args)
 	if *urlFile == "" || *doneFile == "" || *tokens < 1 || *rate < 1 {
 		return fmt.Errorf("serve needs -url, -done, and positive -tokens and -rate")
 	}
 	long := longReply(*tokens, time.Second/time.Duration(*rate))
+	switch *shape {
+	case "prose":
+	case "paragraph", "fence":
+		text := llmtest.Words(20000, 0)
+		if *shape == "fence" {
+			text = llmtest.GoFence(4000)
+		}
+		long = llmtest.Reply{Content: text + "\n\n[stream end]", Split: 6, Pace: long.Pace,
+			Usage: &llm.Usage{PromptTokens: 1000, CompletionTokens: 20000, TotalTokens: 21000}}
+		*tokens = (len(long.Content) + 5) / 6
+	default:
+		return fmt.Errorf("unknown -shape %q: want prose, paragraph or fence", *shape)
+	}
 	return llmtest.Serve(*urlFile, func(r llmtest.Request) llmtest.Reply {
 		var body struct {
 			Tools []json.RawMessage `json:"tools"`
