@@ -163,4 +163,11 @@
 // file's items and _harness_local, for the transcript and the context
 // editor), SetHidden and SetTurnTokenCache (the context editor's changes,
 // saved at once), RootTools, AgentStart.Tools and ToolsChanged (/tools).
+//
+// Approvals: a REPL operation or a refused write is put to
+// Options.Approver, between an ApprovalRequested and its ApprovalAnswered.
+// With [rlm] parallel several agents may ask at once, so an Approver that
+// implements AgentApprover is told which agent and call asks (the UI
+// queues them at one prompt, ACP names each request's own call); the
+// headless Approver refuses them all.
 package rlm

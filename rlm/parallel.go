@@ -282,12 +282,16 @@ func (a *agent) runBatch(ctx context.Context, calls []llm.ToolCall) (stopped *st
 	done := make([]chan struct{}, len(calls))
 	a.awaitChildren(ctx, func() {
 		var after <-chan struct{}
+		launches := make([]*launch, len(calls))
 		for i, call := range calls {
 			done[i] = make(chan struct{})
 			a.emit(ToolCall{Agent: a.ref(), ID: call.ID, Name: call.Name, Arguments: call.Arguments})
-			l := &launch{ticket: a.r.slots.take(), after: after, started: make(chan struct{})}
-			a.queueLaunch(call.ID, l)
-			after = l.started
+			launches[i] = &launch{ticket: a.r.slots.take(), after: after, started: make(chan struct{})}
+			a.queueLaunch(call.ID, launches[i])
+			after = launches[i].started
+		}
+		for i, call := range calls {
+			l := launches[i]
 			go func() {
 				defer close(done[i])
 				defer l.announced()

@@ -13,6 +13,7 @@ import (
 	"harness/llm"
 	"harness/llmtest"
 	"harness/rlm"
+	"harness/sessions"
 )
 
 // parallelStart emits what the runner does when the root delegates to
@@ -207,4 +208,49 @@ func TestStripDepthAndTime(t *testing.T) {
 		t.Errorf("beta1's notice is not under beta's call:\n%s", s)
 	}
 	u.key(tcell.KeyEscape, 0, 0)
+}
+
+// TestQueuedThenStoppedNotReviewable: a subagent stopped while it waited
+// for its turn saved nothing, so its rlm call offers no review; its
+// sibling that ran does.
+func TestQueuedThenStoppedNotReviewable(t *testing.T) {
+	be := loaderBackend{&fakeBackend{events: rlm.NewStream(), name: "s1"}, map[string][]sessions.Item{"call_ran": nil}}
+	s := newScreenApp(t, 90, 20, be, func(o *Options) {})
+	root := rlm.Agent{Name: "s1"}
+	calls := []llm.ToolCall{
+		{ID: "call_ran", Name: rlm.RLMTool, Arguments: `{"task":"a","name":"ran"}`},
+		{ID: "call_waited", Name: rlm.RLMTool, Arguments: `{"task":"b","name":"waited"}`},
+	}
+	ran, waited := rlm.Agent{Name: "ran", Depth: 1, ID: "call_ran"}, rlm.Agent{Name: "waited", Depth: 1, ID: "call_waited"}
+	s.handle(rlm.AgentStart{Agent: root, Task: "go"},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "user", Content: "go"}},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "assistant", ToolCalls: calls}},
+		rlm.ToolCall{Agent: root, ID: calls[0].ID, Name: rlm.RLMTool, Arguments: calls[0].Arguments},
+		rlm.ToolCall{Agent: root, ID: calls[1].ID, Name: rlm.RLMTool, Arguments: calls[1].Arguments},
+		rlm.AgentStart{Agent: ran, Task: "a"},
+		rlm.MessageAdded{Agent: ran, Message: llm.Message{Role: "user", Content: "a"}},
+		rlm.AgentStart{Agent: waited, Task: "b"},
+		rlm.Queued{Agent: waited, Waiting: true},
+	)
+	if screen := s.draw(); !strings.Contains(screen, "waited · depth 1 · queued") {
+		t.Fatalf("the strip:\n%s", screen)
+	}
+	s.handle(rlm.Queued{Agent: waited, Waiting: false},
+		rlm.AgentEnd{Agent: waited, Status: rlm.Stopped, Result: rlm.StoppedMarker},
+		rlm.AgentEnd{Agent: ran, Status: rlm.Stopped, Result: rlm.StoppedMarker},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: calls[0].ID, Content: rlm.StoppedMarker}},
+		rlm.MessageAdded{Agent: root, Message: llm.Message{Role: "tool", ToolCallID: calls[1].ID, Content: rlm.StoppedMarker}},
+	)
+	screen := s.draw()
+	for _, row := range strings.Split(screen, "\n") {
+		switch {
+		case strings.Contains(row, "rlm ran") && !strings.Contains(row, "click to review"):
+			t.Errorf("the subagent that ran offers no review: %q", row)
+		case strings.Contains(row, "rlm waited") && strings.Contains(row, "click to review"):
+			t.Errorf("the subagent that never ran offers a review: %q", row)
+		}
+	}
+	if !strings.Contains(screen, "rlm waited") {
+		t.Errorf("no rlm call line:\n%s", screen)
+	}
 }

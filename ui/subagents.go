@@ -91,6 +91,9 @@ func (r *registry) used(ag rlm.Agent, u llm.Usage) {
 func (r *registry) ended(ag rlm.Agent, items []sessions.Item) {
 	if s, ok := r.subs[ag.ID]; ok {
 		s.end, s.running = r.now(), false
+		if len(items) == 0 {
+			s.load = nil // it never ran (stopped while queued): nothing was saved to review
+		}
 		if s.tokens == 0 {
 			s.tokens, s.tokEst = estimateItems(items), true
 		}

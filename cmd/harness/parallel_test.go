@@ -311,3 +311,38 @@ func TestACPParallelPermissions(t *testing.T) {
 		t.Errorf("%d of the requests name a subagent's command: %+v", matched, perms)
 	}
 }
+
+// TestParallelUI runs two subagents at once in the full-screen UI on a
+// pseudo-terminal: the strip lists both while alpha streams (and then
+// stalls), beta's command asks at the one prompt naming beta, y lets it
+// run, beta answers while alpha still runs, and Esc stops alpha and the
+// turn.
+func TestParallelUI(t *testing.T) {
+	e := newEnv(t)
+	e.setConfig("max_depth = 2", "max_depth = 2\nparallel = 2")
+	e.srv.Respond(byTask(map[string][]llmtest.Reply{
+		"Look at both.": {delegateAll("alpha", "beta")},
+		"look at alpha": {{Content: "alpha streams and streams", Split: 6, Fail: llmtest.FailStall, After: 3}},
+		"look at beta": {
+			llmtest.Call("repl", args(map[string]string{"code": `print(run(["touch", "t-beta"])["exit_code"])`})),
+			llmtest.Text("beta touched"),
+		},
+	}))
+	u := e.startUI()
+	u.waitText(t, "llmtest-model")
+	u.master.Write([]byte("Look at both.\r"))
+	u.waitText(t, "alpha · depth 1 ·")
+	u.waitText(t, "beta asks: run  touch t-beta")
+	u.master.Write([]byte("y"))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(e.repo, "t-beta")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("beta's command did not run")
+		}
+	}
+	u.master.Write([]byte{0x1b}) // Esc
+	u.waitText(t, "[stopped by user]")
+	u.waitText(t, "● rlm beta · 1 tool call")
+}
