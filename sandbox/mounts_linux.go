@@ -17,31 +17,32 @@ import (
 
 // Landlock has no access rights for a file's metadata: a confined command
 // could still chmod, touch -d or setxattr files outside every writable
-// folder. Where the kernel allows it (root, or unprivileged user
-// namespaces), the shim starts in a mount namespace of its own (and, when
-// not root, a user namespace mapping only the person's own IDs), binds each
+// folder. When harness runs as root, the shim starts in a mount namespace
+// of its own, binds each
 // writable folder onto itself and remounts every other mount read-only
 // before it confines itself; Landlock then forbids mounting, so the
 // command cannot undo it. Metadata changes outside the writable folders
 // fail with EROFS.
+//
+// Not as any other user: in a user namespace that maps the person's own
+// IDs the shim has no capabilities once it has executed (so it cannot
+// mount), and mapping them to root would run every command as root inside
+// it. Metadata protection is then reported as off.
 
 // namespaces reports whether this system lets harness start the shim in
 // new namespaces, trying once.
 // nsAttr adds the namespaces the shim starts in to attr.
 func nsAttr(attr *syscall.SysProcAttr) *syscall.SysProcAttr {
 	attr.Cloneflags |= syscall.CLONE_NEWNS
-	if os.Geteuid() != 0 {
-		attr.Cloneflags |= syscall.CLONE_NEWUSER
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
-		attr.GidMappingsEnableSetgroups = false
-	}
 	return attr
 }
 
 // (It starts true, not this binary: a test binary re-executed would run
 // its tests again.)
 var namespaces = sync.OnceValue(func() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
 	exe, err := exec.LookPath("true")
 	if err != nil {
 		return false

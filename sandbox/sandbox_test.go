@@ -296,7 +296,7 @@ func TestPolicyScopes(t *testing.T) {
 func TestMetadataOutsideIsReadOnly(t *testing.T) {
 	needLandlock(t, 3)
 	if !MetadataProtected() {
-		t.Skip("this system makes no mount namespaces for harness (unprivileged user namespaces are off)")
+		t.Skip("harness protects metadata with a mount namespace only when it runs as root")
 	}
 	allowed, other := t.TempDir(), t.TempDir()
 	for _, d := range []string{allowed, other} {
