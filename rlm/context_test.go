@@ -24,24 +24,8 @@ func (r *rig) session(conv *sessions.File) *Runner {
 		r.t.Fatal(err)
 	}
 	r.runner = runner
-	done := make(chan struct{})
 	r.seen = make(chan struct{}, 1)
-	go func() {
-		defer close(done)
-		for {
-			e, ok := s.Next(context.Background())
-			if !ok {
-				return
-			}
-			r.mu.Lock()
-			r.events = append(r.events, e)
-			r.mu.Unlock()
-			select {
-			case r.seen <- struct{}{}:
-			default:
-			}
-		}
-	}()
+	done := r.consume(s)
 	r.t.Cleanup(func() {
 		s.Close()
 		select {

@@ -120,6 +120,21 @@ func (r *rig) turn(ctx context.Context, prompt string, conv *sessions.File) (Res
 		r.t.Fatal(err)
 	}
 	r.runner = runner
+	done := r.consume(s)
+	res, err := runner.Turn(ctx, prompt)
+	s.Close()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		r.t.Fatal("event consumer did not finish")
+	}
+	return res, err
+}
+
+// consume collects s's events on a goroutine of its own, telling onEvent
+// and signalling seen (when set) after each; the channel closes once s has
+// ended.
+func (r *rig) consume(s *Stream) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -134,16 +149,15 @@ func (r *rig) turn(ctx context.Context, prompt string, conv *sessions.File) (Res
 			if r.onEvent != nil {
 				r.onEvent(e)
 			}
+			if r.seen != nil {
+				select {
+				case r.seen <- struct{}{}:
+				default:
+				}
+			}
 		}
 	}()
-	res, err := runner.Turn(ctx, prompt)
-	s.Close()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		r.t.Fatal("event consumer did not finish")
-	}
-	return res, err
+	return done
 }
 
 // chat returns request i's body.
