@@ -159,6 +159,19 @@ func toolResults(r *rig, i int) []string {
 	return out
 }
 
+// fourGated scripts a root that delegates A, B, C and D in one reply and
+// says "all done" after; each subagent answers "X found" once its gate is
+// closed.
+func fourGated() (map[string]chan struct{}, *script) {
+	gates := map[string]chan struct{}{}
+	replies := map[string][]llmtest.Reply{"go": {calls("A", "B", "C", "D"), llmtest.Text("all done")}}
+	for _, task := range []string{"A", "B", "C", "D"} {
+		gates[task] = make(chan struct{})
+		replies[task] = []llmtest.Reply{gated(task+" found", gates[task])}
+	}
+	return gates, newScript(replies)
+}
+
 // runTurn runs a root turn on a goroutine of its own.
 func runTurn(r *rig, ctx context.Context) <-chan Result {
 	ch := make(chan Result, 1)
@@ -183,13 +196,7 @@ func awaitResult(t *testing.T, ch <-chan Result) Result {
 // TestParallelAllAtOnceInCallOrder: with parallel 4, four calls run at
 // once; answered in reverse, their results still come back in call order.
 func TestParallelAllAtOnceInCallOrder(t *testing.T) {
-	gates := map[string]chan struct{}{}
-	replies := map[string][]llmtest.Reply{"go": {calls("A", "B", "C", "D"), llmtest.Text("all done")}}
-	for _, task := range []string{"A", "B", "C", "D"} {
-		gates[task] = make(chan struct{})
-		replies[task] = []llmtest.Reply{gated(task+" found", gates[task])}
-	}
-	s := newScript(replies)
+	gates, s := fourGated()
 	r, act := parallelRig(t, 4, 2, s)
 	ch := runTurn(r, context.Background())
 	s.await(t, 1) // the root
@@ -233,13 +240,7 @@ func TestParallelAllAtOnceInCallOrder(t *testing.T) {
 // TestParallelTwoAtATime: with parallel 2, the third and fourth calls wait
 // their turn, in call order, and are told they are queued.
 func TestParallelTwoAtATime(t *testing.T) {
-	gates := map[string]chan struct{}{}
-	replies := map[string][]llmtest.Reply{"go": {calls("A", "B", "C", "D"), llmtest.Text("all done")}}
-	for _, task := range []string{"A", "B", "C", "D"} {
-		gates[task] = make(chan struct{})
-		replies[task] = []llmtest.Reply{gated(task+" found", gates[task])}
-	}
-	s := newScript(replies)
+	gates, s := fourGated()
 	r, act := parallelRig(t, 2, 2, s)
 	ch := runTurn(r, context.Background())
 	s.await(t, 1)
