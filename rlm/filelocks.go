@@ -5,6 +5,7 @@
 package rlm
 
 import (
+	"path"
 	"slices"
 	"sync"
 
@@ -70,9 +71,9 @@ func patchKeys(root, text string) []string {
 	}
 	var keys []string
 	for _, op := range p.Ops {
-		keys = append(keys, root+":"+op.Path)
+		keys = append(keys, root+":"+path.Clean(op.Path))
 		if op.MoveTo != "" {
-			keys = append(keys, root+":"+op.MoveTo)
+			keys = append(keys, root+":"+path.Clean(op.MoveTo))
 		}
 	}
 	return keys

@@ -104,3 +104,17 @@ func TestParallelPatchesOfOneFile(t *testing.T) {
 		t.Errorf("a.txt is %q, want %q", got, want)
 	}
 }
+
+// TestPatchKeysClean: two spellings of one file's path are one lock, so two
+// agents cannot patch it at once by naming it differently.
+func TestPatchKeysClean(t *testing.T) {
+	for _, c := range []struct{ patch, want string }{
+		{"*** Begin Patch\n*** Update File: ./a.go\n@@\n-x\n+y\n*** End Patch\n", "[repository:a.go]"},
+		{"*** Begin Patch\n*** Update File: dir/./b.go\n*** Move to: ./c.go\n@@\n-x\n+y\n*** End Patch\n", "[repository:dir/b.go repository:c.go]"},
+		{"not a patch", "[]"},
+	} {
+		if got := fmt.Sprint(patchKeys("repository", c.patch)); got != c.want {
+			t.Errorf("patchKeys(%q) = %s, want %s", c.patch, got, c.want)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func secretName(name string) bool {
 
 // Scrub returns s with the values that look like secrets replaced by Mask.
 func Scrub(s string) string {
-	if !strings.ContainsAny(s, "=:") && !strings.Contains(s, " -") {
+	if !strings.ContainsAny(s, "=:-") {
 		return s
 	}
 	s = header.ReplaceAllString(s, "${1}${2}"+Mask)

@@ -22,6 +22,8 @@ func TestScrub(t *testing.T) {
 		{"authorization=tok123", "authorization=[REDACTED]"},
 		{"nothing to see here: a = b", "nothing to see here: a = b"},
 		{"run --key-file=/etc/k", "run --key-file=/etc/k"},
+		{"--password secret123", "--password [REDACTED]"},
+		{"x --token\tabc", "x --token\t[REDACTED]"},
 	} {
 		if got := Scrub(tc.in); got != tc.want {
 			t.Errorf("Scrub(%q)\n = %q\nwant %q", tc.in, got, tc.want)
