@@ -5,7 +5,6 @@
 package rlm
 
 import (
-	"path"
 	"slices"
 	"sync"
 
@@ -71,9 +70,9 @@ func patchKeys(root, text string) []string {
 	}
 	var keys []string
 	for _, op := range p.Ops {
-		keys = append(keys, root+":"+path.Clean(op.Path))
+		keys = append(keys, root+":"+op.Path)
 		if op.MoveTo != "" {
-			keys = append(keys, root+":"+path.Clean(op.MoveTo))
+			keys = append(keys, root+":"+op.MoveTo)
 		}
 	}
 	return keys

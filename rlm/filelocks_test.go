@@ -105,7 +105,8 @@ func TestParallelPatchesOfOneFile(t *testing.T) {
 	}
 }
 
-// TestPatchKeysClean: two spellings of one file's path are one lock, so two
+// TestPatchKeysClean: two spellings of one file's path are one lock (the
+// patch parser cleans them), so two
 // agents cannot patch it at once by naming it differently.
 func TestPatchKeysClean(t *testing.T) {
 	for _, c := range []struct{ patch, want string }{
