@@ -64,6 +64,7 @@ type remote struct {
 	told    bool          // a call's result has said the worker was lost; guarded by REPL.mu
 	pong    atomic.Uint64 // the last Ping answered
 	pongs   chan uint64   // each Pong, when nobody is behind (tests wait on it)
+	pings   atomic.Uint64 // the ID of the latest Ping sent, over all calls
 	level   atomic.Int32  // the level the worker was last told
 	// levelMu orders the frames that carry a level (Exec, Reply, Level):
 	// each reads the level, records it and sends it under the lock, so the
@@ -187,8 +188,11 @@ func (rm *remote) read(in *interp) {
 // first: the Pong can overtake the sender's return.
 func (rm *remote) watch(stop <-chan struct{}, ticks <-chan time.Time, stopTicks func()) {
 	defer stopTicks()
-	var sent uint64
+	// Ping IDs go on from the worker's earlier calls: rm.pong holds the
+	// highest Pong of its whole life.
+	sent := rm.pings.Load()
 	var sendReturned atomic.Uint64 // the latest Ping whose send returned
+	sendReturned.Store(sent)
 	missed := 0
 	for {
 		select {
@@ -209,7 +213,7 @@ func (rm *remote) watch(stop <-chan struct{}, ticks <-chan time.Time, stopTicks 
 			return
 		}
 		if answered || sendReturned.Load() >= sent {
-			sent++
+			sent = rm.pings.Add(1)
 			go func(id uint64) {
 				rm.proc.Conn.Send(wire.Make(wire.Ping, id, nil))
 				sendReturned.Store(id)

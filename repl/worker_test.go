@@ -453,19 +453,31 @@ func TestStoppedWorkerIsKilled(t *testing.T) {
 	e := newEnv(t)
 	e.exec("keep = 1")
 	rm := e.repl.current().remote
-	result := make(chan string, 1)
-	go func() { result <- e.exec("while True:\n    pass") }()
-	for i := uint64(1); i <= PingMisses+2; i++ {
-		ticks <- time.Now()
-		select {
-		case id := <-rm.pongs:
-			if id != i {
-				t.Fatalf("pong %d for ping %d", id, i)
+	answer := func(from, to uint64) {
+		for i := from; i <= to; i++ {
+			ticks <- time.Now()
+			select {
+			case id := <-rm.pongs:
+				if id != i {
+					t.Fatalf("pong %d for ping %d", id, i)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("ping %d was not answered", i)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("ping %d was not answered", i)
 		}
 	}
+	// A first call answers its pings and is stopped: the next call's
+	// check must not take those answers for its own.
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan string, 1)
+	go func() { first <- e.repl.Exec(ctx, "while True:\n    pass") }()
+	answer(1, PingMisses+2)
+	cancel()
+	<-first
+	e.exec("keep = 1")
+	result := make(chan string, 1)
+	go func() { result <- e.exec("while True:\n    pass") }()
+	answer(PingMisses+3, PingMisses+4)
 	syscall.Kill(rm.proc.PID, syscall.SIGSTOP)
 	for i := 0; i <= PingMisses; i++ {
 		select {
