@@ -58,25 +58,11 @@ func withEntries(turns []OverlayTurn, items []sessions.Item, from int) (out []Ov
 				extra += n
 			}
 			out = append(out, OverlayTurn{Index: entryIndex(e.Index), Label: "Summary", Tokens: n, Estimated: true, Hidden: e.Off,
-				Rows: []OverlayRow{{Role: "summary", Preview: preview(sessions.TurnRange(e.Turns) + ": " + e.Summary), Tokens: n, Estimated: true}}})
+				Rows: []OverlayRow{{Role: "summary", Preview: contextPreview(sessions.TurnRange(e.Turns) + ": " + e.Summary), Tokens: n, Estimated: true}}})
 		}
 	}
 	if outFrom < 0 {
 		outFrom = len(out)
 	}
 	return out, outFrom, extra
-}
-
-// preview is s on one line, at most contextPreviewRunes runes.
-func preview(s string) string {
-	r := []rune(s)
-	for i, c := range r {
-		if c == '\n' || c == '\t' {
-			r[i] = ' '
-		}
-	}
-	if len(r) > contextPreviewRunes {
-		r = append(r[:contextPreviewRunes-1], '…')
-	}
-	return string(r)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"harness/config"
 	"harness/llm"
 	"harness/sessions"
 )
@@ -214,9 +215,14 @@ func (a *App) toggleHidden(turn int) {
 		}
 	}
 	var err error
-	if eh, ok := a.backend.(EntryHider); ok && turn < 0 {
+	eh, entries := a.backend.(EntryHider)
+	switch {
+	case turn < 0 && !entries:
+		a.root.add(kError, "", "This session cannot leave its summaries out of requests.")
+		return
+	case turn < 0:
 		err = eh.SetEntryOff(-turn-1, !hidden)
-	} else {
+	default:
 		err = a.backend.SetHidden(turn, !hidden)
 	}
 	if err != nil {
@@ -261,7 +267,7 @@ func (a *App) tokens(v *view) Tokens {
 func (c Tokens) Over() bool {
 	at := c.At
 	if at == 0 {
-		at = 0.8
+		at = config.DefaultCompactAt
 	}
 	return c.Window > 0 && !c.Counting && float64(c.N) > at*float64(c.Window)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -123,5 +124,33 @@ func TestOverlayEntryRows(t *testing.T) {
 	s.draw()
 	if n := s.a.tokens(s.a.root).N; n >= withEntry {
 		t.Errorf("hiding the entry left the total at %d (was %d)", n, withEntry)
+	}
+}
+
+// TestEntryClickWithoutEntryHider: a backend that cannot leave summaries
+// out says so when its Summary row is clicked, and no turn is touched.
+func TestEntryClickWithoutEntryHider(t *testing.T) {
+	items := []sessions.Item{
+		{Message: llm.Message{Role: "user", Content: "first question"}},
+		{Message: llm.Message{Role: "assistant", Content: "first answer"}},
+		{Hidden: true, By: sessions.HiddenByCompaction},
+		{Hidden: true, Compaction: &sessions.Compaction{Turns: []int{0}, Summary: "They talked about the first thing."}},
+		{Message: llm.Message{Role: "user", Content: "second question"}},
+	}
+	be := &fakeBackend{events: rlm.NewStream(), name: "s", items: items}
+	s := newScreenApp(t, 120, 24, be, nil)
+	root := rlm.Agent{Name: "s"}
+	s.handle(rlm.SessionReady{Name: "s"}, rlm.AgentStart{Agent: root}, rlm.Conversation{Agent: root, Items: items})
+	s.draw()
+	entry := s.a.main.ov.Data().Turns[1]
+	if entry.Label != "Summary" {
+		t.Fatalf("row 1 is %+v", entry)
+	}
+	s.a.toggleHidden(entry.Index)
+	if got := be.Conversation(); fmt.Sprint(got) != fmt.Sprint(items) {
+		t.Errorf("the conversation changed: %+v", got)
+	}
+	if screen := s.draw(); !strings.Contains(screen, "cannot leave its summaries out") {
+		t.Errorf("no notice:\n%s", screen)
 	}
 }
