@@ -43,6 +43,10 @@ type agent struct {
 	cacheOf  []llm.TurnCount
 	cacheMap map[string]llm.TurnCount
 	elided   int
+	// edits counts the person's changes to what requests hold (a turn
+	// hidden or shown, an entry left out or taken back), guarded by fmu:
+	// a compaction measured before one of them applies nothing.
+	edits int
 
 	mu       sync.Mutex
 	call     string             // the tool call running now

@@ -35,6 +35,7 @@ type sizing struct {
 	last      []int  // the tokens of each message of the last unit (the current turn)
 	total     int
 	estimated bool // a unit's count is estimated (not a /tokenize count)
+	edits     int  // the agent's edits when it was measured
 }
 
 // window is the model's window in tokens, 0 while unknown.
@@ -83,7 +84,7 @@ func (a *agent) reserve(window int) int {
 // when it has one, else the estimate of its bytes; settled turns are
 // measured once.
 func (a *agent) size(tools []llm.Tool) sizing {
-	s := sizing{fixed: a.fixedTokens(tools)}
+	s := sizing{fixed: a.fixedTokens(tools), edits: a.edits}
 	items := a.file.Items
 	ts := sessions.Turns(items)
 	if len(a.memo) > len(ts) {

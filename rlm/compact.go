@@ -30,10 +30,12 @@ func summaryTokens(budget int) int { return min(max(budget/5, 150), 2000) }
 // 0: /compact), and stands for them, and for the entries among them, by
 // one new compaction entry with the model's summary (in "summary" mode;
 // "hide" leaves none). focus steers the summary. It returns nil when there
-// was nothing to compact.
-func (a *agent) compact(ctx context.Context, s sizing, target int, focus string, summary bool) *compacted {
+// was nothing to compact, and errChanged, with nothing done, when the
+// person hid or showed a turn or an entry after s was measured (while the
+// summary was being written, say): their choice stands.
+func (a *agent) compact(ctx context.Context, s sizing, target int, focus string, summary bool) (*compacted, error) {
 	if len(s.units) < 2 {
-		return nil
+		return nil, nil
 	}
 	reserve := 0
 	if summary {
@@ -52,9 +54,13 @@ func (a *agent) compact(ctx context.Context, s sizing, target int, focus string,
 		}
 	}
 	if turns == 0 {
-		return nil
+		return nil, nil
 	}
 	a.fmu.Lock()
+	if a.edits != s.edits {
+		a.fmu.Unlock()
+		return nil, errChanged
+	}
 	text, hide, entries := a.transcript(picked)
 	a.fmu.Unlock()
 	c := &compacted{turns: hide}
@@ -63,11 +69,14 @@ func (a *agent) compact(ctx context.Context, s sizing, target int, focus string,
 		sum, c.err = a.summarise(ctx, text, focus)
 		c.summarised = c.err == nil
 		if ctx.Err() != nil {
-			return nil // stopped: nothing is hidden
+			return nil, nil // stopped: nothing is hidden
 		}
 	}
 	a.fmu.Lock()
 	defer a.fmu.Unlock()
+	if a.edits != s.edits {
+		return nil, errChanged
+	}
 	items := a.file.Items
 	if c.summarised {
 		for _, e := range entries {
@@ -93,8 +102,12 @@ func (a *agent) compact(ctx context.Context, s sizing, target int, focus string,
 	if err := a.save(); err != nil {
 		a.emit(Error{Agent: a.ref(), Message: err.Error()})
 	}
-	return c
+	return c, nil
 }
+
+// errChanged is why a compaction did nothing: the person changed what
+// requests hold while it was measured or summarised.
+var errChanged = errors.New("the conversation changed while it was being compacted (a turn or an entry was hidden or shown): nothing was compacted; run /compact again")
 
 // transcript renders the picked units as text for the summary request and
 // returns the turns among them and their entries. The caller holds fmu.

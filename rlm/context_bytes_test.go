@@ -315,3 +315,41 @@ func TestCompactStopped(t *testing.T) {
 		t.Errorf("a stopped /compact changed the file: %d items, was %d", len(after), len(before))
 	}
 }
+
+// TestCompactYieldsToEdits: a turn the person hides while /compact's
+// summary is being written stays as they left it: the compaction, which
+// measured the conversation before, applies nothing and says so.
+func TestCompactYieldsToEdits(t *testing.T) {
+	r := newRig(t)
+	var runner *Runner
+	var hideErr error
+	r.srv.Respond(func(req llmtest.Request) llmtest.Reply {
+		b, _ := req.Chat()
+		if b.Messages[0].Content == summarySystem {
+			hideErr = runner.SetHidden(0, true)
+			return llmtest.Text("short summary")
+		}
+		return llmtest.Text("answer")
+	})
+	runner = r.session(nil)
+	for _, p := range []string{"one", "two", "three"} {
+		if _, err := runner.Turn(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := runner.Compact(context.Background(), "")
+	if hideErr != nil {
+		t.Fatal(hideErr)
+	}
+	if err == nil || !strings.Contains(err.Error(), "changed while") {
+		t.Errorf("Compact = %v, want the conversation changed", err)
+	}
+	f := r.file(0, "")
+	if e := sessions.Entries(f.Items); len(e) != 0 {
+		t.Errorf("entries %+v", e)
+	}
+	ts := sessions.Turns(f.Items)
+	if !ts[0].Hidden || ts[0].By == sessions.HiddenByCompaction || ts[1].Hidden {
+		t.Errorf("turns %+v: want turn 1 hidden by the person and turn 2 visible", ts)
+	}
+}

@@ -29,7 +29,10 @@ func (r *Runner) Compact(ctx context.Context, focus string) error {
 	a.fmu.Lock()
 	s := a.size(tools)
 	a.fmu.Unlock()
-	c := a.compact(ctx, s, 0, focus, a.compaction() != config.CompactionHide)
+	c, err := a.compact(ctx, s, 0, focus, a.compaction() != config.CompactionHide)
+	if err != nil {
+		return err
+	}
 	if c == nil && ctx.Err() != nil {
 		return errors.New("stopped: nothing was compacted")
 	}
@@ -118,6 +121,7 @@ func (r *Runner) SetEntryOff(item int, off bool) error {
 		return fmt.Errorf("no compaction entry at %d", item)
 	}
 	a.file.Items = sessions.SetEntryOff(a.file.Items, item, off)
+	a.edits++
 	if r.opts.Session.Name() == "" {
 		return nil
 	}

@@ -31,14 +31,17 @@ func (a *agent) fit(ctx context.Context, tools []llm.Tool, force bool) (msgs []l
 	}
 	before := s.total
 	var c *compacted
+	remeasure := false // the person changed the conversation while it was compacted
 	if budget > 0 && a.depth == 0 && s.total > target {
-		if c = a.compact(ctx, s, target, "", a.compaction() == config.CompactionSummary); c != nil {
+		var err error
+		if c, err = a.compact(ctx, s, target, "", a.compaction() == config.CompactionSummary); c != nil {
 			a.emit(Conversation{Agent: a.ref(), Items: a.r.Conversation()})
 		}
+		remeasure = err != nil
 	}
 	a.fmu.Lock()
 	msgs = sessions.Visible(a.file.Items)
-	if c != nil {
+	if c != nil || remeasure {
 		s = a.size(tools)
 	}
 	a.fmu.Unlock()

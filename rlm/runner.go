@@ -157,6 +157,7 @@ func (r *Runner) SetHidden(turn int, hidden bool) error {
 		return errors.New("the active turn cannot be hidden until it ends")
 	}
 	a.file.Items = sessions.SetHidden(a.file.Items, turn, hidden)
+	a.edits++
 	if r.opts.Session.Name() == "" {
 		return nil // nothing saved yet
 	}
