@@ -67,6 +67,7 @@ func (a *agent) compact(ctx context.Context, s sizing, target int, focus string,
 	var sum string
 	if summary {
 		sum, c.err = a.summarise(ctx, text, focus)
+		sum = a.r.opts.Redactor.String(sum) // the model may repeat a secret it knows
 		c.summarised = c.err == nil
 		if ctx.Err() != nil {
 			return nil, nil // stopped: nothing is hidden

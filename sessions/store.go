@@ -360,14 +360,25 @@ func (st Store) List() ([]Info, error) {
 	return out, nil
 }
 
-// redactFile redacts every message of f in place.
+// redactFile redacts every message of f in place, and the summary of
+// every compaction entry: an entry with a secret is replaced by a
+// redacted copy, since others may hold the old one.
 func redactFile(r *redact.Redactor, f *File) {
 	if !r.Active() {
 		return
 	}
 	for i := range f.Items {
-		if !f.Items[i].Hidden {
-			f.Items[i].Message = f.Items[i].Message.Redact(r)
+		it := &f.Items[i]
+		if c := it.Compaction; c != nil {
+			if s := r.String(c.Summary); s != c.Summary {
+				cp := *c
+				cp.Summary = s
+				it.Compaction = &cp
+			}
+			continue
+		}
+		if !it.Hidden {
+			it.Message = it.Message.Redact(r)
 		}
 	}
 }

@@ -218,6 +218,8 @@ func TestRedactor(t *testing.T) {
 	s := st.New(r)
 	f := rootFile("my key " + key)
 	f.Append(m)
+	entry := &Compaction{Turns: []int{0}, Summary: "the person gave the key " + key}
+	f.Items = append(f.Items, Item{Hidden: true, Compaction: entry})
 	if err := s.Save(0, "", f); err != nil {
 		t.Fatal(err)
 	}
@@ -233,6 +235,9 @@ func TestRedactor(t *testing.T) {
 	}
 	if m.ToolCalls[0].Arguments != orig {
 		t.Error("Redactor modified the caller's tool calls")
+	}
+	if !strings.Contains(entry.Summary, key) {
+		t.Error("Redactor modified a compaction entry others hold")
 	}
 	var nilR *redact.Redactor
 	if nilR.String(key) != key {
