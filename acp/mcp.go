@@ -9,6 +9,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"harness/mcpclient"
+	"harness/sensitive"
 )
 
 // minSecret is the shortest header or env value treated as a credential
@@ -94,15 +95,11 @@ func uniqueName(name string, taken map[string]bool) string {
 }
 
 // secretName tells whether an env variable's name looks like it holds a
-// credential.
+// credential: sensitive's rule, and more widely any name with KEY or
+// SESSION in it, since a value given here is known and only redacted.
 func secretName(name string) bool {
 	n := strings.ToUpper(name)
-	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "AUTH", "CREDENTIAL", "COOKIE", "SESSION"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
+	return sensitive.SecretName(name) || strings.Contains(n, "KEY") || strings.Contains(n, "SESSION")
 }
 
 // headerSecrets are a header value and, for "Scheme credentials" (Bearer

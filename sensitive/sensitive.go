@@ -1,6 +1,6 @@
 // Package sensitive removes values that look like secrets from text harness
 // writes to its own files (failure notes, MCP server logs, workers.log)
-// when it cannot know the secret itself: the Redactor of package sessions
+// when it cannot know the secret itself: the Redactor of package redact
 // removes the values harness knows (API keys, MCP header and env values),
 // this package the ones that only their place gives away.
 //
@@ -14,8 +14,8 @@
 //     DB_PASSWORD=…, AWS_SECRET_ACCESS_KEY=…);
 //   - an Authorization header's value, after Bearer, Basic or Token.
 //
-// A name looks secret when, in lower case, it contains token, secret,
-// passw, credential or auth, is key or sig, or ends in key, _key or -key.
+// A name looks secret (SecretName) when, in lower case, it contains token,
+// secret, passw, credential, auth or cookie, is key or sig, or ends in key, _key or -key.
 // Scrub may take a harmless value (--key-file=path) for a secret; it
 // never leaves one it recognises.
 package sensitive
@@ -36,11 +36,11 @@ var (
 	header = regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?)((?:bearer|basic|token)\s+)?(\[REDACTED\]|[^\s"',]+)`)
 )
 
-// secretName reports whether a parameter, option or variable name looks
+// SecretName reports whether a parameter, option or variable name looks
 // like it holds a secret.
-func secretName(name string) bool {
+func SecretName(name string) bool {
 	n := strings.ToLower(strings.TrimLeft(name, "-"))
-	for _, w := range []string{"token", "secret", "passw", "credential", "auth"} {
+	for _, w := range []string{"token", "secret", "passw", "credential", "auth", "cookie"} {
 		if strings.Contains(n, w) {
 			return true
 		}
@@ -57,21 +57,21 @@ func Scrub(s string) string {
 	s = header.ReplaceAllString(s, "${1}${2}"+Mask)
 	s = query.ReplaceAllStringFunc(s, func(m string) string {
 		p := query.FindStringSubmatch(m)
-		if !secretName(p[2]) || p[3] == "" || p[3] == Mask {
+		if !SecretName(p[2]) || p[3] == "" || p[3] == Mask {
 			return m
 		}
 		return p[1] + p[2] + "=" + Mask
 	})
 	s = option.ReplaceAllStringFunc(s, func(m string) string {
 		p := option.FindStringSubmatch(m)
-		if !secretName(p[2]) || p[4] == Mask || strings.HasPrefix(p[4], "-") {
+		if !SecretName(p[2]) || p[4] == Mask || strings.HasPrefix(p[4], "-") {
 			return m
 		}
 		return p[1] + p[2] + p[3] + Mask
 	})
 	return assign.ReplaceAllStringFunc(s, func(m string) string {
 		p := assign.FindStringSubmatch(m)
-		if !secretName(p[2]) || p[3] == Mask {
+		if !SecretName(p[2]) || p[3] == Mask {
 			return m
 		}
 		return p[1] + p[2] + "=" + Mask
@@ -84,7 +84,7 @@ func Scrub(s string) string {
 func Args(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && secretName(args[i-1]) && !strings.HasPrefix(a, "-") {
+		if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && SecretName(args[i-1]) && !strings.HasPrefix(a, "-") {
 			out[i] = Mask
 			continue
 		}

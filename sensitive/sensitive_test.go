@@ -24,6 +24,7 @@ func TestScrub(t *testing.T) {
 		{"run --key-file=/etc/k", "run --key-file=/etc/k"},
 		{"--password secret123", "--password [REDACTED]"},
 		{"x --token\tabc", "x --token\t[REDACTED]"},
+		{"curl --cookie sid=abc https://h SESSION_COOKIE=c00k", "curl --cookie [REDACTED] https://h SESSION_COOKIE=[REDACTED]"},
 	} {
 		if got := Scrub(tc.in); got != tc.want {
 			t.Errorf("Scrub(%q)\n = %q\nwant %q", tc.in, got, tc.want)
@@ -38,5 +39,20 @@ func TestArgs(t *testing.T) {
 	got := strings.Join(Args([]string{"--token", "abc", "--port", "80", "--api-key=xyz", "TOKEN=t", "plain", "-v"}), " ")
 	if want := "--token [REDACTED] --port 80 --api-key=[REDACTED] TOKEN=[REDACTED] plain -v"; got != want {
 		t.Errorf("Args = %q, want %q", got, want)
+	}
+}
+
+func TestSecretName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"GITHUB_TOKEN", true}, {"--api-key", true}, {"key", true}, {"DB_PASSWORD", true},
+		{"session_cookie", true}, {"Authorization", true}, {"client.key", true},
+		{"monkey", false}, {"keyboard", false}, {"PATH", false}, {"--port", false}, {"key-file", false},
+	} {
+		if got := SecretName(tc.name); got != tc.want {
+			t.Errorf("SecretName(%q) = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
