@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -46,6 +48,9 @@ func TestMain(m *testing.M) {
 	}
 	if mark := os.Getenv("REAPER_SWEEP"); mark != "" {
 		os.Exit(sweepChild(mark))
+	}
+	if mark := os.Getenv("REAPER_SWEEP_SHORT"); mark != "" {
+		os.Exit(sweepShortOrphan(mark))
 	}
 	if mark := os.Getenv("REAPER_KILLALL"); mark != "" {
 		os.Exit(killAllChild(mark))
@@ -208,6 +213,59 @@ func sweepChild(mark string) int {
 		return fail("the unmarked child's own Wait: %v", err)
 	}
 	return 0
+}
+
+// sweepShortOrphan is a subreaper whose command, in a session of its own,
+// leaves a background child that ends before any sweep saw it running: a
+// zombie whose mark cannot be read. The sweep after the command reaps it
+// by the command's session.
+func sweepShortOrphan(mark string) int {
+	fail := func(format string, a ...any) int { fmt.Printf(format+"\n", a...); return 1 }
+	if err := Subreap(); err != nil {
+		return fail("subreap: %v", err)
+	}
+	r := New("/nonexistent")
+	cmd := exec.Command("sh", "-c", "(sleep 0.01; : "+mark+") >/dev/null 2>&1 & echo $!")
+	cmd.Env = append(os.Environ(), r.Env())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out := &strings.Builder{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		return fail("%v", err)
+	}
+	Session(cmd.Process.Pid)
+	if err := cmd.Wait(); err != nil {
+		return fail("%v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(out.String()))
+	if err != nil {
+		return fail("the child's pid: %q", out.String())
+	}
+	for deadline := time.Now().Add(10 * time.Second); proctest.State(pid) != 'Z'; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fail("the orphan did not end as a zombie of this process (state %c, parent %d)", proctest.State(pid), parentOf(pid))
+		}
+	}
+	SweepOrphans(r.Env(), func(int) bool { return false })
+	if s := proctest.State(pid); s != 0 {
+		return fail("the short-lived orphan is still there (state %c)", s)
+	}
+	SweepOrphans(r.Env(), func(int) bool { return false })
+	adopted.Lock()
+	defer adopted.Unlock()
+	if len(adopted.sessions) != 0 {
+		return fail("sessions kept after they emptied: %v", adopted.sessions)
+	}
+	return 0
+}
+
+// TestSweepShortOrphan runs sweepShortOrphan in a process of its own.
+func TestSweepShortOrphan(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "REAPER_SWEEP_SHORT="+proctest.Marker())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
 }
 
 // parentOf is pid's parent from /proc, 0 when unknown.

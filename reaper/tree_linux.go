@@ -36,8 +36,8 @@ func Subreaping() bool { return subreaping.Load() }
 
 // proc is one process of a /proc scan.
 type proc struct {
-	pid, ppid, pgid int
-	ended           bool // a zombie or dead: nothing to kill
+	pid, ppid, pgid, sid int
+	ended                bool // a zombie or dead: nothing to kill
 }
 
 // scan reads every process's parent and state from /proc.
@@ -64,12 +64,13 @@ func scan() []proc {
 			continue
 		}
 		f := bytes.Fields(data[i+1:])
-		if len(f) < 3 {
+		if len(f) < 4 {
 			continue
 		}
 		ppid, _ := strconv.Atoi(string(f[1]))
 		pgid, _ := strconv.Atoi(string(f[2]))
-		out = append(out, proc{pid: pid, ppid: ppid, pgid: pgid, ended: f[0][0] == 'Z' || f[0][0] == 'X'})
+		sid, _ := strconv.Atoi(string(f[3]))
+		out = append(out, proc{pid: pid, ppid: ppid, pgid: pgid, sid: sid, ended: f[0][0] == 'Z' || f[0][0] == 'X'})
 	}
 	return out
 }
@@ -170,11 +171,26 @@ func killRounds(pick func([]proc) []proc) int {
 }
 
 // adopted are the orphans this process adopted as a subreaper that
-// SweepOrphans saw running: the only ended children it reaps.
+// SweepOrphans saw running, and the sessions of commands started in one
+// of their own (Session): the only ended children it reaps are those and
+// the ones in those sessions. An orphan that ended before any sweep saw
+// it running shows no mark (a zombie's environment cannot be read), but
+// it keeps its session.
 var adopted = struct {
 	sync.Mutex
-	pids map[int]bool
-}{pids: map[int]bool{}}
+	pids     map[int]bool
+	sessions map[int]bool
+}{pids: map[int]bool{}, sessions: map[int]bool{}}
+
+// Session notes that sid is the session of a run() command (started with
+// Setsid, so sid is its pid): SweepOrphans reaps the ended orphans found
+// in it. The session is forgotten once a sweep finds no process in it,
+// and its number cannot be reused before that.
+func Session(sid int) {
+	adopted.Lock()
+	adopted.sessions[sid] = true
+	adopted.Unlock()
+}
 
 // SweepOrphans reaps the ended orphans of run() commands this process
 // adopted, so none stays a zombie while harness runs, and notes the
@@ -191,15 +207,23 @@ func SweepOrphans(mark string, live func(pid int) bool) {
 	self := os.Getpid()
 	adopted.Lock()
 	defer adopted.Unlock()
-	for _, p := range scan() {
+	procs := scan()
+	inUse := map[int]bool{}
+	for _, p := range procs {
+		inUse[p.sid] = true
 		switch {
 		case p.ppid != self || live(p.pid):
-		case p.ended && adopted.pids[p.pid]:
+		case p.ended && (adopted.pids[p.pid] || adopted.sessions[p.sid]):
 			var ws syscall.WaitStatus
 			syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
 			delete(adopted.pids, p.pid)
 		case !p.ended && marked(p.pid, mark):
 			adopted.pids[p.pid] = true
+		}
+	}
+	for sid := range adopted.sessions {
+		if !inUse[sid] && !live(sid) {
+			delete(adopted.sessions, sid)
 		}
 	}
 }

@@ -15,6 +15,9 @@ func Subreaping() bool { return false }
 // KillDescendants does nothing outside Linux.
 func KillDescendants() int { return 0 }
 
+// Session does nothing outside Linux.
+func Session(sid int) {}
+
 // SweepOrphans does nothing outside Linux.
 func SweepOrphans(mark string, live func(pid int) bool) {}
 

@@ -350,6 +350,9 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 	err := x.Start()
 	if err == nil {
 		commands.live[x.Process.Pid] = true
+		if attr.Setsid {
+			reaper.Session(x.Process.Pid) // its orphans keep its session
+		}
 	}
 	commands.mu.Unlock()
 	if err == nil {
