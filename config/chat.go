@@ -26,19 +26,7 @@ func (c *checker) chat(ch *Chat, t map[string]any) {
 		}
 	}
 	c.chatContext(ch, t)
-	ch.InstructionsMaxBytes = DefaultInstructionsMaxBytes
-	if v, present := t["instructions_max_bytes"]; present {
-		const hint = "the bytes of instruction-file text given to each agent, for example 32768"
-		n, ok := v.(int64)
-		switch {
-		case !ok:
-			c.valueErr("chat.instructions_max_bytes", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
-		case n < 1:
-			c.valueErr("chat.instructions_max_bytes", "must be at least 1, not %d; %s (instruction_files = [] reads none)", n, hint)
-		case n > math.MaxInt32:
-			c.valueErr("chat.instructions_max_bytes", "%d is too large; use at most %d", n, math.MaxInt32)
-		default:
-			ch.InstructionsMaxBytes = int(n)
-		}
-	}
+	ch.InstructionsMaxBytes = c.optionalInt(t, "instructions_max_bytes", intKey{path: "chat.instructions_max_bytes",
+		def: DefaultInstructionsMaxBytes, min: 1, max: math.MaxInt32,
+		hint: "the bytes of instruction-file text given to each agent, for example 32768", lowNote: " (instruction_files = [] reads none)"})
 }

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net/url"
@@ -323,6 +324,40 @@ func (c *checker) positive(t map[string]any, tbl, name, hint string) int {
 	return 0
 }
 
+// intKey is an optional integer key: where it is, its bounds and the
+// words of its errors.
+type intKey struct {
+	path     string // "rlm.parallel", for errors
+	def      int    // when absent or wrong
+	min, max int64
+	hint     string // what it means, with an example
+	lowNote  string // said after the hint when it is below min
+	tooBig   string // "too large" or "too many", when it is above max
+	bigNote  string // said after the bound when it is above max
+}
+
+// optionalInt reads the optional integer key of t as k describes it.
+func (c *checker) optionalInt(t map[string]any, key string, k intKey) int {
+	v, present := t[key]
+	if !present {
+		return k.def
+	}
+	n, ok := v.(int64)
+	switch {
+	case !ok:
+		c.valueErr(k.path, "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), k.hint)
+	case n < k.min && k.min == 0:
+		c.valueErr(k.path, "must be 0 or more, not %d; %s%s", n, k.hint, k.lowNote)
+	case n < k.min:
+		c.valueErr(k.path, "must be at least %d, not %d; %s%s", k.min, n, k.hint, k.lowNote)
+	case n > k.max:
+		c.valueErr(k.path, "%d is %s; use at most %d%s", n, cmp.Or(k.tooBig, "too large"), k.max, k.bigNote)
+	default:
+		return int(n)
+	}
+	return k.def
+}
+
 // boolean returns the required boolean name.
 func (c *checker) boolean(t map[string]any, tbl, name string) (bool, bool) {
 	v, present := t[name]
@@ -419,23 +454,8 @@ func (c *checker) endpoint(t map[string]any, path string) (Endpoint, bool) {
 // maxRetries reads the optional max_retries of an endpoint table: an
 // integer from 0 to maxRetriesLimit, DefaultMaxRetries when absent.
 func (c *checker) maxRetries(t map[string]any, path string) int {
-	v, present := t["max_retries"]
-	if !present {
-		return DefaultMaxRetries
-	}
-	const hint = "how often a failed request is sent again, for example 4; 0 never retries"
-	n, ok := v.(int64)
-	switch {
-	case !ok:
-		c.valueErr(path+".max_retries", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
-	case n < 0:
-		c.valueErr(path+".max_retries", "must be at least 0, not %d; %s", n, hint)
-	case n > maxRetriesLimit:
-		c.valueErr(path+".max_retries", "%d is too many; use at most %d (each retry waits up to 30 s)", n, maxRetriesLimit)
-	default:
-		return int(n)
-	}
-	return DefaultMaxRetries
+	return c.optionalInt(t, "max_retries", intKey{path: path + ".max_retries", def: DefaultMaxRetries, min: 0, max: maxRetriesLimit,
+		hint: "how often a failed request is sent again, for example 4; 0 never retries", tooBig: "too many", bigNote: " (each retry waits up to 30 s)"})
 }
 
 // maxRetriesLimit bounds max_retries: beyond it a turn could wait for hours.

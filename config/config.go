@@ -40,6 +40,7 @@
 //	[approval_description]          optional: enabled, prompt containing ${command}
 //	[approval_description.endpoint] base_url, model, api_key_env, max_retries, idle_timeout_s,
 //	                                context_window (optional, as in [endpoint]), parameters (optional)
+//	[mcp]                           max_direct_tools (optional, integer ≥ 0, default 128)
 //	[mcp.servers.NAME]              optional, any number: command (+ args, env) or url (+ headers);
 //	                                allow, timeout_s ≥ 1 (optional). NAME: letters, digits, - and _
 //

@@ -19,23 +19,8 @@ const (
 // the model's window in tokens, 0 when absent (then it is asked of the
 // server).
 func (c *checker) contextWindow(t map[string]any, path string) int {
-	v, present := t["context_window"]
-	if !present {
-		return 0
-	}
-	const hint = "the model's context window in tokens, for example 12288; leave it out to ask the server"
-	n, ok := v.(int64)
-	switch {
-	case !ok:
-		c.valueErr(path+".context_window", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
-	case n < 256:
-		c.valueErr(path+".context_window", "must be at least 256, not %d; %s", n, hint)
-	case n > math.MaxInt32:
-		c.valueErr(path+".context_window", "%d is too large; use at most %d", n, math.MaxInt32)
-	default:
-		return int(n)
-	}
-	return 0
+	return c.optionalInt(t, "context_window", intKey{path: path + ".context_window", min: 256, max: math.MaxInt32,
+		hint: "the model's context window in tokens, for example 12288; leave it out to ask the server"})
 }
 
 // chatContext reads [chat] compact_at and compaction.

@@ -143,23 +143,9 @@ func (c *checker) rlm(r *RLM, t map[string]any) {
 // parallel reads the optional [rlm] parallel: 1 to maxParallel, 1 when
 // absent.
 func (c *checker) parallel(t map[string]any) int {
-	v, present := t["parallel"]
-	if !present {
-		return 1
-	}
-	const hint = "how many subagents may run at once, for example 4; 1 runs them one after another"
-	n, ok := v.(int64)
-	switch {
-	case !ok:
-		c.valueErr("rlm.parallel", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
-	case n < 1:
-		c.valueErr("rlm.parallel", "must be at least 1, not %d; %s", n, hint)
-	case n > maxParallel:
-		c.valueErr("rlm.parallel", "%d is too many; use at most %d (each running subagent has a REPL worker of up to [repl] max_memory_mb)", n, maxParallel)
-	default:
-		return int(n)
-	}
-	return 1
+	return c.optionalInt(t, "parallel", intKey{path: "rlm.parallel", def: 1, min: 1, max: maxParallel,
+		hint: "how many subagents may run at once, for example 4; 1 runs them one after another", tooBig: "too many",
+		bigNote: " (each running subagent has a REPL worker of up to [repl] max_memory_mb)"})
 }
 
 // maxParallel bounds [rlm] parallel.

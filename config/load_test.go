@@ -234,7 +234,7 @@ func loadCases() []loadCase {
 			key: "endpoint.parameters." + r, at: r + " = 1", msg: "reserved"})
 	}
 	for _, c := range []struct{ name, line, msg string }{
-		{"max_retries negative", "max_retries = -1", "must be at least 0"},
+		{"max_retries negative", "max_retries = -1", "must be 0 or more"},
 		{"max_retries string", `max_retries = "4"`, "must be an integer"},
 		{"max_retries float", "max_retries = 2.5", "must be an integer"},
 		{"max_retries huge", "max_retries = 1000", "too many"},

@@ -50,23 +50,8 @@ const DefaultMaxDirectTools = 128
 // maxDirectTools reads the optional [mcp] max_direct_tools: an integer
 // of at least 0 (0 offers MCP tools through the REPL alone).
 func (c *checker) maxDirectTools(t map[string]any) int {
-	v, present := t["max_direct_tools"]
-	if !present {
-		return DefaultMaxDirectTools
-	}
-	const hint = "the most MCP tools offered as direct tools, across all servers; the rest stay reachable through mcp() in the REPL"
-	n, ok := v.(int64)
-	switch {
-	case !ok:
-		c.valueErr("mcp.max_direct_tools", "must be an integer, not %s; write a whole number without quotes (%s)", typeName(v), hint)
-	case n < 0:
-		c.valueErr("mcp.max_direct_tools", "must be 0 or more, not %d; %s", n, hint)
-	case n > 100000:
-		c.valueErr("mcp.max_direct_tools", "%d is too large; use at most 100000", n)
-	default:
-		return int(n)
-	}
-	return DefaultMaxDirectTools
+	return c.optionalInt(t, "max_direct_tools", intKey{path: "mcp.max_direct_tools", def: DefaultMaxDirectTools, min: 0, max: 100000,
+		hint: "the most MCP tools offered as direct tools, across all servers; the rest stay reachable through mcp() in the REPL"})
 }
 
 // mcp validates the [mcp] table and returns its servers sorted by name.
