@@ -24,8 +24,10 @@
 //	                                context_window (optional, tokens ≥ 256; absent: asked of the server)
 //	[endpoint.parameters]           optional; any keys, sent as top-level request fields
 //	[chat]                          prompt (optional); compact_at (optional, 0.1–1, default 0.8),
-//	                                compaction (optional: "summary" (default), "hide", "off");
-//	                                the table itself is required
+//	                                compaction (optional: "summary" (default), "hide", "off"),
+//	                                instruction_files (optional array of bare file names, default
+//	                                ["AGENTS.md"]), instructions_max_bytes (optional, ≥ 1, default
+//	                                32768); the table itself is required
 //	[repl]                          tool_description, permission, max_memory_mb ≥ 1, output_limit ≥ 1
 //	[rlm]                           max_depth ≥ 1, subagent_prompt (optional),
 //	                                parallel (optional, integer from 1 to 64, default 1)
