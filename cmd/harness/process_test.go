@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(exitCode(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 	}
+	if os.Getenv("HARNESS_TEST_HIDEENV") == "1" {
+		os.Exit(hideEnvChild())
+	}
 	os.Exit(m.Run())
 }
 
