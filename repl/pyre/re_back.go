@@ -94,12 +94,12 @@ func (p *Regexp) backTwin() (*Regexp, error) {
 
 // twinSubject prepares s for p's twin, or gives the refusal when p has
 // none.
-func (p *Regexp) twinSubject(s string, refusal error) (*Subject, error) {
+func (p *Regexp) twinSubject(fn, s string, refusal error) (*Subject, error) {
 	twin, err := p.backTwin()
 	if err != nil {
 		return nil, refusal
 	}
-	return &Subject{S: s, text: s, twin: twin}, nil
+	return &Subject{S: s, text: s, twin: twin, fn: fn}, nil
 }
 
 // form returns (compiling once) the program of one kind.
@@ -213,11 +213,11 @@ func (p *Regexp) backErr(sub *Subject, err error) error {
 	case err == errCancelled:
 		return err
 	case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
-		return &TimeoutError{fmt.Sprintf("%s: the pattern backtracks more than its memory limit allows on a text of %d characters; make repeated parts exclusive (no (a+)+ or (a|a)*) or match a shorter text",
-			pystr.Quote(p.src), utf8.RuneCountInString(sub.S)), true}
+		return &TimeoutError{fmt.Sprintf("%s: %s: the pattern backtracks more than its memory limit allows on a text of %d characters; make repeated parts exclusive (no (a+)+ or (a|a)*) or match a shorter text",
+			sub.fn, pystr.Quote(p.src), utf8.RuneCountInString(sub.S)), true}
 	}
-	return &TimeoutError{fmt.Sprintf("%s: the match ran longer than the regex time limit (%v) on a text of %d characters: its backtracking grows exponentially; make repeated parts exclusive (no nested quantifiers such as (a+)+ or (\\w+\\s?)*) or match a shorter text",
-		pystr.Quote(p.src), MatchTimeout, utf8.RuneCountInString(sub.S)), false}
+	return &TimeoutError{fmt.Sprintf("%s: %s: the match ran longer than the regex time limit (%v) on a text of %d characters: its backtracking grows exponentially; make repeated parts exclusive (no nested quantifiers such as (a+)+ or (\\w+\\s?)*) or match a shorter text",
+		sub.fn, pystr.Quote(p.src), MatchTimeout, utf8.RuneCountInString(sub.S)), false}
 }
 
 // backEach is Each on the backtracking engine: after an empty match,

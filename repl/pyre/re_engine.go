@@ -188,11 +188,12 @@ type Subject struct {
 	back    *backSubject    // the text as runes, for the backtracking engine
 	twin    *Regexp         // the pattern on the backtracking engine, for a text RE2 cannot search with Python's meaning
 	Ctx     context.Context // when done, a match of the backtracking engine stops
+	fn      string          // the function searching, for errors
 }
 
 // Prepare chooses the variant for s and checks its word boundaries.
 func (p *Regexp) Prepare(fn, s string) (*Subject, error) {
-	sub := &Subject{S: s, text: s}
+	sub := &Subject{S: s, text: s, fn: fn}
 	if p.back != nil {
 		return sub, nil
 	}
@@ -200,13 +201,13 @@ func (p *Regexp) Prepare(fn, s string) (*Subject, error) {
 		sub.v = vNL
 		if strings.IndexByte(s, '\n') < len(s)-1 {
 			if err := p.sentinelSubject(fn, sub); err != nil {
-				return p.twinSubject(s, err)
+				return p.twinSubject(fn, s, err)
 			}
 		}
 	}
 	if len(p.bounds) > 0 {
 		if err := p.checkBounds(fn, s); err != nil {
-			return p.twinSubject(s, err)
+			return p.twinSubject(fn, s, err)
 		}
 	}
 	return sub, nil
@@ -332,7 +333,7 @@ func (p *Regexp) Each(fn string, sub *Subject, pos, n int, f func(loc []int) err
 		if err != nil {
 			return reRefusal(fn, p.src, "after its empty match the pattern could also match text at the same place (an empty alternative or a lazy quantifier comes first), which Python would take and RE2 cannot find; write the pattern so that the text match comes first (a? not a??, (a|) not (|a)) or cannot be empty")
 		}
-		plain := &Subject{S: sub.S, text: sub.S, twin: twin, Ctx: sub.Ctx}
+		plain := &Subject{S: sub.S, text: sub.S, twin: twin, Ctx: sub.Ctx, fn: fn}
 		return twin.backEach(plain, sub.ToS(pos), n, f)
 	}
 	for _, loc := range locs {
