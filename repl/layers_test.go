@@ -22,7 +22,7 @@ import (
 // so a new package comes with its line here.
 var layers = []layer{
 	{pkg: "harness/repl/pystr"},
-	{pkg: "harness/repl/pyre", imports: []string{"harness/repl/pystr"}},
+	{pkg: "harness/repl/pyre", imports: []string{"harness/repl/pystr", "github.com/dlclark/regexp2/v2"}},
 	{pkg: "harness/repl/modslots", imports: []string{"go.starlark.net/starlark"}},
 	{pkg: "harness/repl/rewrite", imports: []string{"go.starlark.net/syntax"}},
 	{pkg: "harness/repl", imports: []string{

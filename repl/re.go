@@ -1,4 +1,4 @@
-// The re module: Python's re names over Go's regexp (RE2 syntax).
+// The re module: Python's re names over package pyre (RE2, or a backtracking engine for what RE2 lacks).
 
 package repl
 
@@ -280,6 +280,9 @@ func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	if err != nil {
 		return nil, "", nil, 0, reErr(err)
 	}
+	if c := p.r.call.Load(); c != nil {
+		sub.Ctx = c.ctx
+	}
 	return p, s, sub, sub.ToText(start), nil
 }
 
@@ -449,9 +452,19 @@ func (p *pattern) each(fn string, sub *pyre.Subject, pos, n int, f func(loc []in
 
 // reErr raises the engine's refusals as re.error; other errors (those of
 // a replacement function, say) pass as they are.
+// A match the backtracking engine stopped at its time limit raises
+// TimeoutError (the error a user expects of an operation that ran out of
+// time, and not re.error, which `except re.error` takes for a bad
+// pattern); one stopped at its memory bound raises MemoryError.
 func reErr(err error) error {
-	if e, ok := err.(*pyre.Error); ok {
+	switch e := err.(type) {
+	case *pyre.Error:
 		return &pyError{&pyException{typ: reError, text: e.Error()}}
+	case *pyre.TimeoutError:
+		if e.Memory {
+			return pyErrorf(excMemory, "%s", e.Error())
+		}
+		return pyErrorf(excTimeout, "%s", e.Error())
 	}
 	return err
 }

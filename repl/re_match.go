@@ -30,7 +30,25 @@ func (m *match) Freeze()               {}
 func (m *match) Truth() starlark.Bool  { return true }
 func (m *match) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: re.Match") }
 func (m *match) AttrNames() []string {
-	return []string{"end", "endpos", "expand", "group", "groupdict", "groups", "pos", "re", "span", "start", "string"}
+	return []string{"end", "endpos", "expand", "group", "groupdict", "groups", "lastgroup", "lastindex", "pos", "re", "span", "start", "string"}
+}
+
+// lastIndex is Python's lastindex: the group that closed last (the
+// greatest end; of two ending together, an outer group over the one it
+// holds, a later one after an earlier one), or 0 when none matched.
+func (m *match) lastIndex() int {
+	best := 0
+	for g := 1; 2*g+1 < len(m.loc); g++ {
+		start, end := m.loc[2*g], m.loc[2*g+1]
+		switch {
+		case start < 0:
+		case best == 0 || end > m.loc[2*best+1]:
+			best = g
+		case end == m.loc[2*best+1] && start >= m.loc[2*best+1]:
+			best = g
+		}
+	}
+	return best
 }
 
 func (m *match) group(g int, missing starlark.Value) starlark.Value {
@@ -73,6 +91,15 @@ func (m *match) Attr(name string) (starlark.Value, error) {
 			return starlark.None, nil
 		}
 		return m.p, nil
+	case "lastindex", "lastgroup":
+		g := m.lastIndex()
+		switch {
+		case g == 0, name == "lastgroup" && (g >= len(m.names) || m.names[g] == ""):
+			return starlark.None, nil
+		case name == "lastgroup":
+			return starlark.String(m.names[g]), nil
+		}
+		return starlark.MakeInt(g), nil
 	case "group", "start", "end", "span", "groups", "groupdict", "expand":
 	default:
 		return nil, nil

@@ -3,6 +3,7 @@
 package pyre
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
@@ -41,11 +42,20 @@ type Regexp struct {
 	ahead      int // the group of a trailing lookahead's text, or 0 (re_ahead.go)
 	mu         sync.Mutex
 	forms      map[reForm]*regexp.Regexp
+	back       *backRegexp // the pattern runs on the backtracking engine (re_back.go), not RE2
+	twinOnce   sync.Once
+	twin       *Regexp // the pattern compiled for the backtracking engine (backTwin)
+	twinErr    error
 }
 
 // Flags are the flags the pattern was compiled with, leading
 // (?aimsux) folded in.
-func (p *Regexp) Flags() int { return p.tr.flags }
+func (p *Regexp) Flags() int {
+	if p.back != nil {
+		return p.back.tr.flags
+	}
+	return p.tr.flags
+}
 
 type reVariant uint8
 
@@ -74,26 +84,36 @@ type reForm struct {
 // (vSent): a noncharacter, which no text should hold.
 const reSentinel = '\uFDD0'
 
+// Compile compiles src for RE2, or, when it needs what RE2 lacks
+// (lookaround but a trailing lookahead, backreferences, conditionals,
+// atomic groups, possessive quantifiers), for the backtracking engine.
 func Compile(fn, src string, flags int) (*Regexp, error) {
+	p, err := compileRE2(fn, src, flags)
+	if e, ok := err.(*Error); ok && e.back {
+		return compileBack(fn, src, flags)
+	}
+	return p, err
+}
+
+func compileRE2(fn, src string, flags int) (*Regexp, error) {
 	run := src
 	x, y, ahead := trailingLookahead(src) // re_ahead.go
 	if ahead {
 		run = x + "(?P<" + aheadGroup + ">" + y + ")"
 	}
 	tr, err := pyTranslate(fn, run, flags)
+	if e, ok := err.(*Error); ok && ahead {
+		e.msg = strings.Replace(e.msg, pystr.Quote(run), pystr.Quote(src), 1)
+	}
 	if err != nil {
 		return nil, err
 	}
 	base, err := regexp.Compile(tr.end)
 	if err != nil {
-		msg := err.Error()
-		switch {
-		case strings.Contains(msg, "invalid nested repetition operator"):
-			msg += " (possessive quantifiers such as a++ and a*+ are not available in Go's RE2 engine, which never backtracks: write a+)"
-		case strings.Contains(msg, "invalid named capture") || strings.Contains(msg, "invalid or unsupported Perl syntax"):
-			msg += " (Go's RE2 syntax: no lookaround, backreferences or possessive quantifiers)"
+		if strings.Contains(err.Error(), "invalid nested repetition operator") {
+			return nil, &Error{msg: err.Error(), back: true} // a possessive quantifier
 		}
-		return nil, reRefusal(fn, src, "bad regular expression: %s", msg)
+		return nil, reRefusal(fn, src, "bad regular expression: %s", err)
 	}
 	tree, err := syntax.Parse(tr.end, syntax.Perl)
 	if err != nil {
@@ -164,23 +184,30 @@ func (p *Regexp) form(f reForm) (*regexp.Regexp, error) {
 type Subject struct {
 	S, text string
 	v       reVariant
-	marks   []int // vSent: the offsets in text of the sentinels
+	marks   []int           // vSent: the offsets in text of the sentinels
+	back    *backSubject    // the text as runes, for the backtracking engine
+	twin    *Regexp         // the pattern on the backtracking engine, for a text RE2 cannot search with Python's meaning
+	Ctx     context.Context // when done, a match of the backtracking engine stops
+	fn      string          // the function searching, for errors
 }
 
 // Prepare chooses the variant for s and checks its word boundaries.
 func (p *Regexp) Prepare(fn, s string) (*Subject, error) {
-	sub := &Subject{S: s, text: s}
+	sub := &Subject{S: s, text: s, fn: fn}
+	if p.back != nil {
+		return sub, nil
+	}
 	if p.tr.dollar && strings.HasSuffix(s, "\n") {
 		sub.v = vNL
 		if strings.IndexByte(s, '\n') < len(s)-1 {
 			if err := p.sentinelSubject(fn, sub); err != nil {
-				return nil, err
+				return p.twinSubject(fn, s, err)
 			}
 		}
 	}
 	if len(p.bounds) > 0 {
 		if err := p.checkBounds(fn, s); err != nil {
-			return nil, err
+			return p.twinSubject(fn, s, err)
 		}
 	}
 	return sub, nil
@@ -242,6 +269,12 @@ func (p *Regexp) Exec(sub *Subject, k Kind, pos int) ([]int, error) {
 	if pos > len(sub.text) {
 		return nil, nil
 	}
+	if p.back != nil {
+		return p.backExec(sub, k, pos)
+	}
+	if sub.twin != nil {
+		return sub.twin.backExec(sub, k, pos)
+	}
 	if pos == 0 || !p.contextual {
 		re, err := p.form(reForm{v: sub.v, k: k})
 		if err != nil {
@@ -276,6 +309,12 @@ func shiftLoc(loc []int, by int) []int {
 // Each calls f with the matches Python's finditer gives from pos (an
 // offset in text), at most n of them (n < 0: all), each located in s.
 func (p *Regexp) Each(fn string, sub *Subject, pos, n int, f func(loc []int) error) error {
+	if p.back != nil {
+		return p.backEach(sub, pos, n, f)
+	}
+	if sub.twin != nil {
+		return sub.twin.backEach(sub, pos, n, f)
+	}
 	if !p.nullable && pos == 0 && p.ahead == 0 {
 		re, err := p.form(reForm{v: sub.v})
 		if err != nil {
@@ -288,34 +327,50 @@ func (p *Regexp) Each(fn string, sub *Subject, pos, n int, f func(loc []int) err
 		}
 		return nil
 	}
-	must := false
-	for count := 0; (n < 0 || count < n) && pos <= len(sub.text); count++ {
-		at := pos
-		if must {
-			long, err := p.Exec(sub, kLong, pos)
-			if err != nil {
-				return err
-			}
-			if long != nil && long[1] > long[0] {
-				return reRefusal(fn, p.src, "after its empty match at offset %d the pattern could also match text there (an empty alternative or a lazy quantifier comes first), which Python would take and RE2 cannot find; write the pattern so that the text match comes first (a? not a??, (a|) not (|a)) or cannot be empty",
-					pystr.ByteToChar(sub.S, sub.ToS(pos)))
-			}
-			if pos == len(sub.text) {
-				return nil
-			}
-			_, w := utf8.DecodeRuneInString(sub.text[pos:])
-			at = pos + w
+	locs, refused := p.iterate(sub, pos, n)
+	if refused {
+		twin, err := p.backTwin()
+		if err != nil {
+			return reRefusal(fn, p.src, "after its empty match the pattern could also match text at the same place (an empty alternative or a lazy quantifier comes first), which Python would take and RE2 cannot find; write the pattern so that the text match comes first (a? not a??, (a|) not (|a)) or cannot be empty")
 		}
-		loc, err := p.Exec(sub, Search, at)
-		if err != nil || loc == nil {
-			return err
-		}
-		must, pos = loc[1] == loc[0], loc[1]
-		if err := f(sub.LocS(loc)); err != nil {
+		plain := &Subject{S: sub.S, text: sub.S, twin: twin, Ctx: sub.Ctx, fn: fn}
+		return twin.backEach(plain, sub.ToS(pos), n, f)
+	}
+	for _, loc := range locs {
+		if err := f(loc); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// iterate gives the matches of Each on RE2 (located in s), or refused
+// when after an empty match the pattern could also match text at the
+// same place, which Python would take and RE2 cannot find: the
+// backtracking engine then runs the whole iteration.
+func (p *Regexp) iterate(sub *Subject, pos, n int) (locs [][]int, refused bool) {
+	must := false
+	for count := 0; (n < 0 || count < n) && pos <= len(sub.text); count++ {
+		at := pos
+		if must {
+			long, _ := p.Exec(sub, kLong, pos)
+			if long != nil && long[1] > long[0] {
+				return nil, true
+			}
+			if pos == len(sub.text) {
+				return locs, false
+			}
+			_, w := utf8.DecodeRuneInString(sub.text[pos:])
+			at = pos + w
+		}
+		loc, _ := p.Exec(sub, Search, at)
+		if loc == nil {
+			return locs, false
+		}
+		must, pos = loc[1] == loc[0], loc[1]
+		locs = append(locs, sub.LocS(loc))
+	}
+	return locs, false
 }
 
 // nullable reports whether re can match the empty string (assertions

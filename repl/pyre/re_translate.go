@@ -39,22 +39,17 @@ const (
 // Error is a pattern refused (a Python form RE2 cannot give its
 // meaning) or found bad. Its text names the function and the pattern; the
 // re module raises it as re.error.
-type Error struct{ msg string }
+type Error struct {
+	msg  string
+	back bool // what RE2 lacks and the backtracking engine has
+}
 
 func (e *Error) Error() string { return e.msg }
 
 // reRefusal is a Python form RE2 cannot give its meaning.
 func reRefusal(fn, pattern, format string, args ...any) error {
-	return &Error{fmt.Sprintf("%s: %s: ", fn, pystr.Quote(pattern)) + fmt.Sprintf(format, args...)}
+	return &Error{msg: fmt.Sprintf("%s: %s: ", fn, pystr.Quote(pattern)) + fmt.Sprintf(format, args...)}
 }
-
-const (
-	lookaroundHelp = "lookahead (?=...) (?!...) and lookbehind (?<=...) (?<!...) are not available: Go's RE2 engine has none " +
-		"(only a (?=...) ending the whole pattern, outside a top-level |, works). " +
-		"Capture the part you want and use .group(1) (r\"\\$(\\d+)\" instead of r\"(?<=\\$)\\d+\"; put a lookahead last: r\"\\n(?=x)\"), " +
-		"or match broadly and filter in a second pass with an if (for a negative lookahead)"
-	backrefHelp = "backreferences (\\1, (?P=name)) are not available: Go's RE2 engine has none; capture both parts and compare them in Python (m.group(1) == m.group(2))"
-)
 
 // pyTranslate rewrites the Python pattern p with flags into RE2 syntax.
 func pyTranslate(fn, p string, flags int) (*reTranslation, error) {
@@ -138,6 +133,14 @@ func (t *translator) w(s string) { t.end.WriteString(s); t.nl.WriteString(s) }
 func (t *translator) fail(format string, args ...any) {
 	if t.err == nil {
 		t.err = reRefusal(t.fn, t.p, format, args...)
+	}
+}
+
+// needBack stops the translation: the pattern needs the backtracking
+// engine.
+func (t *translator) needBack(what string) {
+	if t.err == nil {
+		t.err = &Error{msg: what, back: true}
 	}
 }
 
@@ -232,19 +235,31 @@ func (t *translator) group() {
 		t.i += end
 		return
 	case strings.HasPrefix(p, "(?="), strings.HasPrefix(p, "(?!"), strings.HasPrefix(p, "(?<="), strings.HasPrefix(p, "(?<!"):
-		t.fail("%s", lookaroundHelp)
+		t.needBack("lookaround")
 		return
 	case strings.HasPrefix(p, "(?P="):
-		t.fail("%s", backrefHelp)
+		t.needBack("backreference")
 		return
+	case strings.HasPrefix(p, "(?<") && len(p) > 3:
+		t.fail("unknown extension ?<%c", p[3])
+		return
+	case strings.HasPrefix(p, "(?P<"):
+		if end := strings.IndexByte(p, '>'); end > 0 && !isIdent(p[4:end]) {
+			t.fail("bad character in group name %s", pystr.Quote(p[4:end]))
+			return
+		}
 	case strings.HasPrefix(p, "(?("):
-		t.fail("conditional groups (?(1)yes|no) are not available (Go's RE2 engine); match both forms and test the groups in Python")
+		t.needBack("conditional group")
 		return
 	case strings.HasPrefix(p, "(?>"):
-		t.fail("atomic groups (?>...) are not available (Go's RE2 engine never backtracks, so (?:...) has the same matches except where backtracking into the group would have mattered); write (?:...)")
+		t.needBack("atomic group")
 		return
 	case strings.HasPrefix(p, "(?"):
 		if f, n, ok := scopedFlags(p); ok {
+			if strings.Contains(f, "x") && !strings.ContainsAny(f, "auL") {
+				t.needBack("scoped verbose flag")
+				return
+			}
 			if strings.ContainsAny(f, "xauL") {
 				t.fail("the inline flags (?%s:...) are not available here; give the flag to the whole pattern (re.X, re.A)", f)
 				return
@@ -339,7 +354,7 @@ func (t *translator) number() {
 		t.w(fmt.Sprintf(`\x{%x}`, v))
 		t.i = j - 1
 	default:
-		t.fail("%s", backrefHelp)
+		t.needBack("backreference")
 	}
 }
 
