@@ -112,9 +112,11 @@ func regenerateStdC(t *testing.T, a *txtar.Archive) {
 		}
 		cmd := exec.Command("python3", "-c", stdcPython, p, stdcWrap)
 		cmd.Dir = dir
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("python3 %s: %v", f.Name, err)
+			t.Fatalf("python3 %s: %v\n%s", f.Name, err, stderr.String())
 		}
 		files = append(files, f, txtar.File{Name: f.Name + ".want", Data: out})
 	}

@@ -30,6 +30,7 @@ func init() {
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
 		"struct": (*interp).structModule,
+		"binascii": (*interp).binasciiModule,
 	}
 }
 
