@@ -29,7 +29,7 @@ func init() {
 		"copy": (*interp).copyModule, "operator": (*interp).operatorModule, "io": (*interp).ioModule,
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
-		"struct": (*interp).structModule,
+		"struct":   (*interp).structModule,
 		"binascii": (*interp).binasciiModule,
 	}
 }
