@@ -31,6 +31,8 @@ func init() {
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
 		"struct":   (*interp).structModule,
 		"binascii": (*interp).binasciiModule,
+		"zlib":     (*interp).zlibModule,
+		"gzip":     (*interp).gzipModule,
 	}
 }
 
