@@ -186,4 +186,3 @@ func (r *interp) zlibModule() starlark.Value {
 		"ZLIB_VERSION": starlark.String("1.2.13"), "ZLIB_RUNTIME_VERSION": starlark.String("1.2.13"),
 	})
 }
-
