@@ -21,7 +21,7 @@ var updateStdC = flag.Bool("update-stdc", false, "rewrite the .want sections of 
 const stdcWrap = "try:\n    __v = (%s)\n    print(repr(__v))\nexcept Exception as __e:\n    print(type(__e).__name__ + ': ' + str(__e))"
 
 const stdcPython = `
-import json, sys
+import contextlib, io, json, sys
 g = {"__name__": "__main__"}
 wrap = sys.argv[2]
 for line in open(sys.argv[1]).read().split("\n"):
@@ -29,9 +29,9 @@ for line in open(sys.argv[1]).read().split("\n"):
         continue
     line = line.replace("⏎", "\n")
     if line.startswith("> "):
-        exec(line[2:], g)
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(line[2:], g)
         continue
-    import io, contextlib
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         exec(wrap % line, g)

@@ -33,6 +33,7 @@ func init() {
 		"binascii": (*interp).binasciiModule,
 		"zlib":     (*interp).zlibModule,
 		"gzip":     (*interp).gzipModule,
+		"zipfile":  (*interp).zipfileModule,
 	}
 }
 
