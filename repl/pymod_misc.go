@@ -1,4 +1,4 @@
-// sys, hashlib, base64 and typing.
+// sys, hashlib and typing (base64 is in pymod_base64.go).
 
 package repl
 
@@ -7,8 +7,6 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
-	"encoding/base32"
-	"encoding/base64"
 	"encoding/hex"
 	"hash"
 	"strings"
@@ -166,47 +164,6 @@ func (h *hasher) Attr(name string) (starlark.Value, error) {
 		}), nil
 	}
 	return nil, nil
-}
-
-func (r *interp) base64Module() starlark.Value {
-	enc := func(name string, f func([]byte) string) *starlark.Builtin {
-		return builtin("base64."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			var v starlark.Value
-			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &v); err != nil {
-				return nil, err
-			}
-			data, ok := v.(starlark.Bytes)
-			if !ok {
-				return nil, pyErrorf(excTypeError, "a bytes-like object is required, not '%s'", pyTypeName(v))
-			}
-			return starlark.Bytes(f([]byte(data))), nil
-		})
-	}
-	dec := func(name string, f func(string) ([]byte, error)) *starlark.Builtin {
-		return builtin("base64."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			var v starlark.Value
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "s", &v, "altchars?", new(starlark.Value), "validate?", new(bool)); err != nil {
-				return nil, err
-			}
-			s, ok := textOf(v)
-			if !ok {
-				return nil, pyErrorf(excTypeError, "argument should be a bytes-like object or ASCII string, not '%s'", pyTypeName(v))
-			}
-			out, err := f(strings.TrimSpace(s))
-			if err != nil {
-				return nil, &pyError{&pyException{typ: excValueError, text: "Incorrect padding or invalid characters: " + err.Error()}}
-			}
-			return starlark.Bytes(out), nil
-		})
-	}
-	return newModule("base64", starlark.StringDict{
-		"b64encode": enc("b64encode", base64.StdEncoding.EncodeToString), "b64decode": dec("b64decode", base64.StdEncoding.DecodeString),
-		"standard_b64encode": enc("standard_b64encode", base64.StdEncoding.EncodeToString), "standard_b64decode": dec("standard_b64decode", base64.StdEncoding.DecodeString),
-		"urlsafe_b64encode": enc("urlsafe_b64encode", base64.URLEncoding.EncodeToString), "urlsafe_b64decode": dec("urlsafe_b64decode", base64.URLEncoding.DecodeString),
-		"b32encode": enc("b32encode", base32.StdEncoding.EncodeToString), "b32decode": dec("b32decode", base32.StdEncoding.DecodeString),
-		"b16encode": enc("b16encode", func(b []byte) string { return strings.ToUpper(hex.EncodeToString(b)) }),
-		"b16decode": dec("b16decode", hex.DecodeString),
-	})
 }
 
 // typingAlias stands for a typing name (List, Optional[str], …): the REPL

@@ -29,6 +29,11 @@ func init() {
 		"copy": (*interp).copyModule, "operator": (*interp).operatorModule, "io": (*interp).ioModule,
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
+		"struct":   (*interp).structModule,
+		"binascii": (*interp).binasciiModule,
+		"zlib":     (*interp).zlibModule,
+		"gzip":     (*interp).gzipModule,
+		"zipfile":  (*interp).zipfileModule,
 	}
 }
 
