@@ -118,3 +118,23 @@ func mutateLines(rng *rand.Rand, b, words []string) []string {
 	}
 	return b
 }
+
+// TestShlexDifferential splits random strings of words, quotes, escapes,
+// comments and blanks with shlex.split (posix or not, comments or not) and
+// quotes them back, in the REPL and in CPython.
+func TestShlexDifferential(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	alphabet := []string{"a", "bc", " ", "'", "\"", "\\", "#", "\n", "\t", "x=1", "-f", "é"}
+	var sb strings.Builder
+	sb.WriteString("import shlex\n")
+	for c := 0; c < 300; c++ {
+		var s strings.Builder
+		for k := rng.Intn(10); k >= 0; k-- {
+			s.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		fmt.Fprintf(&sb, "s = %s\n", strconv.Quote(s.String()))
+		fmt.Fprintf(&sb, "try:\n    w = shlex.split(s, comments=%s, posix=%s)\n    print(w, shlex.join(w), shlex.split(shlex.join(w)) == w)\nexcept ValueError as e:\n    print('ValueError', e)\n",
+			[]string{"False", "True"}[rng.Intn(2)], []string{"True", "False"}[rng.Intn(4)/3])
+	}
+	compareBoth(t, sb.String())
+}

@@ -30,6 +30,7 @@ func init() {
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
 		"difflib": (*interp).difflibModule,
+		"shlex": (*interp).shlexModule,
 	}
 }
 
@@ -40,7 +41,6 @@ var moduleHints = map[string]string{
 	"traceback":  `print(f"{type(e).__name__}: {e}") in the except clause (an uncaught error shows its traceback)`,
 	"logging":    "print()",
 	"contextlib": "try/finally or with open(...)",
-	"shlex":      `a list of arguments for run() or subprocess.run(["git", "log", "-n", "3"]), which need no quoting`,
 	"tempfile":   "a file under /store or the repository, removed when done",
 	"argparse":   "plain variables: a REPL call has no command line",
 	"unittest":   `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,
