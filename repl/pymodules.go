@@ -30,7 +30,7 @@ func init() {
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
 		"difflib": (*interp).difflibModule,
-		"shlex": (*interp).shlexModule,
+		"shlex":   (*interp).shlexModule,
 	}
 }
 
