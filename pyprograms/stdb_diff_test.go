@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,6 +136,35 @@ func TestShlexDifferential(t *testing.T) {
 		fmt.Fprintf(&sb, "s = %s\n", strconv.Quote(s.String()))
 		fmt.Fprintf(&sb, "try:\n    w = shlex.split(s, comments=%s, posix=%s)\n    print(w, shlex.join(w), shlex.split(shlex.join(w)) == w)\nexcept ValueError as e:\n    print('ValueError', e)\n",
 			[]string{"False", "True"}[rng.Intn(2)], []string{"True", "False"}[rng.Intn(4)/3])
+	}
+	compareBoth(t, sb.String())
+}
+
+// TestHTMLDifferential unescapes every HTML5 entity name (as CPython's
+// html.entities lists them), with and without its semicolon and with
+// letters after it, and random text of ampersands and numbers.
+func TestHTMLDifferential(t *testing.T) {
+	py := python3(t, "the list of entity names")
+	names, err := exec.Command(py, "-c", "import html.entities; print('\\n'.join(html.entities.html5))").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(3))
+	var sb strings.Builder
+	sb.WriteString("import html\nbad = []\n")
+	for _, n := range strings.Fields(string(names)) {
+		n = strings.TrimSuffix(n, ";")
+		for _, s := range []string{"&" + n + ";", "&" + n, "&" + n + "x;", "x&" + n + "1 "} {
+			fmt.Fprintf(&sb, "print(repr(html.unescape(%s)))\n", strconv.Quote(s))
+		}
+	}
+	parts := []string{"&", "#", "x", "X", "1", "9", "0", "f", ";", " ", "amp", "lt", "<", "'", "\""}
+	for c := 0; c < 300; c++ {
+		var s strings.Builder
+		for k := rng.Intn(8); k >= 0; k-- {
+			s.WriteString(parts[rng.Intn(len(parts))])
+		}
+		fmt.Fprintf(&sb, "s = %s\nprint(repr(html.unescape(s)), html.escape(s), html.escape(s, False))\n", strconv.Quote(s.String()))
 	}
 	compareBoth(t, sb.String())
 }

@@ -31,6 +31,7 @@ func init() {
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
 		"difflib": (*interp).difflibModule,
 		"shlex":   (*interp).shlexModule,
+		"html":    (*interp).htmlModule,
 	}
 }
 
