@@ -260,6 +260,7 @@ func (r *interp) stringModule() starlark.Value {
 		"hexdigits": starlark.String("0123456789abcdefABCDEF"), "octdigits": starlark.String("01234567"),
 		"punctuation": starlark.String(punct), "whitespace": starlark.String(ws),
 		"printable": starlark.String(digits + lower + upper + punct + ws),
+		"Template":  templateType, "Formatter": formatterType,
 		"capwords": builtin("string.capwords", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var s string
 			var sep starlark.Value = starlark.None
