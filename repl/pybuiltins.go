@@ -136,6 +136,11 @@ func charArgs(args starlark.Tuple) starlark.Tuple {
 // their elements, for builtins that iterate their arguments (list(obj)).
 func objectArgs(args starlark.Tuple) (starlark.Tuple, error) {
 	for i, a := range args {
+		if t := enumIterable(a); t != nil {
+			args = append(starlark.Tuple(nil), args...)
+			args[i] = t
+			continue
+		}
 		if _, ok := a.(*pyObject); !ok {
 			continue
 		}

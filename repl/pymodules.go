@@ -29,6 +29,7 @@ func init() {
 		"copy": (*interp).copyModule, "operator": (*interp).operatorModule, "io": (*interp).ioModule,
 		"collections.abc": (*interp).typingModule, "dataclasses": (*interp).dataclassesModule,
 		"tomllib": (*interp).tomllibModule, "abc": (*interp).abcModule,
+		"enum": (*interp).enumModule,
 	}
 }
 
@@ -36,7 +37,6 @@ func init() {
 var moduleHints = map[string]string{
 	"ast":        `re for definitions (re.findall(r"^\s*(?:async\s+)?def (\w+)", text, re.M); r"^\s*class (\w+)" for classes) or the grep tool; there is no Python parser here`,
 	"difflib":    `sets or zip over lines (set(a.splitlines()) - set(b.splitlines())), or a diff through run(["git", "diff", "--no-index", "--", "a", "b"])`,
-	"enum":       "a class with constants (class Color: RED = 1) or a dict",
 	"traceback":  `print(f"{type(e).__name__}: {e}") in the except clause (an uncaught error shows its traceback)`,
 	"logging":    "print()",
 	"contextlib": "try/finally or with open(...)",
