@@ -273,8 +273,7 @@ func (r *interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 		}
 		return starlark.None, nil
 	}
-	callOf(r).write(sb.String())
-	return starlark.None, nil
+	return starlark.None, r.writeStd(0, sb.String())
 }
 
 // pyEnumerate is enumerate(iterable, start=0).
