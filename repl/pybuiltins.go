@@ -136,6 +136,11 @@ func charArgs(args starlark.Tuple) starlark.Tuple {
 // their elements, for builtins that iterate their arguments (list(obj)).
 func objectArgs(args starlark.Tuple) (starlark.Tuple, error) {
 	for i, a := range args {
+		if t := enumIterable(a); t != nil {
+			args = append(starlark.Tuple(nil), args...)
+			args[i] = t
+			continue
+		}
 		if _, ok := a.(*pyObject); !ok {
 			continue
 		}
@@ -268,8 +273,7 @@ func (r *interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 		}
 		return starlark.None, nil
 	}
-	callOf(r).write(sb.String())
-	return starlark.None, nil
+	return starlark.None, r.writeStd(0, sb.String())
 }
 
 // pyEnumerate is enumerate(iterable, start=0).

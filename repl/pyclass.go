@@ -33,6 +33,7 @@ type userClass struct {
 	order  []string                  // the names in the order the body bound them
 	fields []string                  // the annotated names, in order (a dataclass's fields)
 	dc     *dataclassInfo            // set by @dataclass
+	enum   *enumInfo                 // an enum class's members (pymod_enum.go)
 }
 
 func (u *userClass) set(name string, v starlark.Value) {
@@ -85,6 +86,9 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		if b != object {
 			bases = append(bases, b)
 		}
+	}
+	if cls, ok, err := r.enumSubclass(name, bases, u); ok {
+		return cls, err
 	}
 	if len(bases) > 1 {
 		return nil, pyErrorf(excNotImplemented, "multiple inheritance is not supported in this REPL; derive from one class and hold the other as an attribute")

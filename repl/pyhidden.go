@@ -210,6 +210,10 @@ func (r *interp) iterable(v starlark.Value) (starlark.Value, error) {
 		return byteInts(string(v)), nil
 	case *pyObject:
 		return v.iter()
+	case *pyType, *enumMember:
+		if t := enumIterable(v); t != nil {
+			return t, nil
+		}
 	case starlark.Iterable:
 		return v, nil
 	}

@@ -173,6 +173,9 @@ func iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
 		}
 		return nil
 	}
+	if t := enumIterable(v); t != nil {
+		v = t
+	}
 	if o, ok := v.(*pyObject); ok {
 		it, err := o.iter()
 		if err != nil {

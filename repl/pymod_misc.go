@@ -61,16 +61,14 @@ func (s *stdStream) Attr(name string) (starlark.Value, error) {
 			}
 			if name == "writelines" {
 				return starlark.None, iterate(v, func(x starlark.Value) (bool, error) {
-					callOf(s.r).write(pyStr(x))
-					return true, nil
+					return true, s.r.writeStd(s.stream(), pyStr(x))
 				})
 			}
 			str, ok := v.(starlark.String)
 			if !ok {
 				return nil, pyErrorf(excTypeError, "write() argument must be str, not %s", pyTypeName(v))
 			}
-			callOf(s.r).write(string(str))
-			return starlark.MakeInt(pystr.CharLen(string(str))), nil
+			return starlark.MakeInt(pystr.CharLen(string(str))), s.r.writeStd(s.stream(), string(str))
 		}), nil
 	case "flush":
 		return builtin(s.name+".flush", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {

@@ -78,6 +78,9 @@ func indexInt(v starlark.Value) (int, error) {
 
 // pyIndex is x[i] with Python's meaning and errors.
 func pyIndex(x, i starlark.Value) (starlark.Value, error) {
+	if e := enumClassOf(x); e != nil {
+		return e.getItem(i)
+	}
 	switch x := x.(type) {
 	case *pyObject:
 		return x.getItem(i)
@@ -256,6 +259,10 @@ func pyLen(x starlark.Value) (int, error) {
 		return pystr.CharLen(string(v)), nil
 	case *pyObject:
 		return v.len()
+	case *pyType:
+		if e := enumClassOf(v); e != nil {
+			return len(e.members), nil
+		}
 	}
 	if n := starlark.Len(x); n >= 0 {
 		return n, nil

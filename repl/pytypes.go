@@ -29,7 +29,12 @@ var (
 	_ starlark.HasSetField = (*pyType)(nil)
 )
 
-func (t *pyType) String() string        { return classRepr(t.module, t.name) }
+func (t *pyType) String() string {
+	if enumClassOf(t) != nil {
+		return "<enum '" + t.name + "'>" // pymod_enum.go
+	}
+	return classRepr(t.module, t.name)
+}
 func (t *pyType) Type() string          { return "type" }
 func (t *pyType) Freeze()               {}
 func (t *pyType) Truth() starlark.Bool  { return true }

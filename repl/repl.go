@@ -166,6 +166,7 @@ type interp struct {
 	predeclared map[string]bool                      // names bound before REPL code ran: read directly in functions
 	slots       map[*starlark.Module]*modslots.Slots // the running call's chunk globals, for live reads
 	handling    []*pyException                       // exceptions being handled, for a bare raise
+	stdRedirect [2]starlark.Value                    // redirect_stdout/redirect_stderr targets (pymod_contextlib.go)
 	openFiles   []*pyFile                            // files open for writing, written at the end of each call
 	syncing     bool                                 // a file's pending writes are being written (pyFile.flush)
 	reprErr     error                                // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
