@@ -25,8 +25,9 @@ var layers = []layer{
 	{pkg: "harness/repl/pyre", imports: []string{"harness/repl/pystr", "github.com/dlclark/regexp2/v2"}},
 	{pkg: "harness/repl/modslots", imports: []string{"go.starlark.net/starlark"}},
 	{pkg: "harness/repl/rewrite", imports: []string{"go.starlark.net/syntax"}},
+	{pkg: "harness/repl/pyast"},
 	{pkg: "harness/repl", imports: []string{
-		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite",
+		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite", "harness/repl/pyast",
 		"go.starlark.net/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",
 		"harness/approval", "harness/atomicfile", "harness/config", "harness/failures",
 		"harness/jail", "harness/reaper", "harness/replib", "harness/sandbox", "harness/wire", "harness/worker",
@@ -48,7 +49,7 @@ var (
 	runtimeFiles   = regexp.MustCompile(`^(py[a-z_]*|re|re_[a-z]+|dictview|iterfail|driver|tryrun)\.go$`)
 	runtimeImports = []string{
 		"go.starlark.net/", "github.com/BurntSushi/toml",
-		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite",
+		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite", "harness/repl/pyast",
 	}
 )
 

@@ -39,12 +39,14 @@ func init() {
 		"html":       (*interp).htmlModule,
 		"enum":       (*interp).enumModule,
 		"contextlib": (*interp).contextlibModule,
+		"ast":        (*interp).astModule,
 	}
 }
 
 // moduleHints say what to use instead of modules models often import.
 var moduleHints = map[string]string{
 	"ast":        `re for definitions (re.findall(r"^\s*(?:async\s+)?def (\w+)", text, re.M); r"^\s*class (\w+)" for classes) or the grep tool; there is no Python parser here`,
+	"difflib":    `sets or zip over lines (set(a.splitlines()) - set(b.splitlines())), or a diff through run(["git", "diff", "--no-index", "--", "a", "b"])`,
 	"enum":       "a class with constants (class Color: RED = 1) or a dict",
 	"traceback":  `print(f"{type(e).__name__}: {e}") in the except clause (an uncaught error shows its traceback)`,
 	"logging":    "print()",
