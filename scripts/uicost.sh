@@ -11,7 +11,8 @@
 # last words are on screen. CPU (utime+stime) and write(2) calls come from
 # /proc/PID/stat and /proc/PID/io of the agent process itself, over the
 # stream (from Enter to the last words on screen); -shape paragraph or fence
-# streams one 131 KB paragraph or a 4,000-line fenced Go block instead, in
+# streams one 131 KB paragraph or a 4,000-line fenced Go block instead, and
+# -shape patch a subagent's apply_patch call adding a 4,000-line file, in
 # 6-byte chunks at R chunks a second (see uicost serve); peak RSS is VmHWM once the
 # turn has ended and the process is idle again. Cases:
 #
@@ -41,7 +42,7 @@ while [ $# -gt 0 ]; do
 	-crush) crush="$2"; shift 2 ;;
 	-before) before="$2"; shift 2 ;;
 	-only) only="$2"; shift 2 ;;
-	*) echo "usage: $0 [-tokens N] [-rate R] [-shape prose|paragraph|fence] [-turns N] [-crush PATH] [-before PATH] [-only empty|resumed|crush|before-empty|before-resumed]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-tokens N] [-rate R] [-shape prose|paragraph|fence|patch] [-turns N] [-crush PATH] [-before PATH] [-only empty|resumed|crush|before-empty|before-resumed]" >&2; exit 2 ;;
 	esac
 done
 command -v tmux >/dev/null || { echo "uicost: tmux is not installed (apt-get install tmux)" >&2; exit 1; }
@@ -64,6 +65,10 @@ for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
 url="$(cat "$work/url")"
 mkdir -p "$work/repo" "$work/home"
 HARNESS_HOME="$work/home" "$work/harness" setup --base-url "$url" --model llmtest-model >/dev/null
+if [ "$shape" = patch ]; then # the subagent's patch applies without asking
+	sed -i 's/^permission = .*/permission = "read-write"/' "$work/home/config.toml"
+	grep -q '^permission = "read-write"' "$work/home/config.toml" || { echo "uicost: no permission line in config.toml" >&2; exit 1; }
+fi
 for s in resumed before-resumed; do # one each: a case's turn is saved into its session
 	"$work/uicost" session -home "$work/home" -repo "$work/repo" -name "$s" -turns "$turns"
 done

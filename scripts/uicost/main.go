@@ -13,8 +13,11 @@
 // "[stream end]". Another -shape streams a reply of that shape instead, in
 // chunks of 6 bytes at -rate chunks a second (-tokens is then ignored):
 // paragraph (20,000 words as one paragraph, 131 KB) or fence (a 4,000-line
-// fenced Go block, 123 KB), each followed by "[stream end]". After each
-// long reply is written it appends a line to -done. It runs until it is
+// fenced Go block, 123 KB), each followed by "[stream end]"; or patch: the
+// root delegates to a subagent, whose apply_patch call adding a 4,000-line
+// Go file streams as its arguments, and the root's answer after it ends in
+// "[stream end]". After each long reply is written it appends a line to
+// -done. It runs until it is
 // killed.
 //
 // session writes a saved harness session NAME under DIR/sessions: -turns
@@ -31,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"harness/llm"
@@ -64,45 +68,112 @@ func serve(args []string) error {
 	doneFile := fs.String("done", "", "file to append a line to after each long reply")
 	tokens := fs.Int("tokens", 20000, "tokens in a long reply")
 	rate := fs.Int("rate", 500, "tokens a second")
-	shape := fs.String("shape", "prose", "prose, paragraph or fence")
+	shape := fs.String("shape", "prose", "prose, paragraph, fence or patch")
 	fs.Parse(args)
 	if *urlFile == "" || *doneFile == "" || *tokens < 1 || *rate < 1 {
 		return fmt.Errorf("serve needs -url, -done, and positive -tokens and -rate")
 	}
-	long := longReply(*tokens, time.Second/time.Duration(*rate))
-	switch *shape {
-	case "prose":
-	case "paragraph", "fence":
-		text := llmtest.Words(20000, 0)
-		if *shape == "fence" {
-			text = llmtest.GoFence(4000)
-		}
-		long = llmtest.Reply{Content: text + "\n\n[stream end]", Split: 6, Pace: long.Pace,
-			Usage: &llm.Usage{PromptTokens: 1000, CompletionTokens: 20000, TotalTokens: 21000}}
-		*tokens = (len(long.Content) + 5) / 6
-	default:
-		return fmt.Errorf("unknown -shape %q: want prose, paragraph or fence", *shape)
+	pace := time.Second / time.Duration(*rate)
+	long, err := shapeReply(*shape, *tokens, pace)
+	if err != nil {
+		return err
 	}
-	return llmtest.Serve(*urlFile, func(r llmtest.Request) llmtest.Reply {
-		var body struct {
-			Tools []json.RawMessage `json:"tools"`
-		}
-		json.Unmarshal(r.Body, &body)
-		if len(body.Tools) == 0 {
-			return llmtest.Text("Streaming test")
-		}
+	// chunks is about how many chunks the long reply streams: Pace makes
+	// it last chunks×pace.
+	chunks := streamed(long)
+	done := func() {
 		go func() {
-			// Written once the reply's last chunk is: Pace makes it
-			// last tokens/rate seconds.
-			time.Sleep(time.Duration(*tokens+2) * long.Pace)
+			time.Sleep(time.Duration(chunks+2) * pace)
 			f, err := os.OpenFile(*doneFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 			if err == nil {
 				fmt.Fprintln(f, "done")
 				f.Close()
 			}
 		}()
-		return long
+	}
+	var patches atomic.Int32
+	return llmtest.Serve(*urlFile, func(r llmtest.Request) llmtest.Reply {
+		req := parse(r.Body)
+		switch {
+		case len(req.tools) == 0:
+			return llmtest.Text("Streaming test")
+		case *shape != "patch":
+			done()
+			return long
+		case !req.tools["repl"] && req.results < 2: // the root, after the start-up call
+			return llmtest.Call("rlm", `{"task":"Write big.go.","name":"writer"}`)
+		case !req.tools["repl"]:
+			return llmtest.Text("The writer wrote the file.\n\n[stream end]")
+		case req.results < 2: // the subagent, after its start-up call
+			done()
+			return patchReply(int(patches.Add(1)), pace)
+		}
+		return llmtest.Text("Wrote the file.")
 	})
+}
+
+// shapeReply is the long reply of shape: prose is n four-byte tokens, one
+// a chunk; paragraph and fence are a 131 KB paragraph and a 4,000-line
+// fenced Go block in 6-byte chunks; each is a chunk every pace. patch is
+// answered by patchReply instead, its zero Reply counting its chunks.
+func shapeReply(shape string, n int, pace time.Duration) (llmtest.Reply, error) {
+	usage := &llm.Usage{PromptTokens: 1000, CompletionTokens: 20000, TotalTokens: 21000}
+	switch shape {
+	case "prose":
+		return longReply(n, pace), nil
+	case "paragraph":
+		return llmtest.Reply{Content: llmtest.Words(20000, 0) + "\n\n[stream end]", Split: 6, Pace: pace, Usage: usage}, nil
+	case "fence":
+		return llmtest.Reply{Content: llmtest.GoFence(4000) + "\n\n[stream end]", Split: 6, Pace: pace, Usage: usage}, nil
+	case "patch":
+		return patchReply(1, pace), nil
+	}
+	return llmtest.Reply{}, fmt.Errorf("unknown -shape %q: want prose, paragraph, fence or patch", shape)
+}
+
+// patchReply is the subagent's apply_patch call adding big<n>.go, 4,000
+// lines of Go, its arguments streamed in 6-byte chunks, one every pace (a
+// new name each time, so that every case's patch applies).
+func patchReply(n int, pace time.Duration) llmtest.Reply {
+	a, _ := json.Marshal(map[string]string{"patch": llmtest.AddFilePatch(fmt.Sprintf("big%d.go", n), 4000)})
+	return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "call_patch", Name: "apply_patch", Arguments: string(a)}},
+		Split: 6, Pace: pace, Usage: &llm.Usage{PromptTokens: 1000, CompletionTokens: 20000, TotalTokens: 21000}}
+}
+
+// streamed is how many chunks r streams, its text being ASCII.
+func streamed(r llmtest.Reply) int {
+	n := (len(r.Content) + r.Split - 1) / r.Split
+	for _, c := range r.ToolCalls {
+		n += 1 + (len(c.Arguments)+r.Split-1)/r.Split
+	}
+	return n + 3
+}
+
+// request is what serve looks at in a chat request: the tools it offers
+// (a subagent's include repl) and how many tool results it holds.
+type request struct {
+	tools   map[string]bool
+	results int
+}
+
+func parse(body []byte) request {
+	var b struct {
+		Tools []struct {
+			Function struct{ Name string } `json:"function"`
+		} `json:"tools"`
+		Messages []llm.Message `json:"messages"`
+	}
+	json.Unmarshal(body, &b)
+	r := request{tools: map[string]bool{}}
+	for _, t := range b.Tools {
+		r.tools[t.Function.Name] = true
+	}
+	for _, m := range b.Messages {
+		if m.Role == "tool" {
+			r.results++
+		}
+	}
+	return r
 }
 
 // longReply is n four-byte tokens sent one per chunk, every pace.
