@@ -95,7 +95,9 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 	}
 	switch b := base.(type) {
 	case *excType:
-		return &excType{name: name, module: "__main__", base: b, user: u}, nil
+		t := &excType{name: name, module: "__main__", base: b, user: u}
+		r.addSubclass(b, t)
+		return t, nil
 	case *pyType:
 		if b.user == nil && b != object {
 			return nil, pyErrorf(excNotImplemented, "subclassing the built-in %s is not supported in this REPL; hold one as an attribute (self.items = %s())", b.name, b.name)
@@ -104,6 +106,7 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return t.construct(thread, args, kw)
 		}
+		r.addSubclass(b, t)
 		return t, nil
 	}
 	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
@@ -160,8 +163,10 @@ func classOfValue(v starlark.Value) starlark.Value {
 // self.name is.
 func bindAttr(thread *starlark.Thread, v, self starlark.Value) (starlark.Value, error) {
 	switch f := v.(type) {
-	case *starlark.Function, *goMethod, *abstractMethod, *genFunc:
+	case *starlark.Function, *goMethod, *abstractMethod, *genFunc, *fnWrapper, *cached:
 		return &boundMethod{self: self, fn: v}, nil
+	case *cachedProperty:
+		return f.get(thread, self)
 	case *staticMethod:
 		return f.fn, nil
 	case *classMethod:

@@ -145,6 +145,9 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 // x.__class__: the value's own attribute when it has one, else what
 // Python gives functions and every object.
 func (r *interp) dunderAttr(x starlark.Value, name string) (starlark.Value, error) {
+	if v, ok := r.classIntrospect(x, name); ok {
+		return v, nil
+	}
 	if h, ok := x.(starlark.HasAttrs); ok {
 		v, err := h.Attr(name)
 		if err != nil || v != nil {

@@ -440,7 +440,8 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 // dunderAttrs are the attributes Python gives every function or object,
 // which Starlark's values lack (f.__name__); the hidden builtin supplies
 // them.
-var dunderAttrs = map[string]bool{"__name__": true, "__qualname__": true, "__doc__": true, "__module__": true, "__class__": true}
+var dunderAttrs = map[string]bool{"__name__": true, "__qualname__": true, "__doc__": true, "__module__": true, "__class__": true,
+	"__mro__": true, "__subclasses__": true, "__bases__": true, "__dict__": true}
 
 func (w *astWalker) exprs(list []syntax.Expr) {
 	for i, x := range list {
