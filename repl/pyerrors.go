@@ -140,6 +140,7 @@ var (
 	excRecursion      = newExc("RecursionError", excRuntime)
 	excNotImplemented = newExc("NotImplementedError", excRuntime)
 	excStopIteration  = newExc("StopIteration", excException)
+	excGeneratorExit  = newExc("GeneratorExit", excBase)
 	excTypeError      = newExc("TypeError", excException)
 	excValueError     = newExc("ValueError", excException)
 	excUnicode        = newExc("UnicodeError", excValueError)
@@ -150,7 +151,7 @@ var (
 	excCalledProcess  = &excType{name: "CalledProcessError", module: "subprocess", base: excSubprocess}
 	excTimeoutExpired = &excType{name: "TimeoutExpired", module: "subprocess", base: excSubprocess}
 	excCSV            = &excType{name: "Error", module: "csv", base: excException}
-	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, excAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excConnection, excBrokenPipe, excConnRefused, excConnReset, excConnAborted, excProcessLookup, excInterrupted, excMemory, excSyntax, excWarning, excUserWarning, excDeprecation, excRuntimeWarning, excRuntime, excRecursion, excNotImplemented, excStopIteration, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
+	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, excAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excConnection, excBrokenPipe, excConnRefused, excConnReset, excConnAborted, excProcessLookup, excInterrupted, excMemory, excSyntax, excWarning, excUserWarning, excDeprecation, excRuntimeWarning, excRuntime, excRecursion, excNotImplemented, excStopIteration, excGeneratorExit, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
 	exceptionAliases  = map[string]*excType{"IOError": excOSError, "EnvironmentError": excOSError}
 )
 
