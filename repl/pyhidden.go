@@ -34,6 +34,12 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
 		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))
 	}
+	for name, op := range map[string]syntax.Token{rewrite.HidLT: syntax.LT, rewrite.HidLE: syntax.LE, rewrite.HidGT: syntax.GT, rewrite.HidGE: syntax.GE, rewrite.HidEq: syntax.EQL} {
+		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) {
+			ok, err := pyCompare(op, x, y)
+			return starlark.Bool(ok), err
+		}))
+	}
 	augApply := func(thread *starlark.Thread, op string, old, y starlark.Value) (starlark.Value, error) {
 		return starlark.Call(thread, g[op], starlark.Tuple{old, y}, nil)
 	}

@@ -78,6 +78,7 @@ var (
 	_ starlark.HasSetKey       = (*dictLike)(nil)
 	_ starlark.Container       = (*dictLike)(nil)
 	_ starlark.HasBinary       = (*dictLike)(nil)
+	_ starlark.HasUnary        = (*dictLike)(nil)
 	_ starlark.Comparable      = (*dictLike)(nil)
 )
 
@@ -147,7 +148,55 @@ func (d *dictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
 }
 
 func (d *dictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
-	return starlark.CompareDepth(op, d.d, y.(*dictLike).d, depth)
+	o := y.(*dictLike)
+	if d.kind == kindCounter && o.kind == kindCounter {
+		return counterCompare(op, d, o)
+	}
+	return starlark.CompareDepth(op, d.d, o.d, depth)
+}
+
+// counterCompare compares Counters as multisets, a missing element
+// counting zero: == equal counts, <= a subset, < a proper one.
+func counterCompare(op syntax.Token, a, b *dictLike) (bool, error) {
+	zero := starlark.MakeInt(0)
+	count := func(c *dictLike, k starlark.Value) starlark.Value {
+		if v, found, _ := c.d.Get(k); found {
+			return v
+		}
+		return zero
+	}
+	le := func(x, y *dictLike) (bool, error) { // every count of x <= y's
+		for _, k := range append(x.d.Keys(), y.d.Keys()...) {
+			ok, err := pyCompare(syntax.LE, count(x, k), count(y, k))
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	ab, err := le(a, b)
+	if err != nil {
+		return false, err
+	}
+	ba, err := le(b, a)
+	if err != nil {
+		return false, err
+	}
+	switch op {
+	case syntax.EQL:
+		return ab && ba, nil
+	case syntax.NEQ:
+		return !(ab && ba), nil
+	case syntax.LE:
+		return ab, nil
+	case syntax.LT:
+		return ab && !ba, nil
+	case syntax.GE:
+		return ba, nil
+	case syntax.GT:
+		return ba && !ab, nil
+	}
+	return false, nil
 }
 
 // update adds a mapping or pairs and keyword arguments, as dict.update.
@@ -444,6 +493,29 @@ func (d *dictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 		}
 		if pos, _ := starlark.Compare(syntax.GT, v, starlark.MakeInt(0)); pos {
 			_ = out.d.SetKey(k, v)
+		}
+	}
+	return out, nil
+}
+
+// Unary is +counter (the positive counts) and -counter (the negative
+// counts, negated), as CPython's.
+func (d *dictLike) Unary(op syntax.Token) (starlark.Value, error) {
+	if d.kind != kindCounter || op != syntax.PLUS && op != syntax.MINUS {
+		return nil, nil
+	}
+	out := &dictLike{d: starlark.NewDict(0), cls: d.cls, kind: kindCounter}
+	zero := starlark.MakeInt(0)
+	for _, kv := range d.d.Items() {
+		v := kv[1]
+		if op == syntax.MINUS {
+			var err error
+			if v, err = starlark.Binary(syntax.MINUS, zero, v); err != nil {
+				return nil, err
+			}
+		}
+		if pos, _ := pyCompare(syntax.GT, v, zero); pos {
+			_ = out.d.SetKey(kv[0], v)
 		}
 	}
 	return out, nil
