@@ -37,7 +37,7 @@ const (
 	HidLE       = "<="
 	HidGT       = ">"
 	HidGE       = ">="
-	HidEq       = "=="    // x == y when a side is 0, 1, True or False: True == 1 in Python
+	HidEq       = "==" // x == y when a side is 0, 1, True or False: True == 1 in Python
 )
 
 // compareOps are the comparisons whose hidden builtins read a bool as an
