@@ -19,7 +19,9 @@ func (p *exprParser) compClauses() []*node {
 				return kids
 			}
 			p.i++
-			kids = append(kids, p.mk(nComp, a, target, p.orTest()))
+			c := p.mk(nComp, a, target, p.orTest())
+			c.dirty = c.dirty || starDeep(target)
+			kids = append(kids, c)
 		case p.tok().kw("if"):
 			p.i++
 			kids = append(kids, p.mk(nComp, a, p.orTestNoCond()))

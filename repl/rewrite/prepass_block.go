@@ -430,12 +430,20 @@ func (rw *rewriter) forHeader(lb *lineBuilder, sc scope) {
 		return
 	}
 	e := rw.emitter()
-	if starTarget(targets) >= 0 {
-		rw.fail(e.toks[targets.a].start, "a starred loop target (for a, *rest in ...) is not supported; unpack inside the loop: first, rest = row[0], row[1:]")
-		return
-	}
 	if len(p.named) > 0 {
 		rw.fail(e.toks[p.named[0].a].start, walrusMsg)
+		return
+	}
+	if starDeep(targets) {
+		ta, _ := e.span(targets)
+		_, ib := e.span(iter)
+		lb.copyTo(ta)
+		e.starredFor(targets, iter, &lb.f)
+		lb.pos, lb.changed = ib, true
+		if e.err != nil {
+			rw.fail(e.err.Pos, e.err.Msg)
+		}
+		rw.inline(lb, sc)
 		return
 	}
 	lb.node(e, targets)

@@ -185,6 +185,10 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 		rw.starAssign(lb, e, parts[0], parts[1])
 		return
 	}
+	if len(parts) == 2 && starDeep(parts[0]) {
+		rw.nestedStarAssign(lb, e, parts[0], parts[1])
+		return
+	}
 	for i, n := range parts {
 		if starTarget(n) >= 0 && i < len(parts)-1 {
 			rw.fail(e.toks[n.a].start, "a starred target (a, *rest = ...) works in a single assignment only")
