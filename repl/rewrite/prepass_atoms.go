@@ -3,8 +3,9 @@
 package rewrite
 
 // compClauses parses for/if clauses of a comprehension.
-func (p *exprParser) compClauses() []*node {
+func (p *exprParser) compClauses(elem int) []*node {
 	var kids []*node
+	defer func() { p.compWalrus(elem, kids) }()
 	for p.err == nil {
 		a := p.i
 		switch {
@@ -112,7 +113,7 @@ func (p *exprParser) atom() *node {
 		}
 		x := p.testOrStar(true)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids := append([]*node{x}, p.compClauses()...)
+			kids := append([]*node{x}, p.compClauses(x.a)...)
 			p.expect(")")
 			n := p.mk(nParen, a, kids...)
 			n.genexp, n.dirty = true, true
@@ -213,7 +214,7 @@ func (p *exprParser) displayItems(close string, braces bool) []*node {
 		}
 		kids = append(kids, item)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids = append(kids, p.compClauses()...)
+			kids = append(kids, p.compClauses(item.a)...)
 			return kids
 		}
 		if !p.tok().op(",") {
