@@ -241,6 +241,12 @@ func (e *pyException) Attr(name string) (starlark.Value, error) {
 			return bindAttr(u.r.thread, v, e)
 		}
 	}
+	if name == "value" && e.typ.isSubclass(excStopIteration) {
+		if len(e.args) > 0 {
+			return e.args[0], nil
+		}
+		return starlark.None, nil
+	}
 	if e.typ.isSubclass(excOSError) {
 		switch name {
 		case "errno", "strerror", "filename", "filename2":

@@ -61,6 +61,7 @@ type pyGen struct {
 	out    chan genStep   // the body's steps
 	resume chan genResume // the consumer's next(), send() or throw()
 	closed chan struct{}  // closed to end a suspended body
+	ret    starlark.Value // what the body returned: StopIteration's value
 }
 
 // genResume is what a suspended yield gets: the value sent (None for
@@ -168,7 +169,7 @@ func (g *pyGen) run() {
 		}
 		g.out <- genStep{done: true, err: err}
 	}()
-	_, err = starlark.Call(g.thread, g.fn, g.args, g.kw)
+	g.ret, err = starlark.Call(g.thread, g.fn, g.args, g.kw)
 }
 
 // yield hands v to the consumer and waits for the next step: it returns

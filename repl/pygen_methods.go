@@ -75,7 +75,11 @@ func (it *pyIter) stepOrStop(v starlark.Value, ok bool, err error) (starlark.Val
 	if err != nil || !ok {
 		it.done = true
 		if err == nil {
-			err = &pyError{&pyException{typ: excStopIteration}}
+			exc := &pyException{typ: excStopIteration}
+			if it.gen != nil && it.gen.ret != nil && it.gen.ret != starlark.None {
+				exc.args = starlark.Tuple{it.gen.ret}
+			}
+			err = &pyError{exc}
 		}
 		return nil, err
 	}
