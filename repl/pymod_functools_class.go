@@ -188,9 +188,15 @@ func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs("dispatch", args, kw, 1, &cls); err != nil {
 				return nil, err
 			}
-			for _, e := range d.registry {
-				if e.cls == cls {
-					return e.fn, nil
+			mro, ok := d.r.classIntrospect(cls, "__mro__")
+			if !ok {
+				mro = starlark.Tuple{cls}
+			}
+			for _, c := range mro.(starlark.Tuple) {
+				for _, e := range d.registry {
+					if e.cls == c {
+						return e.fn, nil
+					}
 				}
 			}
 			return d.fn, nil

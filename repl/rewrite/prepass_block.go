@@ -288,6 +288,9 @@ func (rw *rewriter) decorate(l *pline) {
 		rw.edits = append(rw.edits, edit{start: d.start, end: d.end, f: f})
 		exprs[i] = frag{{text: tmp, orig: d.start}}
 	}
+	if name == "load" {
+		name = loadName // as renameLoads writes the def's name
+	}
 	indent := rw.src[strings.LastIndexByte(rw.src[:l.start], '\n')+1 : l.start]
 	at := l.deco[0].toks[0].start
 	var f frag

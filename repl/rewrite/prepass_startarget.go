@@ -25,6 +25,19 @@ func starDeep(n *node) bool {
 	return false
 }
 
+// nestedStar reports whether target n holds a star below its top level.
+func nestedStar(n *node) bool {
+	if n.kind != nTuple && n.kind != nList && n.kind != nParen {
+		return n.kind == nStar && starDeep(n.kids[0])
+	}
+	for _, k := range n.kids {
+		if k.kind == nStar && starDeep(k.kids[0]) || k.kind != nStar && starDeep(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // starPattern describes target n for the hidden builtins: "_" one target,
 // "*" the starred one, "(...)" a sequence of targets.
 func (e *emitter) starPattern(n *node) string {

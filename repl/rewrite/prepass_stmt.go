@@ -181,7 +181,7 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 	if sc.globals != nil && rw.globalAssign(lb, e, parts, p, a, sc) {
 		return
 	}
-	if len(parts) == 2 && starTarget(parts[0]) >= 0 {
+	if len(parts) == 2 && starTarget(parts[0]) >= 0 && !nestedStar(parts[0]) {
 		rw.starAssign(lb, e, parts[0], parts[1])
 		return
 	}
