@@ -54,6 +54,7 @@ func (r *interp) collectionsModule() starlark.Value {
 		"Counter": counter, "defaultdict": defaultdict, "OrderedDict": ordered,
 		"namedtuple": builtin("collections.namedtuple", r.namedtuple),
 		"deque":      r.dequeType(),
+		"ChainMap":   r.chainMapType(),
 	})
 }
 
