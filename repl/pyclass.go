@@ -93,6 +93,9 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 	if len(bases) == 1 {
 		base = bases[0]
 	}
+	if t, ok, err := r.typingClass(name, base, u); ok {
+		return t, err
+	}
 	switch b := base.(type) {
 	case *excType:
 		t := &excType{name: name, module: "__main__", base: b, user: u}
