@@ -40,6 +40,15 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 			return starlark.Bool(ok), err
 		}))
 	}
+	for name, op := range map[string]syntax.Token{rewrite.HidNeg: syntax.MINUS, rewrite.HidPos: syntax.PLUS, rewrite.HidInvert: syntax.TILDE} {
+		add(name, name[1:], func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			x := args[0]
+			if b, ok := x.(starlark.Bool); ok {
+				x = starlark.MakeInt(b2i(bool(b)))
+			}
+			return starlark.Unary(op, x)
+		})
+	}
 	augApply := func(thread *starlark.Thread, op string, old, y starlark.Value) (starlark.Value, error) {
 		return starlark.Call(thread, g[op], starlark.Tuple{old, y}, nil)
 	}

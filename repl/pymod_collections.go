@@ -12,7 +12,7 @@ import (
 
 func (r *interp) collectionsModule() starlark.Value {
 	dict := r.types["dict"]
-	counter := &pyType{name: "Counter", base: dict}
+	counter := &pyType{name: "Counter", module: "collections", base: dict}
 	counter.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		c := &dictLike{d: starlark.NewDict(0), cls: counter, kind: kindCounter}
 		if len(args) > 1 {
@@ -20,7 +20,7 @@ func (r *interp) collectionsModule() starlark.Value {
 		}
 		return c, c.count(args, kw, 1)
 	}
-	defaultdict := &pyType{name: "defaultdict", base: dict}
+	defaultdict := &pyType{name: "defaultdict", module: "collections", base: dict}
 	defaultdict.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		d := &dictLike{d: starlark.NewDict(0), cls: defaultdict, kind: kindDefault, factory: starlark.None, thread: thread}
 		if len(args) > 0 {
@@ -31,7 +31,7 @@ func (r *interp) collectionsModule() starlark.Value {
 		}
 		return d, d.update(args, kw)
 	}
-	ordered := &pyType{name: "OrderedDict", base: dict}
+	ordered := &pyType{name: "OrderedDict", module: "collections", base: dict}
 	ordered.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		d := &dictLike{d: starlark.NewDict(0), cls: ordered, kind: kindOrdered}
 		return d, d.update(args, kw)

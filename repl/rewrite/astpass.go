@@ -38,7 +38,14 @@ const (
 	HidGT       = ">"
 	HidGE       = ">="
 	HidEq       = "==" // x == y when a side is 0, 1, True or False: True == 1 in Python
+	HidNeg      = "u-" // -x, +x and ~x unless x is a number literal: -True is -1
+	HidPos      = "u+"
+	HidInvert   = "u~"
 )
+
+// unaryOps are the unary operators whose hidden builtins read a bool as
+// an int.
+var unaryOps = map[syntax.Token]string{syntax.MINUS: HidNeg, syntax.PLUS: HidPos, syntax.TILDE: HidInvert}
 
 // compareOps are the comparisons whose hidden builtins read a bool as an
 // int, as Python does (True < 2, flag == 1).
@@ -443,6 +450,9 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 	case *syntax.UnaryExpr:
 		if e.X != nil {
 			e.X = w.expr(e.X)
+			if name := unaryOps[e.Op]; name != "" && !numeric(e.X) {
+				return hidden(name, e.OpPos, e.X)
+			}
 		}
 	case *syntax.CallExpr:
 		return w.call(e)
