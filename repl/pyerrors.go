@@ -500,10 +500,19 @@ var msgRules = []msgRule{
 	rule(`unknown binary op: (list|tuple) \+ (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf(`can only concatenate %s (not "%s") to %s`, m[1], pyTypeOf(m[2]), m[1])
 	}),
+	rule(`unknown binary op: (string|list|tuple|bytes) \* (string|list|tuple|bytes|float|dict|NoneType|set)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[2]))
+	}),
+	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[1]))
+	}),
 	rule(`unknown binary op: (\S+) (\S+) (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),
 	rule(`during iteration`, excRuntime, nil),
+	rule(`^(?:\w+: )?(tuple|list) index: got (\S+), want int$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("%s indices must be integers or slices, not %s", m[1], pyTypeOf(m[2]))
+	}),
 	rule(`^unhandled index operation (\S+)\[`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object is not subscriptable", pyTypeOf(m[1]))
 	}),

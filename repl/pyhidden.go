@@ -601,7 +601,7 @@ func pyChain(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 			}
 			ok = bool(v.Truth()) == (op == "in")
 		default:
-			if ok, err = starlark.Compare(chainOps[op], left, right); err != nil {
+			if ok, err = pyCompare(chainOps[op], left, right); err != nil {
 				return nil, err
 			}
 		}
