@@ -10,6 +10,13 @@ import (
 var _ starlark.HasAttrs = (*pyIter)(nil)
 
 func (it *pyIter) AttrNames() []string {
+	if it.extra != nil {
+		names := []string{"__next__"}
+		for k := range it.extra {
+			names = append(names, k)
+		}
+		return names
+	}
 	if it.gen != nil {
 		return []string{"__next__", "close", "send", "throw"}
 	}
@@ -17,6 +24,9 @@ func (it *pyIter) AttrNames() []string {
 }
 
 func (it *pyIter) Attr(name string) (starlark.Value, error) {
+	if v, ok := it.extra[name]; ok {
+		return v, nil
+	}
 	switch name {
 	case "__next__":
 		return builtin("__next__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
