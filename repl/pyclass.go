@@ -76,6 +76,7 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		pair := attrs.Index(i).(starlark.Tuple)
 		u.set(string(pair[0].(starlark.String)), pair[1])
 	}
+	r.noteQualnames(name, u)
 	for _, f := range args[3].(starlark.Tuple) {
 		u.fields = append(u.fields, string(f.(starlark.String)))
 	}

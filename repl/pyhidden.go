@@ -176,7 +176,17 @@ func (r *interp) dunderAttr(x starlark.Value, name string) (starlark.Value, erro
 			n = "<lambda>"
 		}
 		switch name {
-		case "__name__", "__qualname__":
+		case "__qualname__":
+			if q, ok := r.qualnames[x]; ok {
+				return starlark.String(q), nil
+			}
+			if bm, ok := x.(*boundMethod); ok {
+				if q, ok := r.qualnames[bm.fn]; ok {
+					return starlark.String(q), nil
+				}
+			}
+			return starlark.String(n[strings.LastIndexByte(n, '.')+1:]), nil
+		case "__name__":
 			return starlark.String(n[strings.LastIndexByte(n, '.')+1:]), nil
 		case "__doc__":
 			if fn, ok := f.(*starlark.Function); ok && fn.Doc() != "" {

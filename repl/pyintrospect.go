@@ -59,3 +59,23 @@ func (r *interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 	}
 	return nil, false
 }
+
+// noteQualnames records Class.name as the __qualname__ of the functions
+// of class cls's body (methods, static and class methods, properties'
+// getters).
+func (r *interp) noteQualnames(cls string, u *userClass) {
+	if r.qualnames == nil {
+		r.qualnames = map[starlark.Value]string{}
+	}
+	for name, v := range u.dict {
+		switch f := v.(type) {
+		case *staticMethod:
+			v = f.fn
+		case *classMethod:
+			v = f.fn
+		}
+		if f, ok := v.(*starlark.Function); ok && f.Name() == name {
+			r.qualnames[f] = cls + "." + name
+		}
+	}
+}

@@ -171,6 +171,7 @@ type interp struct {
 	reprErr     error                                // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
 	dt          *dtClasses                           // the datetime module's classes
 	subclasses  map[starlark.Value][]starlark.Value  // the classes a class statement derived from each class, in order
+	qualnames   map[starlark.Value]string            // Class.method for the functions of class bodies
 }
 
 // newInterp builds an interpreter and loads the helper files.
