@@ -300,7 +300,7 @@ func TestOneStepAllocationsAreRefused(t *testing.T) {
 			t.Errorf("%s = %q, want %q", code, got, want)
 		}
 	}
-	if got := e.exec(`"a" * "b"`); !strings.HasSuffix(got, "\nTypeError: unsupported operand type(s) for *: 'str' and 'str'") {
+	if got := e.exec(`"a" * "b"`); !strings.HasSuffix(got, "\nTypeError: can't multiply sequence by non-int of type 'str'") {
 		t.Errorf("error of a bad *: %q", got)
 	}
 }

@@ -403,6 +403,9 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 		if def != nil {
 			return def, nil
 		}
+		if p, isIter := it.(*pyIter); isIter {
+			return p.stepOrStop(nil, false, nil)
+		}
 		return nil, &pyError{&pyException{typ: excStopIteration}}
 	}
 	return v, nil

@@ -138,7 +138,7 @@ func (r *interp) pyMinMax(isMin bool) builtinFunc {
 			if isMin {
 				op = syntax.LT
 			}
-			better, err := starlark.Compare(op, k, bestKey)
+			better, err := pyCompare(op, k, bestKey)
 			if err != nil {
 				return nil, pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", op, pyTypeName(k), pyTypeName(bestKey))
 			}

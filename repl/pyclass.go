@@ -77,6 +77,7 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		pair := attrs.Index(i).(starlark.Tuple)
 		u.set(string(pair[0].(starlark.String)), pair[1])
 	}
+	r.noteQualnames(name, u)
 	for _, f := range args[3].(starlark.Tuple) {
 		u.fields = append(u.fields, string(f.(starlark.String)))
 	}
@@ -97,9 +98,14 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 	if len(bases) == 1 {
 		base = bases[0]
 	}
+	if t, ok, err := r.typingClass(name, base, u); ok {
+		return t, err
+	}
 	switch b := base.(type) {
 	case *excType:
-		return &excType{name: name, module: "__main__", base: b, user: u}, nil
+		t := &excType{name: name, module: "__main__", base: b, user: u}
+		r.addSubclass(b, t)
+		return t, nil
 	case *pyType:
 		if b.user == nil && b != object {
 			return nil, pyErrorf(excNotImplemented, "subclassing the built-in %s is not supported in this REPL; hold one as an attribute (self.items = %s())", b.name, b.name)
@@ -108,6 +114,7 @@ func (r *interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 		t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return t.construct(thread, args, kw)
 		}
+		r.addSubclass(b, t)
 		return t, nil
 	}
 	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
@@ -164,8 +171,10 @@ func classOfValue(v starlark.Value) starlark.Value {
 // self.name is.
 func bindAttr(thread *starlark.Thread, v, self starlark.Value) (starlark.Value, error) {
 	switch f := v.(type) {
-	case *starlark.Function, *goMethod, *abstractMethod, *genFunc:
+	case *starlark.Function, *goMethod, *abstractMethod, *genFunc, *fnWrapper, *cached:
 		return &boundMethod{self: self, fn: v}, nil
+	case *cachedProperty:
+		return f.get(thread, self)
 	case *staticMethod:
 		return f.fn, nil
 	case *classMethod:

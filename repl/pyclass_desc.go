@@ -231,6 +231,9 @@ func (r *interp) classBuiltins(g starlark.StringDict) {
 		if o, ok := x.(*pyObject); ok {
 			return o.Attr("__dict__")
 		}
+		if v, ok := r.classIntrospect(x, "__dict__"); ok {
+			return v, nil
+		}
 		return nil, pyErrorf(excTypeError, "vars() argument must have __dict__ attribute")
 	})
 	g["__py_class"] = builtin("class", r.pyClassBuiltin)

@@ -140,6 +140,7 @@ var (
 	excRecursion      = newExc("RecursionError", excRuntime)
 	excNotImplemented = newExc("NotImplementedError", excRuntime)
 	excStopIteration  = newExc("StopIteration", excException)
+	excGeneratorExit  = newExc("GeneratorExit", excBase)
 	excTypeError      = newExc("TypeError", excException)
 	excValueError     = newExc("ValueError", excException)
 	excUnicode        = newExc("UnicodeError", excValueError)
@@ -150,7 +151,7 @@ var (
 	excCalledProcess  = &excType{name: "CalledProcessError", module: "subprocess", base: excSubprocess}
 	excTimeoutExpired = &excType{name: "TimeoutExpired", module: "subprocess", base: excSubprocess}
 	excCSV            = &excType{name: "Error", module: "csv", base: excException}
-	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, excAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excConnection, excBrokenPipe, excConnRefused, excConnReset, excConnAborted, excProcessLookup, excInterrupted, excMemory, excSyntax, excWarning, excUserWarning, excDeprecation, excRuntimeWarning, excRuntime, excRecursion, excNotImplemented, excStopIteration, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
+	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, excAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excConnection, excBrokenPipe, excConnRefused, excConnReset, excConnAborted, excProcessLookup, excInterrupted, excMemory, excSyntax, excWarning, excUserWarning, excDeprecation, excRuntimeWarning, excRuntime, excRecursion, excNotImplemented, excStopIteration, excGeneratorExit, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
 	exceptionAliases  = map[string]*excType{"IOError": excOSError, "EnvironmentError": excOSError}
 )
 
@@ -239,6 +240,12 @@ func (e *pyException) Attr(name string) (starlark.Value, error) {
 		if u := e.typ.userRoot(); u != nil {
 			return bindAttr(u.r.thread, v, e)
 		}
+	}
+	if name == "value" && e.typ.isSubclass(excStopIteration) {
+		if len(e.args) > 0 {
+			return e.args[0], nil
+		}
+		return starlark.None, nil
 	}
 	if e.typ.isSubclass(excOSError) {
 		switch name {
@@ -493,10 +500,19 @@ var msgRules = []msgRule{
 	rule(`unknown binary op: (list|tuple) \+ (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf(`can only concatenate %s (not "%s") to %s`, m[1], pyTypeOf(m[2]), m[1])
 	}),
+	rule(`unknown binary op: (string|list|tuple|bytes) \* (string|list|tuple|bytes|float|dict|NoneType|set)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[2]))
+	}),
+	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[1]))
+	}),
 	rule(`unknown binary op: (\S+) (\S+) (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),
 	rule(`during iteration`, excRuntime, nil),
+	rule(`^(?:\w+: )?(tuple|list) index: got (\S+), want int$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("%s indices must be integers or slices, not %s", m[1], pyTypeOf(m[2]))
+	}),
 	rule(`^unhandled index operation (\S+)\[`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object is not subscriptable", pyTypeOf(m[1]))
 	}),

@@ -58,9 +58,17 @@ type pyGen struct {
 	kw     []starlark.Tuple
 	state  genState
 	thread *starlark.Thread
-	out    chan genStep  // the body's steps
-	resume chan struct{} // the consumer's next()
-	closed chan struct{} // closed to end a suspended body
+	out    chan genStep   // the body's steps
+	resume chan genResume // the consumer's next(), send() or throw()
+	closed chan struct{}  // closed to end a suspended body
+	ret    starlark.Value // what the body returned: StopIteration's value
+}
+
+// genResume is what a suspended yield gets: the value sent (None for
+// next()), or an exception thrown in.
+type genResume struct {
+	v   starlark.Value
+	exc error
 }
 
 // genFunc is a generator function: calling it makes a generator.
@@ -84,7 +92,9 @@ func (f *genFunc) Truth() starlark.Bool  { return true }
 func (f *genFunc) Hash() (uint32, error) { return f.fn.Hash() }
 func (f *genFunc) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	g := &pyGen{r: f.r, fn: f.fn, args: args, kw: kw}
-	return newLazyIter(thread, "generator", g.next), nil
+	it := newLazyIter(thread, "generator", g.next)
+	it.gen = g
+	return it, nil
 }
 
 // pyGenerator is __py_generator(f).
@@ -94,6 +104,11 @@ func (r *interp) pyGenerator(_ *starlark.Thread, _ *starlark.Builtin, args starl
 
 // next runs the body to its next yield.
 func (g *pyGen) next() (starlark.Value, bool, error) {
+	return g.step(genResume{v: starlark.None})
+}
+
+// step resumes the body with m and runs it to its next yield.
+func (g *pyGen) step(m genResume) (starlark.Value, bool, error) {
 	switch g.state {
 	case genDone:
 		return nil, false, nil
@@ -108,7 +123,7 @@ func (g *pyGen) next() (starlark.Value, bool, error) {
 			return nil, false, err
 		}
 	} else {
-		g.resume <- struct{}{}
+		g.resume <- m
 	}
 	g.state = genRunning
 	var s genStep
@@ -139,7 +154,7 @@ func (g *pyGen) start() error {
 	g.thread.SetLocal(threadInterp, r)
 	g.thread.SetLocal(genKey, g)
 	g.thread.SetMaxExecutionSteps(stepInterval)
-	g.out, g.resume, g.closed = make(chan genStep), make(chan struct{}), make(chan struct{})
+	g.out, g.resume, g.closed = make(chan genStep), make(chan genResume), make(chan struct{})
 	r.gens[g] = true
 	go g.run()
 	return nil
@@ -154,22 +169,23 @@ func (g *pyGen) run() {
 		}
 		g.out <- genStep{done: true, err: err}
 	}()
-	_, err = starlark.Call(g.thread, g.fn, g.args, g.kw)
+	g.ret, err = starlark.Call(g.thread, g.fn, g.args, g.kw)
 }
 
-// yield hands v to the consumer and waits for the next step.
-func (g *pyGen) yield(v starlark.Value) error {
+// yield hands v to the consumer and waits for the next step: it returns
+// the value sent, or the exception thrown in.
+func (g *pyGen) yield(v starlark.Value) (starlark.Value, error) {
 	select {
 	case <-g.closed:
-		return errGenClosed
+		return nil, errGenClosed
 	default:
 	}
 	g.out <- genStep{v: v}
 	select {
-	case <-g.resume:
-		return nil
+	case m := <-g.resume:
+		return m.v, m.exc
 	case <-g.closed:
-		return errGenClosed
+		return nil, errGenClosed
 	}
 }
 
@@ -181,13 +197,14 @@ func genOf(thread *starlark.Thread) (*pyGen, error) {
 	return g, nil
 }
 
-// pyYield is __py_yield(x); its value is None (send is not provided).
+// pyYield is __py_yield(x); its value is what send() sent (None for
+// next()).
 func pyYield(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	g, err := genOf(thread)
 	if err != nil {
 		return nil, err
 	}
-	return starlark.None, g.yield(args[0])
+	return g.yield(args[0])
 }
 
 // pyYieldFrom is __py_yield_from(xs).
@@ -197,7 +214,8 @@ func pyYieldFrom(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tup
 		return nil, err
 	}
 	return starlark.None, iterate(args[0], func(v starlark.Value) (bool, error) {
-		return true, g.yield(v)
+		_, err := g.yield(v)
+		return true, err
 	})
 }
 

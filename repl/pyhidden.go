@@ -34,6 +34,21 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
 		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))
 	}
+	for name, op := range map[string]syntax.Token{rewrite.HidLT: syntax.LT, rewrite.HidLE: syntax.LE, rewrite.HidGT: syntax.GT, rewrite.HidGE: syntax.GE, rewrite.HidEq: syntax.EQL} {
+		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) {
+			ok, err := pyCompare(op, x, y)
+			return starlark.Bool(ok), err
+		}))
+	}
+	for name, op := range map[string]syntax.Token{rewrite.HidNeg: syntax.MINUS, rewrite.HidPos: syntax.PLUS, rewrite.HidInvert: syntax.TILDE} {
+		add(name, name[1:], func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			x := args[0]
+			if b, ok := x.(starlark.Bool); ok {
+				x = starlark.MakeInt(b2i(bool(b)))
+			}
+			return starlark.Unary(op, x)
+		})
+	}
 	augApply := func(thread *starlark.Thread, op string, old, y starlark.Value) (starlark.Value, error) {
 		return starlark.Call(thread, g[op], starlark.Tuple{old, y}, nil)
 	}
@@ -133,7 +148,7 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
 		"__py_delitem": pyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
-		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_dup": pyDup, "__py_chain": pyChain,
+		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_unpack_to": pyUnpackTo, "__py_unpack_each": r.pyUnpackEach, "__py_dup": pyDup, "__py_chain": pyChain,
 		"__py_setglobal": r.pySetGlobal,
 		"__py_try":       tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
 	} {
@@ -145,6 +160,9 @@ func (r *interp) hiddenBuiltins(g starlark.StringDict) {
 // x.__class__: the value's own attribute when it has one, else what
 // Python gives functions and every object.
 func (r *interp) dunderAttr(x starlark.Value, name string) (starlark.Value, error) {
+	if v, ok := r.classIntrospect(x, name); ok {
+		return v, nil
+	}
 	if h, ok := x.(starlark.HasAttrs); ok {
 		v, err := h.Attr(name)
 		if err != nil || v != nil {
@@ -158,7 +176,17 @@ func (r *interp) dunderAttr(x starlark.Value, name string) (starlark.Value, erro
 			n = "<lambda>"
 		}
 		switch name {
-		case "__name__", "__qualname__":
+		case "__qualname__":
+			if q, ok := r.qualnames[x]; ok {
+				return starlark.String(q), nil
+			}
+			if bm, ok := x.(*boundMethod); ok {
+				if q, ok := r.qualnames[bm.fn]; ok {
+					return starlark.String(q), nil
+				}
+			}
+			return starlark.String(n[strings.LastIndexByte(n, '.')+1:]), nil
+		case "__name__":
 			return starlark.String(n[strings.LastIndexByte(n, '.')+1:]), nil
 		case "__doc__":
 			if fn, ok := f.(*starlark.Function); ok && fn.Doc() != "" {
@@ -587,7 +615,7 @@ func pyChain(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 			}
 			ok = bool(v.Truth()) == (op == "in")
 		default:
-			if ok, err = starlark.Compare(chainOps[op], left, right); err != nil {
+			if ok, err = pyCompare(chainOps[op], left, right); err != nil {
 				return nil, err
 			}
 		}

@@ -21,6 +21,8 @@ type pyIter struct {
 	next   func() (starlark.Value, bool, error)
 	done   bool
 	thread *starlark.Thread
+	gen    *pyGen              // a generator's: send, throw and close (pygen_methods.go)
+	extra  starlark.StringDict // attributes of its own (csv.DictReader's fieldnames)
 }
 
 var (

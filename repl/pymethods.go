@@ -411,7 +411,7 @@ func sortValues(thread *starlark.Thread, vals []starlark.Value, key starlark.Val
 		if reverse {
 			a, b = b, a
 		}
-		lt, err := starlark.Compare(syntax.LT, a, b)
+		lt, err := pyCompare(syntax.LT, a, b)
 		if err != nil {
 			cmpErr = pyErrorf(excTypeError, "'<' not supported between instances of '%s' and '%s'", pyTypeName(a), pyTypeName(b))
 		}

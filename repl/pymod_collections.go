@@ -12,7 +12,7 @@ import (
 
 func (r *interp) collectionsModule() starlark.Value {
 	dict := r.types["dict"]
-	counter := &pyType{name: "Counter", base: dict}
+	counter := &pyType{name: "Counter", module: "collections", base: dict}
 	counter.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		c := &dictLike{d: starlark.NewDict(0), cls: counter, kind: kindCounter}
 		if len(args) > 1 {
@@ -20,7 +20,7 @@ func (r *interp) collectionsModule() starlark.Value {
 		}
 		return c, c.count(args, kw, 1)
 	}
-	defaultdict := &pyType{name: "defaultdict", base: dict}
+	defaultdict := &pyType{name: "defaultdict", module: "collections", base: dict}
 	defaultdict.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		d := &dictLike{d: starlark.NewDict(0), cls: defaultdict, kind: kindDefault, factory: starlark.None, thread: thread}
 		if len(args) > 0 {
@@ -31,7 +31,7 @@ func (r *interp) collectionsModule() starlark.Value {
 		}
 		return d, d.update(args, kw)
 	}
-	ordered := &pyType{name: "OrderedDict", base: dict}
+	ordered := &pyType{name: "OrderedDict", module: "collections", base: dict}
 	ordered.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		d := &dictLike{d: starlark.NewDict(0), cls: ordered, kind: kindOrdered}
 		return d, d.update(args, kw)
@@ -54,6 +54,7 @@ func (r *interp) collectionsModule() starlark.Value {
 		"Counter": counter, "defaultdict": defaultdict, "OrderedDict": ordered,
 		"namedtuple": builtin("collections.namedtuple", r.namedtuple),
 		"deque":      r.dequeType(),
+		"ChainMap":   r.chainMapType(),
 	})
 }
 
@@ -78,6 +79,7 @@ var (
 	_ starlark.HasSetKey       = (*dictLike)(nil)
 	_ starlark.Container       = (*dictLike)(nil)
 	_ starlark.HasBinary       = (*dictLike)(nil)
+	_ starlark.HasUnary        = (*dictLike)(nil)
 	_ starlark.Comparable      = (*dictLike)(nil)
 )
 
@@ -147,7 +149,55 @@ func (d *dictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
 }
 
 func (d *dictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
-	return starlark.CompareDepth(op, d.d, y.(*dictLike).d, depth)
+	o := y.(*dictLike)
+	if d.kind == kindCounter && o.kind == kindCounter {
+		return counterCompare(op, d, o)
+	}
+	return starlark.CompareDepth(op, d.d, o.d, depth)
+}
+
+// counterCompare compares Counters as multisets, a missing element
+// counting zero: == equal counts, <= a subset, < a proper one.
+func counterCompare(op syntax.Token, a, b *dictLike) (bool, error) {
+	zero := starlark.MakeInt(0)
+	count := func(c *dictLike, k starlark.Value) starlark.Value {
+		if v, found, _ := c.d.Get(k); found {
+			return v
+		}
+		return zero
+	}
+	le := func(x, y *dictLike) (bool, error) { // every count of x <= y's
+		for _, k := range append(x.d.Keys(), y.d.Keys()...) {
+			ok, err := pyCompare(syntax.LE, count(x, k), count(y, k))
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	ab, err := le(a, b)
+	if err != nil {
+		return false, err
+	}
+	ba, err := le(b, a)
+	if err != nil {
+		return false, err
+	}
+	switch op {
+	case syntax.EQL:
+		return ab && ba, nil
+	case syntax.NEQ:
+		return !(ab && ba), nil
+	case syntax.LE:
+		return ab, nil
+	case syntax.LT:
+		return ab && !ba, nil
+	case syntax.GE:
+		return ba, nil
+	case syntax.GT:
+		return ba && !ab, nil
+	}
+	return false, nil
 }
 
 // update adds a mapping or pairs and keyword arguments, as dict.update.
@@ -444,6 +494,29 @@ func (d *dictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 		}
 		if pos, _ := starlark.Compare(syntax.GT, v, starlark.MakeInt(0)); pos {
 			_ = out.d.SetKey(k, v)
+		}
+	}
+	return out, nil
+}
+
+// Unary is +counter (the positive counts) and -counter (the negative
+// counts, negated), as CPython's.
+func (d *dictLike) Unary(op syntax.Token) (starlark.Value, error) {
+	if d.kind != kindCounter || op != syntax.PLUS && op != syntax.MINUS {
+		return nil, nil
+	}
+	out := &dictLike{d: starlark.NewDict(0), cls: d.cls, kind: kindCounter}
+	zero := starlark.MakeInt(0)
+	for _, kv := range d.d.Items() {
+		v := kv[1]
+		if op == syntax.MINUS {
+			var err error
+			if v, err = starlark.Binary(syntax.MINUS, zero, v); err != nil {
+				return nil, err
+			}
+		}
+		if pos, _ := pyCompare(syntax.GT, v, zero); pos {
+			_ = out.d.SetKey(kv[0], v)
 		}
 	}
 	return out, nil

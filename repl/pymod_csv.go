@@ -223,7 +223,13 @@ func csvReader(dicts bool) builtinFunc {
 			}
 			out = append(out, row)
 		}
-		return newListIter("csv.DictReader", out), nil
+		it := newListIter("csv.DictReader", out)
+		var fields starlark.Value = starlark.None
+		if names != nil {
+			fields = starlark.NewList(names)
+		}
+		it.extra = starlark.StringDict{"fieldnames": fields}
+		return it, nil
 	}
 }
 

@@ -11,19 +11,15 @@ import (
 
 func (r *interp) functoolsModule() starlark.Value {
 	return newModule("functools", starlark.StringDict{
-		"reduce":     builtin("functools.reduce", ftReduce),
-		"partial":    builtin("functools.partial", ftPartial),
-		"lru_cache":  builtin("functools.lru_cache", ftCache(true)),
-		"cache":      builtin("functools.cache", ftCache(false)),
-		"cmp_to_key": builtin("functools.cmp_to_key", ftCmpToKey),
-		"wraps": builtin("functools.wraps", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return builtin("wraps", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-				if len(args) != 1 {
-					return nil, pyErrorf(excTypeError, "wraps() decorates one function")
-				}
-				return args[0], nil
-			}), nil
-		}),
+		"reduce":          builtin("functools.reduce", ftReduce),
+		"partial":         builtin("functools.partial", ftPartial),
+		"lru_cache":       builtin("functools.lru_cache", ftCache(true)),
+		"cache":           builtin("functools.cache", ftCache(false)),
+		"cmp_to_key":      builtin("functools.cmp_to_key", ftCmpToKey),
+		"wraps":           builtin("functools.wraps", ftWraps),
+		"total_ordering":  builtin("functools.total_ordering", ftTotalOrdering),
+		"cached_property": builtin("functools.cached_property", ftCachedProperty),
+		"singledispatch":  builtin("functools.singledispatch", r.ftSingledispatch),
 	})
 }
 
@@ -112,88 +108,6 @@ func (p *partial) Attr(name string) (starlark.Value, error) {
 			_ = d.SetKey(kv[0], kv[1])
 		}
 		return d, nil
-	}
-	return nil, nil
-}
-
-// cached is a function wrapped by lru_cache or cache (unbounded here:
-// maxsize only bounds memory, never results).
-type cached struct {
-	fn           starlark.Value
-	memo         *starlark.Dict
-	hits, misses int
-}
-
-func ftCache(lru bool) builtinFunc {
-	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		wrap := func(fn starlark.Value) (starlark.Value, error) {
-			if _, ok := fn.(starlark.Callable); !ok {
-				return nil, pyErrorf(excTypeError, "Expected first argument to be an integer, a callable, or None")
-			}
-			return &cached{fn: fn, memo: starlark.NewDict(0)}, nil
-		}
-		if len(args) == 1 && len(kw) == 0 {
-			if _, ok := args[0].(starlark.Callable); ok {
-				return wrap(args[0]) // @lru_cache without parentheses, or cache(f)
-			}
-		}
-		if !lru {
-			return nil, pyErrorf(excTypeError, "cache() takes a function")
-		}
-		return builtin("lru_cache", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			if len(args) != 1 {
-				return nil, pyErrorf(excTypeError, "lru_cache() decorates one function")
-			}
-			return wrap(args[0])
-		}), nil
-	}
-}
-
-func (c *cached) String() string        { return "<functools._lru_cache_wrapper " + pyRepr(c.fn) + ">" }
-func (c *cached) reprPy() string        { return c.String() }
-func (c *cached) Type() string          { return "functools._lru_cache_wrapper" }
-func (c *cached) Freeze()               {}
-func (c *cached) Truth() starlark.Bool  { return true }
-func (c *cached) Hash() (uint32, error) { return 0, nil }
-func (c *cached) Name() string {
-	if n, ok := c.fn.(starlark.Callable); ok {
-		return n.Name()
-	}
-	return "cached"
-}
-func (c *cached) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	key := append(starlark.Tuple(nil), args...)
-	for _, kv := range kw {
-		key = append(key, kv[0], kv[1])
-	}
-	if v, found, err := c.memo.Get(key); err != nil {
-		return nil, pyErrorf(excTypeError, "unhashable argument for a cached function: %s", errorMessage(err))
-	} else if found {
-		c.hits++
-		return v, nil
-	}
-	v, err := starlark.Call(thread, c.fn, args, kw)
-	if err != nil {
-		return nil, err
-	}
-	c.misses++
-	return v, c.memo.SetKey(key, v)
-}
-func (c *cached) AttrNames() []string { return []string{"cache_clear", "cache_info", "__wrapped__"} }
-func (c *cached) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "__wrapped__":
-		return c.fn, nil
-	case "cache_clear":
-		return builtin("cache_clear", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			c.memo.Clear()
-			c.hits, c.misses = 0, 0
-			return starlark.None, nil
-		}), nil
-	case "cache_info":
-		return builtin("cache_info", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.String("CacheInfo(hits=" + itoa(c.hits) + ", misses=" + itoa(c.misses) + ", maxsize=None, currsize=" + itoa(c.memo.Len()) + ")"), nil
-		}), nil
 	}
 	return nil, nil
 }

@@ -196,6 +196,7 @@ func (r *interp) typingModule() starlark.Value {
 		}
 		return args[len(args)-1], nil
 	})
+	m["NamedTuple"], m["TypedDict"] = r.typingBases()
 	m["cast"], m["overload"], m["final"], m["no_type_check"], m["runtime_checkable"] = identity, identity, identity, identity, identity
 	return newModule("typing", m)
 }

@@ -156,6 +156,9 @@ func (t *record) Attr(name string) (starlark.Value, error) {
 			return tupleMethods[name](thread, t.vals, args, kw)
 		}), nil
 	}
+	if v, _ := classLookup(t.cls, name); v != nil && t.cls.user != nil {
+		return bindAttr(t.cls.user.r.thread, v, t) // a method of a typing.NamedTuple class
+	}
 	return nil, nil
 }
 

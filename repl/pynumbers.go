@@ -309,6 +309,11 @@ func pyDivmod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw [
 	if err := starlark.UnpackPositionalArgs("divmod", args, kw, 2, &x, &y); err != nil {
 		return nil, err
 	}
+	for _, v := range []*starlark.Value{&x, &y} {
+		if b, ok := (*v).(starlark.Bool); ok {
+			*v = starlark.MakeInt(b2i(bool(b)))
+		}
+	}
 	if isZero(y) {
 		if _, f := x.(starlark.Float); f {
 			return nil, pyErrorf(excZeroDivision, "float divmod()")

@@ -171,6 +171,8 @@ type interp struct {
 	syncing     bool                                 // a file's pending writes are being written (pyFile.flush)
 	reprErr     error                                // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
 	dt          *dtClasses                           // the datetime module's classes
+	subclasses  map[starlark.Value][]starlark.Value  // the classes a class statement derived from each class, in order
+	qualnames   map[starlark.Value]string            // Class.method for the functions of class bodies
 }
 
 // newInterp builds an interpreter and loads the helper files.

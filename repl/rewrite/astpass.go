@@ -33,7 +33,23 @@ const (
 	HidIAdd     = "+="    // name += y: a list is extended in place, a bool is an int
 	HidAugItem  = "[]op=" // x[k] op= y for the operators of augOps, when y is not a number literal
 	HidAugAttr  = ".op="  // x.name op= y, likewise
+	HidLT       = "<"     // x < y and the other orderings unless a side is a string literal or both are number literals: a bool is an int
+	HidLE       = "<="
+	HidGT       = ">"
+	HidGE       = ">="
+	HidEq       = "==" // x == y when a side is 0, 1, True or False: True == 1 in Python
+	HidNeg      = "u-" // -x, +x and ~x unless x is a number literal: -True is -1
+	HidPos      = "u+"
+	HidInvert   = "u~"
 )
+
+// unaryOps are the unary operators whose hidden builtins read a bool as
+// an int.
+var unaryOps = map[syntax.Token]string{syntax.MINUS: HidNeg, syntax.PLUS: HidPos, syntax.TILDE: HidInvert}
+
+// compareOps are the comparisons whose hidden builtins read a bool as an
+// int, as Python does (True < 2, flag == 1).
+var compareOps = map[syntax.Token]string{syntax.LT: HidLT, syntax.LE: HidLE, syntax.GT: HidGT, syntax.GE: HidGE}
 
 // arithOps are the operators whose hidden builtins read a bool as an int
 // (True - False, flag / 2), which Starlark refuses. x + y and x * y are
@@ -367,6 +383,26 @@ func numeric(e syntax.Expr) bool {
 	return false
 }
 
+// stringLit reports whether e is a string literal.
+func stringLit(e syntax.Expr) bool {
+	lit, ok := e.(*syntax.Literal)
+	return ok && lit.Token == syntax.STRING
+}
+
+// boolish reports whether e is a literal a bool can equal in Python but
+// not in Starlark: True, False, 0, 1, 0.0 or 1.0.
+func boolish(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		return e.Name == "True" || e.Name == "False"
+	case *syntax.Literal:
+		return (e.Token == syntax.INT || e.Token == syntax.FLOAT) && (e.Raw == "0" || e.Raw == "1" || e.Raw == "0.0" || e.Raw == "1.0")
+	case *syntax.ParenExpr:
+		return boolish(e.X)
+	}
+	return false
+}
+
 func isSingleton(e syntax.Expr) bool {
 	id, ok := e.(*syntax.Ident)
 	return ok && (id.Name == "None" || id.Name == "True" || id.Name == "False")
@@ -402,10 +438,21 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 			return hidden(HidMod, e.OpPos, e.X, e.Y)
 		case arithOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)):
 			return hidden(arithOps[e.Op], e.OpPos, e.X, e.Y)
+		case compareOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)) && !stringLit(e.X) && !stringLit(e.Y):
+			return hidden(compareOps[e.Op], e.OpPos, e.X, e.Y)
+		case (e.Op == syntax.EQL || e.Op == syntax.NEQ) && (boolish(e.X) || boolish(e.Y)) && !(numeric(e.X) && numeric(e.Y)):
+			call := hidden(HidEq, e.OpPos, e.X, e.Y)
+			if e.Op == syntax.NEQ {
+				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
+			}
+			return call
 		}
 	case *syntax.UnaryExpr:
 		if e.X != nil {
 			e.X = w.expr(e.X)
+			if name := unaryOps[e.Op]; name != "" && !numeric(e.X) {
+				return hidden(name, e.OpPos, e.X)
+			}
 		}
 	case *syntax.CallExpr:
 		return w.call(e)
@@ -440,7 +487,8 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 // dunderAttrs are the attributes Python gives every function or object,
 // which Starlark's values lack (f.__name__); the hidden builtin supplies
 // them.
-var dunderAttrs = map[string]bool{"__name__": true, "__qualname__": true, "__doc__": true, "__module__": true, "__class__": true}
+var dunderAttrs = map[string]bool{"__name__": true, "__qualname__": true, "__doc__": true, "__module__": true, "__class__": true,
+	"__mro__": true, "__subclasses__": true, "__bases__": true, "__dict__": true}
 
 func (w *astWalker) exprs(list []syntax.Expr) {
 	for i, x := range list {

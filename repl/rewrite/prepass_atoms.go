@@ -3,8 +3,9 @@
 package rewrite
 
 // compClauses parses for/if clauses of a comprehension.
-func (p *exprParser) compClauses() []*node {
+func (p *exprParser) compClauses(elem int) []*node {
 	var kids []*node
+	defer func() { p.compWalrus(elem, kids) }()
 	for p.err == nil {
 		a := p.i
 		switch {
@@ -19,7 +20,9 @@ func (p *exprParser) compClauses() []*node {
 				return kids
 			}
 			p.i++
-			kids = append(kids, p.mk(nComp, a, target, p.orTest()))
+			c := p.mk(nComp, a, target, p.orTest())
+			c.dirty = c.dirty || starDeep(target)
+			kids = append(kids, c)
 		case p.tok().kw("if"):
 			p.i++
 			kids = append(kids, p.mk(nComp, a, p.orTestNoCond()))
@@ -110,7 +113,7 @@ func (p *exprParser) atom() *node {
 		}
 		x := p.testOrStar(true)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids := append([]*node{x}, p.compClauses()...)
+			kids := append([]*node{x}, p.compClauses(x.a)...)
 			p.expect(")")
 			n := p.mk(nParen, a, kids...)
 			n.genexp, n.dirty = true, true
@@ -211,7 +214,7 @@ func (p *exprParser) displayItems(close string, braces bool) []*node {
 		}
 		kids = append(kids, item)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids = append(kids, p.compClauses()...)
+			kids = append(kids, p.compClauses(item.a)...)
 			return kids
 		}
 		if !p.tok().op(",") {

@@ -288,6 +288,9 @@ func (rw *rewriter) decorate(l *pline) {
 		rw.edits = append(rw.edits, edit{start: d.start, end: d.end, f: f})
 		exprs[i] = frag{{text: tmp, orig: d.start}}
 	}
+	if name == "load" {
+		name = loadName // as renameLoads writes the def's name
+	}
 	indent := rw.src[strings.LastIndexByte(rw.src[:l.start], '\n')+1 : l.start]
 	at := l.deco[0].toks[0].start
 	var f frag
@@ -430,12 +433,20 @@ func (rw *rewriter) forHeader(lb *lineBuilder, sc scope) {
 		return
 	}
 	e := rw.emitter()
-	if starTarget(targets) >= 0 {
-		rw.fail(e.toks[targets.a].start, "a starred loop target (for a, *rest in ...) is not supported; unpack inside the loop: first, rest = row[0], row[1:]")
-		return
-	}
 	if len(p.named) > 0 {
 		rw.fail(e.toks[p.named[0].a].start, walrusMsg)
+		return
+	}
+	if starDeep(targets) {
+		ta, _ := e.span(targets)
+		_, ib := e.span(iter)
+		lb.copyTo(ta)
+		e.starredFor(targets, iter, &lb.f)
+		lb.pos, lb.changed = ib, true
+		if e.err != nil {
+			rw.fail(e.err.Pos, e.err.Msg)
+		}
+		rw.inline(lb, sc)
 		return
 	}
 	lb.node(e, targets)

@@ -75,6 +75,8 @@ func (e *emitter) emit(n *node, f *frag) {
 		} else {
 			e.generic(n, f)
 		}
+	case nComp:
+		e.comp(n, f)
 	case nNamed:
 		a, _ := e.span(n)
 		e.fail(a, "assignment expressions (:=) work only as the whole condition of an if or while statement, like `if (m := re.search(p, s)):`; assign on the line before")

@@ -51,9 +51,10 @@ type node struct {
 	ops    []int // nCompare: the first token of each operator
 	opn    []int // nCompare: tokens in each operator (2 for "not in", "is not")
 	dirty  bool
-	genexp bool   // nParen, nCall: the only content is a generator expression
-	dstar  bool   // nDict: has **mapping items
-	refuse string // Python's SyntaxError for this form, reported at its first token
+	genexp bool    // nParen, nCall: the only content is a generator expression
+	dstar  bool    // nDict: has **mapping items
+	refuse string  // Python's SyntaxError for this form, reported at its first token
+	walrus []*node // nComp if clause: the walruses written as for clauses (prepass_compwalrus.go)
 }
 
 // exprParser parses one range of tokens.
@@ -395,7 +396,7 @@ func (p *exprParser) call(a int, fn *node) *node {
 			x := p.namedTest()
 			kids = append(kids, x)
 			if p.tok().kw("for") || p.tok().kw("async") {
-				kids = append(kids, p.compClauses()...)
+				kids = append(kids, p.compClauses(x.a)...)
 				genexp = b == fn.b+1 && p.tok().op(")")
 			}
 		}

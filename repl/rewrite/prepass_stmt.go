@@ -93,7 +93,7 @@ func (rw *rewriter) exprs(lb *lineBuilder, a, b int, star bool) {
 	lb.node(rw.emitter(), n)
 }
 
-const walrusMsg = "assignment expressions (:=) work only as the whole condition of an if or while statement, like `if (m := re.search(p, s)):`; assign on the line before"
+const walrusMsg = "this assignment expression (:=) is not supported here (it works in an if or while condition and in a comprehension's if clause whose name is not used outside it); assign on the line before"
 
 // assignment rewrites an expression statement or an assignment, with
 // annotations dropped, star targets unpacked and **= expanded.
@@ -181,8 +181,12 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 	if sc.globals != nil && rw.globalAssign(lb, e, parts, p, a, sc) {
 		return
 	}
-	if len(parts) == 2 && starTarget(parts[0]) >= 0 {
+	if len(parts) == 2 && starTarget(parts[0]) >= 0 && !nestedStar(parts[0]) {
 		rw.starAssign(lb, e, parts[0], parts[1])
+		return
+	}
+	if len(parts) == 2 && starDeep(parts[0]) {
+		rw.nestedStarAssign(lb, e, parts[0], parts[1])
 		return
 	}
 	for i, n := range parts {
