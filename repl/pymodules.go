@@ -45,22 +45,8 @@ func init() {
 
 // moduleHints say what to use instead of modules models often import.
 var moduleHints = map[string]string{
-	"ast":        `re for definitions (re.findall(r"^\s*(?:async\s+)?def (\w+)", text, re.M); r"^\s*class (\w+)" for classes) or the grep tool; there is no Python parser here`,
-	"difflib":    `sets or zip over lines (set(a.splitlines()) - set(b.splitlines())), or a diff through run(["git", "diff", "--no-index", "--", "a", "b"])`,
-	"enum":       "a class with constants (class Color: RED = 1) or a dict",
-	"traceback":  `print(f"{type(e).__name__}: {e}") in the except clause (an uncaught error shows its traceback)`,
-	"logging":    "print()",
-	"contextlib": "try/finally or with open(...)",
-	"tempfile":   "a file under /store or the repository, removed when done",
-	"argparse":   "plain variables: a REPL call has no command line",
-	"unittest":   `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,
-	"yaml":       "json or tomllib for configuration files; YAML needs a command through run()",
-	"numpy":      "lists with math, statistics and sum/min/max", "pandas": "lists of dicts with csv, statistics and sorted",
-	"ast":       `re for definitions (re.findall(r"^\s*(?:async\s+)?def (\w+)", text, re.M); r"^\s*class (\w+)" for classes) or the grep tool; there is no Python parser here`,
-	"difflib":   `sets or zip over lines (set(a.splitlines()) - set(b.splitlines())), or a diff through run(["git", "diff", "--no-index", "--", "a", "b"])`,
 	"traceback": `print(f"{type(e).__name__}: {e}") in the except clause (an uncaught error shows its traceback)`,
 	"logging":   "print()",
-	"shlex":     `a list of arguments for run() or subprocess.run(["git", "log", "-n", "3"]), which need no quoting`,
 	"tempfile":  "a file under /store or the repository, removed when done",
 	"argparse":  "plain variables: a REPL call has no command line",
 	"unittest":  `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,

@@ -400,8 +400,10 @@ func TestIdleWorkerRSS(t *testing.T) {
 	}
 	rss := r.current().remote.proc.PeakRSS()
 	t.Logf("idle worker peak RSS: %.1f MiB", float64(rss)/(1<<20))
-	if rss > 15<<20 && !raceBuild {
-		t.Errorf("idle worker peak RSS %d MiB, over 15 MiB", rss>>20)
+	// 13.4 MiB before the standard modules of issue 24 (ast's parser,
+	// difflib, zipfile, regexp2, ...) grew the binary by 2.8 MB; 15.6 after.
+	if rss > 17<<20 && !raceBuild {
+		t.Errorf("idle worker peak RSS %d MiB, over 17 MiB", rss>>20)
 	}
 }
 
