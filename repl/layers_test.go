@@ -25,7 +25,7 @@ var layers = []layer{
 	{pkg: "harness/repl/pyre", imports: []string{"harness/repl/pystr", "github.com/dlclark/regexp2/v2"}},
 	{pkg: "harness/repl/modslots", imports: []string{"go.starlark.net/starlark"}},
 	{pkg: "harness/repl/rewrite", imports: []string{"go.starlark.net/syntax"}},
-	{pkg: "harness/repl/pyast"},
+	{pkg: "harness/repl/pyast", imports: []string{"harness/repl/pystr"}},
 	{pkg: "harness/repl", imports: []string{
 		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite", "harness/repl/pyast",
 		"go.starlark.net/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",

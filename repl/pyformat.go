@@ -4,6 +4,7 @@
 package repl
 
 import (
+	"harness/repl/pystr"
 	"math"
 	"math/big"
 	"strconv"
@@ -285,7 +286,7 @@ func formatFloat(f float64, sp fmtSpec) (string, error) {
 		body = generalFormat(a, p, sp.alt, false)
 	case 0:
 		if p < 0 {
-			body = floatRepr(a)
+			body = pystr.FloatRepr(a)
 		} else {
 			body = generalFormat(a, p, sp.alt, true)
 		}

@@ -4,6 +4,7 @@
 package repl
 
 import (
+	"harness/repl/pystr"
 	"math"
 	"sort"
 	"strings"
@@ -175,7 +176,7 @@ func (o *jsonOptions) encode(sb *strings.Builder, v starlark.Value, level int, s
 		case math.IsInf(f, -1):
 			sb.WriteString("-Infinity")
 		default:
-			sb.WriteString(floatRepr(f))
+			sb.WriteString(pystr.FloatRepr(f))
 		}
 	case starlark.String:
 		o.quote(sb, string(x))
@@ -225,7 +226,7 @@ func (o *jsonOptions) object(sb *strings.Builder, items []starlark.Tuple, level 
 		case starlark.Int:
 			key = k.String()
 		case starlark.Float:
-			key = floatRepr(float64(k))
+			key = pystr.FloatRepr(float64(k))
 		case starlark.Bool:
 			key = map[bool]string{true: "true", false: "false"}[bool(k)]
 		case starlark.NoneType:

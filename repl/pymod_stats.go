@@ -3,6 +3,7 @@
 package repl
 
 import (
+	"harness/repl/pystr"
 	"math"
 	"math/big"
 
@@ -40,9 +41,9 @@ func numbers(fn string, v starlark.Value) ([]*big.Rat, []starlark.Value, bool, e
 			rats[i] = big.NewRat(int64(b2i(bool(x))), 1)
 		case starlark.Float:
 			ints = false
-			r, ok := new(big.Rat).SetString(floatRepr(float64(x)))
+			r, ok := new(big.Rat).SetString(pystr.FloatRepr(float64(x)))
 			if !ok {
-				return nil, nil, false, pyErrorf(excValueError, "%s: cannot use %s", fn, floatRepr(float64(x)))
+				return nil, nil, false, pyErrorf(excValueError, "%s: cannot use %s", fn, pystr.FloatRepr(float64(x)))
 			}
 			rats[i] = r
 		default:

@@ -283,7 +283,7 @@ func timeoutExpired(argv []string, timeout time.Duration, out, errOut string) er
 		list[i] = starlark.String(a)
 	}
 	cmd := starlark.NewList(list)
-	secs := strings.TrimSuffix(strings.TrimSuffix(floatRepr(timeout.Seconds()), "0"), ".")
+	secs := strings.TrimSuffix(strings.TrimSuffix(pystr.FloatRepr(timeout.Seconds()), "0"), ".")
 	return &pyError{&pyException{typ: excTimeoutExpired, args: starlark.Tuple{cmd, starlark.Float(timeout.Seconds())},
 		text: "Command '" + commandText(cmd) + "' timed out after " + secs + " seconds",
 		attrs: starlark.StringDict{"cmd": cmd, "timeout": starlark.Float(timeout.Seconds()),

@@ -4,9 +4,6 @@
 package repl
 
 import (
-	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -48,9 +45,9 @@ func writeRepr(sb *strings.Builder, v starlark.Value, seen map[starlark.Value]bo
 	case starlark.String:
 		sb.WriteString(pystr.Quote(string(v)))
 	case starlark.Bytes:
-		sb.WriteString(bytesRepr(string(v)))
+		sb.WriteString(pystr.BytesRepr(string(v)))
 	case starlark.Float:
-		sb.WriteString(floatRepr(float64(v)))
+		sb.WriteString(pystr.FloatRepr(float64(v)))
 	case starlark.NoneType:
 		sb.WriteString("None")
 	case starlark.Bool:
@@ -161,67 +158,6 @@ func writeDictItems(sb *strings.Builder, items []starlark.Tuple, seen map[starla
 		writeRepr(sb, kv[1], seen)
 	}
 	sb.WriteByte('}')
-}
-
-// bytesRepr is Python's repr of bytes.
-func bytesRepr(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var sb strings.Builder
-	sb.WriteString("b")
-	sb.WriteByte(q)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\':
-			sb.WriteString(`\\`)
-		case c == q:
-			sb.WriteByte('\\')
-			sb.WriteByte(q)
-		case c == '\n':
-			sb.WriteString(`\n`)
-		case c == '\r':
-			sb.WriteString(`\r`)
-		case c == '\t':
-			sb.WriteString(`\t`)
-		case c < 0x20 || c >= 0x7f:
-			fmt.Fprintf(&sb, `\x%02x`, c)
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	sb.WriteByte(q)
-	return sb.String()
-}
-
-// floatRepr is Python's repr of a float: the shortest digits that read
-// back the same, in fixed notation for exponents from -4 to 15.
-func floatRepr(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(e, "e")
-	x, _ := strconv.Atoi(exp)
-	if x >= -4 && x < 16 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.ContainsAny(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	sign := "+"
-	if x < 0 {
-		sign, x = "-", -x
-	}
-	return fmt.Sprintf("%se%s%02d", mant, sign, x)
 }
 
 // pyTypeName is the Python name of v's type, as error messages show it.

@@ -20,5 +20,6 @@
 // (testdata/cases.json, written once by testdata/gen.py), and FuzzParse
 // checks that Parse never panics.
 //
-// It imports only the standard library.
+// It imports only the standard library and harness/repl/pystr (Python's repr
+// of strings, bytes and floats, which ast.dump shows).
 package pyast

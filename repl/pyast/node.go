@@ -1,7 +1,7 @@
 package pyast
 
 import (
-	"math"
+	"harness/repl/pystr"
 	"math/big"
 	"strconv"
 	"strings"
@@ -137,11 +137,11 @@ func dump(b *strings.Builder, v any, attrs bool) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(Quote(x))
+			b.WriteString(pystr.Quote(x))
 		}
 		b.WriteString("]")
 	case string:
-		b.WriteString(Quote(v))
+		b.WriteString(pystr.Quote(v))
 	case int:
 		b.WriteString(strconv.Itoa(v))
 	case Const:
@@ -181,113 +181,15 @@ func (c Const) Repr() string {
 	case CInt:
 		return c.Int.String()
 	case CFloat:
-		return FloatRepr(c.Float)
+		return pystr.FloatRepr(c.Float)
 	case CComplex:
-		s := FloatRepr(c.Float)
+		s := pystr.FloatRepr(c.Float)
 		s = strings.TrimSuffix(s, ".0")
 		return s + "j"
 	case CStr:
-		return Quote(c.Str)
+		return pystr.Quote(c.Str)
 	case CBytes:
-		return BytesRepr(c.Str)
+		return pystr.BytesRepr(c.Str)
 	}
 	return "Ellipsis"
-}
-
-// FloatRepr is Python's repr of a float.
-func FloatRepr(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, exps, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(exps)
-	if exp >= -4 && exp < 16 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	sign := "+"
-	if exp < 0 {
-		sign, exp = "-", -exp
-	}
-	es := strconv.Itoa(exp)
-	if len(es) < 2 {
-		es = "0" + es
-	}
-	return mant + "e" + sign + es
-}
-
-// Quote is Python's repr of a str.
-func Quote(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			b.WriteString(`\x` + hex2(int(r)))
-		case r >= 0x80 && r < 0xa0 || r == 0xad:
-			b.WriteString(`\x` + hex2(int(r)))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
-}
-
-func hex2(n int) string {
-	const d = "0123456789abcdef"
-	return string([]byte{d[n>>4&15], d[n&15]})
-}
-
-// BytesRepr is Python's repr of bytes.
-func BytesRepr(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteString("b")
-	b.WriteByte(q)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == q || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20 || c >= 0x7f:
-			b.WriteString(`\x` + hex2(int(c)))
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
 }

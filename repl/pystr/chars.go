@@ -1,7 +1,8 @@
 // Package pystr is the lowest floor of the REPL's Python: strings as
 // Python sees them over Go's UTF-8 bytes. Character offsets (len,
 // indexing, slicing and re offsets count code points, not bytes),
-// Python's repr of a string (Quote), and the character classes of
+// Python's repr of a string (Quote), of bytes (BytesRepr) and of a
+// float (FloatRepr), and the character classes of
 // str.isdigit, isnumeric and isspace that Go's unicode package lacks.
 //
 // A Starlark string is a byte string; REPL code sees characters. ASCII
