@@ -32,12 +32,7 @@ func TestPyExprs(t *testing.T) {
 		regeneratePyExprs(t, a)
 		return
 	}
-	wants := map[string][]string{}
-	for _, f := range a.Files {
-		if name, ok := strings.CutSuffix(f.Name, ".want"); ok {
-			wants[name] = strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
-		}
-	}
+	wants := archiveWants(a)
 	for _, f := range a.Files {
 		if strings.HasSuffix(f.Name, ".want") {
 			continue
@@ -133,4 +128,16 @@ func regeneratePyExprs(t *testing.T, a *txtar.Archive) {
 		t.Fatal(err)
 	}
 	fmt.Println("rewrote testdata/pyexprs.txtar")
+}
+
+// archiveWants maps each section NAME of a table archive to the lines of
+// its NAME.want section.
+func archiveWants(a *txtar.Archive) map[string][]string {
+	wants := map[string][]string{}
+	for _, f := range a.Files {
+		if name, ok := strings.CutSuffix(f.Name, ".want"); ok {
+			wants[name] = strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
+		}
+	}
+	return wants
 }

@@ -52,12 +52,7 @@ func TestStdCExprs(t *testing.T) {
 		regenerateStdC(t, a)
 		return
 	}
-	wants := map[string][]string{}
-	for _, f := range a.Files {
-		if name, ok := strings.CutSuffix(f.Name, ".want"); ok {
-			wants[name] = strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
-		}
-	}
+	wants := archiveWants(a)
 	for _, f := range a.Files {
 		if strings.HasSuffix(f.Name, ".want") {
 			continue
