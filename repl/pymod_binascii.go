@@ -185,27 +185,11 @@ func (r *interp) binasciiModule() starlark.Value {
 			return starlark.Bytes(out), nil
 		}))
 	}
-	crc := func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		var dataV starlark.Value
-		var value starlark.Value = starlark.MakeInt(0)
-		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &dataV, &value); err != nil {
-			return nil, err
-		}
-		data, err := binasciiData(dataV)
-		if err != nil {
-			return nil, err
-		}
-		start, err := uint32Arg(value)
-		if err != nil {
-			return nil, err
-		}
-		return starlark.MakeUint64(uint64(crc32.Update(start, crc32.IEEETable, []byte(data)))), nil
-	}
 	return newModule("binascii", starlark.StringDict{
 		"Error": excBinascii, "Incomplete": excIncomplete,
 		"hexlify": hexlify("hexlify"), "b2a_hex": hexlify("b2a_hex"),
 		"unhexlify": unhex("unhexlify"), "a2b_hex": unhex("a2b_hex"),
-		"crc32": builtin("binascii.crc32", crc),
+		"crc32": checksum("binascii", "crc32", func(s uint32, d []byte) uint32 { return crc32.Update(s, crc32.IEEETable, d) }, 0),
 		"crc_hqx": builtin("binascii.crc_hqx", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var dataV starlark.Value
 			var crc int

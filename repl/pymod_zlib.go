@@ -119,24 +119,6 @@ func deflateProblem(data []byte, wbits int) string {
 }
 
 func (r *interp) zlibModule() starlark.Value {
-	checksum := func(name string, f func(start uint32, data []byte) uint32, initial int) *starlark.Builtin {
-		return builtin("zlib."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			var dataV starlark.Value
-			var value starlark.Value = starlark.MakeInt(initial)
-			if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &dataV, &value); err != nil {
-				return nil, err
-			}
-			data, err := binasciiData(dataV)
-			if err != nil {
-				return nil, err
-			}
-			start, err := uint32Arg(value)
-			if err != nil {
-				return nil, err
-			}
-			return starlark.MakeUint64(uint64(f(start, []byte(data)))), nil
-		})
-	}
 	return newModule("zlib", starlark.StringDict{
 		"error": excZlib,
 		"compress": builtin("zlib.compress", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -171,8 +153,8 @@ func (r *interp) zlibModule() starlark.Value {
 			}
 			return starlark.Bytes(out), nil
 		}),
-		"crc32": checksum("crc32", func(s uint32, d []byte) uint32 { return crc32.Update(s, crc32.IEEETable, d) }, 0),
-		"adler32": checksum("adler32", func(s uint32, d []byte) uint32 {
+		"crc32": checksum("zlib", "crc32", func(s uint32, d []byte) uint32 { return crc32.Update(s, crc32.IEEETable, d) }, 0),
+		"adler32": checksum("zlib", "adler32", func(s uint32, d []byte) uint32 {
 			a, b := s&0xffff, s>>16
 			for _, c := range d {
 				a = (a + uint32(c)) % 65521
@@ -184,5 +166,26 @@ func (r *interp) zlibModule() starlark.Value {
 		"DEF_BUF_SIZE": starlark.MakeInt(16384), "Z_NO_COMPRESSION": starlark.MakeInt(0),
 		"Z_BEST_SPEED": starlark.MakeInt(1), "Z_BEST_COMPRESSION": starlark.MakeInt(9), "Z_DEFAULT_COMPRESSION": starlark.MakeInt(-1),
 		"ZLIB_VERSION": starlark.String("1.2.13"), "ZLIB_RUNTIME_VERSION": starlark.String("1.2.13"),
+	})
+}
+
+// checksum is module.name(data, value=initial): f over data from value,
+// as zlib's and binascii's crc32 and adler32 take it.
+func checksum(module, name string, f func(start uint32, data []byte) uint32, initial int) *starlark.Builtin {
+	return builtin(module+"."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var dataV starlark.Value
+		var value starlark.Value = starlark.MakeInt(initial)
+		if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &dataV, &value); err != nil {
+			return nil, err
+		}
+		data, err := binasciiData(dataV)
+		if err != nil {
+			return nil, err
+		}
+		start, err := uint32Arg(value)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.MakeUint64(uint64(f(start, []byte(data)))), nil
 	})
 }

@@ -176,16 +176,7 @@ func backClassText(e byte, ascii, inClass bool) string {
 	default:
 		pos = `a-zA-Z0-9_`
 	}
-	negated := e < 'a'
-	switch {
-	case !negated && inClass:
-		return pos
-	case !negated:
-		return "[" + pos + "]"
-	case !inClass:
-		return "[^" + pos + "]"
-	}
-	return complementRanges(pos)
+	return classForm(pos, e < 'a', inClass)
 }
 
 // wordBoundary is Python's \b (or \B) as lookaround over Python's \w:

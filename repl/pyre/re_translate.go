@@ -381,7 +381,12 @@ func charClassText(e byte, ascii, inClass bool) string {
 		}
 		return `\P{Nd}`
 	}
-	negated := e == 'S' || e == 'W'
+	return classForm(pos, e == 'S' || e == 'W', inClass)
+}
+
+// classForm writes the class items pos as a class escape does: the items
+// alone inside a class, else a class of them; negated, their complement.
+func classForm(pos string, negated, inClass bool) string {
 	switch {
 	case !negated && inClass:
 		return pos
