@@ -93,7 +93,7 @@ func serve(args []string) error {
 	}
 	var patches atomic.Int32
 	return llmtest.Serve(*urlFile, func(r llmtest.Request) llmtest.Reply {
-		req := parse(r.Body)
+		req := parse(r)
 		switch {
 		case len(req.tools) == 0:
 			return llmtest.Text("Streaming test")
@@ -156,24 +156,18 @@ type request struct {
 	results int
 }
 
-func parse(body []byte) request {
-	var b struct {
-		Tools []struct {
-			Function struct{ Name string } `json:"function"`
-		} `json:"tools"`
-		Messages []llm.Message `json:"messages"`
-	}
-	json.Unmarshal(body, &b)
-	r := request{tools: map[string]bool{}}
-	for _, t := range b.Tools {
-		r.tools[t.Function.Name] = true
+func parse(r llmtest.Request) request {
+	b, _ := r.Chat()
+	req := request{tools: map[string]bool{}}
+	for _, name := range b.ToolNames() {
+		req.tools[name] = true
 	}
 	for _, m := range b.Messages {
 		if m.Role == "tool" {
-			r.results++
+			req.results++
 		}
 	}
-	return r
+	return req
 }
 
 // longReply is n four-byte tokens sent one per chunk, every pace.
