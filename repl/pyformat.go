@@ -355,11 +355,23 @@ func formatTemplate(thread *starlark.Thread, tmpl string, args starlark.Tuple, k
 	return ft.format(tmpl, 0)
 }
 
+// strFormatMap is str.format_map(mapping): the named fields are
+// mapping[name], so a dict subclass's __missing__ answers for a missing one.
+func strFormatMap(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 1 || len(kw) > 0 {
+		return nil, pyErrorf(excTypeError, "format_map() takes exactly one argument (%d given)", len(args)+len(kw))
+	}
+	ft := &formatter{thread: thread, mapping: args[0], auto: -1}
+	s, err := ft.format(string(recv.(starlark.String)), 0)
+	return starlark.String(s), err
+}
+
 type formatter struct {
-	thread *starlark.Thread
-	args   starlark.Tuple
-	kw     map[string]starlark.Value
-	auto   int // next automatic field number; -1 before the first field, -2 once numbered manually
+	thread  *starlark.Thread
+	args    starlark.Tuple
+	kw      map[string]starlark.Value
+	mapping starlark.Value // format_map's argument, or nil
+	auto    int            // next automatic field number; -1 before the first field, -2 once numbered manually
 }
 
 func (ft *formatter) format(tmpl string, depth int) (string, error) {
@@ -482,6 +494,8 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 	rest := name[len(first):]
 	var v starlark.Value
 	switch {
+	case ft.mapping != nil && (first == "" || first[0] >= '0' && first[0] <= '9'):
+		return nil, pyErrorf(excValueError, "Format string contains positional fields")
 	case first == "":
 		if ft.auto == -2 {
 			return nil, pyErrorf(excValueError, "cannot switch from manual field specification to automatic field numbering")
@@ -504,6 +518,12 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 			return nil, pyErrorf(excIndexError, "Replacement index %s out of range for positional args tuple", first)
 		}
 		v = ft.args[n]
+	case ft.mapping != nil:
+		x, err := pyIndex(ft.mapping, starlark.String(first))
+		if err != nil {
+			return nil, err
+		}
+		v = x
 	default:
 		x, ok := ft.kw[first]
 		if !ok {

@@ -19,7 +19,7 @@ type methodFunc func(thread *starlark.Thread, recv starlark.Value, args starlark
 
 var (
 	strMethods = map[string]methodFunc{
-		"format": strFormat, "zfill": strZfill, "ljust": strJust('<'), "rjust": strJust('>'), "center": strJust('^'),
+		"format": strFormat, "format_map": strFormatMap, "zfill": strZfill, "ljust": strJust('<'), "rjust": strJust('>'), "center": strJust('^'),
 		"find": strFind(false, false), "rfind": strFind(true, false), "index": strFind(false, true), "rindex": strFind(true, true),
 		"count": strCount, "casefold": strMap(casefold), "swapcase": strMap(swapcase), "expandtabs": strExpandTabs,
 		"isdecimal":   strIs(func(r rune) bool { return unicode.Is(unicode.Nd, r) }, false),

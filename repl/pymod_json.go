@@ -28,40 +28,36 @@ func (r *interp) jsonModule() starlark.Value {
 }
 
 func jsonLoads(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var s starlark.Value
 	if len(args) != 1 {
-		return nil, pyErrorf(excTypeError, "json.loads() takes one positional argument (the text)")
+		return nil, pyErrorf(excTypeError, "loads() takes 1 positional argument but %d were given", len(args))
 	}
-	s = args[0]
-	text, ok := textOf(s)
+	text, ok := textOf(args[0])
 	if !ok {
-		return nil, pyErrorf(excTypeError, "the JSON object must be str, bytes or bytearray, not %s", pyTypeName(s))
+		return nil, pyErrorf(excTypeError, "the JSON object must be str, bytes or bytearray, not %s", pyTypeName(args[0]))
 	}
-	return pyJSONDecode(thread, text)
+	return pyJSONDecode(thread, text, kw)
 }
 
-// pyJSONDecode is json.loads: a JSONDecodeError on bad input.
-func pyJSONDecode(thread *starlark.Thread, text string) (starlark.Value, error) {
-	v, err := starlark.Call(thread, json.Module.Members["decode"], starlark.Tuple{starlark.String(text)}, nil)
+// pyJSONDecode is json.loads of text with loads' keyword arguments kw: a
+// JSONDecodeError on bad input.
+func pyJSONDecode(thread *starlark.Thread, text string, kw []starlark.Tuple) (starlark.Value, error) {
+	d, err := newJSONDecoder(thread, kw)
 	if err != nil {
-		if r, _ := thread.Local(threadInterp).(*interp); r != nil && callOf(r).stopped() {
-			return nil, err // a stop is not a decoding error
-		}
-		return nil, jsonDecodeError(text, strings.TrimPrefix(errorMessage(err), "json.decode: "))
+		return nil, err
 	}
-	return v, nil
+	return d.decode(text)
 }
 
 func jsonLoad(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) != 1 {
-		return nil, pyErrorf(excTypeError, "json.load() takes one positional argument (a file)")
+		return nil, pyErrorf(excTypeError, "load() takes 1 positional argument but %d were given", len(args))
 	}
 	v, err := callMethod(thread, args[0], "read", nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	text, _ := textOf(v)
-	return pyJSONDecode(thread, text)
+	return pyJSONDecode(thread, text, kw)
 }
 
 // jsonOptions are dumps' keyword arguments.

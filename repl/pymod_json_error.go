@@ -15,9 +15,10 @@ import (
 // jsonSyntaxError finds the first error in text as CPython's json module
 // reports it: its message ("Expecting ',' delimiter") and the character
 // offset. ok is false when the scan finds none (the caller then keeps
-// the decoder's own message).
-func jsonSyntaxError(text string) (msg string, pos int, ok bool) {
-	s := &jsonScan{text: text}
+// the decoder's own message). lax is strict=False: control characters
+// are allowed in strings.
+func jsonSyntaxError(text string, lax bool) (msg string, pos int, ok bool) {
+	s := &jsonScan{text: text, lax: lax}
 	i := s.ws(0)
 	end, err := s.value(i)
 	if err == nil {
@@ -39,6 +40,7 @@ type jsonErr struct {
 type jsonScan struct {
 	text  string
 	depth int // containers open; past maxJSONDepth the scan gives up
+	lax   bool
 }
 
 const maxJSONDepth = 10000
@@ -122,8 +124,8 @@ func (s *jsonScan) str(start int) (int, *jsonErr) {
 		switch c := t[i]; {
 		case c == '"':
 			return i + 1, nil
-		case c < 0x20:
-			return 0, &jsonErr{fmt.Sprintf("Invalid control character %s at", pystr.Quote(string(c))), i}
+		case c < 0x20 && !s.lax:
+			return 0, &jsonErr{"Invalid control character at", i} // 3.11 does not name it
 		case c == '\\':
 			if i+1 >= len(t) {
 				return 0, &jsonErr{"Unterminated string starting at", start}
@@ -205,9 +207,9 @@ func (s *jsonScan) array(i int) (int, *jsonErr) {
 // jsonDecodeError is json.JSONDecodeError for text: str(e) is
 // "msg: line L column C (char P)", with e.msg, e.doc, e.pos, e.lineno
 // and e.colno as in Python; fallback is the message when the scan finds
-// no error.
-func jsonDecodeError(text, fallback string) error {
-	msg, pos, ok := jsonSyntaxError(text)
+// no error; lax is strict=False.
+func jsonDecodeError(text, fallback string, lax bool) error {
+	msg, pos, ok := jsonSyntaxError(text, lax)
 	if !ok {
 		return &pyError{&pyException{typ: excJSONDecode, args: starlark.Tuple{starlark.String(fallback)}}}
 	}

@@ -19,7 +19,7 @@ func FuzzJSONSyntaxError(f *testing.F) {
 		if !utf8.ValidString(text) {
 			return
 		}
-		msg, pos, bad := jsonSyntaxError(text)
+		msg, pos, bad := jsonSyntaxError(text, false)
 		if bad && (msg == "" || pos < 0 || pos > utf8.RuneCountInString(text)) {
 			t.Fatalf("%q: message %q at %d", text, msg, pos)
 		}

@@ -21,6 +21,7 @@ func (r *interp) statisticsModule() starlark.Value {
 		"mode":        builtin("statistics.mode", statMode(false)), "multimode": builtin("statistics.multimode", statMode(true)),
 		"variance": builtin("statistics.variance", statVariance(true, false)), "pvariance": builtin("statistics.pvariance", statVariance(false, false)),
 		"stdev": builtin("statistics.stdev", statVariance(true, true)), "pstdev": builtin("statistics.pstdev", statVariance(false, true)),
+		"quantiles":       builtin("statistics.quantiles", statQuantiles),
 		"StatisticsError": excStatistics,
 	})
 }
