@@ -475,7 +475,7 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	if err := starlark.UnpackPositionalArgs("hash", args, kw, 1, &x); err != nil {
 		return nil, err
 	}
-	switch v := boolToInt(x).(type) {
+	switch v := boolToInt(enumMixinValue(x)).(type) {
 	case starlark.Int:
 		if n, ok := v.Int64(); ok && n > -(1<<61) && n < 1<<61 {
 			if n == -1 {
@@ -505,7 +505,7 @@ func (r *interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 	if err := starlark.UnpackPositionalArgs("abs", args, kw, 1, &x); err != nil {
 		return nil, err
 	}
-	switch v := boolToInt(x).(type) {
+	switch v := boolToInt(enumMixinValue(x)).(type) {
 	case starlark.Int:
 		if v.Sign() < 0 {
 			return starlark.MakeInt(0).Sub(v), nil

@@ -11,6 +11,7 @@ import (
 // pyCompare is x op y, a bool against a number read as 0 or 1, and tuples
 // and lists compared element by element the same way.
 func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
+	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
 	if xt, ok := x.(starlark.Tuple); ok {
 		if yt, ok := y.(starlark.Tuple); ok && (hasBool(xt) || hasBool(yt)) {
@@ -18,6 +19,27 @@ func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 		}
 	}
 	return starlark.Compare(op, x, y)
+}
+
+// plainOperands reads an IntEnum or StrEnum member compared with a value
+// of another type as its plain value, and a namedtuple compared with a
+// tuple as its tuple, as Python does.
+func plainOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
+	if x.Type() == y.Type() {
+		return x, y
+	}
+	x, y = enumMixinValue(x), enumMixinValue(y)
+	if r, ok := x.(*record); ok {
+		if _, ok := y.(starlark.Tuple); ok {
+			x = r.vals
+		}
+	}
+	if r, ok := y.(*record); ok {
+		if _, ok := x.(starlark.Tuple); ok {
+			y = r.vals
+		}
+	}
+	return x, y
 }
 
 // boolsAsInts turns the bool of a bool-number pair into an int.

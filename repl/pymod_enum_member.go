@@ -143,6 +143,11 @@ func (m *enumMember) Attr(name string) (starlark.Value, error) {
 	if v, _ := classLookup(m.cls, name); v != nil {
 		return bindAttr(m.thread(), v, m)
 	}
+	if v := enumMixinValue(m); v != starlark.Value(m) {
+		if h, ok := v.(starlark.HasAttrs); ok {
+			return h.Attr(name) // a StrEnum member's str methods, an IntEnum's int ones
+		}
+	}
 	return nil, nil
 }
 

@@ -33,6 +33,7 @@ func (r *interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 		}
 		return parseInt(s, base)
 	}
+	x = enumMixinValue(x) // an IntEnum member is its int
 	switch v := x.(type) {
 	case starlark.Int:
 		return v, nil

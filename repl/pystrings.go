@@ -118,6 +118,9 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 			}
 			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(i))
 		}
+		if alt := keyAlias(i); !found && alt != nil {
+			v, found, _ = x.Get(alt)
+		}
 		if !found {
 			return nil, keyError(i)
 		}
@@ -130,6 +133,27 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 		return x.Index(k), nil
 	}
 	return nil, pyErrorf(excTypeError, "'%s' object is not subscriptable", pyTypeName(x))
+}
+
+// keyAlias is the key of another type that Python's dict treats as the
+// same key as k (True and 1, an IntEnum member and its int, a namedtuple
+// and its tuple), or nil.
+func keyAlias(k starlark.Value) starlark.Value {
+	switch k := k.(type) {
+	case starlark.Bool:
+		return starlark.MakeInt(b2i(bool(k)))
+	case starlark.Int:
+		if n, ok := k.Int64(); ok && (n == 0 || n == 1) {
+			return starlark.Bool(n == 1)
+		}
+	case *record:
+		return k.vals
+	case *enumMember:
+		if v := enumMixinValue(k); v != k {
+			return v
+		}
+	}
+	return nil
 }
 
 // sequenceIndex resolves index i of sequence x of length n as Python does.

@@ -440,7 +440,7 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 			return hidden(arithOps[e.Op], e.OpPos, e.X, e.Y)
 		case compareOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)) && !stringLit(e.X) && !stringLit(e.Y):
 			return hidden(compareOps[e.Op], e.OpPos, e.X, e.Y)
-		case (e.Op == syntax.EQL || e.Op == syntax.NEQ) && (boolish(e.X) || boolish(e.Y)) && !(numeric(e.X) && numeric(e.Y)):
+		case (e.Op == syntax.EQL || e.Op == syntax.NEQ) && !(numeric(e.X) && numeric(e.Y)) && !(stringLit(e.X) && stringLit(e.Y)) && !isSingleton(e.X) && !isSingleton(e.Y) || (e.Op == syntax.EQL || e.Op == syntax.NEQ) && (boolish(e.X) || boolish(e.Y)) && !(numeric(e.X) && numeric(e.Y)):
 			call := hidden(HidEq, e.OpPos, e.X, e.Y)
 			if e.Op == syntax.NEQ {
 				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
