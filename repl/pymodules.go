@@ -42,6 +42,7 @@ func init() {
 		"ast":        (*interp).astModule,
 		"traceback":  (*interp).tracebackModule,
 		"warnings":   (*interp).warningsModule,
+		"logging":    (*interp).loggingModule,
 	}
 }
 
