@@ -162,6 +162,10 @@ type pyException struct {
 	text  string // str(e) when set; otherwise computed from args
 	attrs starlark.StringDict
 	cause starlark.Value
+	// context is the exception being handled when this one was raised
+	// (__context__); suppress is __suppress_context__ (raise ... from).
+	context  *pyException
+	suppress bool
 }
 
 var (
@@ -214,7 +218,7 @@ func (e *pyException) defaultStr() string {
 }
 
 func (e *pyException) AttrNames() []string {
-	names := []string{"__cause__", "__class__", "args"}
+	names := []string{"__cause__", "__class__", "__context__", "__suppress_context__", "__traceback__", "args"}
 	for k := range e.attrs {
 		names = append(names, k)
 	}
@@ -232,6 +236,15 @@ func (e *pyException) Attr(name string) (starlark.Value, error) {
 			return starlark.None, nil
 		}
 		return e.cause, nil
+	case "__context__":
+		if e.context == nil {
+			return starlark.None, nil
+		}
+		return e.context, nil
+	case "__suppress_context__":
+		return starlark.Bool(e.suppress), nil
+	case "__traceback__":
+		return starlark.None, nil // the REPL keeps no frames
 	}
 	if v, ok := e.attrs[name]; ok {
 		return v, nil

@@ -300,7 +300,10 @@ func (r *interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args star
 		}
 	}
 	if len(args) > 1 {
-		exc.cause = args[1]
+		exc.cause, exc.suppress = args[1], true
+	}
+	if n := len(r.handling); n > 0 && r.handling[n-1] != exc && exc.context == nil {
+		exc.context = r.handling[n-1]
 	}
 	return nil, &pyError{exc}
 }

@@ -40,18 +40,20 @@ func init() {
 		"enum":       (*interp).enumModule,
 		"contextlib": (*interp).contextlibModule,
 		"ast":        (*interp).astModule,
+		"traceback":  (*interp).tracebackModule,
+		"warnings":   (*interp).warningsModule,
+		"logging":    (*interp).loggingModule,
 	}
 }
 
 // moduleHints say what to use instead of modules models often import.
 var moduleHints = map[string]string{
-	"traceback": `print(f"{type(e).__name__}: {e}") in the except clause (an uncaught error shows its traceback)`,
-	"logging":   "print()",
-	"tempfile":  "a file under /store or the repository, removed when done",
-	"argparse":  "plain variables: a REPL call has no command line",
-	"unittest":  `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,
-	"yaml":      "json or tomllib for configuration files; YAML needs a command through run()",
-	"numpy":     "lists with math, statistics and sum/min/max", "pandas": "lists of dicts with csv, statistics and sorted",
+	"logging":  "print()",
+	"tempfile": "a file under /store or the repository, removed when done",
+	"argparse": "plain variables: a REPL call has no command line",
+	"unittest": `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,
+	"yaml":     "json or tomllib for configuration files; YAML needs a command through run()",
+	"numpy":    "lists with math, statistics and sum/min/max", "pandas": "lists of dicts with csv, statistics and sorted",
 	"requests": `a command through run(["curl", "-sS", url]) (needs approval)`, "urllib": `a command through run(["curl", "-sS", url]) (needs approval)`,
 }
 
