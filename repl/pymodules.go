@@ -40,6 +40,7 @@ func init() {
 		"enum":       (*interp).enumModule,
 		"contextlib": (*interp).contextlibModule,
 		"ast":        (*interp).astModule,
+		"tempfile":   (*interp).tempfileModule,
 	}
 }
 
@@ -47,7 +48,6 @@ func init() {
 var moduleHints = map[string]string{
 	"traceback": `print(f"{type(e).__name__}: {e}") in the except clause (an uncaught error shows its traceback)`,
 	"logging":   "print()",
-	"tempfile":  "a file under /store or the repository, removed when done",
 	"argparse":  "plain variables: a REPL call has no command line",
 	"unittest":  `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,
 	"yaml":      "json or tomllib for configuration files; YAML needs a command through run()",
