@@ -32,6 +32,7 @@ func (r *interp) osModule() starlark.Value {
 		"remove": builtin("os.remove", r.osRemove(false)), "unlink": builtin("os.unlink", r.osRemove(false)),
 		"rmdir": builtin("os.rmdir", r.osRemove(true)), "rename": builtin("os.rename", r.osRename(false)),
 		"replace": builtin("os.replace", r.osRename(true)), "access": builtin("os.access", r.osAccess),
+		"write": builtin("os.write", r.osWrite), "close": builtin("os.close", r.osClose), "fdopen": builtin("os.fdopen", r.osFdopen),
 		"system": builtin("os.system", r.osSystem), "fspath": builtin("os.fspath", r.osFspath),
 		"cpu_count": builtin("os.cpu_count", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return starlark.MakeInt(runtime.NumCPU()), nil

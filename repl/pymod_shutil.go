@@ -19,6 +19,7 @@ func (r *interp) shutilModule() starlark.Value {
 		"move":            builtin("shutil.move", r.shutilMove),
 		"rmtree":          builtin("shutil.rmtree", r.shutilRmtree),
 		"which":           builtin("shutil.which", r.shutilWhich),
+		"copyfileobj":     builtin("shutil.copyfileobj", shutilCopyfileobj),
 		"ignore_patterns": builtin("shutil.ignore_patterns", ignorePatterns),
 		"Error":           &excType{name: "Error", module: "shutil", base: excOSError},
 	})

@@ -43,13 +43,12 @@ func init() {
 		"traceback":  (*interp).tracebackModule,
 		"warnings":   (*interp).warningsModule,
 		"logging":    (*interp).loggingModule,
+		"tempfile":   (*interp).tempfileModule,
 	}
 }
 
 // moduleHints say what to use instead of modules models often import.
 var moduleHints = map[string]string{
-	"logging":  "print()",
-	"tempfile": "a file under /store or the repository, removed when done",
 	"argparse": "plain variables: a REPL call has no command line",
 	"unittest": `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,
 	"yaml":     "json or tomllib for configuration files; YAML needs a command through run()",
