@@ -320,7 +320,7 @@
 // the REPL still lacks, with a stable first line so that the same gap is
 // counted across calls and sessions: "not supported: <the pre-pass's
 // refusal>", "import x: module not available" (noted even when the
-// code catches the ImportError), "method not available: str.translate",
+// code catches the ImportError), "method not available: str.maketrans",
 // "builtin not available: vars", the NotImplementedError of a name kept
 // out on purpose ("os.environ is not available in this REPL: ..."), or
 // "Starlark could not parse: <message>"; the second line is the error.

@@ -90,10 +90,10 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 
 func helpStarlark(sb *strings.Builder) {
 	sb.WriteString("\n## Starlark\n")
-	sb.WriteString("Starlark reading Python: f-strings, imports, classes, try/with, match, generators, decorators, type hints; " +
-		"strings are characters. Variables persist between calls; an error stops the call after what ran.\n")
+	sb.WriteString("Starlark with Python's meaning: classes, try/with, match, generators, decorators, hints. " +
+		"Variables persist between calls; an error stops the call after what ran.\n")
 	sb.WriteString("Modules: " + strings.Join(moduleList(), " ") + " (re: RE2, else backtracking, 2 s a match).\n")
-	sb.WriteString("Missing: except*, complex, threads, := outside conditions, argparse, logging.\n")
+	sb.WriteString("Missing: except*, complex, threads, := outside conditions, argparse.\n")
 	sb.WriteString("Use instead:\n")
 	for _, u := range useInsteadTable {
 		fmt.Fprintf(sb, "  %s → %s\n", u.name, u.alternative)
