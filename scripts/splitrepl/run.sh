@@ -2,6 +2,7 @@
 # run.sh TREE: split the REPL of the harness checkout TREE in place.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+export SPLIT_HOME="$here" # where the tool reads its rules
 tree=$(cd "$1" && pwd)
 cd "$tree"
 # 1. the hand-written files the rewrite needs (host methods pyrt reaches)
