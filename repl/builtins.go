@@ -15,9 +15,8 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"harness/jail"
+	"harness/repl/pyrt"
 )
-
-type builtinFunc = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)
 
 // replFunction describes one REPL function for help() and Functions().
 type replFunction struct {
@@ -64,11 +63,11 @@ func (r *interp) builtins() starlark.StringDict {
 		"math":   math.Module,
 		"time":   ltime.Module,
 		"struct": starlark.NewBuiltin("struct", starlarkstruct.Make),
-		"re":     r.reModule(),
+		"re":     r.ReModule(),
 	}
-	impl := map[string]builtinFunc{
-		"FYI": r.fyi, "help": r.help, "run": r.run, "Path": r.pathCtor, "try_call": r.tryCall,
-		"chdir": r.chdir, "getcwd": r.getcwd, "lib_source": r.libSource,
+	impl := map[string]pyrt.BuiltinFunc{
+		"FYI": r.fyi, "help": r.help, "run": r.run, "Path": r.PathCtor, "try_call": r.tryCall,
+		"chdir": r.Chdir, "getcwd": r.Getcwd, "lib_source": r.libSource,
 		"store_summary": r.summary(jail.Store), "library_summary": r.summary(jail.Library),
 		"mcp": r.mcpCall, "mcp_tools": r.mcpTools,
 	}
@@ -77,9 +76,9 @@ func (r *interp) builtins() starlark.StringDict {
 			g[f.name] = starlark.NewBuiltin(f.name, impl[f.name])
 		}
 	}
-	r.sizedBuiltins(g)
-	r.pyBuiltins(g)
-	g["json"], g["math"], g["time"] = r.jsonModule(), r.mathModule(), r.timeModule()
+	r.SizedBuiltins(g)
+	r.PyBuiltins(g)
+	g["json"], g["math"], g["time"] = r.JsonModule(), r.MathModule(), r.TimeModule()
 	if r.opts.testHooks {
 		for name, f := range testBuiltins {
 			g[name] = starlark.NewBuiltin(name, f(r))
@@ -91,71 +90,25 @@ func (r *interp) builtins() starlark.StringDict {
 // testBuiltins are functions registered by this package's test files (a
 // test binary's workers predeclare them when bound with test hooks, to
 // reach past the jail on purpose); a harness binary has none.
-var testBuiltins = map[string]func(r *interp) builtinFunc{}
-
-func (r *interp) pathCtor(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	if len(kw) > 0 {
-		return nil, fmt.Errorf("Path: unexpected keyword arguments")
-	}
-	p := r.newPath(".")
-	for _, a := range args {
-		q, err := r.pathOf("Path", a)
-		if err != nil {
-			return nil, err
-		}
-		p = p.join(q.p)
-	}
-	return p, nil
-}
+var testBuiltins = map[string]func(r *interp) pyrt.BuiltinFunc{}
 
 func (r *interp) tryCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("try_call: missing the function to call")
 	}
 	v, err := starlark.Call(thread, args[0], args[1:], kw)
-	err = r.iterError(err)
+	err = r.IterError(err)
 	if err != nil {
 		if c := callOf(r); c.stopped() {
 			return nil, err // a stop (Esc, memory) is never caught
 		}
 		return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
-			"value": starlark.None, "error": starlark.String(errorMessage(err)),
+			"value": starlark.None, "error": starlark.String(pyrt.ErrorMessage(err)),
 		}), nil
 	}
 	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
 		"value": v, "error": starlark.None,
 	}), nil
-}
-
-func (r *interp) chdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var target starlark.Value
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &target); err != nil {
-		return nil, err
-	}
-	p, err := r.pathOf(b.Name(), target)
-	if err != nil {
-		return nil, err
-	}
-	root, rel, v, err := r.locate("chdir", p.p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := root.Stat(rel)
-	if err != nil {
-		return nil, r.fsErr("chdir", v, err)
-	}
-	if !fi.IsDir() {
-		return nil, r.fsErr("chdir", v, &fsError{"chdir", v, jail.KindNotDir, ""})
-	}
-	r.cwd = v
-	return starlark.None, nil
-}
-
-func (r *interp) getcwd(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
-		return nil, err
-	}
-	return starlark.String(r.cwd), nil
 }
 
 func (r *interp) libSource(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -211,7 +164,7 @@ func WindowLine(tokens int) string {
 }
 
 // summary returns store_summary or library_summary.
-func (r *interp) summary(mount string) builtinFunc {
+func (r *interp) summary(mount string) pyrt.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 			return nil, err
@@ -247,10 +200,10 @@ func (r *interp) summarize(root *jail.Root) (string, error) {
 		}
 		entries, err := root.ReadDir(dir)
 		if err != nil {
-			return r.fsErr(root.Name()+"_summary", virtual(root, dir), err)
+			return r.fsErr(root.Name()+"_summary", pyrt.Virtual(runtimeRoot(root), dir), err)
 		}
 		for _, e := range entries {
-			rel := joinRel(dir, e.Name())
+			rel := pyrt.JoinRel(dir, e.Name())
 			switch {
 			case e.IsDir():
 				if err := walk(rel); err != nil {

@@ -14,29 +14,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"harness/failures"
+	"harness/repl/pyrt"
 	"harness/repl/rewrite"
-)
-
-// stopKind says why a call was stopped from outside the interpreter.
-type stopKind int32
-
-const (
-	stopNone   stopKind = iota
-	stopCancel          // the caller's context was cancelled (Esc) or the REPL closed
-	stopMemory          // the memory watchdog or a size check passed max_memory_mb
-	stopCrash           // a Go panic was recovered
-)
-
-func (k stopKind) String() string {
-	return [...]string{"", "cancelled by the user", "memory limit exceeded", "internal crash"}[k]
-}
-
-// stepInterval is how many interpreter steps pass between onSteps calls;
-// the memory check runs every memEvery calls of onSteps.
-const (
-	stepInterval = 1 << 12
-	memEvery     = 16
-	maxDepth     = 2000 // nested Starlark calls (each can take several KiB of Go stack)
 )
 
 // The phases of a call's interpreter work: running, then either unwound
@@ -76,11 +55,11 @@ type callState struct {
 
 func newCall(r *interp, parent context.Context, code string) *callState {
 	ctx, cancel := context.WithCancel(parent)
-	c := &callState{r: r, thread: r.thread, ctx: ctx, cancel: cancel, code: code,
+	c := &callState{r: r, thread: r.Thread, ctx: ctx, cancel: cancel, code: code,
 		done: make(chan struct{}), stopCh: make(chan struct{})}
 	c.out.limit = r.opts.OutputLimit
 	c.out.emit = r.opts.Output
-	c.stopAfter = context.AfterFunc(parent, func() { c.stop(stopCancel) })
+	c.stopAfter = context.AfterFunc(parent, func() { c.stop(pyrt.StopCancel) })
 	if r.opts.MaxMemoryMB > 0 && r.remote == nil { // a worker watches its own memory
 		c.mem.start(c)
 	}
@@ -88,10 +67,10 @@ func newCall(r *interp, parent context.Context, code string) *callState {
 }
 
 // stop cancels the call for reason k; the first reason wins.
-func (c *callState) stop(k stopKind) {
+func (c *callState) stop(k pyrt.StopKind) {
 	c.stopMu.Lock()
 	defer c.stopMu.Unlock()
-	if !c.ended && c.why.CompareAndSwap(int32(stopNone), int32(k)) {
+	if !c.ended && c.why.CompareAndSwap(int32(pyrt.StopNone), int32(k)) {
 		if c.thread != nil { // nil on the parent's side of a worker
 			c.thread.Cancel(k.String())
 		}
@@ -100,7 +79,7 @@ func (c *callState) stop(k stopKind) {
 	}
 }
 
-func (c *callState) reason() stopKind { return stopKind(c.why.Load()) }
+func (c *callState) reason() pyrt.StopKind { return pyrt.StopKind(c.why.Load()) }
 
 // stopped reports whether the call has been stopped; builtins that swallow
 // errors (try_call) must not swallow a stop.
@@ -109,10 +88,10 @@ func (c *callState) reason() stopKind { return stopKind(c.why.Load()) }
 // frame cancels it just before the reply of the host service that was
 // stopped, and try_call must see the stop when that reply's error returns.
 func (c *callState) stopped() bool {
-	if c.reason() == stopNone && c.ctx.Err() != nil {
-		c.stop(stopCancel)
+	if c.reason() == pyrt.StopNone && c.ctx.Err() != nil {
+		c.stop(pyrt.StopCancel)
 	}
-	return c.reason() != stopNone
+	return c.reason() != pyrt.StopNone
 }
 
 // finish ends the call: after it returns no watchdog or context hook can
@@ -177,13 +156,13 @@ func callOf(r *interp) *callState {
 
 // onSteps runs every stepInterval interpreter steps.
 func (r *interp) onSteps(thread *starlark.Thread) {
-	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + stepInterval)
-	if thread.CallStackDepth() > maxDepth {
-		thread.Cancel(fmt.Sprintf("recursion limit: more than %d nested calls (does a recursive function lack a base case?)", maxDepth))
+	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + pyrt.StepInterval)
+	if thread.CallStackDepth() > pyrt.MaxDepth {
+		thread.Cancel(fmt.Sprintf("recursion limit: more than %d nested calls (does a recursive function lack a base case?)", pyrt.MaxDepth))
 		return
 	}
 	r.onStepsCount++
-	if c := r.call.Load(); c != nil && r.opts.MaxMemoryMB > 0 && r.onStepsCount%memEvery == 0 {
+	if c := r.call.Load(); c != nil && r.opts.MaxMemoryMB > 0 && r.onStepsCount%pyrt.MemEvery == 0 {
 		c.mem.check(c)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"harness/repl/pyrt"
 	"harness/wire"
 )
 
@@ -67,7 +68,7 @@ func (r *REPL) Close() {
 	r.closed.Store(true)
 	r.closeOnce.Do(func() { close(r.closing) })
 	if c := r.current().currentCall(); c != nil {
-		c.stop(stopCancel)
+		c.stop(pyrt.StopCancel)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -76,7 +77,7 @@ func (r *REPL) Close() {
 		closeRemote(in)
 		return
 	}
-	in.globals = nil
+	in.Globals = nil
 	in.helpers = nil
 }
 
@@ -117,7 +118,7 @@ func (r *REPL) exec(ctx context.Context, code string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	in := r.current()
-	if r.closed.Load() || (in.remote == nil && in.globals == nil) {
+	if r.closed.Load() || (in.remote == nil && in.Globals == nil) {
 		return "error: this REPL has been closed; its subagent has finished", true
 	}
 	if in.remote != nil {
@@ -164,7 +165,7 @@ func (r *REPL) abandon(in *interp, c *callState) string {
 	prints, omitted := c.out.drop()
 	grace := abandonGrace.Round(time.Millisecond)
 	var text string
-	if c.reason() == stopMemory {
+	if c.reason() == pyrt.StopMemory {
 		text = stateLost(fmt.Sprintf("The call passed this REPL's memory limit (max_memory_mb = %d) inside a single operation that did not stop within %v, so its interpreter was abandoned.", in.opts.MaxMemoryMB, grace),
 			"Work on smaller pieces (read files in parts, keep fewer results in memory).")
 	} else {

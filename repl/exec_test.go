@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"harness/failures"
+	"harness/repl/pyrt"
 )
 
 // blocker is a builtin that ignores cancellation the way a long str() or
@@ -26,7 +27,7 @@ func (b *blocker) free() { b.once.Do(func() { close(b.release) }) }
 func newBlocker(t *testing.T, in *interp) *blocker {
 	inProcessOnly(t)
 	b := &blocker{entered: make(chan struct{}), release: make(chan struct{}), finished: make(chan struct{})}
-	in.globals["block"] = starlark.NewBuiltin("block", func(th *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	in.Globals["block"] = starlark.NewBuiltin("block", func(th *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		defer close(b.finished)
 		close(b.entered)
 		<-b.release
@@ -113,7 +114,7 @@ func TestStuckBuiltinAbandonedOnMemoryStopAndClose(t *testing.T) {
 		stop func(e *env, in *interp)
 		want []string
 	}{
-		{"memory", func(_ *env, in *interp) { in.currentCall().stop(stopMemory) },
+		{"memory", func(_ *env, in *interp) { in.currentCall().stop(pyrt.StopMemory) },
 			[]string{"REPL state lost", "memory limit (max_memory_mb = 512)", "did not stop within 50ms"}},
 		{"close", func(e *env, _ *interp) { e.repl.Close() },
 			[]string{"cancelled", "REPL state lost"}},

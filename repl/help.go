@@ -13,6 +13,7 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/repl/pyrt"
 	"harness/repl/pystr"
 	"harness/sandbox"
 )
@@ -68,7 +69,7 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 	repo := r.opts.Repository
 	sb.WriteString("\n## Files\n")
 	fmt.Fprintf(sb, "/repository (%s now, level %s; the user can change it): the working directory, relative paths start at %s.\n",
-		access(repo), repo.Level(), r.cwd)
+		access(repo), repo.Level(), r.Cwd)
 	if r.opts.Store != nil {
 		sb.WriteString("/store: shared by all agents and sessions, read-write; pass data on by writing here and naming the path.\n")
 		if r.opts.Siblings {
@@ -92,7 +93,7 @@ func helpStarlark(sb *strings.Builder) {
 	sb.WriteString("\n## Starlark\n")
 	sb.WriteString("Starlark with Python's meaning: classes, try/with, match, generators, decorators, hints. " +
 		"Variables persist between calls; an error stops the call after what ran.\n")
-	sb.WriteString("Modules: " + strings.Join(moduleList(), " ") + " (re: RE2, else backtracking, 2 s a match).\n")
+	sb.WriteString("Modules: " + strings.Join(pyrt.ModuleList(), " ") + " (re: RE2, else backtracking, 2 s a match).\n")
 	sb.WriteString("Missing: except*, complex, threads, := outside conditions, argparse.\n")
 	sb.WriteString("Use instead:\n")
 	for _, u := range useInsteadTable {
@@ -187,7 +188,7 @@ func (r *interp) helpOn(v starlark.Value) string {
 	case *starlark.Builtin:
 		name = x.Name()
 	case *starlarkstruct.Module:
-		return x.Name + ": " + strings.Join(publicNames(x), " ") + "\n"
+		return x.Name + ": " + strings.Join(pyrt.PublicNames(x), " ") + "\n"
 	}
 	for _, h := range r.helpers {
 		if h.name == name {
@@ -199,14 +200,14 @@ func (r *interp) helpOn(v starlark.Value) string {
 			return f.signature + ": " + f.doc + "\n"
 		}
 	}
-	if _, ok := moduleMakers[name]; ok {
-		m, _ := r.module(name)
-		return name + ": " + strings.Join(publicNames(m), " ") + "\n"
+	if _, ok := pyrt.ModuleMakers[name]; ok {
+		m, _ := r.Module(name)
+		return name + ": " + strings.Join(pyrt.PublicNames(m), " ") + "\n"
 	}
 	if fn, ok := v.(*starlark.Function); ok {
 		return signature(fn) + "\n" + indent(cleandoc(fn.Doc()))
 	}
-	return "No documentation for " + pyRepr(v) + "; help() describes the REPL.\n"
+	return "No documentation for " + pyrt.PyRepr(v) + "; help() describes the REPL.\n"
 }
 
 func indent(doc string) string {

@@ -13,6 +13,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"harness/repl/pyrt"
 	"harness/repl/rewrite"
 )
 
@@ -132,7 +133,7 @@ func (l *helperLog) loaded(file string, globals starlark.StringDict) {
 			hf.Shadows = append(hf.Shadows, Shadow{Name: name, Kind: ShadowHelper, File: other})
 		} else if l.builtin[name] || starlark.Universe.Has(name) {
 			hf.Shadows = append(hf.Shadows, Shadow{Name: name, Kind: ShadowBuiltin})
-		} else if _, ok := moduleMakers[name]; ok {
+		} else if _, ok := pyrt.ModuleMakers[name]; ok {
 			hf.Shadows = append(hf.Shadows, Shadow{Name: name, Kind: ShadowModule})
 		}
 		l.owner[name], l.bound[name] = file, globals[name]
@@ -192,8 +193,8 @@ func (r *interp) reloadHelpers() HelperReport {
 	before := r.helperLog.bound
 	r.loadHelpers()
 	for name, v := range before {
-		if _, still := r.helperLog.owner[name]; !still && identical(r.globals[name], v) {
-			delete(r.globals, name)
+		if _, still := r.helperLog.owner[name]; !still && pyrt.Identical(r.Globals[name], v) {
+			delete(r.Globals, name)
 			delete(r.predeclared, name)
 		}
 	}

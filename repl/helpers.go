@@ -17,6 +17,7 @@ import (
 
 	"harness/config"
 	"harness/jail"
+	"harness/repl/pyrt"
 	"harness/repl/rewrite"
 )
 
@@ -71,7 +72,7 @@ var helperLoadTimeout = 5 * time.Second
 func (r *interp) loadHelper(file string, src []byte) (err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), helperLoadTimeout)
 	defer cancel()
-	r.thread.Uncancel()
+	r.Thread.Uncancel()
 	c := newCall(r, ctx, "")
 	c.out.emit = nil
 	r.setCall(c)
@@ -82,9 +83,9 @@ func (r *interp) loadHelper(file string, src []byte) (err error) {
 		c.finish()
 		r.setCall(nil)
 		switch reason := c.reason(); {
-		case err != nil && reason == stopCancel:
+		case err != nil && reason == pyrt.StopCancel:
 			err = fmt.Errorf("did not finish loading within %v; is there an endless loop at the top level?", helperLoadTimeout)
-		case err != nil && reason == stopMemory:
+		case err != nil && reason == pyrt.StopMemory:
 			err = fmt.Errorf("passed this REPL's memory limit (max_memory_mb = %d) while loading", r.opts.MaxMemoryMB)
 		}
 		r.helperLog.stopped(file, err) // a stop's place is where a step check fell: none is given
@@ -102,19 +103,19 @@ func (r *interp) execHelper(file string, src []byte) error {
 		return &syntax.Error{Pos: syntax.MakePosition(&file, int32(line), int32(col)), Msg: pe.Msg}
 	}
 	r.helperLog.pm = pre.PM
-	f, err := r.fileOpts.Parse(file, pre.Text, 0)
+	f, err := r.FileOpts.Parse(file, pre.Text, 0)
 	if err != nil {
 		return err
 	}
-	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, Methods: pyMethods}); err != nil {
+	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, Methods: pyrt.PyMethods}); err != nil {
 		return err
 	}
-	guardRepeats(f)
-	prog, err := starlark.FileProgram(f, r.globals.Has)
+	pyrt.GuardRepeats(f)
+	prog, err := starlark.FileProgram(f, r.Globals.Has)
 	if err != nil {
 		return err
 	}
-	globals, err := prog.Init(r.thread, r.globals)
+	globals, err := prog.Init(r.Thread, r.Globals)
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func (r *interp) execHelper(file string, src []byte) error {
 		return lineOf(globals[found[i].name]) < lineOf(globals[found[j].name])
 	})
 	for name, v := range globals {
-		r.globals[name] = v
+		r.Globals[name] = v
 	}
 	r.helperLog.loaded(file, globals)
 	r.helpers = append(r.helpers, found...)

@@ -73,7 +73,7 @@ type hostLink interface {
 func hostCall[Req, Resp any](r *interp, c *callState, name string, req Req) (Resp, error) {
 	var resp Resp
 	if name == "run" || name == "mcp_call" {
-		r.syncFiles("") // a command or a tool may read what REPL code wrote
+		r.SyncFiles("") // a command or a tool may read what REPL code wrote
 	}
 	if r.opts.link == nil {
 		out, err := hostServices[name].local(r, c, req)

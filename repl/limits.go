@@ -11,6 +11,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"harness/repl/pyrt"
 )
 
 // How the limit is enforced. All REPLs share one Go heap, so the heap
@@ -112,7 +114,7 @@ func (m *memWatch) check(c *callState) {
 	}
 	runtime.GC()
 	if u := m.used(); u > m.limit {
-		c.stop(stopMemory)
+		c.stop(pyrt.StopMemory)
 		return
 	}
 	heap, _ = readMetrics()
@@ -156,7 +158,7 @@ func (r *interp) updateRetained(alloc int64) {
 // are not shared builtins. It stops counting once past the limit.
 func (r *interp) estimateState() int64 {
 	w := sizer{seen: map[any]bool{}}
-	for _, v := range r.globals {
+	for _, v := range r.Globals {
 		switch v.(type) {
 		case *starlark.Builtin, *starlarkstruct.Module:
 			continue // predeclared, shared
@@ -192,9 +194,9 @@ func (w *sizer) add(v starlark.Value) {
 		if _, ok := v.Int64(); !ok {
 			w.total += int64(v.BigInt().BitLen() / 8)
 		}
-	case *Path:
-		w.total += 48 + int64(len(v.p))
-	case starlark.Tuple, *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct, *pyObject:
+	case *pyrt.Path:
+		w.total += 48 + int64(len(v.P))
+	case starlark.Tuple, *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct, *pyrt.PyObject:
 		w.stack = append(w.stack, v)
 	default:
 		w.total += 32
@@ -229,9 +231,9 @@ func (w *sizer) expand(v starlark.Value) {
 	case *starlark.Set:
 		w.total += 64 + 48*int64(v.Len())
 		w.each(v, w.add)
-	case *pyObject:
-		w.total += 64 + 48*int64(len(v.attrs))
-		for _, x := range v.attrs {
+	case *pyrt.PyObject:
+		w.total += 64 + 48*int64(len(v.Attrs))
+		for _, x := range v.Attrs {
 			w.add(x) // the attributes themselves: no property or method runs
 		}
 	case *starlarkstruct.Struct:

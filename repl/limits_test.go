@@ -14,6 +14,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/proctest"
+	"harness/repl/pyrt"
 )
 
 // peakRSS returns this process's VmHWM in bytes, or -1.
@@ -453,24 +454,24 @@ func TestGuardedAllocationsCheckMemory(t *testing.T) {
 	r := e.repl.current()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := &callState{r: r, thread: r.thread, ctx: ctx, cancel: cancel, done: make(chan struct{}), stopCh: make(chan struct{})}
+	c := &callState{r: r, thread: r.Thread, ctx: ctx, cancel: cancel, done: make(chan struct{}), stopCh: make(chan struct{})}
 	runtime.GC() // so that the live heap is this test's alone
 	_, c.mem.liveBase = readMetrics()
 	c.mem.limit, c.mem.on = r.limitBytes(), true
 	r.setCall(c)
-	defer func() { r.setCall(nil); r.thread.Uncancel() }()
+	defer func() { r.setCall(nil); r.Thread.Uncancel() }()
 	held := make([]byte, 32<<20) // twice the limit, live
 	for i := range held {
 		held[i] = 1
 	}
-	r.allocNoted = 0
-	r.noteAlloc(allocNoteMin - 1) // too small to count
-	r.noteAlloc(r.limitBytes() / 32)
-	if c.stopped() || r.allocNoted == 0 {
-		t.Fatalf("checked before a sixteenth of the limit (stopped %v, counted %d)", c.stopped(), r.allocNoted)
+	r.AllocNoted = 0
+	r.NoteAlloc(pyrt.AllocNoteMin - 1) // too small to count
+	r.NoteAlloc(r.limitBytes() / 32)
+	if c.stopped() || r.AllocNoted == 0 {
+		t.Fatalf("checked before a sixteenth of the limit (stopped %v, counted %d)", c.stopped(), r.AllocNoted)
 	}
-	r.noteAlloc(r.limitBytes() / 32)
-	if c.reason() != stopMemory {
+	r.NoteAlloc(r.limitBytes() / 32)
+	if c.reason() != pyrt.StopMemory {
 		t.Errorf("a call over the limit was not stopped once a sixteenth was allocated: %v", c.reason())
 	}
 	runtime.KeepAlive(held)

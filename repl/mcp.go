@@ -11,6 +11,8 @@ import (
 
 	ljson "go.starlark.net/lib/json"
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // MCP is the host side of mcp() and mcp_tools(): the session's MCP
@@ -68,7 +70,7 @@ func (r *interp) mcpCall(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	res, err := r.opts.MCP.Call(c.ctx, server, tool, json.RawMessage(encoded.(starlark.String)))
 	if err != nil {
 		if c.ctx.Err() != nil {
-			c.stop(stopCancel) // now, so try_call sees the stop and lets it through
+			c.stop(pyrt.StopCancel) // now, so try_call sees the stop and lets it through
 			return nil, fmt.Errorf("cancelled: the call was stopped by the user (Esc)")
 		}
 		return nil, err
@@ -76,7 +78,7 @@ func (r *interp) mcpCall(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	if res.IsError {
 		return nil, fmt.Errorf("%s/%s reported an error: %s", server, tool, res.Text)
 	}
-	if n := len(res.Text) + len(res.Structured); n > bigAlloc && int64(n)*4 > c.budget() {
+	if n := len(res.Text) + len(res.Structured); n > pyrt.BigAlloc && int64(n)*4 > c.budget() {
 		return nil, fmt.Errorf("%s/%s returned %d bytes, too many for this REPL's memory limit (max_memory_mb = %d); ask the tool for less", server, tool, n, r.opts.MaxMemoryMB)
 	}
 	if res.Structured != nil {

@@ -4,7 +4,6 @@ package repl
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/pyrt"
 )
 
 // mountRoots returns the mounted roots in display order.
@@ -37,57 +37,22 @@ func (r *interp) mountNames() string {
 // absolute returns p joined to the working directory and cleaned lexically.
 func (r *interp) absolute(p string) string {
 	if !strings.HasPrefix(p, "/") {
-		p = r.cwd + "/" + p
+		p = r.Cwd + "/" + p
 	}
 	return path.Clean(p)
-}
-
-// fsKind is the kind of a file error as the runtime and the standard
-// modules name it (py*.go, pymod_*.go), so that they need not import
-// jail: the mounts are the one place that knows file errors come from
-// jail (TestRuntimeFilesReachNoHost checks).
-type fsKind = jail.Kind
-
-// The kinds of file errors the runtime raises or tests for.
-const (
-	fsNotFound   = jail.KindNotFound
-	fsExists     = jail.KindExists
-	fsPermission = jail.KindPermission
-	fsEscape     = jail.KindEscape
-	fsNotDir     = jail.KindNotDir
-	fsIsDir      = jail.KindIsDir
-	fsInvalid    = jail.KindInvalid
-)
-
-// fsKindOf is the kind of a file error (jail.KindOf).
-func fsKindOf(err error) fsKind { return jail.KindOf(err) }
-
-// fsError is a file error as the model sees it: a virtual path and a kind.
-type fsError struct {
-	op, vpath string
-	kind      jail.Kind
-	reason    string
-}
-
-func (e *fsError) Error() string {
-	msg := fmt.Sprintf("%s %s: %s", e.op, e.vpath, e.kind)
-	if e.reason != "" {
-		msg += ": " + e.reason
-	}
-	return msg
 }
 
 // locate maps a path written in REPL code to its root and root-relative
 // path. The error for a path outside every mount is KindEscape.
 func (r *interp) locate(op, p string) (*jail.Root, string, string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
-		return nil, "", "", &fsError{op, strings.ReplaceAll(p, "\x00", `\x00`), jail.KindInvalid, "the path contains a NUL byte"}
+		return nil, "", "", &pyrt.FsError{Op: op, Vpath: strings.ReplaceAll(p, "\x00", `\x00`), Kind: pyrt.FsInvalid, Reason: "the path contains a NUL byte"}
 	}
 	if p == "" {
-		return nil, "", "", &fsError{op, `""`, jail.KindInvalid, "the path is empty"}
+		return nil, "", "", &pyrt.FsError{Op: op, Vpath: `""`, Kind: pyrt.FsInvalid, Reason: "the path is empty"}
 	}
 	v := r.absolute(p)
-	r.syncFiles(v)
+	r.SyncFiles(v)
 	name, rel, _ := strings.Cut(strings.TrimPrefix(v, "/"), "/")
 	for _, m := range r.mountRoots() {
 		if m.Name() == name {
@@ -98,18 +63,10 @@ func (r *interp) locate(op, p string) (*jail.Root, string, string, error) {
 			return m, rel, v, nil
 		}
 	}
-	e := &fsError{op, v, jail.KindEscape,
-		"the REPL sees only " + r.mountNames() + "; host paths and paths above a mount do not exist here"}
+	e := &pyrt.FsError{Op: op, Vpath: v, Kind: pyrt.FsEscape,
+		Reason: "the REPL sees only " + r.mountNames() + "; host paths and paths above a mount do not exist here"}
 	r.noteFS(e)
 	return nil, "", v, e
-}
-
-// virtual returns the virtual path of rel inside root.
-func virtual(root *jail.Root, rel string) string {
-	if rel == "." || rel == "" {
-		return "/" + root.Name()
-	}
-	return "/" + root.Name() + "/" + rel
 }
 
 // fsErr converts an error from a jail root (or from reading an opened file)
@@ -118,22 +75,22 @@ func (r *interp) fsErr(op, vpath string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var fe *fsError
+	var fe *pyrt.FsError
 	if errors.As(err, &fe) {
 		return fe // already converted and noted
 	}
-	out := &fsError{op: op, vpath: vpath}
+	out := &pyrt.FsError{Op: op, Vpath: vpath}
 	var je *jail.Error
 	if errors.As(err, &je) {
-		out.kind, out.reason = je.Kind, je.Reason
+		out.Kind, out.Reason = runtimeKind(je.Kind), je.Reason
 		if je.Root != "" {
-			out.vpath = "/" + je.Root
+			out.Vpath = "/" + je.Root
 			if je.Path != "." && je.Path != "" {
-				out.vpath += "/" + je.Path
+				out.Vpath += "/" + je.Path
 			}
 		}
 	} else {
-		out.kind, out.reason = classify(err)
+		out.Kind, out.Reason = classify(err)
 	}
 	r.noteFS(out)
 	return out
@@ -141,31 +98,31 @@ func (r *interp) fsErr(op, vpath string, err error) error {
 
 // classify names the kind of an error that did not come from jail, without
 // its text (which could contain a host path).
-func classify(err error) (jail.Kind, string) {
+func classify(err error) (pyrt.FsKind, string) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return jail.KindNotFound, ""
+		return pyrt.FsNotFound, ""
 	case errors.Is(err, fs.ErrExist):
-		return jail.KindExists, ""
+		return pyrt.FsExists, ""
 	case errors.Is(err, fs.ErrPermission):
-		return jail.KindPermission, "the system refused access"
+		return pyrt.FsPermission, "the system refused access"
 	case errors.Is(err, syscall.ENOTDIR):
-		return jail.KindNotDir, ""
+		return pyrt.FsNotDir, ""
 	case errors.Is(err, syscall.EISDIR):
-		return jail.KindIsDir, ""
+		return pyrt.FsIsDir, ""
 	case errors.Is(err, syscall.ENOTEMPTY):
-		return jail.KindOther, "the directory is not empty"
+		return pyrt.FsOther, "the directory is not empty"
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		return jail.KindOther, errno.Error()
+		return pyrt.FsOther, errno.Error()
 	}
-	return jail.KindOther, "input/output error"
+	return pyrt.FsOther, "input/output error"
 }
 
 // noteFS records permission and escape errors as app denials.
-func (r *interp) noteFS(e *fsError) {
-	if e.kind == jail.KindPermission || e.kind == jail.KindEscape {
+func (r *interp) noteFS(e *pyrt.FsError) {
+	if e.Kind == pyrt.FsPermission || e.Kind == pyrt.FsEscape {
 		if c := r.call.Load(); c != nil {
 			c.note(failures.KindDenied, e.Error())
 		}

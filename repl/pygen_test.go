@@ -28,7 +28,7 @@ func TestGeneratorsEndWithTheirCall(t *testing.T) {
 		if n := runtime.NumGoroutine(); n > base {
 			t.Errorf("%s: %d goroutines, %d before", what, n, base)
 		}
-		if n := len(e.repl.current().gens); n != 0 {
+		if n := len(e.repl.current().Gens); n != 0 {
 			t.Errorf("%s: %d generators still registered", what, n)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"harness/repl/pyrt"
 )
 
 // FuzzJSONSyntaxError checks the scanner behind JSONDecodeError's
@@ -19,7 +21,7 @@ func FuzzJSONSyntaxError(f *testing.F) {
 		if !utf8.ValidString(text) {
 			return
 		}
-		msg, pos, bad := jsonSyntaxError(text, false)
+		msg, pos, bad := pyrt.JsonSyntaxError(text, false)
 		if bad && (msg == "" || pos < 0 || pos > utf8.RuneCountInString(text)) {
 			t.Fatalf("%q: message %q at %d", text, msg, pos)
 		}

@@ -16,6 +16,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/pyrt"
 	"harness/repl/rewrite"
 	"harness/sandbox"
 	"harness/wire"
@@ -84,7 +85,8 @@ func newRemote(opts Options) (*interp, error) {
 	}
 	rm := &remote{proc: proc, ready: make(chan struct{}), results: make(chan wire.Frame, 16),
 		crash: make(chan string, 1), done: make(chan struct{}), pongs: make(chan uint64, 1)}
-	in := &interp{opts: opts, fileOpts: rewrite.FileOptions(), remote: rm}
+	in := &interp{opts: opts, remote: rm, Interp: &pyrt.Interp{FileOpts: rewrite.FileOptions()}}
+	in.Interp.Host = pyrtHost{in}
 	in.info.Store(&loadInfo{functions: map[string]string{}})
 	if err := rm.bind(opts); err != nil {
 		proc.Kill("bind failed")

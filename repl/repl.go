@@ -20,6 +20,7 @@ import (
 	"harness/failures"
 	"harness/jail"
 	"harness/repl/modslots"
+	"harness/repl/pyrt"
 	"harness/repl/pystr"
 	"harness/repl/rewrite"
 	"harness/sandbox"
@@ -127,18 +128,9 @@ type Options struct {
 // the state is lost; an abandoned interp is never touched again by the
 // REPL, and its builtins reach only their own interp.
 type interp struct {
-	opts     Options
-	fileOpts *syntax.FileOptions
+	*pyrt.Interp // the runtime's state (package pyrt)
 
-	thread  *starlark.Thread
-	globals starlark.StringDict
-	gens    map[*pyGen]bool // generators started and not ended (pygen.go)
-	// iterErr is the error of a lazy iterator's element that stopped
-	// iterThread, Starlark's loop over it having no other way to fail
-	// (iterfail.go).
-	iterErr    error
-	iterThread *starlark.Thread
-	cwd        string // virtual working directory, "/repository" at start
+	opts Options
 
 	helpers    []helper  // public helper functions, in load order
 	loadErrors []string  // files that failed to load, one message each
@@ -147,37 +139,24 @@ type interp struct {
 	info       atomic.Pointer[loadInfo]
 
 	onStepsCount int                       // calls of onSteps, for spacing memory checks
-	allocNoted   int64                     // bytes noteAlloc counted since its last memory check
 	retained     int64                     // bytes held by globals after the last call (an upper bound)
 	walked       int64                     // retained as of the last walk of the globals
 	walks        int                       // walks of the globals, for tests
 	call         atomic.Pointer[callState] // the running call, nil between calls
-	reCache      *regexpCache
-	resets       int // state resets, so a worker can tell its parent
+	resets       int                       // state resets, so a worker can tell its parent
 
 	// remote is set on the parent's side of a worker: this interp then
 	// holds only the options, the call in progress and the helpers'
 	// description; the interpreter runs in remote's process.
 	remote *remote
 
-	// Python habits (package rewrite, driver.go, py*.go).
-	types       map[string]*pyType                   // classes by Python name, for type()
-	modules     map[string]starlark.Value            // imported modules
-	predeclared map[string]bool                      // names bound before REPL code ran: read directly in functions
-	slots       map[*starlark.Module]*modslots.Slots // the running call's chunk globals, for live reads
-	handling    []*pyException                       // exceptions being handled, for a bare raise
-	stdRedirect [2]starlark.Value                    // redirect_stdout/redirect_stderr targets (pymod_contextlib.go)
-	openFiles   []*pyFile                            // files open for writing, written at the end of each call
-	syncing     bool                                 // a file's pending writes are being written (pyFile.flush)
-	reprErr     error                                // an error of __repr__ or __str__ while text was built (pyclass_ops.go)
-	dt          *dtClasses                           // the datetime module's classes
-	subclasses  map[starlark.Value][]starlark.Value  // the classes a class statement derived from each class, in order
-	qualnames   map[starlark.Value]string            // Class.method for the functions of class bodies
+	predeclared map[string]bool // names bound before REPL code ran: read directly in functions
 }
 
 // newInterp builds an interpreter and loads the helper files.
 func newInterp(opts Options) *interp {
-	r := &interp{opts: opts, fileOpts: rewrite.FileOptions(), reCache: newRegexpCache()}
+	r := &interp{opts: opts, Interp: &pyrt.Interp{FileOpts: rewrite.FileOptions(), ReCache: pyrt.NewRegexpCache()}}
+	r.Interp.Host = pyrtHost{r}
 	if opts.AskWrites && opts.Repository != nil {
 		r.opts.Repository = opts.Repository.Asking(r.askWrite)
 	}
@@ -188,28 +167,28 @@ func newInterp(opts Options) *interp {
 // reset discards all state and starts a fresh interpreter with the helpers
 // loaded again.
 func (r *interp) reset() {
-	r.closeGenerators()
-	r.thread = &starlark.Thread{Name: "repl", Print: r.print}
-	r.thread.OnMaxSteps = r.onSteps
-	r.thread.SetLocal(threadInterp, r)
-	r.thread.SetMaxExecutionSteps(stepInterval)
-	r.cwd = "/" + jail.Repository
-	r.modules, r.slots, r.handling, r.openFiles, r.dt = map[string]starlark.Value{}, map[*starlark.Module]*modslots.Slots{}, nil, nil, nil
-	r.globals = r.builtins()
+	r.CloseGenerators()
+	r.Thread = &starlark.Thread{Name: "repl", Print: r.print}
+	r.Thread.OnMaxSteps = r.onSteps
+	r.Thread.SetLocal(pyrt.ThreadInterp, r.Interp)
+	r.Thread.SetMaxExecutionSteps(pyrt.StepInterval)
+	r.Cwd = "/" + jail.Repository
+	r.Modules, r.Slots, r.Handling, r.OpenFiles, r.Dt = map[string]starlark.Value{}, map[*starlark.Module]*modslots.Slots{}, nil, nil, nil
+	r.Globals = r.builtins()
 	r.retained, r.walked = 0, 0
 	r.resets++
-	r.helperLog = newHelperLog(r.globals)
+	r.helperLog = newHelperLog(r.Globals)
 	r.loadHelpers()
-	r.predeclared = make(map[string]bool, len(r.globals))
-	for name := range r.globals {
+	r.predeclared = make(map[string]bool, len(r.Globals))
+	for name := range r.Globals {
 		r.predeclared[name] = true
 	}
 }
 
 // begin installs a call of code; it runs on the goroutine calling Exec.
 func (r *interp) begin(ctx context.Context, code string) *callState {
-	r.thread.Uncancel()
-	r.iterErr, r.iterThread = nil, nil
+	r.Thread.Uncancel()
+	r.IterErr, r.IterThread = nil, nil
 	c := newCall(r, ctx, code)
 	r.setCall(c)
 	return c
@@ -220,8 +199,8 @@ func (r *interp) begin(ctx context.Context, code string) *callState {
 // abandoned the call meanwhile, the result is dropped unbuilt.
 func (r *interp) runCall(c *callState) (string, bool) {
 	value, err := r.evaluate(c, c.code)
-	err = r.iterError(err)
-	r.closeGenerators()
+	err = r.IterError(err)
+	r.CloseGenerators()
 	unwound := c.phase.CompareAndSwap(phaseRunning, phaseUnwound)
 	c.finish() // no stop can arrive after this
 	if !unwound {
@@ -237,49 +216,49 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 	defer func() {
 		if p := recover(); p != nil {
 			c.crash = fmt.Sprintf("%v\n%s", p, debug.Stack())
-			c.stop(stopCrash)
+			c.stop(pyrt.StopCrash)
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	r.reprErr = nil // an earlier call's, never taken
+	r.ReprErr = nil // an earlier call's, never taken
 	pre, perr := rewrite.Prepass(code)
 	if perr != nil {
 		c.refused = true
 		return nil, refusal(code, perr)
 	}
 	c.pm = pre.PM
-	f, err := r.fileOpts.Parse("repl", pre.Text, 0)
+	f, err := r.FileOpts.Parse("repl", pre.Text, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, LiveGlobal: r.isLive, Methods: pyMethods}); err != nil {
+	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, LiveGlobal: r.isLive, Methods: pyrt.PyMethods}); err != nil {
 		return nil, err
 	}
-	guardRepeats(f)
+	pyrt.GuardRepeats(f)
 	var last syntax.Expr
 	if n := len(f.Stmts); n > 0 {
 		if es, ok := f.Stmts[n-1].(*syntax.ExprStmt); ok {
-			if _, marker := rewrite.MarkerCall(es.X); !stmtMarkers[marker] {
+			if _, marker := rewrite.MarkerCall(es.X); !pyrt.StmtMarkers[marker] {
 				last = es.X
 				f.Stmts = f.Stmts[:n-1]
 			}
 		}
 	}
 	if len(f.Stmts) > 0 {
-		if err := r.runStmts(f, f.Stmts); err != nil {
+		if err := r.RunStmts(f, f.Stmts); err != nil {
 			return nil, err
 		}
 	}
 	if last == nil {
 		return starlark.None, nil
 	}
-	v, err := starlark.EvalExprOptions(r.fileOpts, r.thread, last, r.globals)
+	v, err := starlark.EvalExprOptions(r.FileOpts, r.Thread, last, r.Globals)
 	if err != nil || v == starlark.None {
 		return v, err
 	}
 	// The repr is written now, while the call runs: a class's __repr__
 	// is REPL code, under the call's limits, and its error is the call's.
-	text, err := r.textWithMethods(func() string { return pyRepr(v) })
+	text, err := r.TextWithMethods(func() string { return pyrt.PyRepr(v) })
 	if err != nil {
 		return nil, err
 	}
@@ -317,18 +296,18 @@ func refusal(code string, err error) error {
 func (r *interp) result(c *callState, value starlark.Value, err error) string {
 	var sb strings.Builder
 	if err == nil && value != nil && value != starlark.None {
-		sb.WriteString(pyRepr(value))
+		sb.WriteString(pyrt.PyRepr(value))
 	}
-	if note := r.flushFiles(); note != "" {
+	if note := r.FlushFiles(); note != "" {
 		c.write(note + "\n")
 	}
 	pystr.Cache.Reset()
-	clear(r.slots)
+	clear(r.Slots)
 	reason := c.reason()
-	lost := reason == stopMemory || reason == stopCrash
+	lost := reason == pyrt.StopMemory || reason == pyrt.StopCrash
 	if !lost && r.opts.MaxMemoryMB > 0 {
 		if r.updateRetained(c.mem.allocated()); r.retained > r.limitBytes() {
-			lost, reason = true, stopMemory
+			lost, reason = true, pyrt.StopMemory
 		}
 	}
 	switch {
@@ -352,9 +331,9 @@ func (r *interp) result(c *callState, value starlark.Value, err error) string {
 		if row, ok := matchUseInstead(c.code, err); ok {
 			hint := row.hint()
 			sb.WriteString("\n" + hint)
-			c.note(failures.KindUnsupported, hint+"\n"+firstLine(errorMessage(err)))
+			c.note(failures.KindUnsupported, hint+"\n"+firstLine(pyrt.ErrorMessage(err)))
 		} else if gap := r.gap(c, err); gap != "" {
-			c.note(failures.KindUnsupported, gap+"\n"+firstLine(errorMessage(err)))
+			c.note(failures.KindUnsupported, gap+"\n"+firstLine(pyrt.ErrorMessage(err)))
 		}
 	}
 	t := tail{text: sb.String(), isError: err != nil || lost}
@@ -371,9 +350,9 @@ func (r *interp) takeLoadReport() string {
 }
 
 // stateLostText says plainly what a memory stop or a crash discarded.
-func (r *interp) stateLostText(reason stopKind, c *callState) string {
+func (r *interp) stateLostText(reason pyrt.StopKind, c *callState) string {
 	var why string
-	if reason == stopMemory {
+	if reason == pyrt.StopMemory {
 		why = fmt.Sprintf("The call was stopped because this REPL passed its memory limit (max_memory_mb = %d).", r.opts.MaxMemoryMB)
 	} else {
 		why = "The call crashed the interpreter (" + firstLine(c.crash) + ")."
@@ -392,13 +371,13 @@ const cancelledText = "cancelled: the call was stopped by the user (Esc)"
 
 // errorText formats an error the way the model sees it, with positions in
 // rewritten code given as the user's lines and columns.
-func (c *callState) errorText(err error, reason stopKind) string {
-	if reason == stopCancel {
+func (c *callState) errorText(err error, reason pyrt.StopKind) string {
+	if reason == pyrt.StopCancel {
 		return cancelledText
 	}
-	var itf *iterFailure
+	var itf *pyrt.IterFailure
 	if errors.As(err, &itf) {
-		return itf.text(c.mapPos)
+		return itf.Text(c.mapPos)
 	}
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
@@ -437,15 +416,6 @@ func (c *callState) mapPos(p syntax.Position) syntax.Position {
 	return syntax.MakePosition(&name, int32(line), int32(col))
 }
 
-// errorMessage returns an error's message without its backtrace.
-func errorMessage(err error) string {
-	var ee *starlark.EvalError
-	if errors.As(err, &ee) {
-		return ee.Msg
-	}
-	return err.Error()
-}
-
 func (r *interp) setCall(c *callState)    { r.call.Store(c) }
 func (r *interp) currentCall() *callState { return r.call.Load() }
 
@@ -458,30 +428,6 @@ func (r *interp) print(_ *starlark.Thread, msg string) {
 	c.write(msg + "\n")
 }
 
-// pythonFrames returns the frames a Python traceback would show: without
-// the builtins between REPL frames (sorted calling a key function, the
-// hidden builtins the rewritten code calls), and with the clause
-// functions of a try inside a function (prepass_trydef.go) shown as
-// their function at the clause's line. The last frame, where the error
-// arose, is kept.
-func pythonFrames(stack starlark.CallStack) starlark.CallStack {
-	var out starlark.CallStack
-	for i, fr := range stack {
-		last := i == len(stack)-1
-		switch {
-		case !last && fr.Pos.Filename() == "<builtin>":
-			continue
-		case rewrite.IsClause(fr.Name) && len(out) > 0:
-			out[len(out)-1].Pos = fr.Pos
-			continue
-		case rewrite.IsClassBody(fr.Name):
-			fr.Name = "<class " + strings.TrimPrefix(fr.Name, "__py_class_") + ">"
-		}
-		out = append(out, fr)
-	}
-	return out
-}
-
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -489,58 +435,6 @@ func firstLine(s string) string {
 	return s
 }
 
-// backtrace formats an evaluation error like starlark's Backtrace, but
-// collapses runs of identical frames (deep recursion) into one line, maps
-// positions with pos, and ends a Python exception as Python does
-// ("ValueError: message").
-// operatorBuiltins are the hidden builtins that run an operator, whose
-// errors read as the operator's own.
-var operatorBuiltins = map[string]bool{repeatName: true, concatName: true, rewrite.HidSub: true, rewrite.HidDiv: true, rewrite.HidFloorDiv: true, rewrite.HidIAdd: true, "__py_chain": true, rewrite.HidAugItem: true, rewrite.HidAugAttr: true}
-
 func backtrace(e *starlark.EvalError, pos func(syntax.Position) syntax.Position) string {
-	return backtraceOf(e.CallStack, e.Msg, e, pos)
-}
-
-// backtraceOf is backtrace of the frames stack and the message msg of the
-// error err.
-func backtraceOf(frames starlark.CallStack, msg string, err error, pos func(syntax.Position) syntax.Position) string {
-	stack := pythonFrames(frames)
-	suffix := ""
-	var pe *pyError
-	isPy := errors.As(err, &pe)
-	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
-		if n := stack[last].Name; !operatorBuiltins[n] && !isPy { // x * y, x + y read as Starlark's own errors
-			suffix = " in " + stack[last].Name
-		}
-		stack = stack[:last]
-	}
-	var sb strings.Builder
-	sb.WriteString("Traceback (most recent call last):\n")
-	for i := 0; i < len(stack); {
-		fr := stack[i]
-		j := i + 1
-		for j < len(stack) && stack[j] == fr {
-			j++
-		}
-		fmt.Fprintf(&sb, "  %s: in %s\n", pos(fr.Pos), fr.Name)
-		if n := j - i - 1; n > 0 {
-			if n <= 2 {
-				j = i + 1 // print short repeats as they are
-			} else {
-				fmt.Fprintf(&sb, "  [the line above repeats %d more times]\n", n)
-			}
-		}
-		i = j
-	}
-	if isPy {
-		sb.WriteString(pe.Error())
-		return sb.String()
-	}
-	var fe *fsError
-	if typ, pyMsg := classifyMessage(msg); typ != excException && typ != nil && !errors.As(err, &fe) && !strings.Contains(msg, "run: ") {
-		fmt.Fprintf(&sb, "%s: %s", typ.name, pyMsg) // Starlark's error in Python's words
-		return sb.String()
-	}
-	fmt.Fprintf(&sb, "Error%s: %s", suffix, msg)
-	return sb.String()
+	return pyrt.BacktraceOf(e.CallStack, e.Msg, e, pos)
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"harness/approval"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -22,9 +21,11 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"harness/approval"
 	"harness/config"
 	"harness/failures"
 	"harness/reaper"
+	"harness/repl/pyrt"
 	"harness/sandbox"
 )
 
@@ -54,11 +55,11 @@ func (r *interp) run(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	cwd := ""
 	if cwdV != starlark.None {
-		p, err := r.pathOf("run", cwdV)
+		p, err := r.PathOf("run", cwdV)
 		if err != nil {
 			return nil, err
 		}
-		cwd = p.p
+		cwd = p.P
 	}
 	out, err := r.runCommand(argv, cwd, 0)
 	if err != nil {
@@ -76,13 +77,13 @@ func (r *interp) run(thread *starlark.Thread, b *starlark.Builtin, args starlark
 // the subprocess and os modules all use it. A positive timeout kills the
 // command's process group when it passes and returns a TimeoutExpired
 // error carrying the output so far.
-func (r *interp) runCommand(argv []string, cwd string, timeout time.Duration) (runReply, error) {
+func (r *interp) runCommand(argv []string, cwd string, timeout time.Duration) (pyrt.RunReply, error) {
 	c := callOf(r)
 	// A third of the budget: buffers grow by doubling, and the result copies
 	// the output once more into Starlark strings.
-	out, err := hostCall[runRequest, runReply](r, c, "run", runRequest{Argv: argv, Cwd: cwd, Limit: c.budget() / 3, Timeout: timeout})
+	out, err := hostCall[runRequest, pyrt.RunReply](r, c, "run", runRequest{Argv: argv, Cwd: cwd, Limit: c.budget() / 3, Timeout: timeout})
 	if err == nil && out.TimedOut {
-		err = timeoutExpired(argv, timeout, out.Stdout, out.Stderr)
+		err = pyrt.TimeoutExpired(argv, timeout, out.Stdout, out.Stderr)
 	}
 	return out, err
 }
@@ -97,29 +98,20 @@ type runRequest struct {
 	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
-// runReply is a finished command; its texts are valid UTF-8. TimedOut
-// says the request's timeout killed it.
-type runReply struct {
-	ExitCode int    `json:"exit_code"`
-	Stdout   string `json:"stdout"`
-	Stderr   string `json:"stderr"`
-	TimedOut bool   `json:"timed_out,omitempty"`
-}
-
 // serveRun is the "run" host service: the checks, the approval and the
 // command itself, all on the host.
-func serveRun(in *interp, c *callState, req runRequest) (runReply, error) {
+func serveRun(in *interp, c *callState, req runRequest) (pyrt.RunReply, error) {
 	if p := in.opts.Sandbox; p != nil {
 		if err := p.Check(); err != nil {
-			return runReply{}, fmt.Errorf("run: %v", err)
+			return pyrt.RunReply{}, fmt.Errorf("run: %v", err)
 		}
 	}
 	cmd, err := in.prepare(req.Argv, req.Cwd)
 	if err != nil {
-		return runReply{}, err
+		return pyrt.RunReply{}, err
 	}
 	if err := in.approve(c, cmd); err != nil {
-		return runReply{}, err
+		return pyrt.RunReply{}, err
 	}
 	return in.execute(c, cmd, req.Limit, req.Timeout)
 }
@@ -190,7 +182,7 @@ func (r *interp) prepare(argv []string, cwd string) (*command, error) {
 		if err != nil {
 			return nil, fmt.Errorf("run: cwd %s: %s", cwd, classifyText(err))
 		}
-		cmd.dir, cmd.shownDir = real, "/repository/"+normPath(cwd)
+		cmd.dir, cmd.shownDir = real, "/repository/"+pyrt.NormPath(cwd)
 		if !inside(repo, real) {
 			cmd.outsideTo = real
 		}
@@ -220,7 +212,7 @@ func (r *interp) prepareRepoPath(cmd *command, repo, cwd, name string) error {
 	if strings.HasPrefix(name, "/") || hasDotDot(name) {
 		return r.deny("%q: absolute paths and '..' are not allowed; name a command on PATH or a path inside the repository relative to cwd", name)
 	}
-	rel := path.Join(normPath(cwd), name)
+	rel := path.Join(pyrt.NormPath(cwd), name)
 	host := filepath.Join(r.opts.RepoDir, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(host)
 	if err != nil {
@@ -321,7 +313,7 @@ func (r *interp) environ() []string {
 // limit bytes; a positive timeout kills it when it passes. With a sandbox,
 // the command starts through the shim, which confines itself and then
 // executes it.
-func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.Duration) (runReply, error) {
+func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.Duration) (pyrt.RunReply, error) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
 	if timeout > 0 {
@@ -369,10 +361,10 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 	exceeded := sk.exceeded
 	sk.mu.Unlock()
 	if exceeded {
-		return runReply{}, fmt.Errorf("run: %s: its output passed this REPL's memory limit (max_memory_mb = %d) and it was killed; redirect the output to a file in the repository and read parts of it", cmd.argv[0], r.opts.MaxMemoryMB)
+		return pyrt.RunReply{}, fmt.Errorf("run: %s: its output passed this REPL's memory limit (max_memory_mb = %d) and it was killed; redirect the output to a file in the repository and read parts of it", cmd.argv[0], r.opts.MaxMemoryMB)
 	}
 	if c.ctx.Err() != nil {
-		return runReply{}, fmt.Errorf("run: %s: cancelled", cmd.argv[0])
+		return pyrt.RunReply{}, fmt.Errorf("run: %s: cancelled", cmd.argv[0])
 	}
 	code := 0
 	if err != nil {
@@ -381,7 +373,7 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 			if errors.Is(err, exec.ErrWaitDelay) {
 				err = nil // a background child kept the output open
 			} else {
-				return runReply{}, fmt.Errorf("run: %s: %s", cmd.argv[0], classifyText(err))
+				return pyrt.RunReply{}, fmt.Errorf("run: %s: %s", cmd.argv[0], classifyText(err))
 			}
 		}
 	}
@@ -391,7 +383,7 @@ func (r *interp) execute(c *callState, cmd *command, limit int64, timeout time.D
 			code = -int(ws.Signal())
 		}
 	}
-	return runReply{ExitCode: code,
+	return pyrt.RunReply{ExitCode: code,
 		Stdout:   strings.ToValidUTF8(out.b.String(), "\uFFFD"),
 		Stderr:   strings.ToValidUTF8(errb.b.String(), "\uFFFD"),
 		TimedOut: ctx.Err() == context.DeadlineExceeded}, nil

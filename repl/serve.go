@@ -19,6 +19,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/jail"
+	"harness/repl/pyrt"
 	"harness/repl/rewrite"
 	"harness/replib"
 	"harness/sandbox"
@@ -70,7 +71,7 @@ func warmUp() {
 			continue
 		}
 		if f, err := opts.Parse(name, src, 0); err == nil {
-			guardRepeats(f)
+			pyrt.GuardRepeats(f)
 			starlark.FileProgram(f, func(string) bool { return true })
 		}
 	}
@@ -247,7 +248,7 @@ func (s *server) exec(f wire.Frame) {
 	go func() { // the memory watchdog's stop: the parent starts its grace timer
 		select {
 		case <-c.stopCh:
-			if c.reason() == stopMemory {
+			if c.reason() == pyrt.StopMemory {
 				s.conn.Send(wire.Make(wire.Stopping, f.ID, wire.StoppingBody{Reason: "memory"}))
 			}
 		case <-c.done:

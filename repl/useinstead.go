@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 // useInstead is one row. A failed call matches the row when its error
@@ -44,7 +46,7 @@ var useInsteadTable = []useInstead{
 
 // matchUseInstead finds the row explaining a failed call, if any.
 func matchUseInstead(code string, err error) (useInstead, bool) {
-	msg := errorMessage(err)
+	msg := pyrt.ErrorMessage(err)
 	for _, u := range useInsteadTable {
 		if u.errRE == nil || !u.errRE.MatchString(msg) {
 			continue
@@ -72,7 +74,7 @@ var (
 // the failure notes (so the next gaps show up counted in failures.jsonl),
 // or returns "". The first line is stable across calls.
 func (r *interp) gap(c *callState, err error) string {
-	msg := errorMessage(err)
+	msg := pyrt.ErrorMessage(err)
 	switch {
 	case c.refused:
 		return "not supported: " + msg[strings.Index(msg, ": ")+2:]
@@ -83,9 +85,9 @@ func (r *interp) gap(c *callState, err error) string {
 	if errors.As(err, &se) {
 		return "Starlark could not parse: " + se.Msg
 	}
-	exc := r.exceptionOf(err)
-	if exc.typ == excAttribute {
-		if m := gapAttr.FindStringSubmatch(exc.str()); m != nil {
+	exc := r.ExceptionOf(err)
+	if exc.Typ == pyrt.ExcAttribute {
+		if m := gapAttr.FindStringSubmatch(exc.Str()); m != nil {
 			return "method not available: " + m[1] + "." + m[2]
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"harness/repl/pyrt"
 	"harness/repl/rewrite"
 	"harness/wire"
 )
@@ -57,7 +58,7 @@ func (r *REPL) Helpers(ctx context.Context) (HelperReport, error) {
 }
 
 // ModuleNames returns the names import finds, sorted.
-func ModuleNames() []string { return moduleList() }
+func ModuleNames() []string { return pyrt.ModuleList() }
 
 // control runs operation op between calls and decodes its JSON answer
 // into out. An error is a text written for the person at the terminal
@@ -66,7 +67,7 @@ func (r *REPL) control(ctx context.Context, op string, out any) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	in := r.current()
-	if r.closed.Load() || (in.remote == nil && in.globals == nil) {
+	if r.closed.Load() || (in.remote == nil && in.Globals == nil) {
 		return errors.New("error: this REPL has been closed")
 	}
 	var text string
@@ -118,7 +119,7 @@ func (r *interp) names() []string {
 	for name := range starlark.Universe {
 		add(name)
 	}
-	for name := range r.globals {
+	for name := range r.Globals {
 		add(name)
 	}
 	sort.Strings(out)

@@ -22,6 +22,7 @@ import (
 
 	"harness/config"
 	"harness/proctest"
+	"harness/repl/pyrt"
 	"harness/sandbox"
 )
 
@@ -31,26 +32,26 @@ func init() {
 	arg := func(b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple, names ...any) error {
 		return starlark.UnpackPositionalArgs(b.Name(), args, kw, len(names), names...)
 	}
-	testBuiltins["test_block"] = func(*interp) builtinFunc { // ignores every stop
+	testBuiltins["test_block"] = func(*interp) pyrt.BuiltinFunc { // ignores every stop
 		return func(th *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			th.Print(th, "entered")
 			select {}
 		}
 	}
-	testBuiltins["test_memory_stop_and_block"] = func(r *interp) builtinFunc {
+	testBuiltins["test_memory_stop_and_block"] = func(r *interp) pyrt.BuiltinFunc {
 		return func(th *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			th.Print(th, "entered")
-			callOf(r).stop(stopMemory)
+			callOf(r).stop(pyrt.StopMemory)
 			select {}
 		}
 	}
-	testBuiltins["test_crash"] = func(*interp) builtinFunc { // a panic no recover sees
+	testBuiltins["test_crash"] = func(*interp) pyrt.BuiltinFunc { // a panic no recover sees
 		return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			go panic("worker exploded")
 			select {}
 		}
 	}
-	testBuiltins["test_open"] = func(*interp) builtinFunc { // a host path, no jail
+	testBuiltins["test_open"] = func(*interp) pyrt.BuiltinFunc { // a host path, no jail
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var p string
 			if err := arg(b, args, kw, &p); err != nil {
@@ -63,7 +64,7 @@ func init() {
 			return starlark.String(errnoName(err)), nil
 		}
 	}
-	testBuiltins["test_openat"] = func(r *interp) builtinFunc { // a path below the repository, following symlinks anywhere
+	testBuiltins["test_openat"] = func(r *interp) pyrt.BuiltinFunc { // a path below the repository, following symlinks anywhere
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var rel string
 			if err := arg(b, args, kw, &rel); err != nil {
@@ -81,7 +82,7 @@ func init() {
 			return starlark.String(errnoName(err)), nil
 		}
 	}
-	testBuiltins["test_exec"] = func(*interp) builtinFunc {
+	testBuiltins["test_exec"] = func(*interp) pyrt.BuiltinFunc {
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var p string
 			if err := arg(b, args, kw, &p); err != nil {
@@ -90,7 +91,7 @@ func init() {
 			return starlark.String(errnoName(exec.Command(p).Run())), nil
 		}
 	}
-	testBuiltins["test_connect"] = func(*interp) builtinFunc {
+	testBuiltins["test_connect"] = func(*interp) pyrt.BuiltinFunc {
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var addr string
 			if err := arg(b, args, kw, &addr); err != nil {

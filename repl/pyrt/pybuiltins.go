@@ -1,0 +1,583 @@
+// Python's builtins on the REPL's values, and the hidden builtins the
+// pre-pass and the AST pass call.
+
+package pyrt
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// pyBuiltins adds the type objects, the Python builtins and the hidden
+// builtins to g (after sizedBuiltins, whose wrappers they call).
+func (r *Interp) PyBuiltins(g starlark.StringDict) {
+	r.types = map[string]*PyType{}
+	native := func(name string) *starlark.Builtin {
+		if b, ok := g[name].(*starlark.Builtin); ok {
+			return b
+		}
+		return starlark.Universe[name].(*starlark.Builtin)
+	}
+	call := func(b *starlark.Builtin, strArgs bool) func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if strArgs {
+				args = charArgs(args)
+				var err error
+				if args, err = objectArgs(args); err != nil {
+					return nil, err
+				}
+			}
+			v, err := starlark.Call(thread, b, args, kw)
+			var pe *pyError
+			if errors.As(err, &pe) {
+				return nil, pe // an iterated value's own exception
+			}
+			if err != nil {
+				typ, msg := classifyMessage(ErrorMessage(err))
+				if typ == excException || typ == nil {
+					typ = excTypeError
+				}
+				return nil, &pyError{&PyException{Typ: typ, args: starlark.Tuple{starlark.String(msg)}}}
+			}
+			return v, nil
+		}
+	}
+	object := r.defType("object", nil, nil, false)
+	intT := r.defType("int", object, r.intCall, true)
+	r.defType("bool", intT, call(native("bool"), false), true)
+	r.defType("float", object, r.floatCall, true)
+	str := r.defType("str", object, r.strCall, true)
+	str.proto = starlark.String("")
+	str.attrs = starlark.StringDict{"maketrans": starlark.NewBuiltin("str.maketrans", strMaketrans)}
+	bytesT := r.defType("bytes", object, r.bytesCall, true)
+	bytesT.proto = starlark.Bytes("")
+	bytesT.attrs = starlark.StringDict{"fromhex": starlark.NewBuiltin("bytes.fromhex", bytesFromhex)}
+	r.defType("list", object, call(native("list"), true), true).proto = starlark.NewList(nil)
+	r.defType("tuple", object, call(native("tuple"), true), true).proto = starlark.Tuple(nil)
+	dict := r.defType("dict", object, call(native("dict"), false), true)
+	dict.proto = starlark.NewDict(0)
+	dict.attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
+	set := r.defType("set", object, call(native("set"), true), true)
+	set.proto = starlark.NewSet(0)
+	r.defType("frozenset", object, r.frozensetCall, false)
+	r.defType("range", object, call(native("range"), false), false)
+	r.defType("NoneType", object, nil, false)
+	r.defType("type", object, func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		if len(args) != 1 || len(kw) > 0 {
+			return nil, pyErrorf(excTypeError, "type() takes 1 argument here (classes cannot be created in this REPL)")
+		}
+		return r.typeOf(args[0]), nil
+	}, false)
+	path := &PyType{name: "Path", module: "pathlib", base: object, call: func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return r.PathCtor(thread, nil, args, kw)
+	}, methods: true}
+	path.attrs = starlark.StringDict{
+		"cwd": starlark.NewBuiltin("Path.cwd", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return r.newPath(r.Cwd), nil
+		}),
+		"home": starlark.NewBuiltin("Path.home", r.noHome),
+	}
+	r.types["Path"] = path
+	r.types["PosixPath"] = &PyType{name: "PosixPath", module: "pathlib", base: path, call: path.call, attrs: path.attrs, methods: true}
+
+	for _, name := range []string{"int", "bool", "float", "str", "bytes", "list", "tuple", "dict", "set", "frozenset", "range", "type", "object"} {
+		g[name] = r.types[name]
+	}
+	g["Path"] = path
+	for name, f := range r.builtinFuncs(native) {
+		g[name] = starlark.NewBuiltin(name, f)
+	}
+	for _, e := range builtinExceptions {
+		g[e.name] = e
+	}
+	for name, e := range exceptionAliases {
+		g[name] = e
+	}
+	g["__name__"] = starlark.String("__main__")
+	g["Ellipsis"] = ellipsis{}
+	r.hiddenBuiltins(g)
+}
+
+func (r *Interp) defType(name string, base *PyType, call func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error), methods bool) *PyType {
+	t := &PyType{name: name, base: base, call: call, methods: methods}
+	r.types[name] = t
+	return t
+}
+
+// charArgs turns string arguments into tuples of their characters, for
+// builtins that iterate their arguments (list("abc")).
+func charArgs(args starlark.Tuple) starlark.Tuple {
+	for i, a := range args {
+		var elems starlark.Tuple
+		switch s := a.(type) {
+		case starlark.String:
+			if i > 0 && args[0].Type() == "string" {
+				continue
+			}
+			elems = chars(string(s))
+		case starlark.Bytes:
+			elems = byteInts(string(s))
+		default:
+			continue
+		}
+		out := append(starlark.Tuple(nil), args...)
+		out[i] = elems
+		args = out
+	}
+	return args
+}
+
+// objectArgs turns instances with __iter__ among args into tuples of
+// their elements, for builtins that iterate their arguments (list(obj)).
+func objectArgs(args starlark.Tuple) (starlark.Tuple, error) {
+	for i, a := range args {
+		if t := enumIterable(a); t != nil {
+			args = append(starlark.Tuple(nil), args...)
+			args[i] = t
+			continue
+		}
+		if _, ok := a.(*PyObject); !ok {
+			continue
+		}
+		vals, err := listOf(a)
+		if err != nil {
+			return nil, err
+		}
+		out := append(starlark.Tuple(nil), args...)
+		out[i] = starlark.Tuple(vals)
+		args = out
+	}
+	return args, nil
+}
+
+// byteInts are the elements of bytes: ints, as Python iterates them.
+func byteInts(s string) starlark.Tuple {
+	out := make(starlark.Tuple, len(s))
+	for i := 0; i < len(s); i++ {
+		out[i] = starlark.MakeInt(int(s[i]))
+	}
+	return out
+}
+
+type ellipsis struct{}
+
+func (ellipsis) String() string        { return "Ellipsis" }
+func (ellipsis) Type() string          { return "ellipsis" }
+func (ellipsis) Freeze()               {}
+func (ellipsis) Truth() starlark.Bool  { return true }
+func (ellipsis) Hash() (uint32, error) { return 0, nil }
+
+func (r *Interp) noHome(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return nil, pyErrorf(excRuntime, "there is no home directory in this REPL; files live under %s", r.Host.MountNames())
+}
+
+// builtinFuncs returns the Python builtins implemented as functions.
+func (r *Interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]BuiltinFunc {
+	iterWrap := func(name string) BuiltinFunc {
+		b := native(name)
+		return func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return starlark.Call(thread, b, charArgs(args), kw)
+		}
+	}
+	return map[string]BuiltinFunc{
+		"print": r.pyPrint, "repr": unary(func(v starlark.Value) (starlark.Value, error) {
+			s, err := r.TextWithMethods(func() string { return PyRepr(v) })
+			return starlark.String(s), err
+		}),
+		"ascii": unary(func(v starlark.Value) (starlark.Value, error) { return starlark.String(asciiRepr(PyRepr(v))), nil }),
+		"len": unary(func(v starlark.Value) (starlark.Value, error) {
+			n, err := pyLen(v)
+			return starlark.MakeInt(n), err
+		}),
+		"isinstance": r.pyIsinstance, "issubclass": pyIssubclass, "callable": unary(func(v starlark.Value) (starlark.Value, error) {
+			_, ok := v.(starlark.Callable)
+			if o, isObj := v.(*PyObject); isObj {
+				ok = o.dunderOf("__call__") != nil
+			}
+			return starlark.Bool(ok), nil
+		}),
+		"sum": pySum, "map": r.pyMap, "filter": r.pyFilter, "min": r.pyMinMax(true), "max": r.pyMinMax(false),
+		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": r.pyZip,
+		"any": iterWrap("any"), "all": iterWrap("all"),
+		"abs": r.pyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
+		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),
+		"next": pyNext, "iter": unary(pyIterOf), "format": pyFormatBuiltin, "setattr": pySetattr, "id": pyID,
+		"open": r.pyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return nil, pyErrorf(excEOF, "EOF when reading a line (the REPL has no input)")
+		},
+		"exit": pyExit, "quit": pyExit,
+	}
+}
+
+func unary(f func(starlark.Value) (starlark.Value, error)) BuiltinFunc {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var x starlark.Value
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &x); err != nil {
+			return nil, err
+		}
+		return f(x)
+	}
+}
+
+// pyPrint is print(*args, sep=" ", end="\n", file=None, flush=False).
+func (r *Interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	sep, end := " ", "\n"
+	var file starlark.Value = starlark.None
+	for _, kv := range kw {
+		k, v := string(kv[0].(starlark.String)), kv[1]
+		switch k {
+		case "sep", "end":
+			s := ""
+			if v != starlark.None {
+				str, ok := v.(starlark.String)
+				if !ok {
+					return nil, pyErrorf(excTypeError, "%s must be None or a string, not %s", k, pyTypeName(v))
+				}
+				s = string(str)
+			} else if k == "sep" {
+				s = " "
+			} else {
+				s = "\n"
+			}
+			if k == "sep" {
+				sep = s
+			} else {
+				end = s
+			}
+		case "file":
+			file = v
+		case "flush":
+		default:
+			return nil, pyErrorf(excTypeError, "'%s' is an invalid keyword argument for print()", k)
+		}
+	}
+	var sb strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		sb.WriteString(pyStr(a))
+	}
+	if err := r.takeReprErr(); err != nil {
+		return nil, err // raised by a __str__ or __repr__
+	}
+	sb.WriteString(end)
+	if file != starlark.None {
+		if _, err := callMethod(thread, file, "write", starlark.Tuple{starlark.String(sb.String())}, nil); err != nil {
+			return nil, err
+		}
+		return starlark.None, nil
+	}
+	return starlark.None, r.writeStd(0, sb.String())
+}
+
+// pyEnumerate is enumerate(iterable, start=0).
+func (r *Interp) pyEnumerate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	var start starlark.Value = starlark.MakeInt(0)
+	if err := starlark.UnpackArgs("enumerate", args, kw, "iterable", &it, "start?", &start); err != nil {
+		return nil, err
+	}
+	n, ok := start.(starlark.Int)
+	if !ok {
+		return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(start))
+	}
+	if need := int64(starlark.Len(it)) * perElement["enumerate"]; need > BigAlloc && r.Host.MaxMemoryMB() > 0 {
+		if err := r.checkAlloc("enumerate", need); err != nil {
+			return nil, err
+		}
+	}
+	step, err := stepper(it)
+	if err != nil {
+		return nil, err
+	}
+	next := func() (starlark.Value, bool, error) {
+		v, ok, err := step()
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		t := starlark.Tuple{n, v}
+		n = n.Add(starlark.MakeInt(1))
+		return t, true, nil
+	}
+	return stepIter(thread, "enumerate", oneShot(it), next)
+}
+
+func (r *Interp) pyIsinstance(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x, c starlark.Value
+	if err := starlark.UnpackPositionalArgs("isinstance", args, kw, 2, &x, &c); err != nil {
+		return nil, err
+	}
+	ok, err := r.isInstance(x, c)
+	return starlark.Bool(ok), err
+}
+
+func pyIssubclass(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x, c starlark.Value
+	if err := starlark.UnpackPositionalArgs("issubclass", args, kw, 2, &x, &c); err != nil {
+		return nil, err
+	}
+	classes := []starlark.Value{c}
+	if t, ok := c.(starlark.Tuple); ok {
+		classes = t
+	}
+	for _, c := range classes {
+		switch x := x.(type) {
+		case *excType:
+			if ce, ok := c.(*excType); ok && x.isSubclass(ce) {
+				return starlark.True, nil
+			}
+		case *PyType:
+			if x.subclassOf(c) {
+				return starlark.True, nil
+			}
+		default:
+			return nil, pyErrorf(excTypeError, "issubclass() arg 1 must be a class")
+		}
+	}
+	return starlark.False, nil
+}
+
+// pySum is sum(iterable, start=0).
+func pySum(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	var total starlark.Value = starlark.MakeInt(0)
+	if err := starlark.UnpackArgs("sum", args, kw, "iterable", &it, "start?", &total); err != nil {
+		return nil, err
+	}
+	if _, ok := total.(starlark.String); ok {
+		return nil, pyErrorf(excTypeError, "sum() can't sum strings [use ''.join(seq) instead]")
+	}
+	err := iterate(it, func(x starlark.Value) (bool, error) {
+		v, err := pyAdd(total, x)
+		if err != nil {
+			return false, err
+		}
+		total = v
+		return true, nil
+	})
+	return total, err
+}
+
+func pyAdd(x, y starlark.Value) (starlark.Value, error) {
+	x, y = boolToInt(x), boolToInt(y)
+	v, err := starlark.Binary(syntax.PLUS, x, y)
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for +: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+	}
+	return v, nil
+}
+
+// boolToInt reads a bool as the int it is in Python's arithmetic.
+func boolToInt(v starlark.Value) starlark.Value {
+	if b, ok := v.(starlark.Bool); ok {
+		return starlark.MakeInt(b2i(bool(b)))
+	}
+	return v
+}
+
+func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it, def starlark.Value
+	if err := starlark.UnpackPositionalArgs("next", args, kw, 1, &it, &def); err != nil {
+		return nil, err
+	}
+	var step func() (starlark.Value, bool, error)
+	switch p := it.(type) {
+	case *pyIter:
+		step = p.step
+	case *PyFile: // a file is its own iterator over its lines
+		step = p.nextLine
+	default:
+		return nil, pyErrorf(excTypeError, "'%s' object is not an iterator", pyTypeName(it))
+	}
+	v, ok, err := step()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if def != nil {
+			return def, nil
+		}
+		if p, isIter := it.(*pyIter); isIter {
+			return p.stepOrStop(nil, false, nil)
+		}
+		return nil, &pyError{&PyException{Typ: excStopIteration}}
+	}
+	return v, nil
+}
+
+// pyIterOf is iter(x): a one-pass iterator over x.
+func pyIterOf(x starlark.Value) (starlark.Value, error) {
+	switch it := x.(type) {
+	case *pyIter:
+		return it, nil
+	case *PyFile:
+		if it.closed {
+			return nil, pyErrorf(excValueError, "I/O operation on closed file.")
+		}
+		return it, nil // iter(f) is f: reading through either moves both
+	}
+	vals, err := listOf(x)
+	if err != nil {
+		return nil, err
+	}
+	return newListIter(pyTypeName(x)+"_iterator", vals), nil
+}
+
+func pyFormatBuiltin(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	spec := ""
+	if err := starlark.UnpackPositionalArgs("format", args, kw, 1, &v, &spec); err != nil {
+		return nil, err
+	}
+	if err := checkSpecWidth(thread, spec); err != nil {
+		return nil, err
+	}
+	s, err := formatValue(v, spec)
+	return starlark.String(s), err
+}
+
+func pySetattr(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var obj, v starlark.Value
+	var name string
+	if err := starlark.UnpackPositionalArgs("setattr", args, kw, 3, &obj, &name, &v); err != nil {
+		return nil, err
+	}
+	f, ok := obj.(starlark.HasSetField)
+	if !ok {
+		return nil, pyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", pyTypeName(obj), name)
+	}
+	return starlark.None, f.SetField(name, v)
+}
+
+// pyID is id(x): the address of a reference value, a hash otherwise.
+func pyID(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackPositionalArgs("id", args, kw, 1, &v); err != nil {
+		return nil, err
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer {
+		return starlark.MakeUint64(uint64(rv.Pointer())), nil
+	}
+	h, _ := v.Hash()
+	return starlark.MakeUint64(uint64(h)), nil
+}
+
+// pyHash is hash(x): an int is its own hash (as in Python, for ints
+// below 2**61), other hashable values their Starlark hash.
+func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs("hash", args, kw, 1, &x); err != nil {
+		return nil, err
+	}
+	switch v := boolToInt(enumMixinValue(x)).(type) {
+	case starlark.Int:
+		if n, ok := v.Int64(); ok && n > -(1<<61) && n < 1<<61 {
+			if n == -1 {
+				n = -2 // as CPython, which keeps -1 for errors
+			}
+			return starlark.MakeInt64(n), nil
+		}
+	case starlark.Float:
+		if f := float64(v); f == math.Trunc(f) && math.Abs(f) < 1<<61 {
+			return pyHash(nil, nil, starlark.Tuple{starlark.MakeInt64(int64(f))}, nil)
+		}
+	}
+	h, err := x.Hash()
+	if err != nil {
+		if _, isPy := err.(*pyError); isPy {
+			return nil, err
+		}
+		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(x))
+	}
+	return starlark.MakeUint64(uint64(h)), nil
+}
+
+// pyAbs is abs(x): numbers (bools as ints), timedeltas and instances
+// with __abs__.
+func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs("abs", args, kw, 1, &x); err != nil {
+		return nil, err
+	}
+	switch v := boolToInt(enumMixinValue(x)).(type) {
+	case starlark.Int:
+		if v.Sign() < 0 {
+			return starlark.MakeInt(0).Sub(v), nil
+		}
+		return v, nil
+	case starlark.Float:
+		return starlark.Float(math.Abs(float64(v))), nil
+	case *pyDelta:
+		if v.us < 0 {
+			return v.Unary(syntax.MINUS)
+		}
+		return v, nil
+	}
+	if v, ok, err := r.dunder(x, "__abs__"); ok || err != nil {
+		return v, err
+	}
+	return nil, pyErrorf(excTypeError, "bad operand type for abs(): '%s'", pyTypeName(x))
+}
+
+func pyExit(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return nil, &pyError{&PyException{Typ: excSystemExit, args: args}}
+}
+
+func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var keys starlark.Value
+	var v starlark.Value = starlark.None
+	if err := starlark.UnpackPositionalArgs("dict.fromkeys", args, kw, 1, &keys, &v); err != nil {
+		return nil, err
+	}
+	d := starlark.NewDict(0)
+	err := iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(k, v) })
+	return d, err
+}
+
+// strCall is str(x), str(b, encoding, errors).
+func (r *Interp) strCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value = starlark.String("")
+	var encoding, errs starlark.Value = starlark.None, starlark.None
+	if err := starlark.UnpackArgs("str", args, kw, "object?", &x, "encoding?", &encoding, "errors?", &errs); err != nil {
+		return nil, err
+	}
+	if b, ok := x.(starlark.Bytes); ok && (encoding != starlark.None || errs != starlark.None) {
+		enc, e := "utf-8", "strict"
+		if s, ok := encoding.(starlark.String); ok {
+			enc = string(s)
+		}
+		if s, ok := errs.(starlark.String); ok {
+			e = string(s)
+		}
+		s, err := decodeBytes(string(b), enc, e)
+		return starlark.String(s), err
+	}
+	s, err := r.TextWithMethods(func() string { return pyStr(x) })
+	return starlark.String(s), err
+}
+
+// bytesCall is bytes(), bytes(n), bytes(iterable of ints), bytes(s, encoding).
+func (r *Interp) bytesCall(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) >= 1 {
+		if s, ok := args[0].(starlark.String); ok {
+			if len(args) < 2 {
+				return nil, pyErrorf(excTypeError, "string argument without an encoding")
+			}
+			return strEncode(thread, s, args[1:], kw)
+		}
+		if n, ok := args[0].(starlark.Int); ok && len(args) == 1 {
+			k, ok := n.Int64()
+			if !ok || k < 0 || k > 1<<30 {
+				return nil, pyErrorf(excValueError, "negative count")
+			}
+			return starlark.Bytes(make([]byte, k)), nil
+		}
+	}
+	return starlark.Call(thread, starlark.Universe["bytes"], args, kw)
+}

@@ -1,0 +1,326 @@
+// Classes a class statement defines: the class objects, their instances
+// and attribute lookup through the bases.
+
+package pyrt
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+
+	"go.starlark.net/starlark"
+)
+
+// A class statement (rewrite/prepass_class.go) ends in __py_class(name, bases,
+// attributes, annotated names), which makes the class: a *pyType whose
+// user part holds the class body's names, or, when the base is an
+// exception class, an *excType with one, so that raise and except treat
+// it as any exception. Instances of plain classes are *pyObject values;
+// instances of exception classes are *pyException values.
+//
+// Attribute lookup follows Python's for single inheritance: the
+// instance's own attributes, then the class and its bases in order, a
+// function found there bound to the instance (a method), a staticmethod
+// as it is, a classmethod bound to the class, a property called. One base
+// at most (object, a class defined here, or an exception class);
+// multiple inheritance, metaclasses and subclassing other built-in types
+// are refused when the class is made.
+
+// userClass is the part of a class a class statement defined.
+type userClass struct {
+	r      *Interp
+	dict   map[string]starlark.Value // the class body's names and their values
+	order  []string                  // the names in the order the body bound them
+	fields []string                  // the annotated names, in order (a dataclass's fields)
+	dc     *dataclassInfo            // set by @dataclass
+	enum   *enumInfo                 // an enum class's members (pymod_enum.go)
+}
+
+func (u *userClass) set(name string, v starlark.Value) {
+	if _, ok := u.dict[name]; !ok {
+		u.order = append(u.order, name)
+	}
+	u.dict[name] = v
+}
+
+// classLookup finds name in class t or its bases; it returns the value
+// and the class whose body holds it.
+func classLookup(t *PyType, name string) (starlark.Value, *PyType) {
+	for c := t; c != nil; c = c.base {
+		if c.user != nil {
+			if v, ok := c.user.dict[name]; ok {
+				return v, c
+			}
+		}
+	}
+	return nil, nil
+}
+
+// excLookup is classLookup for exception classes.
+func excClassLookup(t *excType, name string) (starlark.Value, *excType) {
+	for c := t; c != nil; c = c.base {
+		if c.user != nil {
+			if v, ok := c.user.dict[name]; ok {
+				return v, c
+			}
+		}
+	}
+	return nil, nil
+}
+
+// pyClassBuiltin is __py_class(name, bases, [(name, value), ...], fields).
+func (r *Interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	name := string(args[0].(starlark.String))
+	u := &userClass{r: r, dict: map[string]starlark.Value{}}
+	attrs := args[2].(*starlark.List)
+	for i := 0; i < attrs.Len(); i++ {
+		pair := attrs.Index(i).(starlark.Tuple)
+		u.set(string(pair[0].(starlark.String)), pair[1])
+	}
+	r.noteQualnames(name, u)
+	for _, f := range args[3].(starlark.Tuple) {
+		u.fields = append(u.fields, string(f.(starlark.String)))
+	}
+	object := r.types["object"]
+	var bases []starlark.Value
+	for _, b := range args[1].(starlark.Tuple) {
+		if b != object {
+			bases = append(bases, b)
+		}
+	}
+	if cls, ok, err := r.enumSubclass(name, bases, u); ok {
+		return cls, err
+	}
+	if len(bases) > 1 {
+		return nil, pyErrorf(excNotImplemented, "multiple inheritance is not supported in this REPL; derive from one class and hold the other as an attribute")
+	}
+	var base starlark.Value = object
+	if len(bases) == 1 {
+		base = bases[0]
+	}
+	if t, ok, err := r.typingClass(name, base, u); ok {
+		return t, err
+	}
+	switch b := base.(type) {
+	case *excType:
+		t := &excType{name: name, module: "__main__", base: b, user: u}
+		r.addSubclass(b, t)
+		return t, nil
+	case *PyType:
+		if b.user == nil && b != object {
+			return nil, pyErrorf(excNotImplemented, "subclassing the built-in %s is not supported in this REPL; hold one as an attribute (self.items = %s())", b.name, b.name)
+		}
+		t := &PyType{name: name, module: "__main__", base: b, user: u}
+		t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return t.construct(thread, args, kw)
+		}
+		r.addSubclass(b, t)
+		return t, nil
+	}
+	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
+}
+
+// construct makes an instance of the user class t and runs __init__.
+func (t *PyType) construct(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if left := abstractLeft(t); len(left) > 0 {
+		return nil, abstractError(t, left)
+	}
+	obj := &PyObject{cls: t, Attrs: map[string]starlark.Value{}}
+	init, _ := classLookup(t, "__init__")
+	if init == nil {
+		if len(args) > 0 || len(kw) > 0 {
+			return nil, pyErrorf(excTypeError, "%s() takes no arguments", t.name)
+		}
+		return obj, nil
+	}
+	res, err := callBound(thread, init, obj, args, kw)
+	if err != nil {
+		return nil, err
+	}
+	if res != starlark.None {
+		return nil, pyErrorf(excTypeError, "__init__() should return None, not '%s'", pyTypeName(res))
+	}
+	return obj, nil
+}
+
+// callBound calls a class attribute as a method of self.
+func callBound(thread *starlark.Thread, fn, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	switch f := fn.(type) {
+	case *goMethod:
+		return f.fn(thread, self, args, kw)
+	case *staticMethod:
+		return starlark.Call(thread, f.fn, args, kw)
+	case *classMethod:
+		return starlark.Call(thread, f.fn, append(starlark.Tuple{classOfValue(self)}, args...), kw)
+	}
+	return starlark.Call(thread, fn, append(starlark.Tuple{self}, args...), kw)
+}
+
+// classOfValue is the class of an instance (or the class itself).
+func classOfValue(v starlark.Value) starlark.Value {
+	switch v := v.(type) {
+	case *PyObject:
+		return v.cls
+	case *PyException:
+		return v.Typ
+	}
+	return v
+}
+
+// bindAttr turns a class attribute found for instance self into what
+// self.name is.
+func bindAttr(thread *starlark.Thread, v, self starlark.Value) (starlark.Value, error) {
+	switch f := v.(type) {
+	case *starlark.Function, *goMethod, *abstractMethod, *genFunc, *fnWrapper, *cached:
+		return &boundMethod{self: self, fn: v}, nil
+	case *cachedProperty:
+		return f.get(thread, self)
+	case *staticMethod:
+		return f.fn, nil
+	case *classMethod:
+		return &boundMethod{self: classOfValue(self), fn: f.fn}, nil
+	case *pyProperty:
+		if f.fget == starlark.None {
+			return nil, pyErrorf(ExcAttribute, "property of '%s' object has no getter", pyTypeName(self))
+		}
+		return starlark.Call(thread, f.fget, starlark.Tuple{self}, nil)
+	}
+	return v, nil
+}
+
+// classAttr is what Class.name is for a user class: functions unbound,
+// a classmethod bound to the class, a staticmethod's function.
+func classAttr(cls, v starlark.Value) starlark.Value {
+	switch f := v.(type) {
+	case *staticMethod:
+		return f.fn
+	case *classMethod:
+		return &boundMethod{self: cls, fn: f.fn}
+	}
+	return v
+}
+
+// pyObject is an instance of a class defined in the REPL.
+type PyObject struct {
+	cls   *PyType
+	Attrs map[string]starlark.Value
+	keys  []string // attribute names in the order they were set
+}
+
+var (
+	_ starlark.HasAttrs    = (*PyObject)(nil)
+	_ starlark.HasSetField = (*PyObject)(nil)
+	_ starlark.Comparable  = (*PyObject)(nil)
+	_ starlark.HasBinary   = (*PyObject)(nil)
+	_ starlark.HasUnary    = (*PyObject)(nil)
+	_ starlark.Container   = (*PyObject)(nil)
+	_ starlark.HasSetKey   = (*PyObject)(nil)
+	_ pyFormatter          = (*PyObject)(nil)
+)
+
+func (o *PyObject) interp() *Interp          { return o.cls.userRoot().r }
+func (o *PyObject) thread() *starlark.Thread { return o.interp().Thread }
+func (o *PyObject) pyClass() *PyType         { return o.cls }
+func (o *PyObject) Type() string             { return o.cls.name }
+func (o *PyObject) Freeze()                  {}
+func (o *PyObject) String() string           { return o.reprPy() }
+
+// userRoot returns the nearest user part of t or its bases.
+func (t *PyType) userRoot() *userClass {
+	for c := t; c != nil; c = c.base {
+		if c.user != nil {
+			return c.user
+		}
+	}
+	return nil
+}
+
+// defaultRepr is object's repr: <__main__.Point object at 0x...>.
+func defaultRepr(v starlark.Value, cls string) string {
+	return fmt.Sprintf("<__main__.%s object at %#x>", cls, reflect.ValueOf(v).Pointer())
+}
+
+func (o *PyObject) AttrNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, k := range o.keys {
+		seen[k] = true
+		names = append(names, k)
+	}
+	for c := o.cls; c != nil; c = c.base {
+		if c.user != nil {
+			for _, k := range c.user.order {
+				if !seen[k] {
+					seen[k] = true
+					names = append(names, k)
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (o *PyObject) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "__class__":
+		return o.cls, nil
+	case "__dict__":
+		d := starlark.NewDict(len(o.keys))
+		for _, k := range o.keys {
+			_ = d.SetKey(starlark.String(k), o.Attrs[k])
+		}
+		return d, nil
+	}
+	if v, ok := o.Attrs[name]; ok {
+		return v, nil
+	}
+	if v, _ := classLookup(o.cls, name); v != nil {
+		return bindAttr(o.thread(), v, o)
+	}
+	if ga, _ := classLookup(o.cls, "__getattr__"); ga != nil && !isDunder(name) {
+		return callBound(o.thread(), ga, o, starlark.Tuple{starlark.String(name)}, nil)
+	}
+	return nil, nil
+}
+
+func isDunder(name string) bool {
+	return len(name) > 4 && name[:2] == "__" && name[len(name)-2:] == "__"
+}
+
+func (o *PyObject) SetField(name string, v starlark.Value) error {
+	if dc := o.cls.dataclass(); dc != nil && dc.frozen {
+		return &pyError{&PyException{Typ: excFrozenInstance, args: starlark.Tuple{starlark.String(fmt.Sprintf("cannot assign to field '%s'", name))}}}
+	}
+	if p, ok := o.classValue(name).(*pyProperty); ok {
+		if p.fset == starlark.None {
+			return pyErrorf(ExcAttribute, "property '%s' of '%s' object has no setter", name, o.cls.name)
+		}
+		_, err := starlark.Call(o.thread(), p.fset, starlark.Tuple{o, v}, nil)
+		return err
+	}
+	if _, ok := o.Attrs[name]; !ok {
+		o.keys = append(o.keys, name)
+	}
+	o.Attrs[name] = v
+	return nil
+}
+
+func (o *PyObject) classValue(name string) starlark.Value {
+	v, _ := classLookup(o.cls, name)
+	return v
+}
+
+// dunderOf returns the method name of o's class (defined in a class body
+// or generated by @dataclass), or nil.
+func (o *PyObject) dunderOf(name string) starlark.Value { return o.classValue(name) }
+
+// callDunder calls o.name(*args) when o's class has it.
+func (o *PyObject) callDunder(name string, args ...starlark.Value) (starlark.Value, bool, error) {
+	m := o.dunderOf(name)
+	if m == nil || m == starlark.None {
+		return nil, false, nil
+	}
+	v, err := callBound(o.thread(), m, o, args, nil)
+	return v, true, err
+}

@@ -1,0 +1,90 @@
+// Comparisons with Python's meaning where Starlark's differs: a bool is
+// the int it is in Python (True == 1, False < 2, sorted([True, 0, 2])).
+
+package pyrt
+
+import (
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// pyCompare is x op y, a bool against a number read as 0 or 1, and tuples
+// and lists compared element by element the same way.
+func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
+	x, y = plainOperands(x, y)
+	x, y = boolsAsInts(x, y)
+	if xt, ok := x.(starlark.Tuple); ok {
+		if yt, ok := y.(starlark.Tuple); ok && (hasBool(xt) || hasBool(yt)) {
+			return compareSeq(op, xt, yt)
+		}
+	}
+	return starlark.Compare(op, x, y)
+}
+
+// plainOperands reads an IntEnum or StrEnum member compared with a value
+// of another type as its plain value, and a namedtuple compared with a
+// tuple as its tuple, as Python does.
+func plainOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
+	if x.Type() == y.Type() {
+		return x, y
+	}
+	x, y = enumMixinValue(x), enumMixinValue(y)
+	if r, ok := x.(*record); ok {
+		if _, ok := y.(starlark.Tuple); ok {
+			x = r.vals
+		}
+	}
+	if r, ok := y.(*record); ok {
+		if _, ok := x.(starlark.Tuple); ok {
+			y = r.vals
+		}
+	}
+	return x, y
+}
+
+// boolsAsInts turns the bool of a bool-number pair into an int.
+func boolsAsInts(x, y starlark.Value) (starlark.Value, starlark.Value) {
+	xb, xBool := x.(starlark.Bool)
+	yb, yBool := y.(starlark.Bool)
+	switch {
+	case xBool && !yBool && isNumber(y):
+		x = starlark.MakeInt(b2i(bool(xb)))
+	case yBool && !xBool && isNumber(x):
+		y = starlark.MakeInt(b2i(bool(yb)))
+	}
+	return x, y
+}
+
+func isNumber(v starlark.Value) bool {
+	switch v.(type) {
+	case starlark.Int, starlark.Float:
+		return true
+	}
+	return false
+}
+
+func hasBool(t starlark.Tuple) bool {
+	for _, v := range t {
+		if _, ok := v.(starlark.Bool); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// compareSeq compares tuples as Python does, with pyCompare for elements.
+func compareSeq(op syntax.Token, x, y starlark.Tuple) (bool, error) {
+	for i := 0; i < len(x) && i < len(y); i++ {
+		eq, err := pyCompare(syntax.EQL, x[i], y[i])
+		if err != nil {
+			return false, err
+		}
+		if !eq {
+			if op == syntax.EQL || op == syntax.NEQ {
+				return op == syntax.NEQ, nil
+			}
+			return pyCompare(op, x[i], y[i])
+		}
+	}
+	return starlark.Compare(op, starlark.MakeInt(len(x)), starlark.MakeInt(len(y)))
+}

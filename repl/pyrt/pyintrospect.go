@@ -1,0 +1,81 @@
+// Class introspection: cls.__mro__, cls.__bases__, cls.__subclasses__(),
+// cls.__dict__ and vars(), which the AST pass sends to dunderAttr.
+
+package pyrt
+
+import "go.starlark.net/starlark"
+
+// addSubclass records that class sub was derived from base, for
+// base.__subclasses__().
+func (r *Interp) addSubclass(base, sub starlark.Value) {
+	if r.subclasses == nil {
+		r.subclasses = map[starlark.Value][]starlark.Value{}
+	}
+	r.subclasses[base] = append(r.subclasses[base], sub)
+}
+
+// classIntrospect answers the introspection attributes of a class; ok is
+// false when x is not a class or name is not one of them.
+func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value, bool) {
+	var mro starlark.Tuple
+	var user *userClass
+	switch t := x.(type) {
+	case *PyType:
+		user = t.user
+		for c := t; c != nil; c = c.base {
+			mro = append(mro, c)
+		}
+	case *excType:
+		user = t.user
+		for c := t; c != nil; c = c.base {
+			mro = append(mro, c)
+		}
+		mro = append(mro, r.types["object"])
+	default:
+		return nil, false
+	}
+	switch name {
+	case "__mro__":
+		return mro, true
+	case "__bases__":
+		if len(mro) < 2 {
+			return starlark.Tuple{}, true
+		}
+		return starlark.Tuple{mro[1]}, true
+	case "__subclasses__":
+		subs := r.subclasses[x]
+		return starlark.NewBuiltin("__subclasses__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return starlark.NewList(append([]starlark.Value(nil), subs...)), nil
+		}), true
+	case "__dict__":
+		d := starlark.NewDict(0)
+		_ = d.SetKey(starlark.String("__module__"), starlark.String("__main__"))
+		if user != nil {
+			for _, k := range user.order {
+				_ = d.SetKey(starlark.String(k), user.dict[k])
+			}
+		}
+		return d, true
+	}
+	return nil, false
+}
+
+// noteQualnames records Class.name as the __qualname__ of the functions
+// of class cls's body (methods, static and class methods, properties'
+// getters).
+func (r *Interp) noteQualnames(cls string, u *userClass) {
+	if r.qualnames == nil {
+		r.qualnames = map[starlark.Value]string{}
+	}
+	for name, v := range u.dict {
+		switch f := v.(type) {
+		case *staticMethod:
+			v = f.fn
+		case *classMethod:
+			v = f.fn
+		}
+		if f, ok := v.(*starlark.Function); ok && f.Name() == name {
+			r.qualnames[f] = cls + "." + name
+		}
+	}
+}

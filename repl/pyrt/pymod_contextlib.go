@@ -1,0 +1,286 @@
+// contextlib: contextmanager, suppress, redirect_stdout/redirect_stderr,
+// ExitStack, nullcontext and closing, as context managers of the REPL's
+// with statement (pyhidden.go's contextManager).
+//
+// A with statement here exits its managers when the block ends however
+// it ends, but cannot hand them the exception: a @contextmanager
+// generator resumes after its yield (so its finally runs, as in Python;
+// an except around the yield does not see the block's exception), and
+// suppress() lets the exception through.
+
+package pyrt
+
+import (
+	"go.starlark.net/starlark"
+)
+
+func (r *Interp) contextlibModule() starlark.Value {
+	return newModule("contextlib", starlark.StringDict{
+		"contextmanager": builtin("contextmanager", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var fn starlark.Callable
+			if err := starlark.UnpackPositionalArgs("contextmanager", args, kw, 1, &fn); err != nil {
+				return nil, err
+			}
+			return &cmFactory{fn: fn}, nil
+		}),
+		"suppress": builtin("suppress", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return &simpleCM{name: "suppress"}, nil
+		}),
+		"nullcontext": builtin("nullcontext", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var v starlark.Value = starlark.None
+			if err := starlark.UnpackArgs("nullcontext", args, kw, "enter_result?", &v); err != nil {
+				return nil, err
+			}
+			return &simpleCM{name: "nullcontext", value: v}, nil
+		}),
+		"closing": builtin("closing", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var v starlark.Value
+			if err := starlark.UnpackArgs("closing", args, kw, "thing", &v); err != nil {
+				return nil, err
+			}
+			return &simpleCM{name: "closing", value: v, onExit: func() error {
+				_, err := callMethod(thread, v, "close", nil, nil)
+				return err
+			}}, nil
+		}),
+		"redirect_stdout": r.redirector("redirect_stdout", 0),
+		"redirect_stderr": r.redirector("redirect_stderr", 1),
+		"ExitStack": builtin("ExitStack", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs("ExitStack", args, kw, 0); err != nil {
+				return nil, err
+			}
+			return &exitStack{thread: thread}, nil
+		}),
+	})
+}
+
+// cmFactory is a @contextmanager function: calling it makes a manager
+// over the generator the function returns.
+type cmFactory struct{ fn starlark.Callable }
+
+func (f *cmFactory) String() string        { return "<function " + f.Name() + ">" }
+func (f *cmFactory) Type() string          { return "function" }
+func (f *cmFactory) Freeze()               {}
+func (f *cmFactory) Truth() starlark.Bool  { return true }
+func (f *cmFactory) Hash() (uint32, error) { return f.fn.Hash() }
+func (f *cmFactory) Name() string          { return f.fn.Name() }
+func (f *cmFactory) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	g, err := starlark.Call(thread, f.fn, args, kw)
+	if err != nil {
+		return nil, err
+	}
+	it, ok := g.(*pyIter)
+	if !ok {
+		return nil, pyErrorf(excTypeError, "@contextmanager needs a generator function (a def that yields); %s returned %s", f.Name(), pyTypeName(g))
+	}
+	return &genCM{it: it}, nil
+}
+
+// genCM is the manager a @contextmanager function returns.
+type genCM struct {
+	it      *pyIter
+	entered bool
+}
+
+func (m *genCM) String() string        { return "<contextlib._GeneratorContextManager object>" }
+func (m *genCM) Type() string          { return "_GeneratorContextManager" }
+func (m *genCM) Freeze()               {}
+func (m *genCM) Truth() starlark.Bool  { return true }
+func (m *genCM) Hash() (uint32, error) { return 0, nil }
+
+func (m *genCM) enter() (starlark.Value, error) {
+	if m.entered {
+		return nil, pyErrorf(excRuntime, "generator didn't yield")
+	}
+	m.entered = true
+	v, ok, err := m.it.step()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pyErrorf(excRuntime, "generator didn't yield")
+	}
+	return v, nil
+}
+
+func (m *genCM) exit() error {
+	_, ok, err := m.it.step()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return pyErrorf(excRuntime, "generator didn't stop")
+	}
+	return nil
+}
+
+// simpleCM is nullcontext, suppress and closing: a value to bind and
+// what to do on exit.
+type simpleCM struct {
+	name   string
+	value  starlark.Value
+	onExit func() error
+}
+
+func (m *simpleCM) String() string        { return "<contextlib." + m.name + " object>" }
+func (m *simpleCM) Type() string          { return m.name }
+func (m *simpleCM) Freeze()               {}
+func (m *simpleCM) Truth() starlark.Bool  { return true }
+func (m *simpleCM) Hash() (uint32, error) { return 0, nil }
+func (m *simpleCM) enter() (starlark.Value, error) {
+	if m.value == nil {
+		return starlark.None, nil
+	}
+	return m.value, nil
+}
+func (m *simpleCM) exit() error {
+	if m.onExit != nil {
+		return m.onExit()
+	}
+	return nil
+}
+
+// redirector is redirect_stdout or redirect_stderr (stream 0 or 1): print
+// and sys.stdout.write (or sys.stderr.write and logging) go to the target
+// inside the block.
+func (r *Interp) redirector(name string, stream int) *starlark.Builtin {
+	return builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var target starlark.Value
+		if err := starlark.UnpackArgs(name, args, kw, "new_target", &target); err != nil {
+			return nil, err
+		}
+		var old []starlark.Value
+		m := &simpleCM{name: name, value: target}
+		m.onExit = func() error {
+			r.stdRedirect[stream] = old[len(old)-1]
+			old = old[:len(old)-1]
+			return nil
+		}
+		return &redirectCM{simpleCM: m, enterFn: func() {
+			old = append(old, r.stdRedirect[stream])
+			r.stdRedirect[stream] = target
+		}}, nil
+	})
+}
+
+type redirectCM struct {
+	*simpleCM
+	enterFn func()
+}
+
+func (m *redirectCM) enter() (starlark.Value, error) {
+	m.enterFn()
+	return m.simpleCM.enter()
+}
+
+// writeStd writes s to stdout (stream 0) or stderr (1): the call's output,
+// or a redirect_stdout/redirect_stderr target.
+func (r *Interp) writeStd(stream int, s string) error {
+	if t := r.stdRedirect[stream]; t != nil && t != starlark.None {
+		_, err := callMethod(r.Thread, t, "write", starlark.Tuple{starlark.String(s)}, nil)
+		return err
+	}
+	r.Host.CallOf().Write(s)
+	return nil
+}
+
+// exitStack is contextlib.ExitStack.
+type exitStack struct {
+	thread *starlark.Thread
+	exits  []func() error
+}
+
+func (s *exitStack) String() string        { return "<contextlib.ExitStack object>" }
+func (s *exitStack) Type() string          { return "ExitStack" }
+func (s *exitStack) Freeze()               {}
+func (s *exitStack) Truth() starlark.Bool  { return true }
+func (s *exitStack) Hash() (uint32, error) { return 0, nil }
+func (s *exitStack) enter() (starlark.Value, error) {
+	return s, nil
+}
+func (s *exitStack) exit() error {
+	var first error
+	for len(s.exits) > 0 {
+		f := s.exits[len(s.exits)-1]
+		s.exits = s.exits[:len(s.exits)-1]
+		if err := f(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (s *exitStack) AttrNames() []string {
+	return []string{"callback", "close", "enter_context", "pop_all", "push"}
+}
+
+func (s *exitStack) Attr(name string) (starlark.Value, error) {
+	var f BuiltinFunc
+	switch name {
+	case "enter_context":
+		f = func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var v starlark.Value
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &v); err != nil {
+				return nil, err
+			}
+			cm, ok := v.(contextManager)
+			if o, isObj := v.(*PyObject); isObj && o.dunderOf("__enter__") != nil && o.dunderOf("__exit__") != nil {
+				cm, ok = objectManager{o}, true
+			}
+			if !ok {
+				return nil, pyErrorf(excTypeError, "'%s' object does not support the context manager protocol", pyTypeName(v))
+			}
+			res, err := cm.enter()
+			if err != nil {
+				return nil, err
+			}
+			s.exits = append(s.exits, cm.exit)
+			return res, nil
+		}
+	case "callback":
+		f = func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if len(args) == 0 {
+				return nil, pyErrorf(excTypeError, "ExitStack.callback() missing 1 required positional argument: 'callback'")
+			}
+			fn, rest := args[0], append(starlark.Tuple(nil), args[1:]...)
+			s.exits = append(s.exits, func() error {
+				_, err := starlark.Call(thread, fn, rest, kw)
+				return err
+			})
+			return fn, nil
+		}
+	case "push":
+		f = func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var fn starlark.Value
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &fn); err != nil {
+				return nil, err
+			}
+			s.exits = append(s.exits, func() error {
+				_, err := starlark.Call(thread, fn, starlark.Tuple{starlark.None, starlark.None, starlark.None}, nil)
+				return err
+			})
+			return fn, nil
+		}
+	case "close":
+		f = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return starlark.None, s.exit()
+		}
+	case "pop_all":
+		f = func(thread *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			n := &exitStack{thread: thread, exits: s.exits}
+			s.exits = nil
+			return n, nil
+		}
+	default:
+		return nil, nil
+	}
+	return builtin("ExitStack."+name, f), nil
+}
+
+// stream is 0 for sys.stdout, 1 for sys.stderr.
+func (s *stdStream) stream() int {
+	if s.name == "<stderr>" {
+		return 1
+	}
+	return 0
+}

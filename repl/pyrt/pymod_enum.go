@@ -1,0 +1,441 @@
+// enum: Enum, IntEnum, StrEnum, Flag, IntFlag, auto and unique. A class
+// statement deriving from one of them (or from str or int and Enum) makes
+// an enum class: a *pyType whose body's plain values became members
+// (*enumMember) and whose enumInfo keeps them in definition order.
+
+package pyrt
+
+import (
+	"fmt"
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+type enumKind int
+
+const (
+	enumPlain enumKind = iota
+	enumInt            // IntEnum: str() and format() are the int's
+	enumStr            // StrEnum: str() and format() are the value
+	enumFlag
+	enumIntFlag
+	enumMixStr // class X(str, Enum): values are str, str() is X.NAME
+	enumMixInt // class X(int, Enum)
+)
+
+func (k enumKind) flag() bool    { return k == enumFlag || k == enumIntFlag }
+func (k enumKind) intLike() bool { return k == enumInt || k == enumIntFlag || k == enumMixInt }
+
+// enumInfo is what an enum class knows beyond its body.
+type enumInfo struct {
+	kind    enumKind
+	cls     *PyType
+	members []*enumMember          // the canonical members, in definition order
+	byName  map[string]*enumMember // members and aliases
+	names   []string               // every name, aliases too, in order (__members__)
+	pseudo  map[string]*enumMember // composite flag values made by | & ^ ~
+}
+
+// enumAuto is auto(): its value is chosen when the class is made.
+type enumAuto struct{}
+
+func (enumAuto) String() string        { return "auto()" }
+func (enumAuto) Type() string          { return "auto" }
+func (enumAuto) Freeze()               {}
+func (enumAuto) Truth() starlark.Bool  { return true }
+func (enumAuto) Hash() (uint32, error) { return 0, nil }
+
+func (r *Interp) enumModule() starlark.Value {
+	base := func(name string, kind enumKind) *PyType {
+		key := "enum." + name
+		if t, ok := r.types[key]; ok {
+			return t
+		}
+		t := &PyType{name: name, module: "enum", base: r.types["object"], user: &userClass{r: r, dict: map[string]starlark.Value{}}}
+		t.user.enum = &enumInfo{kind: kind, cls: t, byName: map[string]*enumMember{}}
+		t.call = func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return nil, pyErrorf(excTypeError, "%s() needs members: define a class deriving from %s", name, name)
+		}
+		r.types[key] = t
+		return t
+	}
+	enum := base("Enum", enumPlain)
+	return newModule("enum", starlark.StringDict{
+		"Enum": enum, "IntEnum": base("IntEnum", enumInt), "StrEnum": base("StrEnum", enumStr),
+		"Flag": base("Flag", enumFlag), "IntFlag": base("IntFlag", enumIntFlag),
+		"EnumType": r.classNamed("EnumType"), "EnumMeta": r.classNamed("EnumType"),
+		"auto": builtin("auto", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if len(args)+len(kw) > 0 {
+				return nil, pyErrorf(excTypeError, "auto() takes no arguments")
+			}
+			return enumAuto{}, nil
+		}),
+		"unique": builtin("unique", enumUnique),
+	})
+}
+
+// enumInfoOf returns the enum part of class t or its bases, or nil.
+func enumInfoOf(t *PyType) *enumInfo {
+	for c := t; c != nil; c = c.base {
+		if c.user != nil && c.user.enum != nil {
+			return c.user.enum
+		}
+	}
+	return nil
+}
+
+// enumClassOf returns the enum part of v when v is an enum class with
+// members of its own (what iteration, len and [] see), or nil.
+func enumClassOf(v starlark.Value) *enumInfo {
+	t, ok := v.(*PyType)
+	if !ok || t.user == nil || t.user.enum == nil || t.user.enum.cls != t {
+		return nil
+	}
+	return t.user.enum
+}
+
+// enumSubclass makes the class of a class statement whose bases include
+// an enum class; ok is false when none does.
+func (r *Interp) enumSubclass(name string, bases []starlark.Value, u *userClass) (starlark.Value, bool, error) {
+	var parent *PyType
+	var mix enumKind = -1
+	for _, b := range bases {
+		t, isType := b.(*PyType)
+		switch {
+		case isType && enumInfoOf(t) != nil:
+			parent = t
+		case b == r.types["str"]:
+			mix = enumMixStr
+		case b == r.types["int"]:
+			mix = enumMixInt
+		default:
+			if parent == nil {
+				continue
+			}
+			return nil, true, pyErrorf(excNotImplemented, "an enum here derives from Enum, IntEnum, StrEnum, Flag or IntFlag, optionally with str or int first")
+		}
+	}
+	if parent == nil {
+		return nil, false, nil
+	}
+	pinfo := enumInfoOf(parent)
+	if len(pinfo.members) > 0 {
+		return nil, true, pyErrorf(excTypeError, "<enum '%s'> cannot extend <enum '%s'>", name, parent.name)
+	}
+	kind := pinfo.kind
+	if mix >= 0 && kind == enumPlain {
+		kind = mix
+	}
+	t := &PyType{name: name, module: "__main__", base: parent, user: u}
+	info := &enumInfo{kind: kind, cls: t, byName: map[string]*enumMember{}, pseudo: map[string]*enumMember{}}
+	u.enum = info
+	t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var v starlark.Value
+		if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &v); err != nil {
+			return nil, err
+		}
+		return info.lookup(thread, v)
+	}
+	if err := info.addMembers(r, u); err != nil {
+		return nil, true, err
+	}
+	return t, true, nil
+}
+
+// isEnumMemberValue reports whether a class body's value becomes a member
+// (functions, descriptors and nested classes do not).
+func isEnumMemberValue(name string, v starlark.Value) bool {
+	if strings.HasPrefix(name, "_") {
+		return false
+	}
+	switch v.(type) {
+	case *starlark.Function, *starlark.Builtin, *goMethod, *staticMethod, *classMethod, *pyProperty, *abstractMethod, *genFunc, *PyType, *excType:
+		return false
+	}
+	return true
+}
+
+// addMembers turns the body's plain values into members.
+func (e *enumInfo) addMembers(r *Interp, u *userClass) error {
+	thread := r.Thread
+	var last []starlark.Value
+	for _, name := range append([]string(nil), u.order...) {
+		v := u.dict[name]
+		if !isEnumMemberValue(name, v) {
+			continue
+		}
+		if _, ok := v.(enumAuto); ok {
+			var err error
+			if v, err = e.nextValue(thread, name, last); err != nil {
+				return err
+			}
+		}
+		m := &enumMember{cls: e.cls, info: e, name: name}
+		val, err := e.memberValue(thread, m, v)
+		if err != nil {
+			return err
+		}
+		m.value = val
+		last = append(last, val)
+		e.names = append(e.names, name)
+		if old := e.byValue(val); old != nil {
+			e.byName[name] = old
+			u.dict[name] = old
+			continue
+		}
+		e.members = append(e.members, m)
+		e.byName[name] = m
+		u.dict[name] = m
+	}
+	members := starlark.NewDict(len(e.names))
+	for _, n := range e.names {
+		_ = members.SetKey(starlark.String(n), e.byName[n])
+	}
+	u.dict["__members__"] = members
+	return nil
+}
+
+// memberValue is the value a member gets from its class body value: the
+// int or str of IntEnum and StrEnum, an __init__'s arguments.
+func (e *enumInfo) memberValue(thread *starlark.Thread, m *enumMember, v starlark.Value) (starlark.Value, error) {
+	if init, _ := classLookup(e.cls, "__init__"); init != nil {
+		args, ok := v.(starlark.Tuple)
+		if !ok {
+			args = starlark.Tuple{v}
+		}
+		m.attrs = map[string]starlark.Value{}
+		if _, err := callBound(thread, init, m, args, nil); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case e.kind.intLike() || e.kind == enumFlag:
+		if _, ok := v.(starlark.Int); !ok {
+			return nil, pyErrorf(excTypeError, "invalid literal for int() with base 10: %s", PyRepr(v))
+		}
+	case e.kind == enumStr || e.kind == enumMixStr:
+		if _, ok := v.(starlark.String); !ok {
+			if e.kind == enumStr {
+				return nil, pyErrorf(excTypeError, "%s is not a string", PyRepr(v))
+			}
+			return starlark.String(pyStr(v)), nil
+		}
+	}
+	return v, nil
+}
+
+// nextValue is auto()'s value: _generate_next_value_ when the class has
+// one, else the lower-case name (StrEnum), the next power of two (Flag) or
+// one more than the last int.
+func (e *enumInfo) nextValue(thread *starlark.Thread, name string, last []starlark.Value) (starlark.Value, error) {
+	if gen, _ := classLookup(e.cls, "_generate_next_value_"); gen != nil {
+		if s, ok := gen.(*staticMethod); ok {
+			gen = s.fn
+		}
+		return starlark.Call(thread, gen, starlark.Tuple{starlark.String(name), starlark.MakeInt(1), starlark.MakeInt(len(last)), starlark.NewList(append([]starlark.Value(nil), last...))}, nil)
+	}
+	if e.kind == enumStr {
+		return starlark.String(strings.ToLower(name)), nil
+	}
+	if e.kind.flag() {
+		high := int64(0)
+		for _, v := range last {
+			if n, ok := v.(starlark.Int); ok {
+				if k, ok := n.Int64(); ok && k > high {
+					high = k
+				}
+			}
+		}
+		next := int64(1)
+		for next <= high {
+			next <<= 1
+		}
+		return starlark.MakeInt64(next), nil
+	}
+	for i := len(last) - 1; i >= 0; i-- {
+		if n, ok := last[i].(starlark.Int); ok {
+			return n.Add(starlark.MakeInt(1)), nil
+		}
+	}
+	return starlark.MakeInt(1), nil
+}
+
+func (e *enumInfo) byValue(v starlark.Value) *enumMember {
+	for _, m := range e.members {
+		if eq, err := starlark.Equal(m.value, v); err == nil && eq {
+			return m
+		}
+	}
+	return nil
+}
+
+// lookup is Color(value): the member with that value (or a member given
+// itself), a composite flag, or _missing_'s answer.
+func (e *enumInfo) lookup(thread *starlark.Thread, v starlark.Value) (starlark.Value, error) {
+	if m, ok := v.(*enumMember); ok && m.cls == e.cls {
+		return m, nil
+	}
+	if m := e.byValue(v); m != nil {
+		return m, nil
+	}
+	if e.kind.flag() {
+		if n, ok := v.(starlark.Int); ok {
+			if k, ok := n.Int64(); ok && (k >= 0 && k&^e.allBits() == 0 || e.kind == enumIntFlag) {
+				return e.flagOf(k), nil
+			}
+		}
+	}
+	if missing, _ := classLookup(e.cls, "_missing_"); missing != nil {
+		res, err := callBound(thread, missing, e.cls, starlark.Tuple{v}, nil)
+		if err != nil {
+			return nil, err
+		}
+		if res != starlark.None {
+			return res, nil
+		}
+	}
+	return nil, pyErrorf(excValueError, "%s is not a valid %s", PyRepr(v), e.cls.name)
+}
+
+// getItem is Color["RED"].
+func (e *enumInfo) getItem(k starlark.Value) (starlark.Value, error) {
+	if s, ok := k.(starlark.String); ok {
+		if m, ok := e.byName[string(s)]; ok {
+			return m, nil
+		}
+	}
+	return nil, keyError(k)
+}
+
+// enumIterable is what iterating v gives when v is an enum class (its
+// members) or a flag value (the members it holds), else nil.
+func enumIterable(v starlark.Value) starlark.Value {
+	if e := enumClassOf(v); e != nil {
+		return e.memberTuple()
+	}
+	m, ok := v.(*enumMember)
+	if !ok || !m.info.kind.flag() {
+		return nil
+	}
+	var out starlark.Tuple
+	for _, x := range m.info.members {
+		if b := x.bits(); b != 0 && b&(b-1) == 0 && m.bits()&b == b {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (e *enumInfo) memberTuple() starlark.Tuple {
+	out := make(starlark.Tuple, len(e.members))
+	for i, m := range e.members {
+		out[i] = m
+	}
+	return out
+}
+
+// Has is x in EnumClass: a member of the class, or a TypeError as in 3.11.
+func (e *enumInfo) has(x starlark.Value) (bool, error) {
+	m, ok := x.(*enumMember)
+	if !ok {
+		return false, pyErrorf(excTypeError, "unsupported operand type(s) for 'in': '%s' and 'EnumType'", pyTypeName(x))
+	}
+	if m.cls != e.cls {
+		return false, nil
+	}
+	if e.kind.flag() {
+		return m.bits()&^e.allBits() == 0, nil
+	}
+	return true, nil
+}
+
+// Has makes `x in cls` work for enum classes; for any other class it is
+// Python's TypeError.
+func (t *PyType) Has(x starlark.Value) (bool, error) {
+	if e := enumClassOf(t); e != nil {
+		return e.has(x)
+	}
+	return false, pyErrorf(excTypeError, "argument of type 'type' is not iterable")
+}
+
+// enumUnique is @unique: a ValueError naming the aliases.
+func enumUnique(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var cls starlark.Value
+	if err := starlark.UnpackPositionalArgs("unique", args, kw, 1, &cls); err != nil {
+		return nil, err
+	}
+	e := enumClassOf(cls)
+	if e == nil {
+		return cls, nil
+	}
+	var dups []string
+	for _, n := range e.names {
+		if m := e.byName[n]; m.name != n {
+			dups = append(dups, n+" -> "+m.name)
+		}
+	}
+	if len(dups) > 0 {
+		return nil, pyErrorf(excValueError, "duplicate values found in <enum '%s'>: %s", e.cls.name, strings.Join(dups, ", "))
+	}
+	return cls, nil
+}
+
+func (e *enumInfo) allBits() int64 {
+	var all int64
+	for _, m := range e.members {
+		all |= m.bits()
+	}
+	return all
+}
+
+// flagOf is the flag member with bits k: a canonical member, or a
+// composite named by the members it holds (R|W), made once.
+func (e *enumInfo) flagOf(k int64) *enumMember {
+	for _, m := range e.members {
+		if m.bits() == k {
+			return m
+		}
+	}
+	var names []string
+	rest := k
+	for _, m := range e.members {
+		if b := m.bits(); b != 0 && b&(b-1) == 0 && k&b == b {
+			names = append(names, m.name)
+			rest &^= b
+		}
+	}
+	if rest != 0 {
+		names = append(names, fmt.Sprint(rest))
+	}
+	key := fmt.Sprint(k)
+	if m, ok := e.pseudo[key]; ok {
+		return m
+	}
+	m := &enumMember{cls: e.cls, info: e, value: starlark.MakeInt64(k), pseudo: true}
+	if k != 0 {
+		m.name = strings.Join(names, "|")
+	}
+	e.pseudo[key] = m
+	return m
+}
+
+// Get makes cls[key] work for enum classes (Color["RED"]); any other
+// class is not subscriptable here.
+func (t *PyType) Get(k starlark.Value) (starlark.Value, bool, error) {
+	if e := enumClassOf(t); e != nil {
+		v, err := e.getItem(k)
+		return v, err == nil, err
+	}
+	return nil, false, pyErrorf(excTypeError, "'type' object is not subscriptable")
+}
+
+// enumMixinValue is the int or str an IntEnum, StrEnum, IntFlag or
+// (str, Enum) member stands for in comparisons with plain ints and strs,
+// else v itself.
+func enumMixinValue(v starlark.Value) starlark.Value {
+	if m, ok := v.(*enumMember); ok && m.info.kind != enumPlain && m.info.kind != enumFlag {
+		return m.value
+	}
+	return v
+}

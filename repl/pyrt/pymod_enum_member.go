@@ -1,0 +1,267 @@
+// enum members: name and value, repr and str as CPython 3.11 shows them,
+// comparison (IntEnum's by value), flag operators.
+
+package pyrt
+
+import (
+	"reflect"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// enumMember is one member of an enum class (or a composite flag value).
+type enumMember struct {
+	cls    *PyType
+	info   *enumInfo
+	name   string
+	value  starlark.Value
+	attrs  map[string]starlark.Value // what the class's __init__ set
+	pseudo bool                      // a composite flag made by an operator
+}
+
+var (
+	_ starlark.HasAttrs    = (*enumMember)(nil)
+	_ starlark.HasSetField = (*enumMember)(nil)
+	_ starlark.Comparable  = (*enumMember)(nil)
+	_ starlark.HasBinary   = (*enumMember)(nil)
+	_ starlark.HasUnary    = (*enumMember)(nil)
+	_ starlark.Container   = (*enumMember)(nil)
+	_ pyFormatter          = (*enumMember)(nil)
+	_ classed              = (*enumMember)(nil)
+)
+
+func (m *enumMember) pyClass() *PyType { return m.cls }
+func (m *enumMember) Type() string     { return m.cls.name }
+func (m *enumMember) Freeze()          {}
+func (m *enumMember) String() string   { return m.reprPy() }
+func (m *enumMember) thread() *starlark.Thread {
+	return m.cls.userRoot().r.Thread
+}
+
+func (m *enumMember) bits() int64 {
+	if n, ok := m.value.(starlark.Int); ok {
+		if k, ok := n.Int64(); ok {
+			return k
+		}
+	}
+	return 0
+}
+
+// text calls a __repr__/__str__/__format__ the enum class body defines.
+func (m *enumMember) Text(name string, args ...starlark.Value) (string, bool) {
+	fn, owner := classLookup(m.cls, name)
+	if fn == nil || owner.user == nil || owner.user.enum == nil || owner.module == "enum" {
+		return "", false
+	}
+	v, err := callBound(m.thread(), fn, m, args, nil)
+	if err != nil {
+		m.cls.userRoot().r.noteReprErr(err)
+		return "", true
+	}
+	s, ok := v.(starlark.String)
+	if !ok {
+		m.cls.userRoot().r.noteReprErr(pyErrorf(excTypeError, "%s returned non-string (type %s)", name, pyTypeName(v)))
+	}
+	return string(s), true
+}
+
+func (m *enumMember) reprPy() string {
+	if s, ok := m.Text("__repr__"); ok {
+		return s
+	}
+	if m.pseudo && m.name == "" {
+		return "<" + m.cls.name + ": " + PyRepr(m.value) + ">"
+	}
+	return "<" + m.cls.name + "." + m.name + ": " + PyRepr(m.value) + ">"
+}
+
+func (m *enumMember) strPy() string {
+	if s, ok := m.Text("__str__"); ok {
+		return s
+	}
+	switch m.info.kind {
+	case enumInt, enumIntFlag, enumStr:
+		return pyStr(m.value)
+	}
+	if m.pseudo && m.name == "" {
+		return m.cls.name + "(" + PyRepr(m.value) + ")"
+	}
+	return m.cls.name + "." + m.name
+}
+
+func (m *enumMember) formatPy(spec string) (string, error) {
+	if s, ok := m.Text("__format__", starlark.String(spec)); ok {
+		return s, m.cls.userRoot().r.takeReprErr()
+	}
+	if fn, _ := classLookup(m.cls, "__str__"); fn == nil {
+		switch m.info.kind {
+		case enumInt, enumIntFlag, enumStr:
+			return formatValue(m.value, spec)
+		}
+	}
+	return formatValue(starlark.String(m.strPy()), spec)
+}
+
+func (m *enumMember) Truth() starlark.Bool {
+	if m.info.kind.flag() || m.info.kind.intLike() || m.info.kind == enumStr {
+		return m.value.Truth()
+	}
+	return true
+}
+
+func (m *enumMember) Hash() (uint32, error) {
+	if m.info.kind != enumPlain {
+		return m.value.Hash()
+	}
+	return uint32(reflect.ValueOf(m).Pointer() >> 4), nil
+}
+
+func (m *enumMember) AttrNames() []string {
+	names := []string{"name", "value"}
+	for k := range m.attrs {
+		names = append(names, k)
+	}
+	return names
+}
+
+func (m *enumMember) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "name", "_name_":
+		if m.pseudo && m.name == "" {
+			return starlark.None, nil
+		}
+		return starlark.String(m.name), nil
+	case "value", "_value_":
+		return m.value, nil
+	case "__class__":
+		return m.cls, nil
+	}
+	if v, ok := m.attrs[name]; ok {
+		return v, nil
+	}
+	if v, _ := classLookup(m.cls, name); v != nil {
+		return bindAttr(m.thread(), v, m)
+	}
+	if v := enumMixinValue(m); v != starlark.Value(m) {
+		if h, ok := v.(starlark.HasAttrs); ok {
+			return h.Attr(name) // a StrEnum member's str methods, an IntEnum's int ones
+		}
+	}
+	return nil, nil
+}
+
+// SetField is self.x = v in the class's __init__; afterwards members are
+// read-only as in Python.
+func (m *enumMember) SetField(name string, v starlark.Value) error {
+	if m.attrs == nil || name == "name" || name == "value" {
+		return pyErrorf(ExcAttribute, "cannot set attribute '%s' of an enum member", name)
+	}
+	if p, ok := m.classValue(name).(*pyProperty); ok && p.fset != starlark.None {
+		_, err := starlark.Call(m.thread(), p.fset, starlark.Tuple{m, v}, nil)
+		return err
+	}
+	m.attrs[name] = v
+	return nil
+}
+
+func (m *enumMember) classValue(name string) starlark.Value {
+	v, _ := classLookup(m.cls, name)
+	return v
+}
+
+// CompareSameType: members are equal only to themselves; IntEnum members
+// order by value, other enums do not order.
+func (m *enumMember) CompareSameType(op syntax.Token, yv starlark.Value, depth int) (bool, error) {
+	y := yv.(*enumMember)
+	if fn := m.classValue(compareNames[op][0]); fn != nil {
+		v, err := callBound(m.thread(), fn, m, starlark.Tuple{y}, nil)
+		if err != nil || v != notImplemented {
+			return err == nil && bool(v.Truth()), err
+		}
+	}
+	if m.info.kind.intLike() && y.info.kind.intLike() {
+		return starlark.CompareDepth(op, m.value, y.value, depth)
+	}
+	switch op {
+	case syntax.EQL:
+		return m == y || m.pseudo && y.pseudo && m.cls == y.cls && m.bits() == y.bits(), nil
+	case syntax.NEQ:
+		return !(m == y || m.pseudo && y.pseudo && m.cls == y.cls && m.bits() == y.bits()), nil
+	}
+	return false, pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", opSymbols[op], m.cls.name, y.cls.name)
+}
+
+// Binary: flags combine with | & ^; IntEnum and IntFlag members are ints
+// in arithmetic; a body's __add__ and the others are called.
+func (m *enumMember) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if m.info.kind.flag() {
+		var other int64
+		switch o := y.(type) {
+		case *enumMember:
+			if o.cls != m.cls {
+				return nil, nil
+			}
+			other = o.bits()
+		case starlark.Int:
+			if m.info.kind != enumIntFlag {
+				return nil, nil
+			}
+			k, _ := o.Int64()
+			other = k
+		default:
+			return nil, nil
+		}
+		switch op {
+		case syntax.PIPE:
+			return m.info.flagOf(m.bits() | other), nil
+		case syntax.AMP:
+			return m.info.flagOf(m.bits() & other), nil
+		case syntax.CIRCUMFLEX:
+			return m.info.flagOf(m.bits() ^ other), nil
+		}
+	}
+	if m.info.kind.intLike() {
+		if o, ok := y.(*enumMember); ok && o.info.kind.intLike() {
+			y = o.value
+		}
+		if side == starlark.Left {
+			return starlark.Binary(op, m.value, y)
+		}
+		return starlark.Binary(op, y, m.value)
+	}
+	if m.info.kind == enumStr || m.info.kind == enumMixStr {
+		if _, ok := y.(starlark.String); ok && op == syntax.PLUS {
+			if side == starlark.Left {
+				return starlark.Binary(op, m.value, y)
+			}
+			return starlark.Binary(op, y, m.value)
+		}
+	}
+	return nil, nil
+}
+
+func (m *enumMember) Unary(op syntax.Token) (starlark.Value, error) {
+	if op == syntax.TILDE && m.info.kind == enumFlag {
+		return m.info.flagOf(m.info.allBits() &^ m.bits()), nil
+	}
+	if m.info.kind.intLike() {
+		return starlark.Unary(op, m.value)
+	}
+	return nil, nil
+}
+
+// Has is member in flag: every bit of member is set in flag.
+func (m *enumMember) Has(x starlark.Value) (bool, error) {
+	if !m.info.kind.flag() {
+		if m.info.kind == enumStr || m.info.kind == enumMixStr {
+			return starlark.String(pyStr(m.value)).Has(x)
+		}
+		return false, pyErrorf(excTypeError, "argument of type '%s' is not iterable", m.cls.name)
+	}
+	o, ok := x.(*enumMember)
+	if !ok || o.cls != m.cls {
+		return false, pyErrorf(excTypeError, "unsupported operand type(s) for 'in': '%s' and '%s'", pyTypeName(x), m.cls.name)
+	}
+	return m.bits()&o.bits() == o.bits(), nil
+}

@@ -1,0 +1,330 @@
+// functools, operator and copy.
+
+package pyrt
+
+import (
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+func (r *Interp) functoolsModule() starlark.Value {
+	return newModule("functools", starlark.StringDict{
+		"reduce":          builtin("functools.reduce", ftReduce),
+		"partial":         builtin("functools.partial", ftPartial),
+		"lru_cache":       builtin("functools.lru_cache", ftCache(true)),
+		"cache":           builtin("functools.cache", ftCache(false)),
+		"cmp_to_key":      builtin("functools.cmp_to_key", ftCmpToKey),
+		"wraps":           builtin("functools.wraps", ftWraps),
+		"total_ordering":  builtin("functools.total_ordering", ftTotalOrdering),
+		"cached_property": builtin("functools.cached_property", ftCachedProperty),
+		"singledispatch":  builtin("functools.singledispatch", r.ftSingledispatch),
+	})
+}
+
+func ftReduce(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var fn, it, acc starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &fn, &it, &acc); err != nil {
+		return nil, err
+	}
+	err := iterate(it, func(v starlark.Value) (bool, error) {
+		if acc == nil {
+			acc = v
+			return true, nil
+		}
+		x, err := starlark.Call(thread, fn, starlark.Tuple{acc, v}, nil)
+		acc = x
+		return err == nil, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if acc == nil {
+		return nil, pyErrorf(excTypeError, "reduce() of empty iterable with no initial value")
+	}
+	return acc, nil
+}
+
+// partial is functools.partial: a callable with arguments bound.
+type partial struct {
+	fn   starlark.Value
+	args starlark.Tuple
+	kw   []starlark.Tuple
+}
+
+func ftPartial(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, pyErrorf(excTypeError, "partial() missing the function")
+	}
+	if _, ok := args[0].(starlark.Callable); !ok {
+		return nil, pyErrorf(excTypeError, "the first argument must be callable")
+	}
+	return &partial{fn: args[0], args: append(starlark.Tuple(nil), args[1:]...), kw: kw}, nil
+}
+
+func (p *partial) String() string { return p.reprPy() }
+func (p *partial) reprPy() string {
+	parts := []string{PyRepr(p.fn)}
+	for _, a := range p.args {
+		parts = append(parts, PyRepr(a))
+	}
+	for _, kv := range p.kw {
+		parts = append(parts, pyStr(kv[0])+"="+PyRepr(kv[1]))
+	}
+	return "functools.partial(" + strings.Join(parts, ", ") + ")"
+}
+func (p *partial) Type() string          { return "functools.partial" }
+func (p *partial) Freeze()               {}
+func (p *partial) Truth() starlark.Bool  { return true }
+func (p *partial) Hash() (uint32, error) { return 0, nil }
+func (p *partial) Name() string          { return "partial" }
+func (p *partial) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	all := append(append(starlark.Tuple(nil), p.args...), args...)
+	kws := append([]starlark.Tuple(nil), p.kw...)
+	for _, kv := range kw {
+		replaced := false
+		for i, old := range kws {
+			if old[0] == kv[0] {
+				kws[i], replaced = kv, true
+			}
+		}
+		if !replaced {
+			kws = append(kws, kv)
+		}
+	}
+	return starlark.Call(thread, p.fn, all, kws)
+}
+func (p *partial) AttrNames() []string { return []string{"args", "func", "keywords"} }
+func (p *partial) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "func":
+		return p.fn, nil
+	case "args":
+		return p.args, nil
+	case "keywords":
+		d := starlark.NewDict(len(p.kw))
+		for _, kv := range p.kw {
+			_ = d.SetKey(kv[0], kv[1])
+		}
+		return d, nil
+	}
+	return nil, nil
+}
+
+// cmpKey wraps a value so that sorting compares it with a cmp function.
+type cmpKey struct {
+	v      starlark.Value
+	cmp    starlark.Value
+	thread *starlark.Thread
+}
+
+func ftCmpToKey(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var cmp starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &cmp); err != nil {
+		return nil, err
+	}
+	return builtin("cmp_to_key", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		if len(args) != 1 {
+			return nil, pyErrorf(excTypeError, "the key function takes one argument")
+		}
+		return &cmpKey{v: args[0], cmp: cmp, thread: thread}, nil
+	}), nil
+}
+
+func (k *cmpKey) String() string       { return "<functools.KeyWrapper>" }
+func (k *cmpKey) Type() string         { return "functools.KeyWrapper" }
+func (k *cmpKey) Freeze()              {}
+func (k *cmpKey) Truth() starlark.Bool { return true }
+func (k *cmpKey) Hash() (uint32, error) {
+	return 0, pyErrorf(excTypeError, "unhashable type: 'functools.KeyWrapper'")
+}
+func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	res, err := starlark.Call(k.thread, k.cmp, starlark.Tuple{k.v, y.(*cmpKey).v}, nil)
+	if err != nil {
+		return false, err
+	}
+	return starlark.Compare(op, res, starlark.MakeInt(0))
+}
+
+func (r *Interp) operatorModule() starlark.Value {
+	bin := func(name string, op syntax.Token) *starlark.Builtin {
+		return builtin("operator."+name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var x, y starlark.Value
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
+				return nil, err
+			}
+			switch op {
+			case syntax.STARSTAR:
+				return r.pyPow(x, y)
+			case syntax.PERCENT:
+				return percentOp(thread, x, y)
+			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
+				ok, err := starlark.Compare(op, x, y)
+				return starlark.Bool(ok), err
+			}
+			return starlark.Binary(op, x, y)
+		})
+	}
+	m := starlark.StringDict{
+		"add": bin("add", syntax.PLUS), "sub": bin("sub", syntax.MINUS), "mul": bin("mul", syntax.STAR),
+		"truediv": bin("truediv", syntax.SLASH), "floordiv": bin("floordiv", syntax.SLASHSLASH), "mod": bin("mod", syntax.PERCENT),
+		"pow": bin("pow", syntax.STARSTAR), "and_": bin("and_", syntax.AMP), "or_": bin("or_", syntax.PIPE), "xor": bin("xor", syntax.CIRCUMFLEX),
+		"lshift": bin("lshift", syntax.LTLT), "rshift": bin("rshift", syntax.GTGT), "concat": bin("concat", syntax.PLUS),
+		"eq": bin("eq", syntax.EQL), "ne": bin("ne", syntax.NEQ), "lt": bin("lt", syntax.LT), "le": bin("le", syntax.LE),
+		"gt": bin("gt", syntax.GT), "ge": bin("ge", syntax.GE),
+		"contains": builtin("operator.contains", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var x, y starlark.Value
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
+				return nil, err
+			}
+			return starlark.Binary(syntax.IN, y, x)
+		}),
+		"getitem": builtin("operator.getitem", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var x, y starlark.Value
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
+				return nil, err
+			}
+			return pyIndex(x, y)
+		}),
+		"not_":  builtin("operator.not_", unary(func(v starlark.Value) (starlark.Value, error) { return !v.Truth(), nil })),
+		"truth": builtin("operator.truth", unary(func(v starlark.Value) (starlark.Value, error) { return v.Truth(), nil })),
+		"neg":   builtin("operator.neg", unary(func(v starlark.Value) (starlark.Value, error) { return starlark.Unary(syntax.MINUS, v) })),
+		"is_": builtin("operator.is_", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return starlark.Bool(len(args) == 2 && Identical(args[0], args[1])), nil
+		}),
+		"itemgetter":   builtin("operator.itemgetter", getter(false)),
+		"attrgetter":   builtin("operator.attrgetter", getter(true)),
+		"methodcaller": builtin("operator.methodcaller", methodcaller),
+	}
+	return newModule("operator", m)
+}
+
+// getter returns itemgetter or attrgetter: one key gives the value, more
+// give a tuple.
+func getter(attr bool) BuiltinFunc {
+	return func(_ *starlark.Thread, _ *starlark.Builtin, keys starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		if len(keys) == 0 {
+			return nil, pyErrorf(excTypeError, "expected at least 1 argument")
+		}
+		get := func(v, k starlark.Value) (starlark.Value, error) {
+			if !attr {
+				return pyIndex(v, k)
+			}
+			for _, part := range strings.Split(pyStr(k), ".") {
+				x, err := getAttr(v, part)
+				if err != nil {
+					return nil, err
+				}
+				v = x
+			}
+			return v, nil
+		}
+		return builtin("getter", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			if len(args) != 1 {
+				return nil, pyErrorf(excTypeError, "the getter takes one argument")
+			}
+			if len(keys) == 1 {
+				return get(args[0], keys[0])
+			}
+			out := make(starlark.Tuple, len(keys))
+			for i, k := range keys {
+				v, err := get(args[0], k)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
+			}
+			return out, nil
+		}), nil
+	}
+}
+
+func methodcaller(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, pyErrorf(excTypeError, "methodcaller needs a method name")
+	}
+	name := pyStr(args[0])
+	bound := args[1:]
+	return builtin("methodcaller", func(thread *starlark.Thread, _ *starlark.Builtin, a starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		if len(a) != 1 {
+			return nil, pyErrorf(excTypeError, "methodcaller takes one argument")
+		}
+		return callMethod(thread, a[0], name, bound, kw)
+	}), nil
+}
+
+func (r *Interp) copyModule() starlark.Value {
+	return newModule("copy", starlark.StringDict{
+		"copy": builtin("copy.copy", unary(func(v starlark.Value) (starlark.Value, error) { return copyValue(v, false, nil), nil })),
+		"deepcopy": builtin("copy.deepcopy", unary(func(v starlark.Value) (starlark.Value, error) {
+			return copyValue(v, true, map[starlark.Value]starlark.Value{}), nil
+		})),
+		"Error": &excType{name: "Error", module: "copy", base: excException},
+	})
+}
+
+// copyValue copies lists, dicts and sets (their contents too when deep);
+// other values are immutable or shared, as copy does with them.
+func copyValue(v starlark.Value, deep bool, memo map[starlark.Value]starlark.Value) starlark.Value {
+	inner := func(x starlark.Value) starlark.Value {
+		if deep {
+			return copyValue(x, deep, memo)
+		}
+		return x
+	}
+	switch x := v.(type) {
+	case *starlark.List:
+		if c, ok := memo[x]; ok {
+			return c
+		}
+		out := starlark.NewList(nil)
+		if memo != nil {
+			memo[x] = out
+		}
+		for i := 0; i < x.Len(); i++ {
+			_ = out.Append(inner(x.Index(i)))
+		}
+		return out
+	case *starlark.Dict:
+		if c, ok := memo[x]; ok {
+			return c
+		}
+		out := starlark.NewDict(x.Len())
+		if memo != nil {
+			memo[x] = out
+		}
+		for _, kv := range x.Items() {
+			_ = out.SetKey(kv[0], inner(kv[1]))
+		}
+		return out
+	case *starlark.Set:
+		return copySet(x)
+	case starlark.Tuple:
+		if !deep {
+			return x
+		}
+		out := make(starlark.Tuple, len(x))
+		for i, e := range x {
+			out[i] = inner(e)
+		}
+		return out
+	case *dictLike:
+		out := &dictLike{d: copyValue(x.d, deep, memo).(*starlark.Dict), cls: x.cls, kind: x.kind, factory: x.factory, thread: x.thread}
+		return out
+	}
+	return v
+}
+
+// copySet is a new set with the elements of s (which, being hashable,
+// are never copied themselves).
+func copySet(s *starlark.Set) *starlark.Set {
+	out := new(starlark.Set)
+	iter := s.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for iter.Next(&x) {
+		_ = out.Insert(x)
+	}
+	return out
+}

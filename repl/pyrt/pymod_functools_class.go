@@ -1,0 +1,239 @@
+// functools.total_ordering, cached_property and singledispatch.
+
+package pyrt
+
+import (
+	"go.starlark.net/starlark"
+)
+
+// totalOrderingRoots are the comparison methods total_ordering can start
+// from, in CPython's order of preference.
+var totalOrderingRoots = []string{"__lt__", "__le__", "__gt__", "__ge__"}
+
+// ftTotalOrdering is @total_ordering: the class gets the comparison
+// methods it lacks, made from the first of __lt__, __le__, __gt__, __ge__
+// it defines, and __eq__, as CPython's.
+func ftTotalOrdering(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var cls starlark.Value
+	if err := starlark.UnpackPositionalArgs("total_ordering", args, kw, 1, &cls); err != nil {
+		return nil, err
+	}
+	t, ok := cls.(*PyType)
+	if !ok || t.user == nil {
+		return nil, pyErrorf(excTypeError, "total_ordering decorates a class defined in this REPL")
+	}
+	var root string
+	for _, name := range totalOrderingRoots {
+		if v, _ := classLookup(t, name); v != nil && v != starlark.None {
+			root = name
+			break
+		}
+	}
+	if root == "" {
+		return nil, pyErrorf(excValueError, "must define at least one ordering operation: < > <= >=")
+	}
+	for _, name := range totalOrderingRoots {
+		if v, _ := classLookup(t, name); v == nil || v == starlark.None {
+			t.user.set(name, derivedCompare(root, name))
+		}
+	}
+	return t, nil
+}
+
+// derivedCompare is method name made from method root and ==.
+func derivedCompare(root, name string) *goMethod {
+	return &goMethod{name: name, fn: func(thread *starlark.Thread, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		if len(args) != 1 || len(kw) > 0 {
+			return nil, pyErrorf(excTypeError, "%s() takes exactly one argument", name)
+		}
+		other := args[0]
+		o, _ := self.(*PyObject)
+		if o == nil {
+			return notImplemented, nil
+		}
+		v, _, err := o.callDunder(root, other)
+		if err != nil || v == notImplemented {
+			return v, err
+		}
+		r := bool(v.Truth())
+		eq := func() (bool, error) { return starlark.Equal(self, other) }
+		var res bool
+		switch root + name {
+		case "__lt____gt__", "__gt____lt__": // not (a < b) and a != b
+			e, err := eq()
+			if err != nil {
+				return nil, err
+			}
+			res = !r && !e
+		case "__lt____le__", "__gt____ge__": // a < b or a == b
+			e, err := eq()
+			if err != nil {
+				return nil, err
+			}
+			res = r || e
+		case "__lt____ge__", "__gt____le__", "__le____gt__", "__ge____lt__": // not (a < b)
+			res = !r
+		case "__le____ge__", "__ge____le__": // not (a <= b) or a == b
+			e, err := eq()
+			if err != nil {
+				return nil, err
+			}
+			res = !r || e
+		case "__le____lt__", "__ge____gt__": // a <= b and a != b
+			e, err := eq()
+			if err != nil {
+				return nil, err
+			}
+			res = r && !e
+		}
+		return starlark.Bool(res), nil
+	}}
+}
+
+// cachedProperty is @functools.cached_property: computed on first access,
+// then stored as the instance's attribute.
+type cachedProperty struct{ fn starlark.Value }
+
+func (p *cachedProperty) String() string        { return "<functools.cached_property object>" }
+func (p *cachedProperty) Type() string          { return "functools.cached_property" }
+func (p *cachedProperty) Freeze()               {}
+func (p *cachedProperty) Truth() starlark.Bool  { return true }
+func (p *cachedProperty) Hash() (uint32, error) { return 0, nil }
+
+func ftCachedProperty(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var fn starlark.Value
+	if err := starlark.UnpackPositionalArgs("cached_property", args, kw, 1, &fn); err != nil {
+		return nil, err
+	}
+	return &cachedProperty{fn: fn}, nil
+}
+
+// get computes the property for instance self and stores it there.
+func (p *cachedProperty) get(thread *starlark.Thread, self starlark.Value) (starlark.Value, error) {
+	v, err := starlark.Call(thread, p.fn, starlark.Tuple{self}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if o, ok := self.(*PyObject); ok {
+		name := p.fn.(starlark.Callable).Name()
+		if _, had := o.Attrs[name]; !had {
+			o.keys = append(o.keys, name)
+		}
+		o.Attrs[name] = v
+	}
+	return v, nil
+}
+
+// dispatcher is a function made by @singledispatch.
+type dispatcher struct {
+	r        *Interp
+	fn       starlark.Value
+	registry []dispatchEntry
+}
+
+type dispatchEntry struct{ cls, fn starlark.Value }
+
+var _ starlark.HasAttrs = (*dispatcher)(nil)
+
+func (d *dispatcher) String() string        { return d.fn.String() }
+func (d *dispatcher) Type() string          { return "function" }
+func (d *dispatcher) Freeze()               {}
+func (d *dispatcher) Truth() starlark.Bool  { return true }
+func (d *dispatcher) Hash() (uint32, error) { return 0, nil }
+func (d *dispatcher) Name() string          { return d.fn.(starlark.Callable).Name() }
+
+func (r *Interp) ftSingledispatch(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var fn starlark.Value
+	if err := starlark.UnpackPositionalArgs("singledispatch", args, kw, 1, &fn); err != nil {
+		return nil, err
+	}
+	return &dispatcher{r: r, fn: fn}, nil
+}
+
+func (d *dispatcher) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, pyErrorf(excTypeError, "%s requires at least 1 positional argument", d.Name())
+	}
+	return starlark.Call(thread, d.dispatch(args[0]), args, kw)
+}
+
+// dispatch is the function registered for the nearest class of x.
+func (d *dispatcher) dispatch(x starlark.Value) starlark.Value {
+	mro, _ := d.r.classIntrospect(d.r.typeOf(x), "__mro__")
+	if t, ok := mro.(starlark.Tuple); ok {
+		for _, c := range t {
+			for _, e := range d.registry {
+				if e.cls == c {
+					return e.fn
+				}
+			}
+		}
+	}
+	for _, e := range d.registry { // an abstract class or a tuple member
+		if ok, _ := d.r.isInstance(x, e.cls); ok {
+			return e.fn
+		}
+	}
+	return d.fn
+}
+
+func (d *dispatcher) AttrNames() []string { return []string{"dispatch", "register", "registry"} }
+func (d *dispatcher) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "register":
+		return builtin("register", d.register), nil
+	case "dispatch":
+		return builtin("dispatch", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var cls starlark.Value
+			if err := starlark.UnpackPositionalArgs("dispatch", args, kw, 1, &cls); err != nil {
+				return nil, err
+			}
+			mro, ok := d.r.classIntrospect(cls, "__mro__")
+			if !ok {
+				mro = starlark.Tuple{cls}
+			}
+			for _, c := range mro.(starlark.Tuple) {
+				for _, e := range d.registry {
+					if e.cls == c {
+						return e.fn, nil
+					}
+				}
+			}
+			return d.fn, nil
+		}), nil
+	case "__name__", "__qualname__", "__doc__", "__module__", "__wrapped__":
+		if name == "__wrapped__" {
+			return d.fn, nil
+		}
+		return wrappedAttr(d.fn, name)
+	}
+	return nil, nil
+}
+
+// register is f.register(cls)(fn) or f.register(cls, fn). The annotated
+// form (register(fn) with a typed first parameter) is refused: the REPL
+// keeps no annotations.
+func (d *dispatcher) register(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 || len(args) > 2 || len(kw) > 0 {
+		return nil, pyErrorf(excTypeError, "register() takes a class and optionally a function")
+	}
+	cls := args[0]
+	switch cls.(type) {
+	case *PyType, *excType:
+	default:
+		return nil, pyErrorf(excTypeError, "register() needs the class here, like @%s.register(int): the REPL keeps no annotations to read it from", d.Name())
+	}
+	add := func(fn starlark.Value) starlark.Value {
+		d.registry = append(d.registry, dispatchEntry{cls, fn})
+		return fn
+	}
+	if len(args) == 2 {
+		return add(args[1]), nil
+	}
+	return builtin("register", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		if len(args) != 1 {
+			return nil, pyErrorf(excTypeError, "register() decorates one function")
+		}
+		return add(args[0]), nil
+	}), nil
+}

@@ -1,0 +1,300 @@
+// datetime.timedelta, datetime.timezone and datetime.time.
+
+package pyrt
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+func (c *DtClasses) newDelta(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	names := []string{"days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"}
+	units := []float64{86400e6, 1e6, 1, 1e3, 60e6, 3600e6, 7 * 86400e6}
+	if len(args) > len(names) {
+		return nil, pyErrorf(excTypeError, "timedelta takes at most 7 arguments")
+	}
+	total := 0.0
+	add := func(i int, v starlark.Value) error {
+		f, ok := toFloat(v)
+		if !ok {
+			return pyErrorf(excTypeError, "unsupported type for timedelta %s component: %s", names[i], pyTypeName(v))
+		}
+		total += f * units[i]
+		return nil
+	}
+	for i, a := range args {
+		if err := add(i, a); err != nil {
+			return nil, err
+		}
+	}
+	for _, kv := range kw {
+		k := string(kv[0].(starlark.String))
+		found := false
+		for i, n := range names {
+			if n == k {
+				if err := add(i, kv[1]); err != nil {
+					return nil, err
+				}
+				found = true
+			}
+		}
+		if !found {
+			return nil, pyErrorf(excTypeError, "'%s' is an invalid keyword argument for timedelta()", k)
+		}
+	}
+	return &pyDelta{us: int64(math.RoundToEven(total)), cls: c}, nil
+}
+
+func (d *pyDelta) parts() (days, secs, us int64) {
+	days = floorDiv(d.us, 86400e6)
+	rest := d.us - days*86400e6
+	return days, rest / 1e6, rest % 1e6
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func (d *pyDelta) pyClass() *PyType { return d.cls.timedelta }
+func (d *pyDelta) String() string   { return d.strPy() }
+func (d *pyDelta) strPy() string {
+	days, secs, us := d.parts()
+	s := fmt.Sprintf("%d:%02d:%02d", secs/3600, secs%3600/60, secs%60)
+	if us != 0 {
+		s += fmt.Sprintf(".%06d", us)
+	}
+	switch {
+	case days == 1 || days == -1:
+		s = fmt.Sprintf("%d day, %s", days, s)
+	case days != 0:
+		s = fmt.Sprintf("%d days, %s", days, s)
+	}
+	return s
+}
+func (d *pyDelta) reprPy() string {
+	days, secs, us := d.parts()
+	var parts []string
+	if days != 0 {
+		parts = append(parts, fmt.Sprintf("days=%d", days))
+	}
+	if secs != 0 {
+		parts = append(parts, fmt.Sprintf("seconds=%d", secs))
+	}
+	if us != 0 {
+		parts = append(parts, fmt.Sprintf("microseconds=%d", us))
+	}
+	if len(parts) == 0 {
+		return "datetime.timedelta(0)"
+	}
+	s := "datetime.timedelta("
+	for i, p := range parts {
+		if i > 0 {
+			s += ", "
+		}
+		s += p
+	}
+	return s + ")"
+}
+func (d *pyDelta) Type() string          { return "timedelta" }
+func (d *pyDelta) Freeze()               {}
+func (d *pyDelta) Truth() starlark.Bool  { return d.us != 0 }
+func (d *pyDelta) Hash() (uint32, error) { return uint32(d.us), nil }
+func (d *pyDelta) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	return compareInts(op, d.us, y.(*pyDelta).us), nil
+}
+
+func (d *pyDelta) AttrNames() []string {
+	return []string{"days", "microseconds", "seconds", "total_seconds"}
+}
+
+func (d *pyDelta) Attr(name string) (starlark.Value, error) {
+	days, secs, us := d.parts()
+	switch name {
+	case "days":
+		return starlark.MakeInt64(days), nil
+	case "seconds":
+		return starlark.MakeInt64(secs), nil
+	case "microseconds":
+		return starlark.MakeInt64(us), nil
+	case "total_seconds":
+		return builtin("timedelta.total_seconds", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return starlark.Float(float64(d.us) / 1e6), nil
+		}), nil
+	}
+	return nil, nil
+}
+
+func (d *pyDelta) Unary(op syntax.Token) (starlark.Value, error) {
+	switch op {
+	case syntax.MINUS:
+		return &pyDelta{us: -d.us, cls: d.cls}, nil
+	case syntax.PLUS:
+		return d, nil
+	}
+	return nil, nil
+}
+
+func (d *pyDelta) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	mk := func(us float64) starlark.Value { return &pyDelta{us: int64(math.RoundToEven(us)), cls: d.cls} }
+	switch y := y.(type) {
+	case *pyDelta:
+		a, b := d.us, y.us
+		if side == starlark.Right {
+			a, b = b, a
+		}
+		switch op {
+		case syntax.PLUS:
+			return &pyDelta{us: a + b, cls: d.cls}, nil
+		case syntax.MINUS:
+			return &pyDelta{us: a - b, cls: d.cls}, nil
+		case syntax.SLASH:
+			if b == 0 {
+				return nil, pyErrorf(excZeroDivision, "division by zero")
+			}
+			return starlark.Float(float64(a) / float64(b)), nil
+		case syntax.SLASHSLASH:
+			if b == 0 {
+				return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+			}
+			return starlark.MakeInt64(floorDiv(a, b)), nil
+		case syntax.PERCENT:
+			if b == 0 {
+				return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+			}
+			return &pyDelta{us: a - floorDiv(a, b)*b, cls: d.cls}, nil
+		}
+	case starlark.Int, starlark.Float:
+		f, _ := toFloat(y)
+		switch {
+		case op == syntax.STAR:
+			return mk(float64(d.us) * f), nil
+		case op == syntax.SLASH && side == starlark.Left:
+			if f == 0 {
+				return nil, pyErrorf(excZeroDivision, "division by zero")
+			}
+			return mk(float64(d.us) / f), nil
+		case op == syntax.SLASHSLASH && side == starlark.Left:
+			if f == 0 {
+				return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+			}
+			return mk(math.Floor(float64(d.us) / f)), nil
+		}
+	}
+	return nil, nil
+}
+
+func (c *DtClasses) newTimezone(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var off *pyDelta
+	var name string
+	if err := starlark.UnpackArgs("timezone", args, kw, "offset", &off, "name?", &name); err != nil {
+		return nil, err
+	}
+	z := c.zone(time.Duration(off.us) * time.Microsecond)
+	if name != "" {
+		z = &pyTimezone{offset: z.offset, name: name, cls: c}
+	}
+	return z, nil
+}
+
+func (z *pyTimezone) pyClass() *PyType { return z.cls.timezone }
+func (z *pyTimezone) String() string   { return z.strPy() }
+func (z *pyTimezone) strPy() string    { return z.name }
+func (z *pyTimezone) reprPy() string {
+	if z.offset == 0 && z.name == "UTC" {
+		return "datetime.timezone.utc"
+	}
+	return "datetime.timezone(" + (&pyDelta{us: z.offset.Microseconds(), cls: z.cls}).reprPy() + ")"
+}
+func (z *pyTimezone) Type() string          { return "timezone" }
+func (z *pyTimezone) Freeze()               {}
+func (z *pyTimezone) Truth() starlark.Bool  { return true }
+func (z *pyTimezone) Hash() (uint32, error) { return uint32(z.offset.Seconds()), nil }
+
+// pyTimeOfDay is datetime.time.
+type pyTimeOfDay struct {
+	h, m, s, us int
+	cls         *DtClasses
+}
+
+func (c *DtClasses) newTimeOfDay(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	t := &pyTimeOfDay{cls: c}
+	if err := starlark.UnpackArgs("time", args, kw, "hour?", &t.h, "minute?", &t.m, "second?", &t.s, "microsecond?", &t.us); err != nil {
+		return nil, err
+	}
+	if err := checkDate(2000, 1, 1, t.h, t.m, t.s, t.us); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *pyTimeOfDay) pyClass() *PyType { return t.cls.timeT }
+func (t *pyTimeOfDay) String() string   { return t.strPy() }
+func (t *pyTimeOfDay) strPy() string {
+	s := fmt.Sprintf("%02d:%02d:%02d", t.h, t.m, t.s)
+	if t.us != 0 {
+		s += fmt.Sprintf(".%06d", t.us)
+	}
+	return s
+}
+func (t *pyTimeOfDay) reprPy() string {
+	s := fmt.Sprintf("datetime.time(%d, %d", t.h, t.m)
+	if t.s != 0 || t.us != 0 {
+		s += fmt.Sprintf(", %d", t.s)
+		if t.us != 0 {
+			s += fmt.Sprintf(", %d", t.us)
+		}
+	}
+	return s + ")"
+}
+func (t *pyTimeOfDay) Type() string          { return "time" }
+func (t *pyTimeOfDay) Freeze()               {}
+func (t *pyTimeOfDay) Truth() starlark.Bool  { return true }
+func (t *pyTimeOfDay) Hash() (uint32, error) { return uint32(t.h*3600 + t.m*60 + t.s), nil }
+func (t *pyTimeOfDay) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	o := y.(*pyTimeOfDay)
+	key := func(x *pyTimeOfDay) int64 { return int64(((x.h*60+x.m)*60+x.s)*1000000 + x.us) }
+	return compareInts(op, key(t), key(o)), nil
+}
+func (t *pyTimeOfDay) formatPy(spec string) (string, error) {
+	if spec == "" {
+		return t.strPy(), nil
+	}
+	return strftime(time.Date(1900, 1, 1, t.h, t.m, t.s, t.us*1000, time.UTC), spec), nil
+}
+func (t *pyTimeOfDay) AttrNames() []string {
+	return []string{"hour", "isoformat", "microsecond", "minute", "second", "strftime"}
+}
+func (t *pyTimeOfDay) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "hour":
+		return starlark.MakeInt(t.h), nil
+	case "minute":
+		return starlark.MakeInt(t.m), nil
+	case "second":
+		return starlark.MakeInt(t.s), nil
+	case "microsecond":
+		return starlark.MakeInt(t.us), nil
+	case "isoformat":
+		return builtin("time.isoformat", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return starlark.String(t.strPy()), nil
+		}), nil
+	case "strftime":
+		return builtin("time.strftime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			var f string
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &f); err != nil {
+				return nil, err
+			}
+			s, err := t.formatPy(f)
+			return starlark.String(s), err
+		}), nil
+	}
+	return nil, nil
+}

@@ -1,0 +1,136 @@
+// traceback: format_exc, print_exc, format_exception,
+// format_exception_only, print_exception. The REPL keeps no frames, so a
+// traceback is its "Traceback (most recent call last):" line and the
+// exception's "Kind: message" line, with the chained causes and contexts
+// before it as Python writes them.
+
+package pyrt
+
+import (
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+const (
+	tbHeader  = "Traceback (most recent call last):\n"
+	tbCause   = "\nThe above exception was the direct cause of the following exception:\n\n"
+	tbContext = "\nDuring handling of the above exception, another exception occurred:\n\n"
+)
+
+// excOnlyLine is format_exception_only's line for e: "Kind: message\n".
+func excOnlyLine(e *PyException) string {
+	return (&pyError{e}).Error() + "\n"
+}
+
+// excLines is format_exception(e): the chain, oldest first.
+func excLines(e *PyException, chain bool) []string {
+	var out []string
+	if chain {
+		if c, ok := e.cause.(*PyException); ok {
+			out = append(excLines(c, true), tbCause)
+		} else if e.context != nil && !e.suppress && e.context != e {
+			out = append(excLines(e.context, true), tbContext)
+		}
+	}
+	return append(out, tbHeader, excOnlyLine(e))
+}
+
+// formatExcText is the text of e's traceback without its final newline,
+// as logging's exception() appends it.
+func formatExcText(e *PyException) string {
+	return strings.TrimSuffix(strings.Join(excLines(e, true), ""), "\n")
+}
+
+// excArg reads the exception of print_exception(exc) or
+// print_exception(type, value, tb): nil for None.
+func excArg(name string, args starlark.Tuple) (*PyException, error) {
+	if len(args) == 0 {
+		return nil, pyErrorf(excTypeError, "%s() missing 1 required positional argument: 'exc'", name)
+	}
+	v := args[0]
+	if len(args) > 1 {
+		v = args[1]
+	}
+	switch e := v.(type) {
+	case *PyException:
+		return e, nil
+	case starlark.NoneType:
+		return nil, nil
+	}
+	return nil, pyErrorf(excTypeError, "%s() needs an exception, not %s", name, pyTypeName(v))
+}
+
+func strList(lines []string) *starlark.List {
+	l := make([]starlark.Value, len(lines))
+	for i, s := range lines {
+		l[i] = starlark.String(s)
+	}
+	return starlark.NewList(l)
+}
+
+func (r *Interp) currentExcLines(chain bool) []string {
+	if n := len(r.Handling); n > 0 {
+		return excLines(r.Handling[n-1], chain)
+	}
+	return []string{"NoneType: None\n"}
+}
+
+func tbChain(kw []starlark.Tuple) bool {
+	for _, kv := range kw {
+		if string(kv[0].(starlark.String)) == "chain" {
+			return bool(kv[1].Truth())
+		}
+	}
+	return true
+}
+
+func (r *Interp) tracebackModule() starlark.Value {
+	fmtExc := func(name string, only bool) *starlark.Builtin {
+		return builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			e, err := excArg(name, args)
+			if err != nil {
+				return nil, err
+			}
+			if e == nil {
+				return strList([]string{"NoneType: None\n"}), nil
+			}
+			if only {
+				return strList([]string{excOnlyLine(e)}), nil
+			}
+			return strList(excLines(e, tbChain(kw))), nil
+		})
+	}
+	return newModule("traceback", starlark.StringDict{
+		"format_exception":      fmtExc("format_exception", false),
+		"format_exception_only": fmtExc("format_exception_only", true),
+		"format_exc": builtin("format_exc", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return starlark.String(strings.Join(r.currentExcLines(tbChain(kw)), "")), nil
+		}),
+		"print_exc": builtin("print_exc", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return starlark.None, r.tbWrite(kw, strings.Join(r.currentExcLines(tbChain(kw)), ""))
+		}),
+		"print_exception": builtin("print_exception", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			e, err := excArg("print_exception", args)
+			if err != nil {
+				return nil, err
+			}
+			text := "NoneType: None\n"
+			if e != nil {
+				text = strings.Join(excLines(e, tbChain(kw)), "")
+			}
+			return starlark.None, r.tbWrite(kw, text)
+		}),
+	})
+}
+
+// tbWrite writes a traceback to file= or to sys.stderr.
+func (r *Interp) tbWrite(kw []starlark.Tuple, text string) error {
+	for _, kv := range kw {
+		if string(kv[0].(starlark.String)) == "file" && kv[1] != starlark.None {
+			_, err := callMethod(r.Thread, kv[1], "write", starlark.Tuple{starlark.String(text)}, nil)
+			return err
+		}
+	}
+	return r.writeStd(1, text)
+}

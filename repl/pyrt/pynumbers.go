@@ -1,0 +1,377 @@
+// Numbers as Python has them: int() and float() parsing, round, pow, **,
+// divmod, hex, oct and bin.
+
+package pyrt
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
+)
+
+// intCall is int(x=0, base=10).
+func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value = starlark.MakeInt(0)
+	var baseV starlark.Value = starlark.None
+	if err := starlark.UnpackArgs("int", args, kw, "x?", &x, "base?", &baseV); err != nil {
+		return nil, err
+	}
+	if baseV != starlark.None {
+		base, err := starlark.AsInt32(baseV)
+		if err != nil || base != 0 && (base < 2 || base > 36) {
+			return nil, pyErrorf(excValueError, "int() base must be >= 2 and <= 36, or 0")
+		}
+		s, ok := textOf(x)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "int() can't convert non-string with explicit base")
+		}
+		return parseInt(s, base)
+	}
+	x = enumMixinValue(x) // an IntEnum member is its int
+	switch v := x.(type) {
+	case starlark.Int:
+		return v, nil
+	case starlark.Bool:
+		return starlark.MakeInt(b2i(bool(v))), nil
+	case starlark.Float:
+		f := float64(v)
+		if math.IsInf(f, 0) {
+			return nil, pyErrorf(excOverflow, "cannot convert float infinity to integer")
+		}
+		if math.IsNaN(f) {
+			return nil, pyErrorf(excValueError, "cannot convert float NaN to integer")
+		}
+		i, _ := big.NewFloat(math.Trunc(f)).Int(nil)
+		return starlark.MakeBigInt(i), nil
+	case starlark.String, starlark.Bytes:
+		s, _ := textOf(v)
+		return parseInt(s, 10)
+	}
+	return nil, pyErrorf(excTypeError, "int() argument must be a string, a bytes-like object or a real number, not '%s'", pyTypeName(x))
+}
+
+func textOf(v starlark.Value) (string, bool) {
+	switch v := v.(type) {
+	case starlark.String:
+		return string(v), true
+	case starlark.Bytes:
+		return string(v), true
+	}
+	return "", false
+}
+
+// parseInt reads an int literal as int(s, base) does: surrounding
+// whitespace, a sign, a base prefix matching base (or any with base 0),
+// and underscores between digits.
+func parseInt(orig string, base int) (starlark.Value, error) {
+	bad := func() (starlark.Value, error) {
+		return nil, pyErrorf(excValueError, "invalid literal for int() with base %d: %s", base, pystr.Quote(orig))
+	}
+	s := strings.TrimSpace(orig)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	lower := strings.ToLower(s)
+	for p, b := range map[string]int{"0x": 16, "0o": 8, "0b": 2} {
+		if strings.HasPrefix(lower, p) && (base == b || base == 0) {
+			s, base = s[2:], b
+			s = strings.TrimPrefix(s, "_")
+			break
+		}
+	}
+	if base == 0 {
+		if len(s) > 1 && s[0] == '0' && strings.Trim(s, "0_") != "" {
+			return bad()
+		}
+		base = 10
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return bad()
+	}
+	n, ok := new(big.Int).SetString(strings.ReplaceAll(s, "_", ""), base)
+	if !ok {
+		return bad()
+	}
+	if neg {
+		n.Neg(n)
+	}
+	return starlark.MakeBigInt(n), nil
+}
+
+// floatCall is float(x=0.0).
+func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value = starlark.Float(0)
+	if err := starlark.UnpackPositionalArgs("float", args, kw, 0, &x); err != nil {
+		return nil, err
+	}
+	switch v := x.(type) {
+	case starlark.Float:
+		return v, nil
+	case starlark.Int:
+		f, acc := new(big.Float).SetInt(v.BigInt()).Float64()
+		if math.IsInf(f, 0) && acc != big.Exact {
+			return nil, pyErrorf(excOverflow, "int too large to convert to float")
+		}
+		return starlark.Float(f), nil
+	case starlark.Bool:
+		return starlark.Float(b2i(bool(v))), nil
+	case starlark.String, starlark.Bytes:
+		s, _ := textOf(v)
+		return parseFloat(s)
+	}
+	return nil, pyErrorf(excTypeError, "float() argument must be a string or a real number, not '%s'", pyTypeName(x))
+}
+
+func parseFloat(orig string) (starlark.Value, error) {
+	s := strings.TrimSpace(orig)
+	t := strings.ToLower(strings.TrimLeft(s, "+-"))
+	switch t {
+	case "inf", "infinity", "nan":
+		f := math.Inf(1)
+		if t == "nan" {
+			f = math.NaN()
+		}
+		if strings.HasPrefix(s, "-") {
+			f = -f
+		}
+		return starlark.Float(f), nil
+	}
+	clean := strings.ReplaceAll(s, "_", "")
+	bad := s == "" || strings.ContainsAny(strings.ToLower(s), "xpi") || strings.Contains(s, "__") || s[0] == '_' || s[len(s)-1] == '_'
+	f, err := strconv.ParseFloat(clean, 64)
+	if bad || err != nil && !strings.Contains(err.Error(), "range") {
+		return nil, pyErrorf(excValueError, "could not convert string to float: %s", pystr.Quote(orig))
+	}
+	return starlark.Float(f), nil
+}
+
+// pyRound is round(x, ndigits=None), rounding halves to even as Python does.
+func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x, nd starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs("round", args, kw, "number", &x, "ndigits?", &nd); err != nil {
+		return nil, err
+	}
+	switch v := x.(type) {
+	case starlark.Bool:
+		x = starlark.MakeInt(b2i(bool(v)))
+	}
+	switch v := x.(type) {
+	case starlark.Int:
+		if nd == starlark.None {
+			return v, nil
+		}
+		n, err := starlark.AsInt32(nd)
+		if err != nil {
+			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(nd))
+		}
+		if n >= 0 {
+			return v, nil
+		}
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-n)), nil)
+		q, m := new(big.Int).DivMod(v.BigInt(), p, new(big.Int))
+		twice := new(big.Int).Mul(m, big.NewInt(2))
+		if c := twice.Cmp(p); c > 0 || c == 0 && q.Bit(0) == 1 {
+			q.Add(q, big.NewInt(1))
+		}
+		return starlark.MakeBigInt(q.Mul(q, p)), nil
+	case starlark.Float:
+		f := float64(v)
+		if nd == starlark.None {
+			if math.IsInf(f, 0) {
+				return nil, pyErrorf(excOverflow, "cannot convert float infinity to integer")
+			}
+			if math.IsNaN(f) {
+				return nil, pyErrorf(excValueError, "cannot convert float NaN to integer")
+			}
+			i, _ := big.NewFloat(math.RoundToEven(f)).Int(nil)
+			return starlark.MakeBigInt(i), nil
+		}
+		n, err := starlark.AsInt32(nd)
+		if err != nil {
+			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(nd))
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) || f == 0 {
+			return v, nil
+		}
+		if n >= 0 {
+			if n > 320 {
+				return v, nil
+			}
+			out, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', n, 64), 64)
+			return starlark.Float(out), nil
+		}
+		p := math.Pow(10, float64(-n))
+		return starlark.Float(math.RoundToEven(f/p) * p), nil
+	}
+	return nil, pyErrorf(excTypeError, "type %s doesn't define __round__ method", pyTypeName(x))
+}
+
+// pyPow is x ** y: exact for integers, floats as in Python.
+func (r *Interp) pyPow(x, y starlark.Value) (starlark.Value, error) {
+	if b, ok := x.(starlark.Bool); ok {
+		x = starlark.MakeInt(b2i(bool(b)))
+	}
+	if b, ok := y.(starlark.Bool); ok {
+		y = starlark.MakeInt(b2i(bool(b)))
+	}
+	xi, xInt := x.(starlark.Int)
+	yi, yInt := y.(starlark.Int)
+	if xInt && yInt && yi.Sign() >= 0 {
+		bx, by := xi.BigInt(), yi.BigInt()
+		if bits := int64(bx.BitLen()); bits > 1 {
+			tooLarge := pyErrorf(excOverflow, "the result of %s ** %s would be too large to hold", PyRepr(x), PyRepr(y))
+			if !by.IsInt64() || by.Int64() > math.MaxInt64/bits {
+				return nil, tooLarge
+			}
+			need := bits * by.Int64() / 8
+			switch {
+			case need > BigAlloc && r.Host.MaxMemoryMB() > 0:
+				if err := r.checkAlloc(PyRepr(x)+" ** "+PyRepr(y), need); err != nil {
+					return nil, err
+				}
+			case need > 1<<30:
+				return nil, tooLarge
+			}
+		}
+		return starlark.MakeBigInt(new(big.Int).Exp(bx, by, nil)), nil
+	}
+	fx, okx := toFloat(x)
+	fy, oky := toFloat(y)
+	if !okx || !oky {
+		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for ** or pow(): '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+	}
+	if fx == 0 && fy < 0 {
+		return nil, pyErrorf(excZeroDivision, "0.0 cannot be raised to a negative power")
+	}
+	if fx < 0 && fy != math.Trunc(fy) && !math.IsInf(fy, 0) {
+		return nil, pyErrorf(excValueError, "a negative number raised to a fractional power is a complex number, which this REPL does not support")
+	}
+	out := math.Pow(fx, fy)
+	if math.IsInf(out, 0) && !math.IsInf(fx, 0) && !math.IsInf(fy, 0) {
+		return nil, pyErrorf(excOverflow, "(34, 'Numerical result out of range')")
+	}
+	return starlark.Float(out), nil
+}
+
+func toFloat(v starlark.Value) (float64, bool) {
+	switch v := v.(type) {
+	case starlark.Float:
+		return float64(v), true
+	case starlark.Int:
+		f, _ := new(big.Float).SetInt(v.BigInt()).Float64()
+		return f, true
+	}
+	return 0, false
+}
+
+// pyPowBuiltin is pow(base, exp, mod=None).
+func (r *Interp) pyPowBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x, y, mod starlark.Value = nil, nil, starlark.None
+	if err := starlark.UnpackArgs("pow", args, kw, "base", &x, "exp", &y, "mod?", &mod); err != nil {
+		return nil, err
+	}
+	if mod == starlark.None {
+		return r.pyPow(x, y)
+	}
+	xi, ok1 := x.(starlark.Int)
+	yi, ok2 := y.(starlark.Int)
+	mi, ok3 := mod.(starlark.Int)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, pyErrorf(excTypeError, "pow() 3rd argument not allowed unless all arguments are integers")
+	}
+	if mi.Sign() == 0 {
+		return nil, pyErrorf(excValueError, "pow() 3rd argument cannot be 0")
+	}
+	bx, by, bm := xi.BigInt(), yi.BigInt(), mi.BigInt()
+	if by.Sign() < 0 {
+		inv := new(big.Int).ModInverse(bx, new(big.Int).Abs(bm))
+		if inv == nil {
+			return nil, pyErrorf(excValueError, "base is not invertible for the given modulus")
+		}
+		bx, by = inv, new(big.Int).Neg(by)
+	}
+	res := new(big.Int).Exp(bx, by, new(big.Int).Abs(bm))
+	if bm.Sign() < 0 && res.Sign() != 0 {
+		res.Add(res, bm)
+	}
+	return starlark.MakeBigInt(res), nil
+}
+
+// pyDivmod is divmod(a, b).
+func pyDivmod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x, y starlark.Value
+	if err := starlark.UnpackPositionalArgs("divmod", args, kw, 2, &x, &y); err != nil {
+		return nil, err
+	}
+	for _, v := range []*starlark.Value{&x, &y} {
+		if b, ok := (*v).(starlark.Bool); ok {
+			*v = starlark.MakeInt(b2i(bool(b)))
+		}
+	}
+	if isZero(y) {
+		if _, f := x.(starlark.Float); f {
+			return nil, pyErrorf(excZeroDivision, "float divmod()")
+		}
+		if _, f := y.(starlark.Float); f {
+			return nil, pyErrorf(excZeroDivision, "float divmod()")
+		}
+		return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+	}
+	q, err := starlark.Binary(syntax.SLASHSLASH, x, y)
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for divmod(): '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+	}
+	m, err := starlark.Binary(syntax.PERCENT, x, y)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := m.(starlark.Float); ok && f == 0 {
+		yf, _ := starlark.AsFloat(y)
+		m = starlark.Float(math.Copysign(0, yf)) // a zero remainder takes the divisor's sign
+	}
+	return starlark.Tuple{q, m}, nil
+}
+
+// intText returns hex, oct or bin.
+func intText(name string, base int, prefix string) BuiltinFunc {
+	return func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var x starlark.Value
+		if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &x); err != nil {
+			return nil, err
+		}
+		if b, ok := x.(starlark.Bool); ok {
+			x = starlark.MakeInt(b2i(bool(b)))
+		}
+		i, ok := x.(starlark.Int)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(x))
+		}
+		n := i.BigInt()
+		sign := ""
+		if n.Sign() < 0 {
+			sign = "-"
+			n.Neg(n)
+		}
+		return starlark.String(sign + prefix + n.Text(base)), nil
+	}
+}
+
+// pyFloat unpacks a number argument as Python does for floats: ints and
+// bools too.
+type pyFloat float64
+
+func (f *pyFloat) Unpack(v starlark.Value) error {
+	x, ok := toFloat(boolToInt(v))
+	if !ok {
+		return pyErrorf(excTypeError, "must be real number, not %s", pyTypeName(v))
+	}
+	*f = pyFloat(x)
+	return nil
+}

@@ -1,0 +1,301 @@
+// Python's printf-style formatting: "%-8s|%5.2f" % (name, x).
+
+package pyrt
+
+import (
+	"math/big"
+	"strconv"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// percentOp is x % y: %-formatting when x is a string, Starlark's
+// operator otherwise, with Python's errors.
+func percentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {
+	if s, ok := x.(starlark.String); ok {
+		out, err := percentFormat(thread, string(s), y)
+		if err != nil {
+			return nil, err
+		}
+		if r, _ := thread.Local(ThreadInterp).(*Interp); r != nil {
+			if err := r.takeReprErr(); err != nil {
+				return nil, err // raised by a __str__ or __repr__ of %s, %r
+			}
+		}
+		return starlark.String(out), nil
+	}
+	if isZero(y) {
+		switch x.(type) {
+		case starlark.Int, starlark.Float, starlark.Bool:
+			if _, ok := x.(starlark.Float); ok {
+				return nil, pyErrorf(excZeroDivision, "float modulo")
+			}
+			if _, ok := y.(starlark.Float); ok {
+				return nil, pyErrorf(excZeroDivision, "float modulo")
+			}
+			return nil, pyErrorf(excZeroDivision, "integer modulo by zero")
+		}
+	}
+	v, err := starlark.Binary(syntax.PERCENT, x, y)
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for %%: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+	}
+	return v, nil
+}
+
+func isZero(v starlark.Value) bool {
+	switch v := v.(type) {
+	case starlark.Int:
+		return v.Sign() == 0
+	case starlark.Float:
+		return v == 0
+	case starlark.Bool:
+		return !bool(v)
+	}
+	return false
+}
+
+// percentFormat formats like Python's str % args, within the memory
+// budget of thread's REPL.
+func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (string, error) {
+	growth := textGrowth{thread: thread, what: "%-formatting"}
+	var list []starlark.Value
+	var mapping starlark.Mapping
+	switch a := args.(type) {
+	case starlark.Tuple:
+		list = a
+	case starlark.Mapping:
+		mapping = a
+		list = []starlark.Value{a}
+	default:
+		list = []starlark.Value{a}
+	}
+	next := 0
+	take := func() (starlark.Value, error) {
+		if next >= len(list) {
+			return nil, pyErrorf(excTypeError, "not enough arguments for format string")
+		}
+		next++
+		return list[next-1], nil
+	}
+	usedMapping := false
+	var sb strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			sb.WriteByte(f[i])
+			continue
+		}
+		i++
+		if i >= len(f) {
+			return "", pyErrorf(excValueError, "incomplete format")
+		}
+		var arg starlark.Value
+		if f[i] == '(' {
+			j := strings.IndexByte(f[i:], ')')
+			if j < 0 {
+				return "", pyErrorf(excValueError, "incomplete format key")
+			}
+			if mapping == nil {
+				return "", pyErrorf(excTypeError, "format requires a mapping")
+			}
+			key := starlark.String(f[i+1 : i+j])
+			v, found, err := mapping.Get(key)
+			if err != nil {
+				return "", err
+			}
+			if !found {
+				return "", keyError(key)
+			}
+			arg, usedMapping = v, true
+			i += j + 1
+		}
+		sp := fmtSpec{fill: ' ', width: -1, precision: -1}
+		for ; i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0; i++ {
+			switch f[i] {
+			case '-':
+				sp.align = '<'
+			case '+':
+				sp.sign = '+'
+			case ' ':
+				if sp.sign == 0 {
+					sp.sign = ' '
+				}
+			case '#':
+				sp.alt = true
+			case '0':
+				sp.zero = true
+			}
+		}
+		num := func() (int, error) {
+			if i < len(f) && f[i] == '*' {
+				i++
+				v, err := take()
+				if err != nil {
+					return 0, err
+				}
+				n, err := starlark.AsInt32(v)
+				if err != nil {
+					return 0, pyErrorf(excTypeError, "* wants int")
+				}
+				return n, nil
+			}
+			j := i
+			for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+				j++
+			}
+			if j == i {
+				return -1, nil
+			}
+			n, _ := strconv.Atoi(f[i:j])
+			i = j
+			return n, nil
+		}
+		w, err := num()
+		if err != nil {
+			return "", err
+		}
+		if w < -1 {
+			sp.align, w = '<', -w
+		}
+		sp.width = w
+		if i < len(f) && f[i] == '.' {
+			i++
+			p, err := num()
+			if err != nil {
+				return "", err
+			}
+			sp.precision = max(p, 0)
+		}
+		for i < len(f) && strings.IndexByte("hlL", f[i]) >= 0 {
+			i++
+		}
+		if i >= len(f) {
+			return "", pyErrorf(excValueError, "incomplete format")
+		}
+		conv := f[i]
+		if conv == '%' {
+			sb.WriteByte('%')
+			continue
+		}
+		if arg == nil {
+			if arg, err = take(); err != nil {
+				return "", err
+			}
+		}
+		if sp.align == '<' {
+			sp.zero = false
+		}
+		if err := checkGrowth(thread, "a %-format width", 4*int64(max(sp.width, sp.precision))); err != nil {
+			return "", err
+		}
+		s, err := percentOne(conv, arg, sp)
+		if err != nil {
+			return "", err
+		}
+		if err := growth.check(sb.Len() + len(s)); err != nil {
+			return "", err
+		}
+		sb.WriteString(s)
+	}
+	if next < len(list) && !usedMapping && mapping == nil {
+		return "", pyErrorf(excTypeError, "not all arguments converted during string formatting")
+	}
+	return sb.String(), nil
+}
+
+func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
+	switch conv {
+	case 's', 'r', 'a':
+		var s string
+		switch conv {
+		case 's':
+			s = pyStr(arg)
+		case 'r':
+			s = PyRepr(arg)
+		default:
+			s = asciiRepr(PyRepr(arg))
+		}
+		if sp.precision >= 0 && len([]rune(s)) > sp.precision {
+			s = string([]rune(s)[:sp.precision])
+		}
+		sp.zero = false
+		return pad("", s, sp, '>'), nil
+	case 'c':
+		switch a := arg.(type) {
+		case starlark.Int:
+			n, ok := a.Int64()
+			if !ok || n < 0 || n > 0x10ffff {
+				return "", pyErrorf(excOverflow, "%%c arg not in range(0x110000)")
+			}
+			return pad("", string(rune(n)), sp, '>'), nil
+		case starlark.String:
+			if len([]rune(string(a))) == 1 {
+				return pad("", string(a), sp, '>'), nil
+			}
+		}
+		return "", pyErrorf(excTypeError, "%%c requires int or char")
+	case 'd', 'i', 'u', 'o', 'x', 'X':
+		var x *big.Int
+		switch a := arg.(type) {
+		case starlark.Int:
+			x = a.BigInt()
+		case starlark.Bool:
+			x = big.NewInt(int64(b2i(bool(a))))
+		case starlark.Float:
+			if conv != 'd' && conv != 'i' && conv != 'u' {
+				return "", pyErrorf(excTypeError, "%%%c format: an integer is required, not float", conv)
+			}
+			bf := new(big.Float).SetFloat64(float64(a))
+			x, _ = bf.Int(nil)
+		default:
+			kind := "a real number"
+			if conv != 'd' && conv != 'i' && conv != 'u' {
+				kind = "an integer"
+			}
+			return "", pyErrorf(excTypeError, "%%%c format: %s is required, not %s", conv, kind, pyTypeName(arg))
+		}
+		t := conv
+		if t == 'i' || t == 'u' {
+			t = 'd'
+		}
+		sp.typ = t
+		precision := sp.precision
+		sp.precision = -1
+		if precision > 0 {
+			neg := x.Sign() < 0
+			digits := new(big.Int).Abs(x).Text(map[byte]int{'d': 10, 'o': 8, 'x': 16, 'X': 16}[t])
+			if t == 'X' {
+				digits = strings.ToUpper(digits)
+			}
+			if len(digits) < precision {
+				digits = strings.Repeat("0", precision-len(digits)) + digits
+			}
+			prefix := ""
+			if sp.alt && t != 'd' {
+				prefix = map[byte]string{'o': "0o", 'x': "0x", 'X': "0X"}[t]
+			}
+			return numberPad(signOf(neg, sp), prefix, digits, sp), nil
+		}
+		return formatInt(x, sp)
+	case 'e', 'E', 'f', 'F', 'g', 'G':
+		var f float64
+		switch a := arg.(type) {
+		case starlark.Float:
+			f = float64(a)
+		case starlark.Int:
+			f, _ = new(big.Float).SetInt(a.BigInt()).Float64()
+		case starlark.Bool:
+			f = float64(b2i(bool(a)))
+		default:
+			return "", pyErrorf(excTypeError, "must be real number, not %s", pyTypeName(arg))
+		}
+		sp.typ = conv
+		if sp.precision < 0 {
+			sp.precision = 6
+		}
+		return formatFloat(f, sp)
+	}
+	return "", pyErrorf(excValueError, "unsupported format character '%c' (0x%x)", conv, conv)
+}

@@ -1,0 +1,64 @@
+// str.join and str.replace with Python's errors, refused before they
+// build more text than the memory budget holds.
+
+package pyrt
+
+import (
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+func strJoin(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	if err := starlark.UnpackPositionalArgs("join", args, kw, 1, &it); err != nil {
+		return nil, err
+	}
+	if _, ok := it.(starlark.String); ok {
+		it = starlark.Tuple(chars(string(it.(starlark.String))))
+	}
+	items, err := listOf(it)
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "can only join an iterable")
+	}
+	sep := string(recv.(starlark.String))
+	total := int64(len(sep)) * int64(max(len(items)-1, 0))
+	for i, x := range items {
+		s, ok := x.(starlark.String)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "sequence item %d: expected str instance, %s found", i, pyTypeName(x))
+		}
+		total += int64(len(s))
+	}
+	if err := checkGrowth(thread, "str.join", total); err != nil {
+		return nil, err
+	}
+	var sb strings.Builder
+	sb.Grow(int(total))
+	for i, x := range items {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		sb.WriteString(string(x.(starlark.String)))
+	}
+	return starlark.String(sb.String()), nil
+}
+
+func strReplace(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var old, new string
+	count := -1
+	if err := starlark.UnpackArgs("replace", args, kw, "old", &old, "new", &new, "count?", &count); err != nil {
+		return nil, err
+	}
+	s := string(recv.(starlark.String))
+	if len(new) > len(old) {
+		n := int64(strings.Count(s, old))
+		if count >= 0 {
+			n = min(n, int64(count))
+		}
+		if err := checkGrowth(thread, "str.replace", int64(len(s))+n*int64(len(new)-len(old))); err != nil {
+			return nil, err
+		}
+	}
+	return starlark.String(strings.Replace(s, old, new, count)), nil
+}

@@ -1,0 +1,99 @@
+// Error messages and the Python traceback of a failed call.
+
+package pyrt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"harness/repl/rewrite"
+)
+
+// errorMessage returns an error's message without its backtrace.
+func ErrorMessage(err error) string {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return ee.Msg
+	}
+	return err.Error()
+}
+
+// pythonFrames returns the frames a Python traceback would show: without
+// the builtins between REPL frames (sorted calling a key function, the
+// hidden builtins the rewritten code calls), and with the clause
+// functions of a try inside a function (prepass_trydef.go) shown as
+// their function at the clause's line. The last frame, where the error
+// arose, is kept.
+func pythonFrames(stack starlark.CallStack) starlark.CallStack {
+	var out starlark.CallStack
+	for i, fr := range stack {
+		last := i == len(stack)-1
+		switch {
+		case !last && fr.Pos.Filename() == "<builtin>":
+			continue
+		case rewrite.IsClause(fr.Name) && len(out) > 0:
+			out[len(out)-1].Pos = fr.Pos
+			continue
+		case rewrite.IsClassBody(fr.Name):
+			fr.Name = "<class " + strings.TrimPrefix(fr.Name, "__py_class_") + ">"
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
+// backtrace formats an evaluation error like starlark's Backtrace, but
+// collapses runs of identical frames (deep recursion) into one line, maps
+// positions with pos, and ends a Python exception as Python does
+// ("ValueError: message").
+// operatorBuiltins are the hidden builtins that run an operator, whose
+// errors read as the operator's own.
+var operatorBuiltins = map[string]bool{repeatName: true, concatName: true, rewrite.HidSub: true, rewrite.HidDiv: true, rewrite.HidFloorDiv: true, rewrite.HidIAdd: true, "__py_chain": true, rewrite.HidAugItem: true, rewrite.HidAugAttr: true}
+
+// backtraceOf is backtrace of the frames stack and the message msg of the
+// error err.
+func BacktraceOf(frames starlark.CallStack, msg string, err error, pos func(syntax.Position) syntax.Position) string {
+	stack := pythonFrames(frames)
+	suffix := ""
+	var pe *pyError
+	isPy := errors.As(err, &pe)
+	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
+		if n := stack[last].Name; !operatorBuiltins[n] && !isPy { // x * y, x + y read as Starlark's own errors
+			suffix = " in " + stack[last].Name
+		}
+		stack = stack[:last]
+	}
+	var sb strings.Builder
+	sb.WriteString("Traceback (most recent call last):\n")
+	for i := 0; i < len(stack); {
+		fr := stack[i]
+		j := i + 1
+		for j < len(stack) && stack[j] == fr {
+			j++
+		}
+		fmt.Fprintf(&sb, "  %s: in %s\n", pos(fr.Pos), fr.Name)
+		if n := j - i - 1; n > 0 {
+			if n <= 2 {
+				j = i + 1 // print short repeats as they are
+			} else {
+				fmt.Fprintf(&sb, "  [the line above repeats %d more times]\n", n)
+			}
+		}
+		i = j
+	}
+	if isPy {
+		sb.WriteString(pe.Error())
+		return sb.String()
+	}
+	var fe *FsError
+	if typ, pyMsg := classifyMessage(msg); typ != excException && typ != nil && !errors.As(err, &fe) && !strings.Contains(msg, "run: ") {
+		fmt.Fprintf(&sb, "%s: %s", typ.name, pyMsg) // Starlark's error in Python's words
+		return sb.String()
+	}
+	fmt.Fprintf(&sb, "Error%s: %s", suffix, msg)
+	return sb.String()
+}
