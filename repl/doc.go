@@ -41,53 +41,12 @@
 //
 // # Dialect: Python habits
 //
-// Starlark with While, Recursion, Set, TopLevelControl and GlobalReassign,
-// read so that the Python models write runs with Python's meaning. A call
-// goes through four stages (a helper file through the first three):
-//
-//  1. The pre-pass (package rewrite) rewrites the forms Starlark cannot
-//     parse (f-strings, **, is, chained comparisons, import, try, with,
-//     class, match, yield, ...) into Starlark with their Python meaning,
-//     with a position map back to the user's line and column. Code without
-//     these habits reaches Starlark byte for byte unchanged; a form whose
-//     Python meaning cannot be kept is refused at the user's position.
-//  2. Starlark parses and resolves the result.
-//  3. The AST pass (package rewrite) routes the operations whose Starlark
-//     meaning differs through hidden builtins (pyhidden.go): indexing,
-//     iteration, method calls, %, **, identity, global reads inside
-//     functions, the attributes every Python object has. A function
-//     reading a global while the chunk defining it still runs reads the
-//     chunk's current value (package modslots: go.starlark.net keeps it in
-//     an unexported slice, read through reflect and unsafe; a test checks
-//     the layout, and the read falls back to the REPL's globals when the
-//     layout is not the expected one).
-//  4. The driver (driver.go) runs the top-level statements one by one,
-//     carrying out the try and with markers: an exception is a value of an
-//     exception class (pyerrors.go) matched by class and its bases;
-//     Starlark errors from builtins are classified by their message
-//     (KeyError, IndexError, ZeroDivisionError, TypeError, ...), file
-//     errors by kind (FileNotFoundError, PermissionError, ...). Esc and a
-//     memory stop are never caught.
-//
-// Strings are Python's: len, indexing, slicing, iteration, find and re
-// offsets count characters (Starlark's elems() and codepoints() remain).
-// Python's builtins (py*.go: print with sep/end/file, sum, map, filter,
-// isinstance with type objects, round, pow, divmod, open, min/max with key
-// and default, sorted, enumerate(start=), ...) replace Starlark's where
-// they differ. Classes (pyclass*.go) follow Python's single-inheritance
-// lookup: instances carry their attributes, methods bind to self,
-// staticmethod, classmethod, property and super() work, and the special
-// methods (__repr__, __str__, __eq__, __lt__, __hash__, __len__, __iter__,
-// __contains__, __getitem__, the arithmetic ones, __enter__/__exit__)
-// are used where Python uses them; a class deriving from an exception
-// class is an exception class. dataclasses, abc and collections'
-// namedtuple build on them. dict.keys(), values() and items() are live
-// views with set operators. import finds the modules of pymodules.go's registry, each a
-// Python module over the REPL's mounts, permissions and approvals (os,
-// pathlib, glob, shutil over the jail roots; subprocess and os.system over
-// run()); os.environ and other host state are not available, and their
-// errors say so. Recursion deeper than 2000 nested calls is stopped with a
-// clean error.
+// Starlark read so that the Python models write runs with Python's
+// meaning: the dialect is package pyrt's, and its doc is the manual (the
+// stages a call goes through, the builtins, classes, exceptions and the
+// standard modules). What repl adds is the host around it: the mounts,
+// run(), approvals and limits that pyrt reaches through pyrt.Host and
+// pyrt.Root.
 //
 // # Predeclared names and what they touch
 //
@@ -329,20 +288,20 @@
 //
 // The REPL's packages stand on floors; each imports only floors below it,
 // and only repl imports jail, worker, wire, config, rlm or ui. The table of
-// allowed edges is in layers_test.go (TestLayers fails on any other):
+// allowed edges is in layers_test.go (TestLayers fails on any other; the
+// runtime's files are checked one by one by TestRuntimeFilesReachNoHost):
 //
 //	repl/pystr     character offsets, Python's string repr, character classes
-//	repl/pyre      Python's re over RE2: translation and engine
+//	repl/pyre      Python's re over RE2 and regexp2: translation and engines
 //	repl/modslots  the one read of go.starlark.net internals (reflect, unsafe)
 //	repl/rewrite   the pre-pass and the AST pass: pure text and tree rewrites
-//	repl           the runtime (py*.go), the standard modules (pymod_*.go,
-//	               re.go) and the REPL as harness sees it: Options, New,
-//	               Exec, Close, results and limits, mounts, run(), help(),
+//	repl/pyast     Python's own parser for the ast module
+//	repl/pyrt      the runtime (Python's meaning over Starlark values, the
+//	               driver) and the standard modules (pymod_*.go); the host
+//	               only through its Host and Root interfaces
+//	repl           the REPL as harness sees it: Options, New, Exec, Close,
+//	               results and limits, mounts and the jail, run(), help(),
 //	               helpers, MCP calls, memory guards, the worker bridge
 //
-// A new standard module is today a pymod_<name>.go file in repl with its
-// builtins in one table and a line in pymodules.go's moduleMakers (help()
-// lists it from there), its cases in testdata/py_modules.star, or in the
-// CPython table testdata/pyexprs.txtar (TestPyExprs) when CPython can
-// check them.
+// How a standard module is added is in pyrt's doc.
 package repl
