@@ -13,6 +13,13 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
+// modOf is the module a file belongs to: pymod_zipfile_read.go -> zipfile.
+func modOf(f string) string {
+	b := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "pymod_"), ".go")
+	b, _, _ = strings.Cut(b, "_")
+	return b
+}
+
 func isMod(f string) bool { return strings.HasPrefix(filepath.Base(f), "pymod") }
 
 func main() {
@@ -24,6 +31,7 @@ func main() {
 	p := pkgs[0]
 	declFile := func(o types.Object) string { return p.Fset.Position(o.Pos()).Filename }
 	m2r := map[string]int{} // runtime objects used by modules
+	perFile := map[string]int{}
 	r2m := map[string]int{}
 	for id, o := range p.TypesInfo.Uses {
 		if o.Pkg() != p.Types {
@@ -47,6 +55,7 @@ func main() {
 		switch {
 		case isMod(use) && !isMod(def):
 			m2r[name]++
+			perFile[modOf(use)+" "+name]++
 		case !isMod(use) && isMod(def):
 			r2m[name+" ("+filepath.Base(def)+" used in "+filepath.Base(use)+")"]++
 		}
@@ -64,4 +73,9 @@ func main() {
 	}
 	show("runtime names modules use", m2r)
 	show("module names runtime uses", r2m)
+	names := map[string]int{}
+	for k := range perFile {
+		names[strings.Fields(k)[0]]++
+	}
+	show("runtime names used, per module", names)
 }
