@@ -1,5 +1,5 @@
 // Frame pacing: what other goroutines change reaches the screen at most
-// once per frame interval.
+// once per frame interval, and a costly frame spaces the next ones out.
 
 package ui
 
@@ -12,6 +12,25 @@ import (
 // and posted functions (60 a second). Keys and the mouse are drawn at once
 // by tview's event loop, whatever the interval.
 const frameInterval = 16 * time.Millisecond
+
+// A frame that takes C to handle its batch and draw starts at least
+// C×frameShare after the one before it, but never more than
+// maxFrameInterval after: a stream whose frames are cheap (a few cells
+// changed) is drawn 60 times a second, one whose every frame moves the
+// whole screen (a long code block scrolling as it grows, where the
+// terminal's cost is every visible cell) at fewer, so that drawing takes
+// about a twelfth of a core at most (down to 20 frames a second on a slow
+// or busy machine), instead of a whole one. Keys are not paced.
+const (
+	frameShare       = 12
+	maxFrameInterval = 50 * time.Millisecond
+)
+
+// frameGap is the time from the start of a frame that cost cost to the
+// start of the next.
+func frameGap(cost time.Duration) time.Duration {
+	return min(max(frameInterval, cost*frameShare), maxFrameInterval)
+}
 
 // clock is the time the pump paces frames by; tests give a fake one.
 type clock interface {
@@ -27,7 +46,7 @@ func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) 
 // pump hands the stream's events and posted functions to the event
 // goroutine, one batch per frame. It sleeps until something arrives (an
 // idle screen costs nothing); then, when the last frame it drew is less
-// than frameInterval old, it waits out the rest of the interval while the
+// than frameGap old, it waits out the rest of the gap while the
 // stream goes on coalescing deltas and post goes on queueing, and hands
 // everything over in one QueueUpdate that draws once. So a stream of any
 // rate draws at most 60 frames a second, the first event after a pause is
@@ -37,7 +56,8 @@ func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) 
 // and nothing else waits for it.)
 func (a *App) pump(ctx context.Context) {
 	quit := a.opts.Quit
-	var last time.Time // when the last batch was drawn
+	var last time.Time   // when the last batch was drawn
+	gap := frameInterval // from last to the next batch
 	for {
 		select {
 		case <-ctx.Done():
@@ -52,7 +72,7 @@ func (a *App) pump(ctx context.Context) {
 			a.post(a.quit)
 			continue
 		}
-		if wait := frameInterval - a.clock.Now().Sub(last); wait > 0 {
+		if wait := gap - a.clock.Now().Sub(last); wait > 0 {
 			select {
 			case <-a.clock.After(wait):
 			case <-ctx.Done():
@@ -73,7 +93,7 @@ func (a *App) pump(ctx context.Context) {
 			at := a.clock.Now()
 			if a.batch() {
 				a.tv.ForceDraw()
-				last = at
+				last, gap = at, frameGap(a.clock.Now().Sub(at))
 			}
 		})
 	}

@@ -102,6 +102,10 @@ func streamUI(t testing.TB) (*uiTest, *fakeClock) {
 			t.Fatal("the start-up batch never ran")
 		}
 	}
+	// The batch's frame is drawn once tview runs what is queued after it:
+	// the clock moves after it, not during it (which would make it a
+	// costly frame).
+	u.app.tv.QueueUpdate(func() {})
 	clk.Advance(frameInterval)
 	u.be.events.Emit(rlm.TextDelta{Text: "alpha"})
 	u.waitText("alpha") // drawn at once: no frame for a while
@@ -183,4 +187,54 @@ func TestFramesAfterPause(t *testing.T) {
 	}
 	clk.Advance(frameInterval)
 	u.waitText("alpha beta gamma")
+}
+
+// TestFramesCostlyFrame: a frame that takes C (here a posted function
+// that moves the clock) puts the next one C×frameShare after its start,
+// at most maxFrameInterval; a cheap frame after it brings back the frame
+// interval.
+func TestFramesCostlyFrame(t *testing.T) {
+	for _, tc := range []struct {
+		cost, want time.Duration
+	}{
+		{0, frameInterval},
+		{time.Millisecond, frameInterval},
+		{3 * time.Millisecond, 3 * time.Millisecond * frameShare},
+		{20 * time.Millisecond, maxFrameInterval},
+	} {
+		t.Run(tc.cost.String(), func(t *testing.T) {
+			u, clk := streamUI(t)
+			clk.Advance(frameInterval)
+			u.app.post(func() { clk.Advance(tc.cost) }) // this frame costs tc.cost
+			u.be.events.Emit(rlm.TextDelta{Text: " beta"})
+			u.waitText("alpha beta")
+			u.be.events.Emit(rlm.TextDelta{Text: " gamma"})
+			if d := clk.waitAsked(t); d != tc.want-tc.cost {
+				t.Errorf("after a frame of %v, waited %v, want %v", tc.cost, d, tc.want-tc.cost)
+			}
+			clk.Advance(tc.want)
+			u.waitText("alpha beta gamma")
+			// That frame was cheap: the next waits a frame interval.
+			u.be.events.Emit(rlm.TextDelta{Text: " delta"})
+			if d := clk.waitAsked(t); d != frameInterval {
+				t.Errorf("after a cheap frame, waited %v, want %v", d, frameInterval)
+			}
+			clk.Advance(frameInterval)
+			u.waitText("gamma delta")
+		})
+	}
+}
+
+func TestFrameGap(t *testing.T) {
+	for _, tc := range []struct{ cost, want time.Duration }{
+		{0, frameInterval},
+		{frameInterval / frameShare, frameInterval},
+		{2 * time.Millisecond, 24 * time.Millisecond},
+		{4 * time.Millisecond, 48 * time.Millisecond},
+		{time.Second, maxFrameInterval},
+	} {
+		if got := frameGap(tc.cost); got != tc.want {
+			t.Errorf("frameGap(%v) = %v, want %v", tc.cost, got, tc.want)
+		}
+	}
 }
