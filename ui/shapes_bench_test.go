@@ -88,7 +88,11 @@ func playShape(b testing.TB, sh streamShape) []time.Duration {
 	// Frames are drawn as tview draws them, on the App's frame screen,
 	// which hands the screen only the cells that changed; the simulation
 	// screen's own Show (a copy of every cell) is no terminal's cost.
-	scr := newFrameScreen(noShow{sim})
+	return playShapeOn(a, newFrameScreen(noShow{sim}), sh)
+}
+
+// playShapeOn is playShape on the App a drawing on scr.
+func playShapeOn(a *App, scr *frameScreen, sh streamShape) []time.Duration {
 	frame := func() {
 		scr.Clear()
 		a.main.Draw(scr)
