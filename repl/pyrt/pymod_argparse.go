@@ -365,10 +365,10 @@ func (a *argAction) setOptions(kw []starlark.Tuple) (map[string]bool, error) {
 		case "required":
 			a.required = bool(v.Truth())
 		case "dest":
-			a.dest = pyStr(v)
-		default:
-			return nil, pyErrorf(excTypeError, "_StoreAction.__init__() got an unexpected keyword argument '%s'", k)
-		}
+			if v != starlark.None {
+				a.dest = pyStr(v)
+			}
+		} // other keywords: checkKind names the action class that refuses them
 	}
 	if set["dest"] && a.dest == "" {
 		set["dest"] = false

@@ -18,6 +18,7 @@ type argFormatter struct {
 	indent, actionMax        int
 	rawDescription, rawText  bool
 	withDefaults, typeMetvar bool
+	err                      error // the first error of a help % its parameters
 }
 
 func (p *argParser) newFormatter() *argFormatter {
@@ -41,7 +42,7 @@ func (p *argParser) formatUsage() string {
 	return finishHelp(f.formatUsageText(p.usage, p.actions, p.exclusive, "usage: "))
 }
 
-func (p *argParser) formatHelp() string {
+func (p *argParser) formatHelp() (string, error) {
 	f := p.newFormatter()
 	for _, g := range p.groups {
 		for _, a := range g.actions {
@@ -55,7 +56,7 @@ func (p *argParser) formatHelp() string {
 		sb.WriteString(f.section(g))
 	}
 	sb.WriteString(f.text(p.epilog, 0))
-	return finishHelp(sb.String())
+	return finishHelp(sb.String()), f.err
 }
 
 // noteLength is what add_argument records: the longest invocation.
@@ -95,11 +96,7 @@ func (f *argFormatter) text(v starlark.Value, indent int) string {
 	if v == starlark.None || v == argparseSuppress || v == nil {
 		return ""
 	}
-	s := f.formatText(pyStr(v), indent)
-	if strings.TrimSpace(s) == "" && s == "\n\n" {
-		return s
-	}
-	return s
+	return f.formatText(pyStr(v), indent)
 }
 
 var asciiSpace = regexp.MustCompile(`[ \t\n\r\f\v]+`)
@@ -109,9 +106,11 @@ func (f *argFormatter) formatText(text string, indent int) string {
 	if strings.Contains(text, "%(prog)") {
 		d := starlark.NewDict(1)
 		_ = d.SetKey(starlark.String("prog"), starlark.String(f.prog))
-		if s, err := percentFormat(f.p.r.Thread, text, d); err == nil {
-			text = s
+		s, err := percentFormat(f.p.r.Thread, text, d)
+		if err != nil && f.err == nil {
+			f.err = err
 		}
+		text = s
 	}
 	width := max(f.width-indent, 11)
 	pad := strings.Repeat(" ", indent)
@@ -210,8 +209,8 @@ func (f *argFormatter) expandHelp(a *argAction) string {
 	}
 	_ = d.SetKey(starlark.String("prog"), starlark.String(f.prog))
 	s, err := percentFormat(f.p.r.Thread, help, d)
-	if err != nil {
-		return help
+	if err != nil && f.err == nil {
+		f.err = err
 	}
 	return s
 }

@@ -132,7 +132,8 @@ func (p *argParser) output(name string, args starlark.Tuple, kw []starlark.Tuple
 			return nil, err
 		}
 		if name == "format_help" {
-			return starlark.String(p.formatHelp()), nil
+			text, err := p.formatHelp()
+			return starlark.String(text), err
 		}
 		return starlark.String(p.formatUsage()), nil
 	case "print_help", "print_usage":
@@ -140,14 +141,16 @@ func (p *argParser) output(name string, args starlark.Tuple, kw []starlark.Tuple
 		if err := starlark.UnpackArgs(name, args, kw, "file?", &file); err != nil {
 			return nil, err
 		}
-		text := p.formatUsage()
+		text, err := p.formatUsage(), error(nil)
 		if name == "print_help" {
-			text = p.formatHelp()
+			if text, err = p.formatHelp(); err != nil {
+				return nil, err
+			}
 		}
 		if file == starlark.None {
 			return starlark.None, p.r.writeStd(0, text)
 		}
-		_, err := callMethod(p.r.Thread, file, "write", starlark.Tuple{starlark.String(text)}, nil)
+		_, err = callMethod(p.r.Thread, file, "write", starlark.Tuple{starlark.String(text)}, nil)
 		return starlark.None, err
 	case "error":
 		var msg starlark.Value

@@ -183,14 +183,17 @@ func (p *argParser) act(a *argAction, ns *argNamespace, v starlark.Value, option
 		}
 		ns.set(a.dest, sum)
 	case "help":
-		if err := p.r.writeStd(0, p.formatHelp()); err != nil {
+		text, err := p.formatHelp()
+		if err == nil {
+			err = p.r.writeStd(0, text)
+		}
+		if err != nil {
 			return err
 		}
 		return p.exit(starlark.MakeInt(0), "")
 	case "version":
 		f := p.newFormatter()
-		text := f.formatText(pyStr(a.version), 0)
-		if err := p.r.writeStd(0, strings.TrimRight(text, "\n")+"\n"); err != nil {
+		if err := p.r.writeStd(0, finishHelp(f.formatText(pyStr(a.version), 0))); err != nil {
 			return err
 		}
 		return p.exit(starlark.MakeInt(0), "")
@@ -343,6 +346,14 @@ func (ns *argNamespace) Attr(name string) (starlark.Value, error) {
 		return v, nil
 	}
 	return nil, nil
+}
+
+func (ns *argNamespace) delAttr(name string) error {
+	if !ns.has(name) {
+		return pyErrorf(ExcAttribute, "'Namespace' object has no attribute '%s'", name)
+	}
+	ns.del(name)
+	return nil
 }
 
 func (ns *argNamespace) SetField(name string, v starlark.Value) error {
