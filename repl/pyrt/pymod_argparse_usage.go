@@ -56,26 +56,7 @@ func (f *argFormatter) wrapUsage(actions []*argAction, groups []*argGroup, prefi
 	optParts := usageParts(f.actionsUsage(opts, groups))
 	posParts := usageParts(f.actionsUsage(pos, groups))
 	getLines := func(parts []string, indent string, prefix *string) []string {
-		var lines, line []string
-		n := runes(indent) - 1
-		if prefix != nil {
-			n = runes(*prefix) - 1
-		}
-		for _, part := range parts {
-			if n+1+runes(part) > textWidth && len(line) > 0 {
-				lines = append(lines, indent+strings.Join(line, " "))
-				line, n = nil, runes(indent)-1
-			}
-			line = append(line, part)
-			n += runes(part) + 1
-		}
-		if len(line) > 0 {
-			lines = append(lines, indent+strings.Join(line, " "))
-		}
-		if prefix != nil && len(lines) > 0 {
-			lines[0] = lines[0][len(indent):]
-		}
-		return lines
+		return usageLines(parts, indent, prefix, textWidth)
 	}
 	var lines []string
 	if float64(runes(prefix)+runes(prog)) <= 0.75*float64(textWidth) {
@@ -98,6 +79,31 @@ func (f *argFormatter) wrapUsage(actions []*argAction, groups []*argGroup, prefi
 		lines = append([]string{prog}, lines...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// usageLines is _format_usage's get_lines: parts joined into lines of at
+// most width columns, each after indent (the first after prefix when set).
+func usageLines(parts []string, indent string, prefix *string, width int) []string {
+	var lines, line []string
+	n := runes(indent) - 1
+	if prefix != nil {
+		n = runes(*prefix) - 1
+	}
+	for _, part := range parts {
+		if n+1+runes(part) > width && len(line) > 0 {
+			lines = append(lines, indent+strings.Join(line, " "))
+			line, n = nil, runes(indent)-1
+		}
+		line = append(line, part)
+		n += runes(part) + 1
+	}
+	if len(line) > 0 {
+		lines = append(lines, indent+strings.Join(line, " "))
+	}
+	if prefix != nil && len(lines) > 0 {
+		lines[0] = lines[0][len(indent):]
+	}
+	return lines
 }
 
 // usageParts is re.findall(r'\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+', s).
@@ -149,48 +155,7 @@ var (
 
 // actionsUsage is _format_actions_usage.
 func (f *argFormatter) actionsUsage(actions []*argAction, groups []*argGroup) string {
-	inGroup := map[*argAction]bool{}
-	inserts := map[int]string{}
-	add := func(i int, s string) {
-		if prev, ok := inserts[i]; ok {
-			inserts[i] = prev + " " + s
-		} else {
-			inserts[i] = s
-		}
-	}
-	for _, g := range groups {
-		if len(g.actions) == 0 {
-			continue
-		}
-		start := -1
-		for i, a := range actions {
-			if a == g.actions[0] {
-				start = i
-				break
-			}
-		}
-		end := start + len(g.actions)
-		if start < 0 || end > len(actions) || !sameActions(actions[start:end], g.actions) {
-			continue
-		}
-		exposed := 0
-		for _, a := range g.actions {
-			inGroup[a] = true
-			if !a.helpSuppressed() {
-				exposed++
-			}
-		}
-		if !g.required {
-			add(start, "[")
-			add(end, "]")
-		} else if exposed > 1 {
-			add(start, "(")
-			add(end, ")")
-		}
-		for i := start + 1; i < end; i++ {
-			inserts[i] = "|"
-		}
-	}
+	inGroup, inserts := groupInserts(actions, groups)
 	parts := make([]*string, len(actions))
 	for i, a := range actions {
 		if a.helpSuppressed() {
@@ -225,6 +190,52 @@ func (f *argFormatter) actionsUsage(actions []*argAction, groups []*argGroup) st
 	text = usageSpaceClose.ReplaceAllString(text, "$1")
 	text = usageEmpty.ReplaceAllString(text, "")
 	return strings.TrimSpace(text)
+}
+
+// groupInserts finds the mutually exclusive groups whose actions are
+// consecutive in actions: their actions, and the brackets and bars to
+// insert at each index.
+func groupInserts(actions []*argAction, groups []*argGroup) (map[*argAction]bool, map[int]string) {
+	inGroup := map[*argAction]bool{}
+	inserts := map[int]string{}
+	add := func(i int, s string) {
+		if prev, ok := inserts[i]; ok {
+			inserts[i] = prev + " " + s
+		} else {
+			inserts[i] = s
+		}
+	}
+	for _, g := range groups {
+		start := -1
+		for i, a := range actions {
+			if len(g.actions) > 0 && a == g.actions[0] {
+				start = i
+				break
+			}
+		}
+		end := start + len(g.actions)
+		if start < 0 || end > len(actions) || !sameActions(actions[start:end], g.actions) {
+			continue
+		}
+		exposed := 0
+		for _, a := range g.actions {
+			inGroup[a] = true
+			if !a.helpSuppressed() {
+				exposed++
+			}
+		}
+		if !g.required {
+			add(start, "[")
+			add(end, "]")
+		} else if exposed > 1 {
+			add(start, "(")
+			add(end, ")")
+		}
+		for i := start + 1; i < end; i++ {
+			inserts[i] = "|"
+		}
+	}
+	return inGroup, inserts
 }
 
 func sameActions(a, b []*argAction) bool {

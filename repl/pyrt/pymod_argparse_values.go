@@ -50,28 +50,35 @@ func (p *argParser) getValues(a *argAction, strs []string) (starlark.Value, bool
 	case a.nargsIs(string(argparseSuppress)):
 		return argparseSuppress, false, nil
 	}
+	v, err := p.listValues(a, strs)
+	return v, false, err
+}
+
+// listValues is _get_values for the nargs that make a list: every string
+// converted, every value checked (only the first for a subcommand, none
+// for REMAINDER).
+func (p *argParser) listValues(a *argAction, strs []string) (starlark.Value, error) {
 	out := make([]starlark.Value, len(strs))
 	for i, s := range strs {
 		v, err := p.getValue(a, s)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		out[i] = v
 	}
+	check := out
 	switch {
 	case a.nargsIs("..."):
+		check = nil
 	case a.nargsIs("A..."):
-		if err := p.checkValue(a, out[0]); err != nil {
-			return nil, false, err
-		}
-	default:
-		for _, v := range out {
-			if err := p.checkValue(a, v); err != nil {
-				return nil, false, err
-			}
+		check = out[:1]
+	}
+	for _, v := range check {
+		if err := p.checkValue(a, v); err != nil {
+			return nil, err
 		}
 	}
-	return starlark.NewList(out), false, nil
+	return starlark.NewList(out), nil
 }
 
 // getValue is _get_value: type(s), with type's errors as ArgumentError.
