@@ -94,7 +94,7 @@ func helpStarlark(sb *strings.Builder) {
 	sb.WriteString("Starlark with Python's meaning: classes, try/with, match, generators, decorators, hints. " +
 		"Variables persist between calls; an error stops the call after what ran.\n")
 	sb.WriteString("Modules: " + strings.Join(pyrt.ModuleList(), " ") + " (re: RE2, else backtracking, 2 s a match).\n")
-	sb.WriteString("Missing: except*, complex, threads, := outside conditions, argparse.\n")
+	sb.WriteString("Missing: except*, complex, threads, := outside conditions, a command line.\n")
 	sb.WriteString("Use instead:\n")
 	for _, u := range useInsteadTable {
 		fmt.Fprintf(sb, "  %s → %s\n", u.name, u.alternative)
@@ -188,7 +188,7 @@ func (r *interp) helpOn(v starlark.Value) string {
 	case *starlark.Builtin:
 		name = x.Name()
 	case *starlarkstruct.Module:
-		return x.Name + ": " + strings.Join(pyrt.PublicNames(x), " ") + "\n"
+		return x.Name + ": " + strings.Join(pyrt.PublicNames(x), " ") + "\n" + moduleNotes[x.Name]
 	}
 	for _, h := range r.helpers {
 		if h.name == name {
@@ -202,12 +202,17 @@ func (r *interp) helpOn(v starlark.Value) string {
 	}
 	if _, ok := pyrt.ModuleMakers[name]; ok {
 		m, _ := r.Module(name)
-		return name + ": " + strings.Join(pyrt.PublicNames(m), " ") + "\n"
+		return name + ": " + strings.Join(pyrt.PublicNames(m), " ") + "\n" + moduleNotes[name]
 	}
 	if fn, ok := v.(*starlark.Function); ok {
 		return signature(fn) + "\n" + indent(cleandoc(fn.Doc()))
 	}
 	return "No documentation for " + pyrt.PyRepr(v) + "; help() describes the REPL.\n"
+}
+
+// moduleNotes follow a module's names in help(module).
+var moduleNotes = map[string]string{
+	"argparse": "A REPL call has no command line: parse_args() with no list parses [] (sys.argv[1:]); pass the list to parse.\n",
 }
 
 func indent(doc string) string {

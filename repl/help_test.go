@@ -44,6 +44,7 @@ func TestHelpOn(t *testing.T) {
 		{`help(run)`, "run(argv, cwd=None): "},
 		{`import textwrap` + "\nhelp(textwrap)", "textwrap: dedent fill indent shorten wrap"},
 		{`help("json")`, "json: "},
+		{`help("argparse")`, "parse_args() with no list parses []"},
 		{`help(3)`, "No documentation for 3; help() describes the REPL."},
 	} {
 		t.Run(tc.code, func(t *testing.T) {

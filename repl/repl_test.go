@@ -122,7 +122,7 @@ func TestHelp(t *testing.T) {
 		"Remember: the notes file.",
 		"## Files", "/repository (read-only now, level read-only",
 		"/store:", "/library:",
-		"## Starlark", "with Python's meaning", "Modules: abc ast base64 ", "Use instead:", "  async/await → plain calls",
+		"## Starlark", "with Python's meaning", "Modules: abc argparse ast base64 ", "Use instead:", "  async/await → plain calls",
 		"## REPL functions", "run(argv, cwd=None)", "store_summary()", "library_summary()", "lib_source(name)",
 		"## Commands", "subprocess.run(", "Run without asking: go. Always refused: git, rm.\n",
 		"## Helper functions", "glob(pattern, path=None, exclude=()): Return the sorted paths",

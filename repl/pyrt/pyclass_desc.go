@@ -231,6 +231,9 @@ func (r *Interp) classBuiltins(g starlark.StringDict) {
 		if o, ok := x.(*PyObject); ok {
 			return o.Attr("__dict__")
 		}
+		if o, ok := x.(interface{ varsDict() *starlark.Dict }); ok {
+			return o.varsDict(), nil // argparse.Namespace
+		}
 		if v, ok := r.classIntrospect(x, "__dict__"); ok {
 			return v, nil
 		}

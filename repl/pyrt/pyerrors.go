@@ -254,6 +254,15 @@ func (e *PyException) Attr(name string) (starlark.Value, error) {
 			return bindAttr(u.r.Thread, v, e)
 		}
 	}
+	if name == "code" && e.Typ.isSubclass(excSystemExit) {
+		switch len(e.args) {
+		case 0:
+			return starlark.None, nil
+		case 1:
+			return e.args[0], nil
+		}
+		return e.args, nil
+	}
 	if name == "value" && e.Typ.isSubclass(excStopIteration) {
 		if len(e.args) > 0 {
 			return e.args[0], nil

@@ -344,6 +344,9 @@ func pyDelsliceBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tu
 }
 
 func pyDelattr(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	if d, ok := args[0].(interface{ delAttr(string) error }); ok {
+		return starlark.None, d.delAttr(pyStr(args[1])) // argparse.Namespace
+	}
 	return nil, pyErrorf(ExcAttribute, "'%s' object attribute '%s' cannot be deleted", pyTypeName(args[0]), pyStr(args[1]))
 }
 

@@ -44,12 +44,12 @@ func init() {
 		"warnings":   (*Interp).warningsModule,
 		"logging":    (*Interp).loggingModule,
 		"tempfile":   (*Interp).tempfileModule,
+		"argparse":   (*Interp).argparseModule,
 	}
 }
 
 // moduleHints say what to use instead of modules models often import.
 var moduleHints = map[string]string{
-	"argparse": "plain variables: a REPL call has no command line",
 	"unittest": `assert statements, or the project's tests through run(["go", "test", "./..."]) or run(["python3", "-m", "pytest"])`,
 	"yaml":     "json or tomllib for configuration files; YAML needs a command through run()",
 	"numpy":    "lists with math, statistics and sum/min/max", "pandas": "lists of dicts with csv, statistics and sorted",
