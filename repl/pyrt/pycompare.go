@@ -13,6 +13,9 @@ import (
 func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
+	if v, handled, err := compareNumberObjects(op, x, y); handled || err != nil {
+		return v, err // a Fraction against an int or a float
+	}
 	if xt, ok := x.(starlark.Tuple); ok {
 		if yt, ok := y.(starlark.Tuple); ok && (hasBool(xt) || hasBool(yt)) {
 			return compareSeq(op, xt, yt)
