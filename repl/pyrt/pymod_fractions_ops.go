@@ -200,6 +200,12 @@ func (f *pyFraction) Binary(op syntax.Token, y starlark.Value, side starlark.Sid
 		}
 		return arith(op, a, b)
 	}
+	switch y.(type) {
+	case starlark.String, starlark.Bytes, *starlark.List, starlark.Tuple:
+		if op == syntax.STAR {
+			return nil, pyErrorf(excTypeError, "can't multiply sequence by non-int of type 'Fraction'")
+		}
+	}
 	return nil, nil
 }
 
