@@ -93,8 +93,14 @@ func helpStarlark(sb *strings.Builder) {
 	sb.WriteString("\n## Starlark\n")
 	sb.WriteString("Starlark with Python's meaning: classes, try/with, match, generators, decorators, hints. " +
 		"Variables persist between calls; an error stops the call after what ran.\n")
-	sb.WriteString("Modules: " + strings.Join(pyrt.ModuleList(), " ") + " (re: RE2, else backtracking, 2 s a match).\n")
-	sb.WriteString("Missing: except*, complex, threads, := outside conditions, a command line.\n")
+	var mods []string
+	for _, m := range pyrt.ModuleList() {
+		if m != "os.path" { // os's, and so implied
+			mods = append(mods, m)
+		}
+	}
+	sb.WriteString("Modules: " + strings.Join(mods, " ") + ".\n")
+	sb.WriteString("Missing: except*, complex, threads, := outside conditions.\n")
 	sb.WriteString("Use instead:\n")
 	for _, u := range useInsteadTable {
 		fmt.Fprintf(sb, "  %s → %s\n", u.name, u.alternative)
@@ -212,6 +218,7 @@ func (r *interp) helpOn(v starlark.Value) string {
 
 // moduleNotes follow a module's names in help(module).
 var moduleNotes = map[string]string{
+	"re":       "Patterns run on RE2 (linear time); those it cannot run (lookaround, backreferences, atomic groups) on a backtracking engine that stops a match after 2 s.\n",
 	"argparse": "A REPL call has no command line: parse_args() with no list parses [] (sys.argv[1:]); pass the list to parse.\n",
 }
 

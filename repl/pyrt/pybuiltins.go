@@ -6,6 +6,7 @@ package pyrt
 import (
 	"errors"
 	"math"
+	"math/big"
 	"reflect"
 	"strings"
 
@@ -468,8 +469,8 @@ func pyID(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []sta
 	return starlark.MakeUint64(uint64(h)), nil
 }
 
-// pyHash is hash(x): an int is its own hash (as in Python, for ints
-// below 2**61), other hashable values their Starlark hash.
+// pyHash is hash(x): numbers hash as in CPython (equal ints, floats and
+// Fractions alike), other hashable values their Starlark hash.
 func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value
 	if err := starlark.UnpackPositionalArgs("hash", args, kw, 1, &x); err != nil {
@@ -477,16 +478,15 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	}
 	switch v := boolToInt(enumMixinValue(x)).(type) {
 	case starlark.Int:
-		if n, ok := v.Int64(); ok && n > -(1<<61) && n < 1<<61 {
-			if n == -1 {
-				n = -2 // as CPython, which keeps -1 for errors
-			}
-			return starlark.MakeInt64(n), nil
-		}
+		return pyHashNumber(new(big.Rat).SetInt(v.BigInt())), nil
 	case starlark.Float:
-		if f := float64(v); f == math.Trunc(f) && math.Abs(f) < 1<<61 {
-			return pyHash(nil, nil, starlark.Tuple{starlark.MakeInt64(int64(f))}, nil)
+		if f := float64(v); math.IsInf(f, 0) {
+			return starlark.MakeInt(int(math.Copysign(314159, f))), nil // sys.hash_info.inf
+		} else if !math.IsNaN(f) {
+			return pyHashNumber(new(big.Rat).SetFloat64(f)), nil
 		}
+	case numberObject:
+		return v.hashPy(), nil
 	}
 	h, err := x.Hash()
 	if err != nil {
@@ -518,6 +518,8 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 			return v.Unary(syntax.MINUS)
 		}
 		return v, nil
+	case numberObject:
+		return v.absPy(), nil
 	}
 	if v, ok, err := r.dunder(x, "__abs__"); ok || err != nil {
 		return v, err

@@ -13,10 +13,16 @@ import (
 func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
+	if v, handled, err := compareNumberObjects(op, x, y); handled || err != nil {
+		return v, err // a Fraction against an int or a float
+	}
 	if xt, ok := x.(starlark.Tuple); ok {
 		if yt, ok := y.(starlark.Tuple); ok && (hasBool(xt) || hasBool(yt)) {
 			return compareSeq(op, xt, yt)
 		}
+	}
+	if xs, ys, ok := numberObjectSeqs(x, y); ok {
+		return compareSeq(op, xs, ys) // [Fraction(1, 2)] == [0.5]
 	}
 	return starlark.Compare(op, x, y)
 }
@@ -87,4 +93,46 @@ func compareSeq(op syntax.Token, x, y starlark.Tuple) (bool, error) {
 		}
 	}
 	return starlark.Compare(op, starlark.MakeInt(len(x)), starlark.MakeInt(len(y)))
+}
+
+// numberObjectSeqs returns two tuples or two lists as tuples when one
+// holds a numberObject (a Fraction), whose comparison with an int or a
+// float Starlark's element by element comparison would not make.
+func numberObjectSeqs(x, y starlark.Value) (starlark.Tuple, starlark.Tuple, bool) {
+	if x.Type() != y.Type() || x.Type() != "tuple" && x.Type() != "list" {
+		return nil, nil, false
+	}
+	xs, ok1 := x.(starlark.Indexable)
+	ys, ok2 := y.(starlark.Indexable)
+	if !ok1 || !ok2 || !holdsNumberObject(xs, 8) && !holdsNumberObject(ys, 8) {
+		return nil, nil, false
+	}
+	return indexableTuple(xs), indexableTuple(ys), true
+}
+
+// holdsNumberObject reports whether a numberObject is among the elements
+// of s or of the tuples and lists in it, depth levels down.
+func holdsNumberObject(s starlark.Indexable, depth int) bool {
+	for i := 0; i < s.Len(); i++ {
+		switch v := s.Index(i).(type) {
+		case numberObject:
+			return true
+		case starlark.Tuple, *starlark.List:
+			if depth > 0 && holdsNumberObject(v.(starlark.Indexable), depth-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func indexableTuple(s starlark.Indexable) starlark.Tuple {
+	if t, ok := s.(starlark.Tuple); ok {
+		return t
+	}
+	t := make(starlark.Tuple, s.Len())
+	for i := range t {
+		t[i] = s.Index(i)
+	}
+	return t
 }

@@ -29,6 +29,12 @@ func (r *Interp) MathModule() starlark.Value {
 				if i, ok := args[0].(starlark.Int); ok {
 					return i, nil
 				}
+				if n, ok := args[0].(numberObject); ok && len(kw) == 0 { // __floor__, __ceil__, __trunc__
+					if name == "trunc" {
+						return n.intPy()
+					}
+					return n.floorPy(name == "ceil")
+				}
 			}
 			x, err := floatArg(b.Name(), args, kw)
 			if err != nil {
@@ -116,6 +122,9 @@ func (r *Interp) MathModule() starlark.Value {
 func floatOf(fn string, v starlark.Value) (float64, error) {
 	if b, ok := v.(starlark.Bool); ok {
 		return float64(b2i(bool(b))), nil
+	}
+	if n, ok := v.(numberObject); ok {
+		return n.floatPy()
 	}
 	f, ok := toFloat(v)
 	if !ok {

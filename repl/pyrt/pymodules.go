@@ -45,6 +45,7 @@ func init() {
 		"logging":    (*Interp).loggingModule,
 		"tempfile":   (*Interp).tempfileModule,
 		"argparse":   (*Interp).argparseModule,
+		"fractions":  (*Interp).fractionsModule,
 	}
 }
 

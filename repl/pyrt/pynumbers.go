@@ -52,6 +52,8 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 	case starlark.String, starlark.Bytes:
 		s, _ := textOf(v)
 		return parseInt(s, 10)
+	case numberObject:
+		return v.intPy()
 	}
 	return nil, pyErrorf(excTypeError, "int() argument must be a string, a bytes-like object or a real number, not '%s'", pyTypeName(x))
 }
@@ -125,6 +127,9 @@ func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlar
 	case starlark.String, starlark.Bytes:
 		s, _ := textOf(v)
 		return parseFloat(s)
+	case numberObject:
+		f, err := v.floatPy()
+		return starlark.Float(f), err
 	}
 	return nil, pyErrorf(excTypeError, "float() argument must be a string or a real number, not '%s'", pyTypeName(x))
 }
@@ -163,6 +168,8 @@ func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 		x = starlark.MakeInt(b2i(bool(v)))
 	}
 	switch v := x.(type) {
+	case numberObject:
+		return v.roundPy(nd)
 	case starlark.Int:
 		if nd == starlark.None {
 			return v, nil
@@ -220,6 +227,12 @@ func (r *Interp) pyPow(x, y starlark.Value) (starlark.Value, error) {
 	}
 	if b, ok := y.(starlark.Bool); ok {
 		y = starlark.MakeInt(b2i(bool(b)))
+	}
+	if n, ok := x.(numberObject); ok {
+		return n.powPy(r, y, starlark.Left)
+	}
+	if n, ok := y.(numberObject); ok {
+		return n.powPy(r, x, starlark.Right)
 	}
 	xi, xInt := x.(starlark.Int)
 	yi, yInt := y.(starlark.Int)
@@ -314,6 +327,12 @@ func pyDivmod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw [
 		if b, ok := (*v).(starlark.Bool); ok {
 			*v = starlark.MakeInt(b2i(bool(b)))
 		}
+	}
+	if n, ok := x.(numberObject); ok {
+		return n.divmodPy(y, starlark.Left)
+	}
+	if n, ok := y.(numberObject); ok {
+		return n.divmodPy(x, starlark.Right)
 	}
 	if isZero(y) {
 		if _, f := x.(starlark.Float); f {

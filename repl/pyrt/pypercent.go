@@ -39,6 +39,9 @@ func percentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, er
 		}
 	}
 	v, err := starlark.Binary(syntax.PERCENT, x, y)
+	if _, raised := err.(*pyError); raised {
+		return nil, err // a Fraction's ZeroDivisionError
+	}
 	if err != nil {
 		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for %%: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
 	}
@@ -249,6 +252,15 @@ func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
 			}
 			bf := new(big.Float).SetFloat64(float64(a))
 			x, _ = bf.Int(nil)
+		case numberObject:
+			if conv != 'd' && conv != 'i' && conv != 'u' {
+				return "", pyErrorf(excTypeError, "%%%c format: an integer is required, not %s", conv, pyTypeName(arg))
+			}
+			i, err := a.intPy()
+			if err != nil {
+				return "", err
+			}
+			x = i.(starlark.Int).BigInt()
 		default:
 			kind := "a real number"
 			if conv != 'd' && conv != 'i' && conv != 'u' {
@@ -288,6 +300,11 @@ func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
 			f, _ = new(big.Float).SetInt(a.BigInt()).Float64()
 		case starlark.Bool:
 			f = float64(b2i(bool(a)))
+		case numberObject:
+			var err error
+			if f, err = a.floatPy(); err != nil {
+				return "", err
+			}
 		default:
 			return "", pyErrorf(excTypeError, "must be real number, not %s", pyTypeName(arg))
 		}
