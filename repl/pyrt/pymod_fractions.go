@@ -20,11 +20,12 @@ type pyFraction struct {
 }
 
 var (
-	_ starlark.HasBinary  = (*pyFraction)(nil)
-	_ starlark.HasUnary   = (*pyFraction)(nil)
-	_ starlark.Comparable = (*pyFraction)(nil)
-	_ starlark.HasAttrs   = (*pyFraction)(nil)
-	_ numberObject        = (*pyFraction)(nil)
+	_ starlark.HasBinary   = (*pyFraction)(nil)
+	_ starlark.HasUnary    = (*pyFraction)(nil)
+	_ starlark.Comparable  = (*pyFraction)(nil)
+	_ starlark.HasAttrs    = (*pyFraction)(nil)
+	_ starlark.HasSetField = (*pyFraction)(nil)
+	_ numberObject         = (*pyFraction)(nil)
 )
 
 func (r *Interp) fractionsModule() starlark.Value {
@@ -249,6 +250,9 @@ func (r *Interp) decimalPart(n *big.Int, num, s string, bad error) (*big.Int, *b
 			return nil, nil, bad
 		}
 		e, _ := new(big.Int).SetString(strings.ReplaceAll(exp, "_", ""), 10)
+		if e.Cmp(big.NewInt(maxFractionExp)) > 0 {
+			return nil, nil, pyErrorf(excMemory, "Fraction(): exponent %s is too large for the REPL (at most %d)", e.String(), maxFractionExp)
+		}
 		p, err := r.pyPow(starlark.MakeInt(10), starlark.MakeBigInt(e))
 		if err != nil {
 			return nil, nil, err
@@ -265,6 +269,10 @@ func (r *Interp) decimalPart(n *big.Int, num, s string, bad error) (*big.Int, *b
 	}
 	return n, d, nil
 }
+
+// maxFractionExp bounds the exponent of a Fraction string: 10**exp is
+// computed exactly, and a larger one would pass the memory limit.
+const maxFractionExp = 10_000_000
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -349,6 +357,18 @@ func (f *pyFraction) Attr(name string) (starlark.Value, error) {
 		return f.cls.attrs[name], nil
 	}
 	return nil, nil
+}
+
+// SetField refuses f.name = v with CPython's AttributeError: a Fraction
+// is immutable.
+func (f *pyFraction) SetField(name string, _ starlark.Value) error {
+	switch name {
+	case "numerator", "denominator", "real", "imag":
+		return pyErrorf(ExcAttribute, "property '%s' of 'Fraction' object has no setter", name)
+	case "as_integer_ratio", "conjugate", "limit_denominator", "from_float", "from_decimal":
+		return pyErrorf(ExcAttribute, "'Fraction' object attribute '%s' is read-only", name)
+	}
+	return pyErrorf(ExcAttribute, "'Fraction' object has no attribute '%s'", name)
 }
 
 // limitDenominator is f.limit_denominator(max_denominator=1000000): the
