@@ -44,6 +44,8 @@ func init() {
 		"warnings":   (*Interp).warningsModule,
 		"logging":    (*Interp).loggingModule,
 		"tempfile":   (*Interp).tempfileModule,
+		"inspect":    (*Interp).inspectModule,
+		"types":      (*Interp).typesModule,
 	}
 }
 
