@@ -37,6 +37,8 @@ type Interp struct {
 	Dt          *DtClasses                           // the datetime module's classes
 	subclasses  map[starlark.Value][]starlark.Value  // the classes a class statement derived from each class, in order
 	qualnames   map[starlark.Value]string            // Class.method for the functions of class bodies
+	annots      map[starlark.Value]*fnAnnots         // the annotations of the functions defined with them (pyintrospect_func.go)
+	inspect     *inspectClasses                      // the inspect module's classes (pymod_inspect_sig.go)
 
 	// Host is the REPL around this runtime (package repl): the call in
 	// progress, the memory limit, the host's own builtins.

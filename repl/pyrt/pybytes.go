@@ -29,6 +29,35 @@ var bytesMethods = map[string]methodFunc{
 	"lower":      bytesMap(strings.ToLower),
 	"upper":      bytesMap(strings.ToUpper),
 	"replace":    bytesReplace,
+	"join":       bytesJoin,
+}
+
+// bytesJoin is bytes.join(iterable): the items, each bytes, with the
+// receiver between them.
+func bytesJoin(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs("join", args, kw, 1, &x); err != nil {
+		return nil, err
+	}
+	if _, ok := x.(starlark.Iterable); !ok {
+		return nil, pyErrorf(excTypeError, "can only join an iterable")
+	}
+	items, err := listOf(x)
+	if err != nil {
+		return nil, err
+	}
+	var sb strings.Builder
+	for i, v := range items {
+		b, ok := v.(starlark.Bytes)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "sequence item %d: expected a bytes-like object, %s found", i, pyTypeName(v))
+		}
+		if i > 0 {
+			sb.WriteString(string(recv.(starlark.Bytes)))
+		}
+		sb.WriteString(string(b))
+	}
+	return starlark.Bytes(sb.String()), nil
 }
 
 // bytesFromhex is bytes.fromhex(s): pairs of hex digits, spaces between

@@ -34,6 +34,7 @@ type userClass struct {
 	fields []string                  // the annotated names, in order (a dataclass's fields)
 	dc     *dataclassInfo            // set by @dataclass
 	enum   *enumInfo                 // an enum class's members (pymod_enum.go)
+	doc    string                    // the body's docstring
 }
 
 func (u *userClass) set(name string, v starlark.Value) {
@@ -69,9 +70,14 @@ func excClassLookup(t *excType, name string) (starlark.Value, *excType) {
 }
 
 // pyClassBuiltin is __py_class(name, bases, [(name, value), ...], fields).
-func (r *Interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	name := string(args[0].(starlark.String))
 	u := &userClass{r: r, dict: map[string]starlark.Value{}}
+	if thread.CallStackDepth() > 1 {
+		if body, ok := thread.DebugFrame(1).Callable().(*starlark.Function); ok && body.Name() == "__py_class_"+name {
+			u.doc = body.Doc() // the class body's function has the class's docstring
+		}
+	}
 	attrs := args[2].(*starlark.List)
 	for i := 0; i < attrs.Len(); i++ {
 		pair := attrs.Index(i).(starlark.Tuple)
@@ -115,9 +121,25 @@ func (r *Interp) pyClassBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args st
 			return t.construct(thread, args, kw)
 		}
 		r.addSubclass(b, t)
-		return t, nil
+		return t, initSubclass(thread, b, t)
 	}
 	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
+}
+
+// initSubclass calls the base's __init_subclass__ (a class method
+// without the decorator) on the new class t, as Python does.
+func initSubclass(thread *starlark.Thread, base, t *PyType) error {
+	f, _ := classLookup(base, "__init_subclass__")
+	switch m := f.(type) {
+	case nil:
+		return nil
+	case *classMethod:
+		f = m.fn
+	case *staticMethod:
+		f = m.fn
+	}
+	_, err := starlark.Call(thread, f, starlark.Tuple{t}, nil)
+	return err
 }
 
 // construct makes an instance of the user class t and runs __init__.

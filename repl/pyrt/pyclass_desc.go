@@ -167,6 +167,13 @@ func (s *superObj) Attr(name string) (starlark.Value, error) {
 		return builtin(name, func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return starlark.String(defaultRepr(s.obj, pyTypeName(s.obj))), nil
 		}), nil
+	case "__init_subclass__":
+		return builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if len(kw) > 0 {
+				return nil, pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", pyStr(mustAttr(s.obj, "__name__")))
+			}
+			return starlark.None, nil
+		}), nil
 	}
 	return nil, pyErrorf(ExcAttribute, "'super' object has no attribute '%s'", name)
 }

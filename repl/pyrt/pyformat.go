@@ -567,6 +567,9 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 }
 
 func getAttr(v starlark.Value, name string) (starlark.Value, error) {
+	if x, ok := numberAttr(v, name); ok {
+		return x, nil
+	}
 	if h, ok := v.(starlark.HasAttrs); ok {
 		x, err := h.Attr(name)
 		if err != nil {

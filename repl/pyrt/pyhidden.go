@@ -144,13 +144,14 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	})
 	r.tryBuiltins(g)
 	r.classBuiltins(g)
+	g["getattr"], g["hasattr"] = builtin("getattr", r.pyGetattr), builtin("hasattr", r.pyHasattr)
 	for name, f := range map[string]BuiltinFunc{
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
 		"__py_delitem": pyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
 		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_unpack_to": pyUnpackTo, "__py_unpack_each": r.pyUnpackEach, "__py_dup": pyDup, "__py_chain": pyChain,
-		"__py_setglobal": r.pySetGlobal,
-		"__py_try":       tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
+		"__py_setglobal": r.pySetGlobal, "__py_annotate": r.pyAnnotate,
+		"__py_try": tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
 	} {
 		add(name, strings.TrimPrefix(name, "__py_"), f)
 	}
@@ -162,6 +163,12 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 func (r *Interp) dunderAttr(x starlark.Value, name string) (starlark.Value, error) {
 	if v, ok := r.classIntrospect(x, name); ok {
 		return v, nil
+	}
+	if v, ok := numberAttr(x, name); ok {
+		return v, nil
+	}
+	if v, ok, err := r.funcAttr(x, name); ok || err != nil {
+		return v, err
 	}
 	if h, ok := x.(starlark.HasAttrs); ok {
 		v, err := h.Attr(name)

@@ -50,12 +50,29 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 	case "__dict__":
 		d := starlark.NewDict(0)
 		_ = d.SetKey(starlark.String("__module__"), starlark.String("__main__"))
+		if user != nil && user.doc != "" {
+			_ = d.SetKey(starlark.String("__doc__"), starlark.String(user.doc))
+		}
 		if user != nil {
 			for _, k := range user.order {
 				_ = d.SetKey(starlark.String(k), user.dict[k])
 			}
 		}
+		if _, has, _ := d.Get(starlark.String("__doc__")); !has && user != nil {
+			_ = d.SetKey(starlark.String("__doc__"), starlark.None)
+		}
 		return d, true
+	case "__doc__":
+		if user == nil {
+			return nil, false
+		}
+		if v, ok := user.dict["__doc__"]; ok {
+			return v, true
+		}
+		if user.doc != "" {
+			return starlark.String(user.doc), true
+		}
+		return starlark.None, true
 	}
 	return nil, false
 }

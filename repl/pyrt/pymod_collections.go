@@ -101,8 +101,14 @@ func (d *dictLike) reprPy() string {
 		if d.d.Len() == 0 {
 			return "OrderedDict()"
 		}
-		sb.WriteString("OrderedDict(")
-		writeDictItems(&sb, d.d.Items(), nil)
+		sb.WriteString("OrderedDict([") // 3.11's repr: a list of pairs
+		for i, kv := range d.d.Items() {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(PyRepr(kv))
+		}
+		sb.WriteByte(']')
 	}
 	sb.WriteByte(')')
 	return sb.String()

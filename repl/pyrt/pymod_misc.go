@@ -23,7 +23,7 @@ func (r *Interp) sysModule() starlark.Value {
 		"version":      starlark.String("3.11 (the harness Starlark REPL: Python habits over Starlark)"),
 		"version_info": starlark.Tuple{starlark.MakeInt(3), starlark.MakeInt(11), starlark.MakeInt(0), starlark.String("final"), starlark.MakeInt(0)},
 		"maxsize":      starlark.MakeInt64(1<<63 - 1), "byteorder": starlark.String("little"),
-		"path": starlark.NewList(nil), "executable": starlark.String(""),
+		"path": starlark.NewList(nil), "executable": starlark.String(""), "stdlib_module_names": stdlibModuleNames(),
 		"stdout": out, "stderr": &stdStream{r: r, name: "<stderr>"},
 		"stdin": &unavailable{name: "sys.stdin", why: "the REPL has no input"},
 		"exit":  builtin("sys.exit", pyExit),
@@ -162,24 +162,6 @@ func (h *hasher) Attr(name string) (starlark.Value, error) {
 		}), nil
 	}
 	return nil, nil
-}
-
-// typingAlias stands for a typing name (List, Optional[str], …): the REPL
-// drops annotations, so these only need to be importable and indexable.
-type typingAlias struct{ name string }
-
-func (t *typingAlias) String() string        { return "typing." + t.name }
-func (t *typingAlias) reprPy() string        { return t.String() }
-func (t *typingAlias) Type() string          { return "typing" }
-func (t *typingAlias) Freeze()               {}
-func (t *typingAlias) Truth() starlark.Bool  { return true }
-func (t *typingAlias) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
-func (t *typingAlias) Get(starlark.Value) (starlark.Value, bool, error) {
-	return t, true, nil
-}
-func (t *typingAlias) Name() string { return t.name }
-func (t *typingAlias) CallInternal(_ *starlark.Thread, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	return t, nil
 }
 
 func (r *Interp) typingModule() starlark.Value {

@@ -309,7 +309,7 @@ func (r *Interp) pprint(print bool) BuiltinFunc {
 		if b.Name() == "pprint.pp" && !hasKw(kw, "sort_dicts") {
 			sortDicts = false
 		}
-		p := &prettyPrinter{width: width, indent: indent, sortDicts: sortDicts}
+		p := &prettyPrinter{width: width, indent: indent, sortDicts: sortDicts, compact: compact}
 		var sb strings.Builder
 		p.format(&sb, obj, 0, 0)
 		if !print {
@@ -337,6 +337,48 @@ func hasKw(kw []starlark.Tuple, name string) bool {
 type prettyPrinter struct {
 	width, indent int
 	sortDicts     bool
+	compact       bool // as many items on a line as fit
+}
+
+// formatItems writes a list's or tuple's items at column in, CPython's
+// PrettyPrinter._format_items: one a line, or with compact as many short
+// ones a line as fit.
+func (p *prettyPrinter) formatItems(sb *strings.Builder, items []starlark.Value, in, allowance int) {
+	delimNL := ",\n" + strings.Repeat(" ", in)
+	delim := ""
+	width := p.width - in + 1
+	maxWidth := width
+	for i, e := range items {
+		last := i == len(items)-1
+		if last {
+			maxWidth -= allowance
+			width -= allowance
+		}
+		if p.compact {
+			rep := p.repr(e)
+			w := runes(rep) + 2
+			if width < w {
+				width = maxWidth
+				if delim != "" {
+					delim = delimNL
+				}
+			}
+			if width >= w {
+				width -= w
+				sb.WriteString(delim)
+				delim = ", "
+				sb.WriteString(rep)
+				continue
+			}
+		}
+		sb.WriteString(delim)
+		delim = delimNL
+		al := 1
+		if last {
+			al = allowance
+		}
+		p.format(sb, e, in, al)
+	}
 }
 
 // repr is the one-line repr, dicts sorted when sortDicts.
@@ -438,17 +480,7 @@ func (p *prettyPrinter) format(sb *strings.Builder, v starlark.Value, indent, al
 		if p.indent > 1 {
 			sb.WriteString(strings.Repeat(" ", p.indent-1))
 		}
-		for i, e := range items {
-			last := i == len(items)-1
-			al := 1
-			if last {
-				al = allowance + len(close)
-			}
-			p.format(sb, e, in, al)
-			if !last {
-				sb.WriteString(",\n" + strings.Repeat(" ", in))
-			}
-		}
+		p.formatItems(sb, items, in, allowance+len(close))
 		sb.WriteString(close)
 	default:
 		sb.WriteString(rep)

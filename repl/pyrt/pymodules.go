@@ -46,6 +46,8 @@ func init() {
 		"tempfile":   (*Interp).tempfileModule,
 		"argparse":   (*Interp).argparseModule,
 		"fractions":  (*Interp).fractionsModule,
+		"inspect":    (*Interp).inspectModule,
+		"types":      (*Interp).typesModule,
 	}
 }
 

@@ -92,6 +92,7 @@ type rewriter struct {
 	breaks map[int]string // break statements of loops with an else clause: their flag
 	elses  map[*pline]string
 	tries  map[*pline]*defTry // the clause lines of tries inside functions
+	annots map[*pline]frag    // the annotations of a def: ("name", (expr)), ... for __py_annotate
 }
 
 type scope struct {
@@ -116,7 +117,7 @@ func Prepass(src string) (*Prepassed, error) {
 	if err != nil || !mayHaveHabits(toks) {
 		return &Prepassed{Text: src}, nil // Starlark reports what it cannot read
 	}
-	rw := &rewriter{src: src, toks: toks, loads: map[int]bool{}, breaks: map[int]string{}, elses: map[*pline]string{}, tries: map[*pline]*defTry{}}
+	rw := &rewriter{src: src, toks: toks, loads: map[int]bool{}, breaks: map[int]string{}, elses: map[*pline]string{}, tries: map[*pline]*defTry{}, annots: map[*pline]frag{}}
 	for _, t := range toks {
 		if t.kw("load") {
 			rw.loads[t.start] = true
@@ -345,6 +346,9 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 		}
 		rw.line(l, sc)
 		rw.block(l.kids, inner)
+		if l.kw == "def" && rw.annots[l] != nil {
+			rw.annotate(l) // on the function itself, before it becomes a generator or is decorated
+		}
 		if l.kw == "def" && yields(l) {
 			rw.markGenerator(l) // before the decorators, which wrap the generator function
 		}

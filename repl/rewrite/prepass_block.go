@@ -165,7 +165,8 @@ func escapingBranch(l *pline) *token {
 }
 
 // defStmt drops the annotations of a def's parameters and its return
-// annotation, and positional-only markers; defaults are rewritten.
+// annotation, and positional-only markers; defaults are rewritten. The
+// annotations are kept in rw.annots for annotate.
 func (rw *rewriter) defStmt(lb *lineBuilder, sc scope) {
 	l := lb.l
 	if l.colon < 0 || len(l.toks) < 4 || !l.toks[2].op("(") {
@@ -197,6 +198,7 @@ func (rw *rewriter) defStmt(lb *lineBuilder, sc scope) {
 		start = i + 1
 	}
 	if close+1 < l.colon && l.toks[close+1].op("->") {
+		rw.keepAnnotation(l, e, "return", close+2, l.colon)
 		lb.replace(l.toks[close].end, l.toks[l.colon].start, "")
 	}
 	rw.inline(lb, scope{def: true})
@@ -233,6 +235,7 @@ func (rw *rewriter) param(lb *lineBuilder, e *emitter, a, b, d int) {
 		if j < b {
 			end = l.toks[j].start
 		}
+		rw.keepAnnotation(l, e, l.toks[i-1].text, i+1, j)
 		lb.replace(l.toks[i].start, end, "")
 		i = j
 	}
@@ -243,6 +246,50 @@ func (rw *rewriter) param(lb *lineBuilder, e *emitter, a, b, d int) {
 			lb.node(e, x)
 		}
 	}
+}
+
+// keepAnnotation adds ("name", (annotation)) to the def's annotations,
+// the line's tokens [a, b); one the pre-pass cannot read is left out.
+func (rw *rewriter) keepAnnotation(l *pline, e *emitter, name string, a, b int) {
+	if a >= b {
+		return
+	}
+	p := rw.parser(l, a, b)
+	x := p.test()
+	if p.err != nil || p.i != p.end {
+		return
+	}
+	var f frag
+	e.emit(x, &f)
+	if e.err != nil {
+		return
+	}
+	at := l.toks[a].start
+	g := rw.annots[l]
+	g.add("("+strconv.Quote(name)+", (", at)
+	g.addFrag(f)
+	g.add(")), ", at)
+	rw.annots[l] = g
+}
+
+// annotate follows def l with __py_annotate(NAME, lambda: [("x", (int)),
+// ...]): the runtime evaluates the annotations at once and keeps them for
+// f.__annotations__ and inspect.
+func (rw *rewriter) annotate(l *pline) {
+	if len(l.toks) < 2 || l.toks[1].kind != tName {
+		return
+	}
+	name := l.toks[1].text
+	if name == "load" {
+		name = loadName
+	}
+	indent := rw.src[strings.LastIndexByte(rw.src[:l.start], '\n')+1 : l.start]
+	end := l.lastLine().end
+	var f frag
+	f.add("\n"+indent+"__py_annotate("+name+", lambda: [", l.start)
+	f.addFrag(rw.annots[l])
+	f.add("])", l.start)
+	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
 }
 
 // decorate empties the decorator lines of def (or class) l and applies
