@@ -200,6 +200,9 @@ func (r *interp) begin(ctx context.Context, code string) *callState {
 func (r *interp) runCall(c *callState) (string, bool) {
 	value, err := r.evaluate(c, c.code)
 	err = r.IterError(err)
+	if pyrt.QuietExit(err) {
+		value, err = nil, nil // sys.exit(0): the program ended as a script ends
+	}
 	r.CloseGenerators()
 	unwound := c.phase.CompareAndSwap(phaseRunning, phaseUnwound)
 	c.finish() // no stop can arrive after this
