@@ -384,7 +384,7 @@ func (c *callState) errorText(err error, reason pyrt.StopKind) string {
 	}
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
-		return backtrace(ee, c.mapPos)
+		return c.r.Backtrace(ee.CallStack, ee.Msg, ee, c.mapPos)
 	}
 	var se syntax.Error
 	if errors.As(err, &se) {
