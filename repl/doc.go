@@ -25,7 +25,9 @@
 // statement when it is not None (Python's repr: 'a', {'k': 1}, (1,)),
 // then the error with its backtrace (runs of identical frames collapsed)
 // ending in a Python-style "Kind: message" line (ValueError: ...,
-// FileNotFoundError: [Errno 2] No such file or directory: 'x'). Empty output is
+// FileNotFoundError: [Errno 2] No such file or directory: 'x'). A call
+// ended by sys.exit() or sys.exit(0) shows what it printed and no error,
+// as a script ends; another code is the uncaught "SystemExit: 3". Empty output is
 // "(no output)". Invalid UTF-8 is replaced by U+FFFD, then the whole is
 // capped at Options.OutputLimit bytes on a UTF-8 boundary: printed output
 // is cut first and the tail keeps at most half the limit (a value keeps its

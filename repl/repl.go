@@ -200,6 +200,9 @@ func (r *interp) begin(ctx context.Context, code string) *callState {
 func (r *interp) runCall(c *callState) (string, bool) {
 	value, err := r.evaluate(c, c.code)
 	err = r.IterError(err)
+	if pyrt.QuietExit(err) {
+		value, err = nil, nil // sys.exit(0): the program ended as a script ends
+	}
 	r.CloseGenerators()
 	unwound := c.phase.CompareAndSwap(phaseRunning, phaseUnwound)
 	c.finish() // no stop can arrive after this
@@ -381,7 +384,7 @@ func (c *callState) errorText(err error, reason pyrt.StopKind) string {
 	}
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
-		return backtrace(ee, c.mapPos)
+		return c.r.Backtrace(ee.CallStack, ee.Msg, ee, c.mapPos)
 	}
 	var se syntax.Error
 	if errors.As(err, &se) {

@@ -527,7 +527,15 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 	return nil, pyErrorf(excTypeError, "bad operand type for abs(): '%s'", pyTypeName(x))
 }
 
-func pyExit(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+// pyExit is sys.exit(code=None), exit() and quit(): SystemExit(code),
+// or SystemExit() without one, whose code is None.
+func pyExit(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(kw) > 0 {
+		return nil, pyErrorf(excTypeError, "%s() takes no keyword arguments", b.Name())
+	}
+	if len(args) > 1 {
+		return nil, pyErrorf(excTypeError, "exit expected at most 1 argument, got %d", len(args))
+	}
 	return nil, &pyError{&PyException{Typ: excSystemExit, args: args}}
 }
 

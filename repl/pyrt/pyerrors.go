@@ -255,13 +255,7 @@ func (e *PyException) Attr(name string) (starlark.Value, error) {
 		}
 	}
 	if name == "code" && e.Typ.isSubclass(excSystemExit) {
-		switch len(e.args) {
-		case 0:
-			return starlark.None, nil
-		case 1:
-			return e.args[0], nil
-		}
-		return e.args, nil
+		return e.exitCode(), nil
 	}
 	if name == "value" && e.Typ.isSubclass(excStopIteration) {
 		if len(e.args) > 0 {
@@ -599,4 +593,37 @@ func pyReprFromStarlark(s string) string {
 		return "'" + s[1:len(s)-1] + "'"
 	}
 	return s
+}
+
+// exitCode is a SystemExit's code: None without arguments, the argument
+// when there is one, else the arguments' tuple (CPython's rule).
+func (e *PyException) exitCode() starlark.Value {
+	switch len(e.args) {
+	case 0:
+		return starlark.None
+	case 1:
+		return e.args[0]
+	}
+	return e.args
+}
+
+// QuietExit reports whether err is a SystemExit whose code is None or 0
+// (False too, as 0 == False): a script ends silently there, as
+// sys.exit(main()) ends it, so the call shows what it printed and no
+// error. Another code is shown as the uncaught exception it is
+// ("SystemExit: 3"), as pyprograms' CPython runner records it.
+func QuietExit(err error) bool {
+	var pe *pyError
+	if !errors.As(err, &pe) || !pe.exc.Typ.isSubclass(excSystemExit) {
+		return false
+	}
+	switch c := pe.exc.exitCode().(type) {
+	case starlark.NoneType:
+		return true
+	case starlark.Bool:
+		return !bool(c)
+	case starlark.Int:
+		return c.Sign() == 0
+	}
+	return false
 }

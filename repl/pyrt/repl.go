@@ -57,6 +57,35 @@ var operatorBuiltins = map[string]bool{repeatName: true, concatName: true, rewri
 // backtraceOf is backtrace of the frames stack and the message msg of the
 // error err.
 func BacktraceOf(frames starlark.CallStack, msg string, err error, pos func(syntax.Position) syntax.Position) string {
+	return backtraceLine(frames, msg, err, pos, "")
+}
+
+// Backtrace is BacktraceOf ending a file error as the OSError it raises
+// ("FileNotFoundError: [Errno 2] No such file or directory: 'x.json'",
+// the file named as the program named it), as Python ends it.
+func (r *Interp) Backtrace(frames starlark.CallStack, msg string, err error, pos func(syntax.Position) syntax.Position) string {
+	return backtraceLine(frames, msg, err, pos, r.osErrorLine(err))
+}
+
+// osErrorLine is the "Kind: message" line of the OSError a file error
+// raises, or "" when err is no file error or a refusal (permission,
+// outside the root).
+func (r *Interp) osErrorLine(err error) string {
+	var fe *FsError
+	if !errors.As(err, &fe) {
+		return ""
+	}
+	switch fe.Kind {
+	case fsNotFound, fsExists, fsNotDir, fsIsDir:
+	default:
+		return "" // a refusal keeps its wording: the operation, the virtual path and why
+	}
+	return (&pyError{r.ExceptionOf(err)}).Error()
+}
+
+// backtraceLine is BacktraceOf with the exception line given as line
+// when it is not "".
+func backtraceLine(frames starlark.CallStack, msg string, err error, pos func(syntax.Position) syntax.Position, line string) string {
 	stack := pythonFrames(frames)
 	suffix := ""
 	var pe *pyError
@@ -87,6 +116,10 @@ func BacktraceOf(frames starlark.CallStack, msg string, err error, pos func(synt
 	}
 	if isPy {
 		sb.WriteString(pe.Error())
+		return sb.String()
+	}
+	if line != "" {
+		sb.WriteString(line)
 		return sb.String()
 	}
 	var fe *FsError

@@ -1,7 +1,8 @@
 # Runs each line of the sections of testdata/pyexprs.txtar with CPython as
 # the REPL runs a call (statements, then the repr of a trailing expression
 # when not None) and prints, per line, the JSON of what it printed, or
-# "!Name" for the exception it raised. Usage: pyexprs_run.py FILE (a
+# "!Name" for the exception it raised (sys.exit(0) or sys.exit() ends
+# the line silently, as it ends a script). Usage: pyexprs_run.py FILE (a
 # section's lines) > wants.
 import ast, contextlib, io, json, sys
 
@@ -18,6 +19,10 @@ def run(src, g):
                 v = eval(compile(last, "repl", "eval"), g)
                 if v is not None:
                     print(repr(v))
+    except SystemExit as e:
+        if e.code in (None, 0):
+            return buf.getvalue()  # a script ends silently there
+        return "!SystemExit"
     except Exception as e:
         return "!" + type(e).__name__
     return buf.getvalue()
