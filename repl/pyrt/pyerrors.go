@@ -183,6 +183,9 @@ func (e *PyException) reprPy() string {
 	if s, ok := e.textMethod("__repr__"); ok {
 		return s
 	}
+	if e.Typ.isSubclass(excCPError) && e.text != "" {
+		return e.text // configparser.Error's __repr__ is its message
+	}
 	if len(e.args) == 1 {
 		return e.Typ.name + "(" + PyRepr(e.args[0]) + ")"
 	}
