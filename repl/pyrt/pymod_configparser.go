@@ -215,7 +215,7 @@ func (r *Interp) cpConstructor(cls *PyType, configParser bool) func(*starlark.Th
 		var defaults, dictType, allowNoValue, converters starlark.Value = starlark.None, starlark.None, starlark.False, starlark.None
 		var delimiters, comments, inline, strict, emptyLines, interpolation starlark.Value
 		defaultSection := "DEFAULT"
-		err := starlark.UnpackArgs(cls.name, args, kw, "defaults?", &defaults, "dict_type?", &dictType, "allow_no_value?", &allowNoValue,
+		err := cpUnpack("RawConfigParser.__init__", args, kw, "defaults?", &defaults, "dict_type?", &dictType, "allow_no_value?", &allowNoValue,
 			"delimiters??", &delimiters, "comment_prefixes??", &comments, "inline_comment_prefixes??", &inline,
 			"strict??", &strict, "empty_lines_in_values??", &emptyLines, "default_section??", &defaultSection,
 			"interpolation??", &interpolation, "converters??", &converters)

@@ -5,6 +5,7 @@ package pyrt
 
 import (
 	"fmt"
+	"strings"
 
 	"go.starlark.net/starlark"
 )
@@ -148,11 +149,12 @@ func cpPositional(fn string, args starlark.Tuple, n int) error {
 
 // cpGetArgs unpacks (section, option, *, raw=False, vars=None, fallback=unset).
 func cpGetArgs(fn string, args starlark.Tuple, kw []starlark.Tuple) (section, option starlark.Value, raw bool, vars, fallback starlark.Value, err error) {
+	var rawV starlark.Value = starlark.False
 	if err = cpPositional(fn, args, 3); err != nil {
 		return
 	}
-	err = starlark.UnpackArgs(fn, args, kw, "section", &section, "option", &option, "raw?", &raw, "vars?", &vars, "fallback?", &fallback)
-	return
+	err = cpUnpack(fn, args, kw, "section", &section, "option", &option, "raw?", &rawV, "vars?", &vars, "fallback?", &fallback)
+	return section, option, bool(rawV.Truth()), vars, fallback, err
 }
 
 func cpGetConv(kind string) cpMethod {
@@ -168,7 +170,7 @@ func cpGetConv(kind string) cpMethod {
 func cpOneArg(f func(p *cpParser, v starlark.Value) (starlark.Value, error)) cpMethod {
 	return func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var v starlark.Value
-		if err := starlark.UnpackPositionalArgs(fn, args, kw, 1, &v); err != nil {
+		if err := cpUnpackPos(fn, args, kw, 1, &v); err != nil {
 			return nil, err
 		}
 		return f(p, v)
@@ -177,7 +179,7 @@ func cpOneArg(f func(p *cpParser, v starlark.Value) (starlark.Value, error)) cpM
 
 func cpNoArgs(f func(p *cpParser) (starlark.Value, error)) cpMethod {
 	return func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		if err := starlark.UnpackPositionalArgs(fn, args, kw, 0); err != nil {
+		if err := cpUnpackPos(fn, args, kw, 0); err != nil {
 			return nil, err
 		}
 		return f(p)
@@ -233,7 +235,7 @@ func init() {
 		}),
 		"has_option": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var section, option starlark.Value
-			if err := starlark.UnpackPositionalArgs(fn, args, kw, 2, &section, &option); err != nil {
+			if err := cpUnpackPos(fn, args, kw, 2, &section, &option); err != nil {
 				return nil, err
 			}
 			ok, err := p.hasOption(section, option)
@@ -241,14 +243,14 @@ func init() {
 		},
 		"remove_option": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var section, option starlark.Value
-			if err := starlark.UnpackPositionalArgs(fn, args, kw, 2, &section, &option); err != nil {
+			if err := cpUnpackPos(fn, args, kw, 2, &section, &option); err != nil {
 				return nil, err
 			}
 			return p.removeOption(section, option)
 		},
 		"set": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var section, option, value starlark.Value = nil, nil, starlark.None
-			if err := starlark.UnpackArgs(fn, args, kw, "section", &section, "option", &option, "value?", &value); err != nil {
+			if err := cpUnpack(fn, args, kw, "section", &section, "option", &option, "value?", &value); err != nil {
 				return nil, err
 			}
 			return starlark.None, p.set(section, option, value)
@@ -264,14 +266,14 @@ func init() {
 		"items": cpItemsMethod,
 		"read": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var filenames, encoding starlark.Value
-			if err := starlark.UnpackArgs(fn, args, kw, "filenames", &filenames, "encoding?", &encoding); err != nil {
+			if err := cpUnpack(fn, args, kw, "filenames", &filenames, "encoding?", &encoding); err != nil {
 				return nil, err
 			}
 			return p.read(filenames)
 		},
 		"read_file": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var f, source starlark.Value
-			if err := starlark.UnpackArgs(fn, args, kw, "f", &f, "source?", &source); err != nil {
+			if err := cpUnpack(fn, args, kw, "f", &f, "source?", &source); err != nil {
 				return nil, err
 			}
 			return starlark.None, p.readFile(f, source)
@@ -279,7 +281,7 @@ func init() {
 		"read_string": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var s starlark.Value
 			var source starlark.Value = starlark.String("<string>")
-			if err := starlark.UnpackArgs(fn, args, kw, "string", &s, "source?", &source); err != nil {
+			if err := cpUnpack(fn, args, kw, "string", &s, "source?", &source); err != nil {
 				return nil, err
 			}
 			text, ok := s.(starlark.String)
@@ -291,18 +293,18 @@ func init() {
 		"read_dict": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var d starlark.Value
 			var source starlark.Value = starlark.String("<dict>")
-			if err := starlark.UnpackArgs(fn, args, kw, "dictionary", &d, "source?", &source); err != nil {
+			if err := cpUnpack(fn, args, kw, "dictionary", &d, "source?", &source); err != nil {
 				return nil, err
 			}
 			return starlark.None, p.readDict(d, source)
 		},
 		"write": func(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var fp starlark.Value
-			spaces := true
-			if err := starlark.UnpackArgs(fn, args, kw, "fp", &fp, "space_around_delimiters?", &spaces); err != nil {
+			var spaces starlark.Value = starlark.True
+			if err := cpUnpack(fn, args, kw, "fp", &fp, "space_around_delimiters?", &spaces); err != nil {
 				return nil, err
 			}
-			return starlark.None, p.write(p.thread, fp, spaces)
+			return starlark.None, p.write(p.thread, fp, bool(spaces.Truth()))
 		},
 		"keys": cpNoArgs(func(p *cpParser) (starlark.Value, error) { return newCPView("KeysView", p, p.viewKeys), nil }),
 		"values": cpNoArgs(func(p *cpParser) (starlark.Value, error) {
@@ -340,8 +342,8 @@ func cpColumn(pairs []starlark.Tuple, i int) []starlark.Value {
 // section its (option, value) pairs.
 func cpItemsMethod(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var section, vars starlark.Value
-	raw := false
-	if err := starlark.UnpackArgs(fn, args, kw, "section?", &section, "raw?", &raw, "vars?", &vars); err != nil {
+	var raw starlark.Value = starlark.False
+	if err := cpUnpack(fn, args, kw, "section?", &section, "raw?", &raw, "vars?", &vars); err != nil {
 		return nil, err
 	}
 	if section == nil {
@@ -353,7 +355,7 @@ func cpItemsMethod(p *cpParser, fn string, args starlark.Tuple, kw []starlark.Tu
 			return out, nil
 		}), nil
 	}
-	pairs, err := p.items(section, raw, vars)
+	pairs, err := p.items(section, bool(raw.Truth()), vars)
 	if err != nil {
 		return nil, err
 	}
@@ -443,4 +445,28 @@ func (v *cpView) Has(x starlark.Value) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// cpArgErr gives Starlark's argument errors Python's wording.
+func cpArgErr(fn string, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, fn+": missing argument for "); ok {
+		return pyErrorf(excTypeError, "%s() missing 1 required positional argument: '%s'", fn, name)
+	}
+	if rest, ok := strings.CutPrefix(msg, fn+": unexpected keyword argument "); ok {
+		name, _, _ := strings.Cut(rest, " ")
+		return pyErrorf(excTypeError, "%s() got an unexpected keyword argument '%s'", fn, strings.Trim(name, `"`))
+	}
+	return pyErrorf(excTypeError, "%s", msg)
+}
+
+func cpUnpack(fn string, args starlark.Tuple, kw []starlark.Tuple, pairs ...any) error {
+	return cpArgErr(fn, starlark.UnpackArgs(fn, args, kw, pairs...))
+}
+
+func cpUnpackPos(fn string, args starlark.Tuple, kw []starlark.Tuple, min int, vars ...any) error {
+	return cpArgErr(fn, starlark.UnpackPositionalArgs(fn, args, kw, min, vars...))
 }

@@ -140,17 +140,17 @@ func cpProxyGet(kind string) cpProxyMethod {
 		var option starlark.Value
 		var fallback starlark.Value = starlark.None
 		var vars starlark.Value
-		raw := false
+		var raw starlark.Value = starlark.False
 		if err := cpPositional(fn, args, 3); err != nil {
 			return nil, err
 		}
-		if err := starlark.UnpackArgs(fn, args, kw, "option", &option, "fallback?", &fallback, "raw?", &raw, "vars?", &vars); err != nil {
+		if err := cpUnpack(fn, args, kw, "option", &option, "fallback?", &fallback, "raw?", &raw, "vars?", &vars); err != nil {
 			return nil, err
 		}
 		if kind == "" {
-			return x.p.get(x.sname(), option, raw, vars, fallback)
+			return x.p.get(x.sname(), option, bool(raw.Truth()), vars, fallback)
 		}
-		return x.p.getConv(kind, x.sname(), option, raw, vars, fallback)
+		return x.p.getConv(kind, x.sname(), option, bool(raw.Truth()), vars, fallback)
 	}
 }
 
@@ -167,13 +167,13 @@ func init() {
 					out[i] = starlark.String(n)
 				}
 				return out, err
-			}), starlark.UnpackPositionalArgs(fn, args, kw, 0)
+			}), cpUnpackPos(fn, args, kw, 0)
 		},
 		"values": func(x *cpProxy, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return newCPView("ValuesView", x, func() ([]starlark.Value, error) {
 				pairs, err := x.items()
 				return cpColumn(pairs, 1), err
-			}), starlark.UnpackPositionalArgs(fn, args, kw, 0)
+			}), cpUnpackPos(fn, args, kw, 0)
 		},
 		"items": func(x *cpProxy, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return newCPView("ItemsView", x, func() ([]starlark.Value, error) {
@@ -183,13 +183,13 @@ func init() {
 					out[i] = kv
 				}
 				return out, err
-			}), starlark.UnpackPositionalArgs(fn, args, kw, 0)
+			}), cpUnpackPos(fn, args, kw, 0)
 		},
 		"pop":        cpProxyPop,
 		"setdefault": cpProxySetdefault,
 		"update":     cpProxyUpdate,
 		"clear": func(x *cpProxy, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			if err := starlark.UnpackPositionalArgs(fn, args, kw, 0); err != nil {
+			if err := cpUnpackPos(fn, args, kw, 0); err != nil {
 				return nil, err
 			}
 			for {
@@ -210,7 +210,7 @@ func init() {
 
 func cpProxyPop(x *cpProxy, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var key, def starlark.Value
-	if err := starlark.UnpackPositionalArgs(fn, args, kw, 1, &key, &def); err != nil {
+	if err := cpUnpackPos(fn, args, kw, 1, &key, &def); err != nil {
 		return nil, err
 	}
 	v, found, err := x.Get(key)
@@ -235,7 +235,7 @@ func cpProxyPop(x *cpProxy, fn string, args starlark.Tuple, kw []starlark.Tuple)
 func cpProxySetdefault(x *cpProxy, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var key starlark.Value
 	var def starlark.Value = starlark.None
-	if err := starlark.UnpackPositionalArgs(fn, args, kw, 1, &key, &def); err != nil {
+	if err := cpUnpackPos(fn, args, kw, 1, &key, &def); err != nil {
 		return nil, err
 	}
 	v, found, err := x.Get(key)
@@ -250,7 +250,7 @@ func cpProxySetdefault(x *cpProxy, fn string, args starlark.Tuple, kw []starlark
 
 func cpProxyUpdate(x *cpProxy, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var other starlark.Value
-	if err := starlark.UnpackPositionalArgs(fn, args, nil, 0, &other); err != nil {
+	if err := cpUnpackPos(fn, args, nil, 0, &other); err != nil {
 		return nil, err
 	}
 	if other != nil {
