@@ -216,11 +216,14 @@ func (r *Interp) cpConstructor(cls *PyType, configParser bool) func(*starlark.Th
 		var delimiters, comments, inline, strict, emptyLines, interpolation starlark.Value
 		defaultSection := "DEFAULT"
 		err := cpUnpack("RawConfigParser.__init__", args, kw, "defaults?", &defaults, "dict_type?", &dictType, "allow_no_value?", &allowNoValue,
-			"delimiters??", &delimiters, "comment_prefixes??", &comments, "inline_comment_prefixes??", &inline,
-			"strict??", &strict, "empty_lines_in_values??", &emptyLines, "default_section??", &defaultSection,
-			"interpolation??", &interpolation, "converters??", &converters)
+			"delimiters?", &delimiters, "comment_prefixes?", &comments, "inline_comment_prefixes?", &inline,
+			"strict?", &strict, "empty_lines_in_values?", &emptyLines, "default_section?", &defaultSection,
+			"interpolation?", &interpolation, "converters?", &converters)
 		if err != nil {
 			return nil, err
+		}
+		if len(args) > 3 {
+			return nil, pyErrorf(excTypeError, "RawConfigParser.__init__() takes from 1 to 4 positional arguments but %d were given", len(args)+1)
 		}
 		if converters != starlark.None {
 			return nil, pyErrorf(excTypeError, "%s(converters=...) is not supported in this REPL; convert the values get() returns instead", cls.name)
@@ -273,6 +276,9 @@ func cpStrings(v starlark.Value, what string) ([]string, error) {
 
 func (p *cpParser) setPrefixes(delimiters, comments, inline starlark.Value) error {
 	var err error
+	if delimiters == starlark.None {
+		return pyErrorf(excTypeError, "'NoneType' object is not iterable")
+	}
 	if delimiters != nil {
 		if p.delimiters, err = cpStrings(delimiters, "delimiters"); err != nil {
 			return err

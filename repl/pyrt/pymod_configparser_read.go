@@ -371,6 +371,9 @@ func (p *cpParser) readDict(dictionary, source starlark.Value) error {
 
 // write is write(fp, space_around_delimiters=True).
 func (p *cpParser) write(thread *starlark.Thread, fp starlark.Value, spaces bool) error {
+	if len(p.delimiters) == 0 {
+		return pyErrorf(excIndexError, "tuple index out of range")
+	}
 	d := p.delimiters[0]
 	if spaces {
 		d = " " + d + " "
