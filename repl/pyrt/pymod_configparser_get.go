@@ -118,25 +118,6 @@ func (p *cpParser) rawValue(section starlark.Value, option string, rest string) 
 	return v
 }
 
-func errInterp(typ *excType, option string, section starlark.Value, msg string) error {
-	o := starlark.String(option)
-	return cpErr(typ, msg, starlark.Tuple{o, section, starlark.String(msg)}, "option", o, "section", section)
-}
-
-func errInterpMissing(option string, section, rawval starlark.Value, ref string) error {
-	o, r := starlark.String(option), starlark.String(ref)
-	msg := fmt.Sprintf("Bad value substitution: option %s in section %s contains an interpolation key %s which is not a valid option name. Raw value: %s",
-		PyRepr(o), PyRepr(section), PyRepr(r), PyRepr(rawval))
-	return cpErr(excCPInterpMissing, msg, starlark.Tuple{o, section, rawval, r}, "option", o, "section", section, "reference", r)
-}
-
-func errInterpDepth(option string, section, rawval starlark.Value) error {
-	o := starlark.String(option)
-	msg := fmt.Sprintf("Recursion limit exceeded in value substitution: option %s in section %s contains an interpolation key which cannot be substituted in %d steps. Raw value: %s",
-		PyRepr(o), PyRepr(section), cpMaxDepth, PyRepr(rawval))
-	return cpErr(excCPInterpDepth, msg, starlark.Tuple{o, section, rawval}, "option", o, "section", section)
-}
-
 // interpText is a referenced value interpolation goes on with: a str.
 func interpText(v starlark.Value) (string, error) {
 	if s, ok := v.(starlark.String); ok {

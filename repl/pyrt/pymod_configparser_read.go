@@ -4,7 +4,6 @@
 package pyrt
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"unicode"
@@ -150,18 +149,16 @@ func (rd *cpReader) header(value, line string, lineno int) error {
 		}
 	}
 	if rd.cur == nil {
-		fn, ln := rd.fpname, starlark.String(line)
-		msg := fmt.Sprintf("File contains no section headers.\nfile: %s, line: %d\n%s", PyRepr(fn), lineno, PyRepr(ln))
-		return cpErr(excCPMissingSection, msg, starlark.Tuple{fn, starlark.MakeInt(lineno), ln},
-			"source", fn, "lineno", starlark.MakeInt(lineno), "line", ln)
+		return cpRaise(excCPMissingSection, rd.fpname, starlark.MakeInt(lineno), starlark.String(line))
 	}
 	opt, val, ok := p.splitOption(value)
 	if !ok {
-		rd.parseError(lineno, line)
-		return nil
+		return rd.parseError(lineno, line)
 	}
 	if opt == "" {
-		rd.parseError(lineno, line)
+		if err := rd.parseError(lineno, line); err != nil {
+			return err
+		}
 	}
 	name, err := p.xform(starlark.String(strings.TrimRightFunc(opt, cpSpace)))
 	if err != nil {
@@ -225,16 +222,16 @@ func (p *cpParser) splitOption(value string) (string, *string, bool) {
 	return "", nil, false
 }
 
-func (rd *cpReader) parseError(lineno int, line string) {
+func (rd *cpReader) parseError(lineno int, line string) error {
 	if rd.perr == nil {
-		msg := "Source contains parsing errors: " + PyRepr(rd.fpname)
-		rd.perr = &PyException{Typ: excCPParsing, args: starlark.Tuple{rd.fpname}, text: msg,
-			attrs: starlark.StringDict{"source": rd.fpname, "errors": starlark.NewList(nil)}}
+		e := &PyException{Typ: excCPParsing}
+		if err := excCPParsing.init(e, starlark.Tuple{rd.fpname}, nil); err != nil {
+			return err
+		}
+		rd.perr = e
 	}
-	rl := PyRepr(starlark.String(line))
-	_ = rd.perr.attrs["errors"].(*starlark.List).Append(starlark.Tuple{starlark.MakeInt(lineno), starlark.String(rl)})
-	rd.perr.text += fmt.Sprintf("\n\t[line %2d]: %s", lineno, rl)
-	rd.perr.attrs["message"] = starlark.String(rd.perr.text)
+	cpParsingAppend(rd.perr, lineno, line)
+	return nil
 }
 
 // join makes the multi-line values read into str, as
