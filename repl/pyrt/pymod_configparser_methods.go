@@ -106,6 +106,10 @@ func (p *cpParser) SetField(name string, v starlark.Value) error {
 	if _, isMethod := cpMethods[name]; isMethod && name != "optionxform" {
 		return pyErrorf(excTypeError, "setting %s on a %s is not supported in this REPL", name, p.cls.name)
 	}
+	switch name {
+	case "SECTCRE", "OPTCRE", "OPTCRE_NV", "NONSPACECRE", "_optcre", "_interpolation", "_sections", "_defaults":
+		return pyErrorf(excTypeError, "setting %s on a %s is not supported in this REPL; use the constructor's options (delimiters=, comment_prefixes=, inline_comment_prefixes=, interpolation=)", name, p.cls.name)
+	}
 	p.attrs[name] = v
 	return nil
 }

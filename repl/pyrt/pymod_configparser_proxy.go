@@ -197,11 +197,10 @@ func init() {
 				if err != nil || len(names) == 0 {
 					return starlark.None, err
 				}
+				// MutableMapping.clear stops at the first KeyError: an
+				// inherited default cannot be deleted from the section.
 				if _, found, err := x.Delete(starlark.String(names[0])); err != nil || !found {
-					if err == nil {
-						err = keyError(starlark.String(names[0]))
-					}
-					return nil, err
+					return starlark.None, err
 				}
 			}
 		},
