@@ -146,9 +146,14 @@ func (s *superObj) Attr(name string) (starlark.Value, error) {
 		}
 		if name == "__init__" {
 			return builtin("__init__", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-				if e, ok := s.obj.(*PyException); ok {
-					e.args, e.text = args, ""
+				e, ok := s.obj.(*PyException)
+				if !ok {
+					return starlark.None, nil
 				}
+				if init := c.base.initOf(); init != nil {
+					return starlark.None, init(e, args, kw)
+				}
+				e.args, e.text = args, ""
 				return starlark.None, nil
 			}), nil
 		}

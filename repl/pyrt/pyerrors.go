@@ -20,6 +20,20 @@ type excType struct {
 	name, module string
 	base         *excType
 	user         *userClass // a class statement's exception class (pyclass.go)
+	// init is a built-in class's own __init__ (configparser's classes),
+	// run by the class's call and by super().__init__ in a subclass.
+	init func(e *PyException, args starlark.Tuple, kw []starlark.Tuple) error
+}
+
+// initOf returns the nearest built-in __init__ of t or its bases, nil for
+// BaseException's.
+func (t *excType) initOf() func(*PyException, starlark.Tuple, []starlark.Tuple) error {
+	for c := t; c != nil; c = c.base {
+		if c.init != nil {
+			return c.init
+		}
+	}
+	return nil
 }
 
 var (
@@ -80,6 +94,12 @@ func (t *excType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw 
 		}
 		if res != starlark.None {
 			return nil, pyErrorf(excTypeError, "__init__() should return None, not '%s'", pyTypeName(res))
+		}
+		return e, nil
+	}
+	if init := t.initOf(); init != nil {
+		if err := init(e, args, kw); err != nil {
+			return nil, err
 		}
 		return e, nil
 	}
@@ -182,6 +202,9 @@ func (e *PyException) Hash() (uint32, error) { return starlark.String(e.Typ.name
 func (e *PyException) reprPy() string {
 	if s, ok := e.textMethod("__repr__"); ok {
 		return s
+	}
+	if m, ok := e.attrs["message"].(starlark.String); ok && e.Typ.isSubclass(excCPError) {
+		return string(m) // configparser.Error's __repr__ is its message
 	}
 	if len(e.args) == 1 {
 		return e.Typ.name + "(" + PyRepr(e.args[0]) + ")"
