@@ -477,6 +477,8 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 		return nil, err
 	}
 	switch v := boolToInt(enumMixinValue(x)).(type) {
+	case numberValue:
+		return v.hashPy()
 	case starlark.Int:
 		return pyHashNumber(new(big.Rat).SetInt(v.BigInt())), nil
 	case starlark.Float:
@@ -506,6 +508,8 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 		return nil, err
 	}
 	switch v := boolToInt(enumMixinValue(x)).(type) {
+	case numberValue:
+		return v.absPy()
 	case starlark.Int:
 		if v.Sign() < 0 {
 			return starlark.MakeInt(0).Sub(v), nil

@@ -16,6 +16,14 @@ func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	if v, handled, err := compareNumberObjects(op, x, y); handled || err != nil {
 		return v, err // a Fraction against an int or a float
 	}
+	if x.Type() != y.Type() {
+		if n, ok := x.(numberValue); ok {
+			return n.compareMixed(op, y, false)
+		}
+		if n, ok := y.(numberValue); ok {
+			return n.compareMixed(op, x, true)
+		}
+	}
 	if xt, ok := x.(starlark.Tuple); ok {
 		if yt, ok := y.(starlark.Tuple); ok && (hasBool(xt) || hasBool(yt)) {
 			return compareSeq(op, xt, yt)
@@ -63,7 +71,7 @@ func boolsAsInts(x, y starlark.Value) (starlark.Value, starlark.Value) {
 
 func isNumber(v starlark.Value) bool {
 	switch v.(type) {
-	case starlark.Int, starlark.Float:
+	case starlark.Int, starlark.Float, numberValue:
 		return true
 	}
 	return false

@@ -19,6 +19,7 @@ import (
 type excType struct {
 	name, module string
 	base         *excType
+	also         []*excType // further bases (decimal.DivisionByZero is a ZeroDivisionError too)
 	user         *userClass // a class statement's exception class (pyclass.go)
 	// init is a built-in class's own __init__ (configparser's classes),
 	// run by the class's call and by super().__init__ in a subclass.
@@ -80,6 +81,58 @@ func (t *excType) isSubclass(other *excType) bool {
 	for c := t; c != nil; c = c.base {
 		if c == other {
 			return true
+		}
+		for _, b := range c.also {
+			if b.isSubclass(other) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mro is t's method resolution order (C3 over base and also), without
+// object.
+func (t *excType) mro() []*excType {
+	if len(t.also) == 0 {
+		var out []*excType
+		for c := t; c != nil; c = c.base {
+			out = append(out, c)
+		}
+		return out
+	}
+	var seqs [][]*excType
+	for _, b := range append([]*excType{t.base}, t.also...) {
+		seqs = append(seqs, b.mro())
+	}
+	seqs = append(seqs, append([]*excType{t.base}, t.also...))
+	out := []*excType{t}
+	for {
+		var next *excType
+		for _, s := range seqs {
+			if len(s) > 0 && !inTails(seqs, s[0]) {
+				next = s[0]
+				break
+			}
+		}
+		if next == nil {
+			return out
+		}
+		out = append(out, next)
+		for i, s := range seqs {
+			if len(s) > 0 && s[0] == next {
+				seqs[i] = s[1:]
+			}
+		}
+	}
+}
+
+func inTails(seqs [][]*excType, c *excType) bool {
+	for _, s := range seqs {
+		for _, x := range s[min(1, len(s)):] {
+			if x == c {
+				return true
+			}
 		}
 	}
 	return false

@@ -27,10 +27,17 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 		}
 	case *excType:
 		user = t.user
-		for c := t; c != nil; c = c.base {
+		for _, c := range t.mro() {
 			mro = append(mro, c)
 		}
 		mro = append(mro, r.types["object"])
+		if name == "__bases__" && len(t.also) > 0 {
+			bases := starlark.Tuple{t.base}
+			for _, b := range t.also {
+				bases = append(bases, b)
+			}
+			return bases, true
+		}
 	default:
 		return nil, false
 	}

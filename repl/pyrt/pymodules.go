@@ -70,6 +70,7 @@ func init() {
 		"inspect":         (*Interp).inspectModule,
 		"types":           (*Interp).typesModule,
 		"configparser":    (*Interp).configparserModule,
+		"decimal":         (*Interp).decimalModule,
 	}
 }
 

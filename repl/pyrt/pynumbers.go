@@ -15,6 +15,23 @@ import (
 	"harness/repl/pystr"
 )
 
+// numberValue is a number type of a module (decimal.Decimal): int(),
+// float(), round(), hash(), abs(), ** and the comparisons with numbers of
+// other types ask it.
+type numberValue interface {
+	starlark.Value
+	intPy() (starlark.Value, error)
+	floatPy() (starlark.Value, error)
+	roundPy(ndigits starlark.Value) (starlark.Value, error)
+	hashPy() (starlark.Value, error)
+	absPy() (starlark.Value, error)
+	// powPy is x ** y, or y ** x when reversed; nil, nil when y is not a
+	// number it knows.
+	powPy(y starlark.Value, reversed bool) (starlark.Value, error)
+	// compareMixed is x op y, or y op x when reversed, y of another type.
+	compareMixed(op syntax.Token, y starlark.Value, reversed bool) (bool, error)
+}
+
 // intCall is int(x=0, base=10).
 func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value = starlark.MakeInt(0)
@@ -35,6 +52,8 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 	}
 	x = enumMixinValue(x) // an IntEnum member is its int
 	switch v := x.(type) {
+	case numberValue:
+		return v.intPy()
 	case starlark.Int:
 		return v, nil
 	case starlark.Bool:
@@ -114,6 +133,8 @@ func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlar
 		return nil, err
 	}
 	switch v := x.(type) {
+	case numberValue:
+		return v.floatPy()
 	case starlark.Float:
 		return v, nil
 	case starlark.Int:
@@ -166,6 +187,8 @@ func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 	switch v := x.(type) {
 	case starlark.Bool:
 		x = starlark.MakeInt(b2i(bool(v)))
+	case numberValue:
+		return v.roundPy(nd)
 	}
 	switch v := x.(type) {
 	case numberObject:
@@ -233,6 +256,15 @@ func (r *Interp) pyPow(x, y starlark.Value) (starlark.Value, error) {
 	}
 	if n, ok := y.(numberObject); ok {
 		return n.powPy(r, x, starlark.Right)
+	}
+	if n, ok := x.(numberValue); ok {
+		if v, err := n.powPy(y, false); v != nil || err != nil {
+			return v, err
+		}
+	} else if n, ok := y.(numberValue); ok {
+		if v, err := n.powPy(x, true); v != nil || err != nil {
+			return v, err
+		}
 	}
 	xi, xInt := x.(starlark.Int)
 	yi, yInt := y.(starlark.Int)
