@@ -44,6 +44,7 @@ func init() {
 		"warnings":   (*Interp).warningsModule,
 		"logging":    (*Interp).loggingModule,
 		"tempfile":   (*Interp).tempfileModule,
+		"calendar":   (*Interp).calendarModule,
 	}
 }
 
