@@ -71,6 +71,7 @@ func init() {
 		"types":           (*Interp).typesModule,
 		"configparser":    (*Interp).configparserModule,
 		"decimal":         (*Interp).decimalModule,
+		"calendar":        (*Interp).calendarModule,
 	}
 }
 
