@@ -477,7 +477,7 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 		return nil, err
 	}
 	switch v := boolToInt(enumMixinValue(x)).(type) {
-	case numberValue:
+	case numberObject:
 		return v.hashPy()
 	case starlark.Int:
 		return pyHashNumber(new(big.Rat).SetInt(v.BigInt())), nil
@@ -487,8 +487,6 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 		} else if !math.IsNaN(f) {
 			return pyHashNumber(new(big.Rat).SetFloat64(f)), nil
 		}
-	case numberObject:
-		return v.hashPy(), nil
 	}
 	h, err := x.Hash()
 	if err != nil {
@@ -508,7 +506,7 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 		return nil, err
 	}
 	switch v := boolToInt(enumMixinValue(x)).(type) {
-	case numberValue:
+	case numberObject:
 		return v.absPy()
 	case starlark.Int:
 		if v.Sign() < 0 {
@@ -522,8 +520,6 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 			return v.Unary(syntax.MINUS)
 		}
 		return v, nil
-	case numberObject:
-		return v.absPy(), nil
 	}
 	if v, ok, err := r.dunder(x, "__abs__"); ok || err != nil {
 		return v, err

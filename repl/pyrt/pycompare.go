@@ -14,15 +14,7 @@ func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
 	if v, handled, err := compareNumberObjects(op, x, y); handled || err != nil {
-		return v, err // a Fraction against an int or a float
-	}
-	if x.Type() != y.Type() {
-		if n, ok := x.(numberValue); ok {
-			return n.compareMixed(op, y, false)
-		}
-		if n, ok := y.(numberValue); ok {
-			return n.compareMixed(op, x, true)
-		}
+		return v, err // a Fraction or a Decimal against an int or a float
 	}
 	if xt, ok := x.(starlark.Tuple); ok {
 		if yt, ok := y.(starlark.Tuple); ok && (hasBool(xt) || hasBool(yt)) {
@@ -71,7 +63,7 @@ func boolsAsInts(x, y starlark.Value) (starlark.Value, starlark.Value) {
 
 func isNumber(v starlark.Value) bool {
 	switch v.(type) {
-	case starlark.Int, starlark.Float, numberValue:
+	case starlark.Int, starlark.Float, numberObject:
 		return true
 	}
 	return false
@@ -104,7 +96,7 @@ func compareSeq(op syntax.Token, x, y starlark.Tuple) (bool, error) {
 }
 
 // numberObjectSeqs returns two tuples or two lists as tuples when one
-// holds a numberObject (a Fraction), whose comparison with an int or a
+// holds a numberObject (a Fraction, a Decimal), whose comparison with an int or a
 // float Starlark's element by element comparison would not make.
 func numberObjectSeqs(x, y starlark.Value) (starlark.Tuple, starlark.Tuple, bool) {
 	if x.Type() != y.Type() || x.Type() != "tuple" && x.Type() != "list" {

@@ -470,6 +470,18 @@ func (d *pyDecimal) operand(y starlark.Value) (*pyDecimal, bool) {
 	return nil, false
 }
 
+// operands are d and y as Decimals in the order of side, when y is a
+// Decimal, an int or a bool.
+func (d *pyDecimal) operands(y starlark.Value, side starlark.Side) (x, o *pyDecimal, ok bool) {
+	if o, ok = d.operand(y); !ok {
+		return nil, nil, false
+	}
+	if side == starlark.Right {
+		return o, d, true
+	}
+	return d, o, true
+}
+
 func (d *pyDecimal) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
 	o, ok := d.operand(y)
 	if !ok {
@@ -512,10 +524,38 @@ func (d *pyDecimal) Binary(op syntax.Token, y starlark.Value, side starlark.Side
 	return nil, nil
 }
 
-func (d *pyDecimal) powPy(y starlark.Value, reversed bool) (starlark.Value, error) {
-	side := starlark.Left
-	if reversed {
-		side = starlark.Right
-	}
+func (d *pyDecimal) powPy(_ *Interp, y starlark.Value, side starlark.Side) (starlark.Value, error) {
 	return d.Binary(syntax.STARSTAR, y, side)
+}
+
+// divmodPy is divmod(d, y), or divmod(y, d) on the right: the integer
+// quotient and the remainder, each as // and % give it, but for a finite
+// number by zero, which signals both of them at once, as CPython's
+// decimal does: the first of them trapped, naming those trapped
+// (InvalidOperation([InvalidOperation, DivisionByZero]) by default), or
+// (Infinity, NaN) when neither is.
+func (d *pyDecimal) divmodPy(y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if x, o, ok := d.operands(y, side); ok && o.isZero() && x.kind == decFinite && !x.isZero() {
+		ctx := d.m.cur
+		var trapped []starlark.Value
+		for _, sig := range []*excType{excDecInvalid, excDecDivByZero} {
+			_ = ctx.flags.SetKey(sig, starlark.True)
+			if ctx.on(ctx.traps, sig) {
+				trapped = append(trapped, sig)
+			}
+		}
+		if len(trapped) > 0 {
+			return nil, &pyError{&PyException{Typ: trapped[0].(*excType), args: starlark.Tuple{starlark.NewList(trapped)}}}
+		}
+		return starlark.Tuple{d.m.inf(x.neg != o.neg), d.m.nan()}, nil
+	}
+	q, err := d.Binary(syntax.SLASHSLASH, y, side)
+	if q == nil || err != nil {
+		return q, err
+	}
+	m, err := d.Binary(syntax.PERCENT, y, side)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.Tuple{q, m}, nil
 }

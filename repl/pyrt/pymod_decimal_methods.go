@@ -4,6 +4,7 @@
 package pyrt
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 
@@ -453,20 +454,33 @@ func (d *pyDecimal) intPy() (starlark.Value, error) {
 	return starlark.MakeBigInt(signed(d.neg, t.coef)), nil
 }
 
-func (d *pyDecimal) floatPy() (starlark.Value, error) {
+func (d *pyDecimal) floatPy() (float64, error) {
 	if d.isNaN() {
 		if d.kind == decSNaN {
-			return nil, pyErrorf(excValueError, "cannot convert signaling NaN to float")
+			return 0, pyErrorf(excValueError, "cannot convert signaling NaN to float")
 		}
-		return parseFloat(map[bool]string{false: "nan", true: "-nan"}[d.neg])
+		return math.Copysign(math.NaN(), float64(1-2*b2i(d.neg))), nil
 	}
 	f, err := strconv.ParseFloat(d.sci(false), 64)
 	if err != nil && d.kind == decFinite {
 		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
-			return nil, pyErrorf(excValueError, "could not convert %s to float", d.sci(false))
+			return 0, pyErrorf(excValueError, "could not convert %s to float", d.sci(false))
 		}
 	}
-	return starlark.Float(f), nil
+	return f, nil
+}
+
+// floorPy is math.floor(d), or math.ceil(d): an int.
+func (d *pyDecimal) floorPy(ceil bool) (starlark.Value, error) {
+	if err := d.finiteOr("integer"); err != nil {
+		return nil, err
+	}
+	mode := "ROUND_FLOOR"
+	if ceil {
+		mode = "ROUND_CEILING"
+	}
+	t := d.rescale(0, mode)
+	return starlark.MakeBigInt(signed(d.neg, t.coef)), nil
 }
 
 // roundPy is round(d) (an int, halves to even) or round(d, n) (a Decimal

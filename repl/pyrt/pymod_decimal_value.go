@@ -33,7 +33,7 @@ type pyDecimal struct {
 }
 
 var (
-	_      numberValue         = (*pyDecimal)(nil)
+	_      numberObject        = (*pyDecimal)(nil)
 	_      starlark.HasBinary  = (*pyDecimal)(nil)
 	_      starlark.HasUnary   = (*pyDecimal)(nil)
 	_      starlark.Comparable = (*pyDecimal)(nil)
@@ -432,9 +432,15 @@ func (d *pyDecimal) CompareSameType(op syntax.Token, y starlark.Value, _ int) (b
 	return d.compareWith(op, y.(*pyDecimal))
 }
 
-var swapOp = map[syntax.Token]syntax.Token{syntax.LT: syntax.GT, syntax.GT: syntax.LT, syntax.LE: syntax.GE, syntax.GE: syntax.LE, syntax.EQL: syntax.EQL, syntax.NEQ: syntax.NEQ}
+// comparePy is d op y, or y op d when reversed, for y of another type:
+// ints and floats compare by value (a float sets FloatOperation), == and
+// != with anything else are False and True, the others a TypeError.
+func (d *pyDecimal) comparePy(op syntax.Token, y starlark.Value, reversed bool) (bool, bool, error) {
+	v, err := d.compareOther(op, y, reversed)
+	return v, true, err
+}
 
-func (d *pyDecimal) compareMixed(op syntax.Token, y starlark.Value, reversed bool) (bool, error) {
+func (d *pyDecimal) compareOther(op syntax.Token, y starlark.Value, reversed bool) (bool, error) {
 	switch y.(type) {
 	case starlark.Int, starlark.Bool, starlark.Float:
 		o, _ := d.m.convert(y, d.m.cur, true)
@@ -442,7 +448,7 @@ func (d *pyDecimal) compareMixed(op syntax.Token, y starlark.Value, reversed boo
 			_ = d.m.cur.flags.SetKey(excDecFloatOp, starlark.True)
 		}
 		if reversed {
-			op = swapOp[op]
+			op = flipCompare[op]
 		}
 		return d.compareWith(op, o)
 	}
@@ -461,10 +467,10 @@ func (d *pyDecimal) compareMixed(op syntax.Token, y starlark.Value, reversed boo
 
 // hashPy is Python's hash: an integral value hashes as its int, and
 // hash(x) == hash(y) whenever x == y, modulo 2**61 - 1.
-func (d *pyDecimal) hashPy() (starlark.Value, error) {
+func (d *pyDecimal) hashPy() (starlark.Int, error) {
 	switch d.kind {
 	case decSNaN:
-		return nil, pyErrorf(excTypeError, "Cannot hash a signaling NaN value.")
+		return starlark.Int{}, pyErrorf(excTypeError, "Cannot hash a signaling NaN value.")
 	case decNaN:
 		return starlark.MakeInt64(int64(reflect.ValueOf(d).Pointer() >> 4)), nil
 	case decInf:
@@ -494,6 +500,6 @@ func (d *pyDecimal) Hash() (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, _ := h.(starlark.Int).Int64()
+	n, _ := h.Int64()
 	return uint32(n), nil
 }

@@ -315,7 +315,7 @@ func (f *pyFraction) formatPy(spec string) (string, error) {
 }
 
 func (f *pyFraction) Hash() (uint32, error) {
-	h, _ := f.hashPy().Int64()
+	h, _ := pyHashNumber(f.q).Int64()
 	return uint32(h) ^ uint32(h>>32), nil
 }
 

@@ -1,7 +1,6 @@
-// Fraction's arithmetic and comparisons, and numberObject: the hooks the
-// builtins (int, float, round, abs, hash, **, divmod, comparisons, %
-// formatting, math.floor/ceil/trunc) call for a number of a module's
-// class, as Python calls __int__, __float__, __round__, __floor__, ...
+// Fraction's arithmetic and comparisons, and its numberObject hooks
+// (pynumbers.go), which the builtins call as Python calls __int__,
+// __float__, __round__, __floor__, ...
 
 package pyrt
 
@@ -12,23 +11,6 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
-
-// numberObject is a number of a module's class (fractions.Fraction) that
-// the builtins treat as Python treats a numbers.Real.
-type numberObject interface {
-	starlark.Value
-	intPy() (starlark.Value, error)            // int(x), math.trunc(x)
-	floatPy() (float64, error)                 // float(x)
-	floorPy(ceil bool) (starlark.Value, error) // math.floor(x), math.ceil(x)
-	roundPy(nd starlark.Value) (starlark.Value, error)
-	hashPy() starlark.Int
-	absPy() starlark.Value
-	// comparePy is x op y for y of another type; handled is false when
-	// x cannot compare itself with y.
-	comparePy(op syntax.Token, y starlark.Value) (result, handled bool, err error)
-	powPy(r *Interp, y starlark.Value, side starlark.Side) (starlark.Value, error)
-	divmodPy(y starlark.Value, side starlark.Side) (starlark.Value, error)
-}
 
 // flipCompare is the operator of y op' x meaning x op y.
 var flipCompare = map[syntax.Token]syntax.Token{
@@ -43,12 +25,12 @@ func compareNumberObjects(op syntax.Token, x, y starlark.Value) (bool, bool, err
 		return false, false, nil
 	}
 	if n, ok := x.(numberObject); ok {
-		if v, handled, err := n.comparePy(op, y); handled || err != nil {
+		if v, handled, err := n.comparePy(op, y, false); handled || err != nil {
 			return v, true, err
 		}
 	}
 	if n, ok := y.(numberObject); ok {
-		return n.comparePy(flipCompare[op], x)
+		return n.comparePy(op, x, true)
 	}
 	return false, false, nil
 }
@@ -74,8 +56,8 @@ func pyHashNumber(q *big.Rat) starlark.Int {
 	return starlark.MakeBigInt(h)
 }
 
-func (f *pyFraction) hashPy() starlark.Int  { return pyHashNumber(f.q) }
-func (f *pyFraction) absPy() starlark.Value { return f.make(new(big.Rat).Abs(f.q)) }
+func (f *pyFraction) hashPy() (starlark.Int, error)  { return pyHashNumber(f.q), nil }
+func (f *pyFraction) absPy() (starlark.Value, error) { return f.make(new(big.Rat).Abs(f.q)), nil }
 
 func (f *pyFraction) floatPy() (float64, error) {
 	x, _ := f.q.Float64()
@@ -133,7 +115,10 @@ func (f *pyFraction) roundPy(nd starlark.Value) (starlark.Value, error) {
 	return f.make(new(big.Rat).SetInt(r.Mul(r, shift))), nil
 }
 
-func (f *pyFraction) comparePy(op syntax.Token, y starlark.Value) (bool, bool, error) {
+func (f *pyFraction) comparePy(op syntax.Token, y starlark.Value, reversed bool) (bool, bool, error) {
+	if reversed {
+		op = flipCompare[op]
+	}
 	if q, ok := rationalOf(y); ok {
 		return compareInts(op, int64(f.q.Cmp(q)), 0), true, nil
 	}

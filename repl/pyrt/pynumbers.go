@@ -15,21 +15,26 @@ import (
 	"harness/repl/pystr"
 )
 
-// numberValue is a number type of a module (decimal.Decimal): int(),
-// float(), round(), hash(), abs(), ** and the comparisons with numbers of
-// other types ask it.
-type numberValue interface {
+// numberObject is a number of a module's class (fractions.Fraction,
+// decimal.Decimal) that the builtins treat as Python treats a number:
+// int, float, round, abs, hash, **, divmod, the comparisons with numbers
+// of other types, % formatting and math.floor/ceil/trunc ask it, as
+// Python asks __int__, __float__, __round__, __floor__, ...
+type numberObject interface {
 	starlark.Value
-	intPy() (starlark.Value, error)
-	floatPy() (starlark.Value, error)
-	roundPy(ndigits starlark.Value) (starlark.Value, error)
-	hashPy() (starlark.Value, error)
+	intPy() (starlark.Value, error)            // int(x), math.trunc(x)
+	floatPy() (float64, error)                 // float(x)
+	floorPy(ceil bool) (starlark.Value, error) // math.floor(x), math.ceil(x)
+	roundPy(nd starlark.Value) (starlark.Value, error)
+	hashPy() (starlark.Int, error)
 	absPy() (starlark.Value, error)
-	// powPy is x ** y, or y ** x when reversed; nil, nil when y is not a
-	// number it knows.
-	powPy(y starlark.Value, reversed bool) (starlark.Value, error)
-	// compareMixed is x op y, or y op x when reversed, y of another type.
-	compareMixed(op syntax.Token, y starlark.Value, reversed bool) (bool, error)
+	// comparePy is x op y, or y op x when reversed, for y of another type;
+	// handled is false when x cannot compare itself with y.
+	comparePy(op syntax.Token, y starlark.Value, reversed bool) (result, handled bool, err error)
+	// powPy and divmodPy are x ** y and divmod(x, y), or with x on the
+	// right; nil, nil when y is no number they know.
+	powPy(r *Interp, y starlark.Value, side starlark.Side) (starlark.Value, error)
+	divmodPy(y starlark.Value, side starlark.Side) (starlark.Value, error)
 }
 
 // intCall is int(x=0, base=10).
@@ -52,7 +57,7 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 	}
 	x = enumMixinValue(x) // an IntEnum member is its int
 	switch v := x.(type) {
-	case numberValue:
+	case numberObject:
 		return v.intPy()
 	case starlark.Int:
 		return v, nil
@@ -71,8 +76,6 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 	case starlark.String, starlark.Bytes:
 		s, _ := textOf(v)
 		return parseInt(s, 10)
-	case numberObject:
-		return v.intPy()
 	}
 	return nil, pyErrorf(excTypeError, "int() argument must be a string, a bytes-like object or a real number, not '%s'", pyTypeName(x))
 }
@@ -133,8 +136,12 @@ func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlar
 		return nil, err
 	}
 	switch v := x.(type) {
-	case numberValue:
-		return v.floatPy()
+	case numberObject:
+		f, err := v.floatPy()
+		if err != nil {
+			return nil, err
+		}
+		return starlark.Float(f), nil
 	case starlark.Float:
 		return v, nil
 	case starlark.Int:
@@ -148,9 +155,6 @@ func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlar
 	case starlark.String, starlark.Bytes:
 		s, _ := textOf(v)
 		return parseFloat(s)
-	case numberObject:
-		f, err := v.floatPy()
-		return starlark.Float(f), err
 	}
 	return nil, pyErrorf(excTypeError, "float() argument must be a string or a real number, not '%s'", pyTypeName(x))
 }
@@ -187,8 +191,6 @@ func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 	switch v := x.(type) {
 	case starlark.Bool:
 		x = starlark.MakeInt(b2i(bool(v)))
-	case numberValue:
-		return v.roundPy(nd)
 	}
 	switch v := x.(type) {
 	case numberObject:
@@ -252,17 +254,11 @@ func (r *Interp) pyPow(x, y starlark.Value) (starlark.Value, error) {
 		y = starlark.MakeInt(b2i(bool(b)))
 	}
 	if n, ok := x.(numberObject); ok {
-		return n.powPy(r, y, starlark.Left)
-	}
-	if n, ok := y.(numberObject); ok {
-		return n.powPy(r, x, starlark.Right)
-	}
-	if n, ok := x.(numberValue); ok {
-		if v, err := n.powPy(y, false); v != nil || err != nil {
+		if v, err := n.powPy(r, y, starlark.Left); v != nil || err != nil {
 			return v, err
 		}
-	} else if n, ok := y.(numberValue); ok {
-		if v, err := n.powPy(x, true); v != nil || err != nil {
+	} else if n, ok := y.(numberObject); ok {
+		if v, err := n.powPy(r, x, starlark.Right); v != nil || err != nil {
 			return v, err
 		}
 	}
@@ -361,10 +357,13 @@ func pyDivmod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw [
 		}
 	}
 	if n, ok := x.(numberObject); ok {
-		return n.divmodPy(y, starlark.Left)
-	}
-	if n, ok := y.(numberObject); ok {
-		return n.divmodPy(x, starlark.Right)
+		if v, err := n.divmodPy(y, starlark.Left); v != nil || err != nil {
+			return v, err
+		}
+	} else if n, ok := y.(numberObject); ok {
+		if v, err := n.divmodPy(x, starlark.Right); v != nil || err != nil {
+			return v, err
+		}
 	}
 	if isZero(y) {
 		if _, f := x.(starlark.Float); f {
