@@ -45,6 +45,7 @@ func TestHelpOn(t *testing.T) {
 		{`import textwrap` + "\nhelp(textwrap)", "textwrap: dedent fill indent shorten wrap"},
 		{`help("json")`, "json: "},
 		{`help("argparse")`, "parse_args() with no list parses []"},
+		{`help("re")`, "a backtracking engine that stops a match after 2 s"},
 		{`help(3)`, "No documentation for 3; help() describes the REPL."},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
