@@ -402,9 +402,11 @@ func TestIdleWorkerRSS(t *testing.T) {
 	rss := r.current().remote.proc.PeakRSS()
 	t.Logf("idle worker peak RSS: %.1f MiB", float64(rss)/(1<<20))
 	// 13.4 MiB before the standard modules of issue 24 (ast's parser,
-	// difflib, zipfile, regexp2, ...) grew the binary by 2.8 MB; 15.6 after.
-	if rss > 17<<20 && !raceBuild {
-		t.Errorf("idle worker peak RSS %d MiB, over 17 MiB", rss>>20)
+	// difflib, zipfile, regexp2, ...) grew the binary by 2.8 MB; 15.6 after;
+	// 16.8–16.9 once argparse, configparser, decimal, fractions, calendar,
+	// inspect and types grew it by another 1.2 MB (30.0 → 31.2 MB).
+	if rss > 18<<20 && !raceBuild {
+		t.Errorf("idle worker peak RSS %d MiB, over 18 MiB", rss>>20)
 	}
 }
 
