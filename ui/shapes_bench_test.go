@@ -128,17 +128,29 @@ func frameCost(cpu []time.Duration, at float64) time.Duration {
 // flat figures mean a frame costs what changed, not the size of the
 // block that streams.
 func BenchmarkStreamShapes(b *testing.B) {
+	benchShapes(b, func(b *testing.B, sh streamShape) ([]time.Duration, int64) {
+		return playShape(b, sh), 0
+	})
+}
+
+// benchShapes runs play for each shape, which streams it and returns the
+// CPU after each frame and the bytes the frames wrote (0 when none are
+// written), and reports the figures of BenchmarkStreamShapes, with the
+// bytes a frame when there are any.
+func benchShapes(b *testing.B, play func(*testing.B, streamShape) ([]time.Duration, int64)) {
 	for _, sh := range streamShapes() {
 		b.Run(sh.name, func(b *testing.B) {
 			var at10, at50, at100, total time.Duration
-			frames := 0
+			var frames int
+			var bytes int64
 			for b.Loop() {
-				cpu := playShape(b, sh)
+				cpu, written := play(b, sh)
 				at10 += frameCost(cpu, 0.1)
 				at50 += frameCost(cpu, 0.5)
 				at100 += frameCost(cpu, 1)
 				total += cpu[len(cpu)-1] - cpu[0]
 				frames += len(cpu) - 1
+				bytes += written
 			}
 			n := time.Duration(b.N)
 			us := func(d time.Duration) float64 { return float64(d/n) / float64(time.Microsecond) }
@@ -146,6 +158,9 @@ func BenchmarkStreamShapes(b *testing.B) {
 			b.ReportMetric(us(at10), "µs/frame@10%")
 			b.ReportMetric(us(at50), "µs/frame@50%")
 			b.ReportMetric(us(at100), "µs/frame@100%")
+			if bytes > 0 {
+				b.ReportMetric(float64(bytes)/float64(frames), "B/frame")
+			}
 			b.ReportMetric(float64(total/n)/float64(time.Millisecond)/(float64(frames/b.N)/60), "cpu-ms/s")
 		})
 	}

@@ -71,30 +71,10 @@ func ttyScreen(b testing.TB) (tcell.Screen, *discardTty) {
 // to a terminal that discards them), as the App draws under tmux; it also
 // reports the bytes written a frame.
 func BenchmarkStreamShapesTTY(b *testing.B) {
-	for _, sh := range streamShapes() {
-		b.Run(sh.name, func(b *testing.B) {
-			var at10, at50, at100, total time.Duration
-			frames := 0
-			var bytes int64
-			for b.Loop() {
-				a, _ := shapeApp(b)
-				scr, tty := ttyScreen(b)
-				cpu := playShapeOn(a, newFrameScreen(scr), sh)
-				at10 += frameCost(cpu, 0.1)
-				at50 += frameCost(cpu, 0.5)
-				at100 += frameCost(cpu, 1)
-				total += cpu[len(cpu)-1] - cpu[0]
-				frames += len(cpu) - 1
-				bytes += tty.written.Load()
-			}
-			n := time.Duration(b.N)
-			us := func(d time.Duration) float64 { return float64(d/n) / float64(time.Microsecond) }
-			b.ReportMetric(float64(frames/b.N), "frames")
-			b.ReportMetric(us(at10), "µs/frame@10%")
-			b.ReportMetric(us(at50), "µs/frame@50%")
-			b.ReportMetric(us(at100), "µs/frame@100%")
-			b.ReportMetric(float64(bytes)/float64(frames), "B/frame")
-			b.ReportMetric(float64(total/n)/float64(time.Millisecond)/(float64(frames/b.N)/60), "cpu-ms/s")
-		})
-	}
+	benchShapes(b, func(b *testing.B, sh streamShape) ([]time.Duration, int64) {
+		a, _ := shapeApp(b)
+		scr, tty := ttyScreen(b)
+		cpu := playShapeOn(a, newFrameScreen(scr), sh)
+		return cpu, tty.written.Load()
+	})
 }
