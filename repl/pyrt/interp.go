@@ -38,7 +38,9 @@ type Interp struct {
 	subclasses  map[starlark.Value][]starlark.Value  // the classes a class statement derived from each class, in order
 	qualnames   map[starlark.Value]string            // Class.method for the functions of class bodies
 	annots      map[starlark.Value]*fnAnnots         // the annotations of the functions defined with them (pyintrospect_func.go)
-	inspect     *inspectClasses                      // the inspect module's classes (pymod_inspect_sig.go)
+	// ModState is the standard modules' own state in this interpreter,
+	// by module name (the inspect module's classes, made once).
+	ModState map[string]any
 
 	// Host is the REPL around this runtime (package repl): the call in
 	// progress, the memory limit, the host's own builtins.

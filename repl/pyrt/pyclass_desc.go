@@ -253,3 +253,12 @@ func (r *Interp) classBuiltins(g starlark.StringDict) {
 	})
 	g["__py_class"] = builtin("class", r.pyClassBuiltin)
 }
+
+func mustAttr(v starlark.Value, name string) starlark.Value {
+	if h, ok := v.(starlark.HasAttrs); ok {
+		if a, err := h.Attr(name); err == nil && a != nil {
+			return a
+		}
+	}
+	return starlark.String(pyTypeName(v))
+}

@@ -24,6 +24,19 @@ type excType struct {
 	// init is a built-in class's own __init__ (configparser's classes),
 	// run by the class's call and by super().__init__ in a subclass.
 	init func(e *PyException, args starlark.Tuple, kw []starlark.Tuple) error
+	// messageRepr: repr(e) is e.message, for this class and those derived
+	// from it (configparser.Error).
+	messageRepr bool
+}
+
+// reprIsMessage reports whether t or one of its bases has messageRepr.
+func (t *excType) reprIsMessage() bool {
+	for c := t; c != nil; c = c.base {
+		if c.messageRepr {
+			return true
+		}
+	}
+	return false
 }
 
 // initOf returns the nearest built-in __init__ of t or its bases, nil for
@@ -256,7 +269,7 @@ func (e *PyException) reprPy() string {
 	if s, ok := e.textMethod("__repr__"); ok {
 		return s
 	}
-	if m, ok := e.attrs["message"].(starlark.String); ok && e.Typ.isSubclass(excCPError) {
+	if m, ok := e.attrs["message"].(starlark.String); ok && e.Typ.reprIsMessage() {
 		return string(m) // configparser.Error's __repr__ is its message
 	}
 	if len(e.args) == 1 {

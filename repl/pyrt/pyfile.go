@@ -514,3 +514,16 @@ func (r *Interp) ioModule() starlark.Value {
 		"open":                 builtin("io.open", r.pyOpen),
 	})
 }
+
+// pathText returns a str or Path argument as the path text it holds.
+func (r *Interp) pathText(fn string, v starlark.Value) (string, error) {
+	switch v := v.(type) {
+	case starlark.String:
+		return string(v), nil
+	case *Path:
+		return v.P, nil
+	case starlark.Bytes:
+		return string(v), nil
+	}
+	return "", pyErrorf(excTypeError, "%s: expected str, bytes or os.PathLike object, not %s", fn, pyTypeName(v))
+}

@@ -239,3 +239,8 @@ func matchArgs(cls starlark.Value, n int) ([]string, error) {
 	}
 	return names[:n], nil
 }
+
+func elemsOf(v starlark.Value) starlark.Tuple {
+	vals, _ := listOf(v)
+	return vals
+}

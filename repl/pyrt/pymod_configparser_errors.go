@@ -30,6 +30,7 @@ var (
 
 // The __init__s are set at init: they reach the classes through repr.
 func init() {
+	excCPError.messageRepr = true // its __repr__ is its message
 	excCPError.init = cpInit("Error", []string{"msg?"}, cpInitError)
 	excCPNoSection.init = cpInit("NoSectionError", []string{"section"}, cpInitNoSection)
 	excCPDupSection.init = cpInit("DuplicateSectionError", []string{"section", "source?", "lineno?"}, cpInitDupSection)

@@ -51,8 +51,8 @@ func (k *paramKind) CompareSameType(op syntax.Token, y starlark.Value, depth int
 }
 
 func (r *Interp) inspectTypes() *inspectClasses {
-	if r.inspect != nil {
-		return r.inspect
+	if ic, ok := r.ModState["inspect"].(*inspectClasses); ok {
+		return ic
 	}
 	obj := r.types["object"]
 	ic := &inspectClasses{
@@ -89,7 +89,10 @@ func (r *Interp) inspectTypes() *inspectClasses {
 		}
 		return newSignature(ic, params, ret)
 	}
-	r.inspect = ic
+	if r.ModState == nil {
+		r.ModState = map[string]any{}
+	}
+	r.ModState["inspect"] = ic
 	return ic
 }
 

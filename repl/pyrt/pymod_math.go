@@ -256,11 +256,6 @@ func mathDist(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw [
 	return starlark.Float(s), nil
 }
 
-func elemsOf(v starlark.Value) starlark.Tuple {
-	vals, _ := listOf(v)
-	return vals
-}
-
 func mathIsclose(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var av, bv starlark.Value
 	relF, absF := pyFloat(1e-9), pyFloat(0)

@@ -40,19 +40,6 @@ func (r *Interp) osModule() starlark.Value {
 	})
 }
 
-// pathText returns a str or Path argument as the path text it holds.
-func (r *Interp) pathText(fn string, v starlark.Value) (string, error) {
-	switch v := v.(type) {
-	case starlark.String:
-		return string(v), nil
-	case *Path:
-		return v.P, nil
-	case starlark.Bytes:
-		return string(v), nil
-	}
-	return "", pyErrorf(excTypeError, "%s: expected str, bytes or os.PathLike object, not %s", fn, pyTypeName(v))
-}
-
 func (r *Interp) onePath(fn string, args starlark.Tuple, kw []starlark.Tuple, def string) (string, error) {
 	var v starlark.Value = starlark.String(def)
 	if err := starlark.UnpackPositionalArgs(fn, args, kw, 0, &v); err != nil {

@@ -283,12 +283,3 @@ func (r *Interp) warningsModule() starlark.Value {
 	}
 	return newModule("warnings", members)
 }
-
-func mustAttr(v starlark.Value, name string) starlark.Value {
-	if h, ok := v.(starlark.HasAttrs); ok {
-		if a, err := h.Attr(name); err == nil && a != nil {
-			return a
-		}
-	}
-	return starlark.String(pyTypeName(v))
-}

@@ -425,3 +425,47 @@ func (f *pyFloat) Unpack(v starlark.Value) error {
 	*f = pyFloat(x)
 	return nil
 }
+
+// flipCompare is the operator of y op' x meaning x op y.
+var flipCompare = map[syntax.Token]syntax.Token{
+	syntax.LT: syntax.GT, syntax.GT: syntax.LT, syntax.LE: syntax.GE, syntax.GE: syntax.LE,
+	syntax.EQL: syntax.EQL, syntax.NEQ: syntax.NEQ,
+}
+
+// compareNumberObjects is x op y when one of them is a numberObject of
+// another type than the other.
+func compareNumberObjects(op syntax.Token, x, y starlark.Value) (bool, bool, error) {
+	if x.Type() == y.Type() {
+		return false, false, nil
+	}
+	if n, ok := x.(numberObject); ok {
+		if v, handled, err := n.comparePy(op, y, false); handled || err != nil {
+			return v, true, err
+		}
+	}
+	if n, ok := y.(numberObject); ok {
+		return n.comparePy(op, x, true)
+	}
+	return false, false, nil
+}
+
+// pyHashNumber is hash(x) for a rational as CPython computes it, so that
+// equal ints, floats and fractions hash alike: |n| / d modulo 2**61 - 1.
+func pyHashNumber(q *big.Rat) starlark.Int {
+	p := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 61), big.NewInt(1))
+	var h *big.Int
+	dinv := new(big.Int).ModInverse(new(big.Int).Mod(q.Denom(), p), p)
+	if dinv == nil {
+		h = big.NewInt(314159) // sys.hash_info.inf
+	} else {
+		h = new(big.Int).Mod(new(big.Int).Abs(q.Num()), p)
+		h.Mod(h.Mul(h, dinv), p)
+	}
+	if q.Sign() < 0 {
+		h.Neg(h)
+	}
+	if h.IsInt64() && h.Int64() == -1 {
+		h.SetInt64(-2)
+	}
+	return starlark.MakeBigInt(h)
+}
