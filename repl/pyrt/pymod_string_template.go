@@ -4,6 +4,7 @@
 package pyrt
 
 import (
+	"harness/repl/pyre"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -15,12 +16,13 @@ var (
 )
 
 func init() {
-	templateType.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	templateType.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
 		if err := starlark.UnpackArgs("Template", args, kw, "template", &s); err != nil {
 			return nil, err
 		}
-		return &template{text: s}, nil
+		r, _ := thread.Local(ThreadInterp).(*Interp)
+		return &template{text: s, r: r}, nil
 	}
 	templateType.attrs = starlark.StringDict{"delimiter": starlark.String("$"), "idpattern": starlark.String("(?a:[_a-z][_a-z0-9]*)")}
 	formatterType.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -31,7 +33,21 @@ func init() {
 	}
 }
 
-type template struct{ text string }
+type template struct {
+	text string
+	r    *Interp // for pattern
+}
+
+// templatePattern is CPython's Template.pattern, compiled with
+// re.IGNORECASE | re.VERBOSE.
+const templatePattern = `
+            \$(?:
+              (?P<escaped>\$)  |   # Escape sequence of two delimiters
+              (?P<named>(?a:[_a-z][_a-z0-9]*))       |   # delimiter and a Python identifier
+              {(?P<braced>(?a:[_a-z][_a-z0-9]*))} |   # delimiter and a braced identifier
+              (?P<invalid>)             # Other ill-formed delimiter exprs
+            )
+            `
 
 func (t *template) String() string        { return "<string.Template object>" }
 func (t *template) Type() string          { return "Template" }
@@ -40,7 +56,7 @@ func (t *template) Freeze()               {}
 func (t *template) Truth() starlark.Bool  { return true }
 func (t *template) Hash() (uint32, error) { return starlark.String(t.text).Hash() }
 func (t *template) AttrNames() []string {
-	return []string{"delimiter", "get_identifiers", "is_valid", "safe_substitute", "substitute", "template"}
+	return []string{"delimiter", "get_identifiers", "is_valid", "pattern", "safe_substitute", "substitute", "template"}
 }
 
 // placeholder is one match of Template's pattern at text[start:end]:
@@ -185,6 +201,18 @@ func (t *template) Attr(name string) (starlark.Value, error) {
 		return starlark.String(t.text), nil
 	case "delimiter":
 		return starlark.String("$"), nil
+	case "pattern":
+		if t.r == nil {
+			return nil, nil
+		}
+		// The regex engines take ASCII for the whole pattern only, which
+		// means the same here: the pattern's only letters are ASCII ranges.
+		flags := pyre.IgnoreCase | pyre.Verbose
+		rx, err := t.r.ReCache.compile("Template", strings.ReplaceAll(templatePattern, "(?a:", "(?:"), flags|pyre.ASCII)
+		if err != nil {
+			return nil, err
+		}
+		return &pattern{r: t.r, src: templatePattern, flags: flags, rx: rx}, nil
 	case "substitute", "safe_substitute":
 		return builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return t.substitute(args, kw, name == "safe_substitute")
