@@ -393,6 +393,15 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 		step = p.step
 	case *PyFile: // a file is its own iterator over its lines
 		step = p.nextLine
+	case *PyObject:
+		if p.dunderOf("__next__") == nil {
+			return nil, pyErrorf(excTypeError, "'%s' object is not an iterator", pyTypeName(it))
+		}
+		if def == nil { // StopIteration as __next__ raised it
+			v, _, err := p.callDunder("__next__")
+			return v, err
+		}
+		step = p.next
 	default:
 		return nil, pyErrorf(excTypeError, "'%s' object is not an iterator", pyTypeName(it))
 	}
@@ -422,6 +431,15 @@ func pyIterOf(x starlark.Value) (starlark.Value, error) {
 			return nil, pyErrorf(excValueError, "I/O operation on closed file.")
 		}
 		return it, nil // iter(f) is f: reading through either moves both
+	case *PyObject:
+		v, err := it.iter()
+		if err != nil {
+			return nil, err
+		}
+		if p, ok := v.(*pyIter); ok {
+			return p, nil
+		}
+		x = v
 	}
 	vals, err := listOf(x)
 	if err != nil {

@@ -134,10 +134,33 @@ func (o *PyObject) iter() (starlark.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if it, ok := v.(*PyObject); ok && it.dunderOf("__next__") != nil {
+		return it.nextIter(), nil
+	}
 	if _, iterable := v.(starlark.Iterable); !iterable {
 		return nil, pyErrorf(excTypeError, "iter() returned non-iterator of type '%s'", pyTypeName(v))
 	}
 	return v, nil
+}
+
+// nextIter is an iterator over what o's __next__ gives until it raises
+// StopIteration: o is an iterator of a class statement.
+func (o *PyObject) nextIter() *pyIter {
+	return newLazyIter(o.thread(), o.cls.name, func() (starlark.Value, bool, error) {
+		return o.next()
+	})
+}
+
+// next is next(o) through __next__; StopIteration ends it without error.
+func (o *PyObject) next() (starlark.Value, bool, error) {
+	v, _, err := o.callDunder("__next__")
+	if err != nil {
+		if o.interp().ExceptionOf(err).Typ.isSubclass(excStopIteration) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return v, true, nil
 }
 
 // getItem is o[k], through __getitem__.
