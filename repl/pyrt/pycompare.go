@@ -13,6 +13,9 @@ import (
 func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
+	if isNaN(x) || isNaN(y) {
+		return op == syntax.NEQ, nil // Starlark orders NaN above +Inf, equal to itself
+	}
 	if v, handled, err := compareNumberObjects(op, x, y); handled || err != nil {
 		return v, err // a Fraction or a Decimal against an int or a float
 	}
@@ -25,6 +28,11 @@ func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 		return compareSeq(op, xs, ys) // [Fraction(1, 2)] == [0.5]
 	}
 	return starlark.Compare(op, x, y)
+}
+
+func isNaN(v starlark.Value) bool {
+	f, ok := v.(starlark.Float)
+	return ok && f != f
 }
 
 // plainOperands reads an IntEnum or StrEnum member compared with a value

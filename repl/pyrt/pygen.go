@@ -207,16 +207,44 @@ func pyYield(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	return g.yield(args[0])
 }
 
-// pyYieldFrom is __py_yield_from(xs).
+// pyYieldFrom is __py_yield_from(xs): a generator is delegated to (what
+// is sent or thrown in goes to it, and its return value is the value of
+// the yield from); any other iterable is yielded item by item.
 func pyYieldFrom(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	g, err := genOf(thread)
 	if err != nil {
 		return nil, err
 	}
+	if it, ok := args[0].(*pyIter); ok && it.gen != nil && !it.done {
+		return g.delegate(it)
+	}
 	return starlark.None, iterate(args[0], func(v starlark.Value) (bool, error) {
 		_, err := g.yield(v)
 		return true, err
 	})
+}
+
+// delegate runs the generator it inside g's yield from.
+func (g *PyGen) delegate(it *pyIter) (starlark.Value, error) {
+	m := genResume{v: starlark.None}
+	for {
+		v, ok, err := it.gen.step(m)
+		if err != nil || !ok {
+			it.done = true
+			if err != nil {
+				return nil, err
+			}
+			if it.gen.ret == nil {
+				return starlark.None, nil
+			}
+			return it.gen.ret, nil
+		}
+		sent, exc := g.yield(v)
+		if exc == errGenClosed {
+			return nil, exc
+		}
+		m = genResume{v: sent, exc: exc}
+	}
 }
 
 // closeGenerators ends the suspended generators when a call ends; each
