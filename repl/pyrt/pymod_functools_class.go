@@ -177,6 +177,24 @@ func (d *dispatcher) dispatch(x starlark.Value) starlark.Value {
 	return d.fn
 }
 
+// firstAnnotation is the class fn's first parameter is annotated with, or
+// nil.
+func (d *dispatcher) firstAnnotation(fn starlark.Value) starlark.Value {
+	params := funcParams(pyFunction(fn))
+	ann, err := d.r.annotations(fn)
+	if len(params) == 0 || err != nil {
+		return nil
+	}
+	c, found, _ := ann.Get(starlark.String(params[0].name))
+	switch c.(type) {
+	case *PyType, *excType:
+		if found {
+			return c
+		}
+	}
+	return nil
+}
+
 func (d *dispatcher) AttrNames() []string { return []string{"dispatch", "register", "registry"} }
 func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 	switch name {
@@ -201,6 +219,13 @@ func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 			}
 			return d.fn, nil
 		}), nil
+	case "registry": // object first, then the classes as registered, a later one replacing
+		reg := starlark.NewDict(len(d.registry) + 1)
+		_ = reg.SetKey(d.r.types["object"], d.fn)
+		for _, e := range d.registry {
+			_ = reg.SetKey(e.cls, e.fn)
+		}
+		return reg, nil
 	case "__name__", "__qualname__", "__doc__", "__module__", "__wrapped__":
 		if name == "__wrapped__" {
 			return d.fn, nil
@@ -210,22 +235,28 @@ func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 	return nil, nil
 }
 
-// register is f.register(cls)(fn) or f.register(cls, fn). The annotated
-// form (register(fn) with a typed first parameter) is refused: the REPL
-// keeps no annotations.
+// register is f.register(cls)(fn), f.register(cls, fn), or f.register(fn)
+// with the class read from the annotation of fn's first parameter.
 func (d *dispatcher) register(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 || len(args) > 2 || len(kw) > 0 {
 		return nil, pyErrorf(excTypeError, "register() takes a class and optionally a function")
 	}
 	cls := args[0]
-	switch cls.(type) {
-	case *PyType, *excType:
-	default:
-		return nil, pyErrorf(excTypeError, "register() needs the class here, like @%s.register(int): the REPL keeps no annotations to read it from", d.Name())
-	}
 	add := func(fn starlark.Value) starlark.Value {
 		d.registry = append(d.registry, dispatchEntry{cls, fn})
 		return fn
+	}
+	switch cls.(type) {
+	case *PyType, *excType:
+	default:
+		if len(args) == 2 || pyFunction(cls) == nil {
+			return nil, pyErrorf(excTypeError, "Invalid first argument to `register()`. %s is not a class or union type.", PyRepr(cls))
+		}
+		fn := cls
+		if cls = d.firstAnnotation(fn); cls == nil {
+			return nil, pyErrorf(excTypeError, "Invalid first argument to `register()`: %s. Use either `@register(some_class)` or plain `@register` on an annotated function.", PyRepr(fn))
+		}
+		return add(fn), nil
 	}
 	if len(args) == 2 {
 		return add(args[1]), nil
