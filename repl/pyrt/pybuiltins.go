@@ -49,6 +49,12 @@ func (r *Interp) PyBuiltins(g starlark.StringDict) {
 		}
 	}
 	object := r.defType("object", nil, nil, false)
+	object.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		if len(args) > 0 || len(kw) > 0 {
+			return nil, pyErrorf(excTypeError, "object() takes no arguments")
+		}
+		return &plainObject{cls: object}, nil
+	}
 	intT := r.defType("int", object, r.intCall, true)
 	r.defType("bool", intT, call(native("bool"), false), true)
 	r.defType("float", object, r.floatCall, true)

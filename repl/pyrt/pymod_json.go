@@ -25,6 +25,7 @@ func (r *Interp) JsonModule() starlark.Value {
 	members["dumps"] = builtin("json.dumps", jsonDumps)
 	members["dump"] = builtin("json.dump", jsonDump)
 	members["JSONDecodeError"] = excJSONDecode
+	members["JSONEncoder"] = r.jsonEncoderClass()
 	return newModule("json", members)
 }
 
@@ -120,6 +121,11 @@ func parseJSONOptions(thread *starlark.Thread, kw []starlark.Tuple) (*jsonOption
 func jsonDumps(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) != 1 {
 		return nil, pyErrorf(excTypeError, "json.dumps() takes one positional argument")
+	}
+	for _, p := range kw {
+		if p[0] == starlark.String("cls") && p[1] != starlark.None {
+			return jsonDumpsWith(thread, p[1], args[0], kw)
+		}
 	}
 	o, err := parseJSONOptions(thread, kw)
 	if err != nil {
