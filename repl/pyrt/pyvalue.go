@@ -182,11 +182,11 @@ type plainObject struct{ cls *PyType }
 func (o *plainObject) String() string {
 	return fmt.Sprintf("<object object at %#x>", reflect.ValueOf(o).Pointer())
 }
-func (o *plainObject) Type() string          { return "object" }
-func (o *plainObject) pyClass() *PyType      { return o.cls }
-func (o *plainObject) Freeze()               {}
-func (o *plainObject) Truth() starlark.Bool  { return true }
-func (o *plainObject) Hash() (uint32, error) { return uint32(reflect.ValueOf(o).Pointer() >> 4), nil }
+func (o *plainObject) Type() string                        { return "object" }
+func (o *plainObject) pyClass() *PyType                    { return o.cls }
+func (o *plainObject) Freeze()                             {}
+func (o *plainObject) Truth() starlark.Bool                { return true }
+func (o *plainObject) Hash() (uint32, error)               { return uint32(reflect.ValueOf(o).Pointer() >> 4), nil }
 func (o *plainObject) Attr(string) (starlark.Value, error) { return nil, nil }
 func (o *plainObject) AttrNames() []string                 { return nil }
 func (o *plainObject) SetField(name string, _ starlark.Value) error {
