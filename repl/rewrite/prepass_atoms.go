@@ -5,7 +5,6 @@ package rewrite
 // compClauses parses for/if clauses of a comprehension.
 func (p *exprParser) compClauses(elem int) []*node {
 	var kids []*node
-	defer func() { p.compWalrus(elem, kids) }()
 	for p.err == nil {
 		a := p.i
 		switch {
@@ -25,21 +24,12 @@ func (p *exprParser) compClauses(elem int) []*node {
 			kids = append(kids, c)
 		case p.tok().kw("if"):
 			p.i++
-			kids = append(kids, p.mk(nComp, a, p.orTestNoCond()))
+			kids = append(kids, p.mk(nComp, a, p.orTest()))
 		default:
 			return kids
 		}
 	}
 	return kids
-}
-
-// orTestNoCond parses the condition of a comprehension's if clause, which
-// may hold a walrus but no bare conditional expression.
-func (p *exprParser) orTestNoCond() *node {
-	if p.tok().kind == tName && p.peek(1).op(":=") {
-		return p.namedTest()
-	}
-	return p.orTest()
 }
 
 // targetList parses the targets of a for clause or statement.
