@@ -233,6 +233,9 @@ func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.St
 		}
 		init = w.locals(scope, params, body, walrus)
 	}
+	if scope.lambda {
+		init = w.lambdaLocals(scope, params, *expr)
+	}
 	inIter := w.inIter
 	w.inIter = 0
 	defer func() { w.inIter = inIter }()
@@ -245,7 +248,9 @@ func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.St
 	}
 	w.funcs--
 	w.scopes = w.scopes[:len(w.scopes)-1]
-	if init != nil {
+	if scope.lambda && init != nil {
+		*expr = lambdaWithLocals(init, *expr)
+	} else if init != nil {
 		body = append([]syntax.Stmt{init}, body...)
 	}
 	return body

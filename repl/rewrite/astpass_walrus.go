@@ -11,11 +11,13 @@
 // the functions nested in it reads and writes them; outside functions,
 // HidWalrus(None, "NAME", value) binds the global (the REPL's globals and
 // the running chunk's own binding), and every read of NAME outside a
-// scope binding it looks the global up when it runs. Python's
-// SyntaxErrors (a walrus in a comprehension's iterable, or rebinding a
-// comprehension's variable) are reported before anything runs; so are
-// the forms the REPL cannot give their meaning (in a lambda, in a class
-// body), with what to write instead.
+// scope binding it looks the global up when it runs. A lambda binds its
+// walruses' names in a dict of its own (lambdaWithLocals); the lambdas the
+// pre-pass writes to delay an evaluation (thinMarkers) are transparent.
+// Python's SyntaxErrors (a walrus in a comprehension's iterable, or
+// rebinding a comprehension's variable) are reported before anything
+// runs; so is a walrus in a class body, which the REPL cannot give its
+// meaning, with what to write instead.
 
 package rewrite
 
@@ -166,8 +168,6 @@ scopes:
 		switch {
 		case s.clause || s.thin:
 			continue
-		case s.lambda:
-			return fail("an assignment expression (:=) inside a lambda is not supported; write a def")
 		case s.class && inComp:
 			return fail("SyntaxError: assignment expression within a comprehension cannot be used in a class body")
 		case s.class:
@@ -197,6 +197,37 @@ func (w *astWalker) walrusRead(id *syntax.Ident) (syntax.Expr, bool) {
 		return nil, false
 	}
 	return globalRead(id), true
+}
+
+// lambdaLocals gives a lambda whose body holds walruses a locals dict for
+// the names they bind, and returns the statement making it, or nil.
+func (w *astWalker) lambdaLocals(scope *astScope, params []syntax.Expr, body syntax.Expr) syntax.Stmt {
+	walrus := walrusNames(body, nil)
+	if len(walrus) == 0 {
+		return nil
+	}
+	for n := range walrus {
+		scope.names[n] = true
+	}
+	init := w.locals(scope, params, nil, walrus)
+	if a, ok := init.(*syntax.AssignStmt); ok {
+		pos := syntax.Start(body)
+		a.OpPos = pos
+		a.LHS.(*syntax.Ident).NamePos = pos
+		c := a.RHS.(*syntax.CallExpr)
+		c.Fn.(*syntax.Ident).NamePos, c.Lparen, c.Rparen = pos, pos, pos
+	}
+	return init
+}
+
+// lambdaWithLocals writes a lambda's body as (lambda dictVar: body)(<locals>(...)),
+// from the statement lambdaLocals made: the body's walruses store in the
+// lambda's own dict, as Python binds them in the lambda's scope.
+func lambdaWithLocals(init syntax.Stmt, body syntax.Expr) syntax.Expr {
+	a := init.(*syntax.AssignStmt)
+	pos := syntax.Start(body)
+	inner := &syntax.LambdaExpr{Lambda: pos, Params: []syntax.Expr{a.LHS}, Body: body}
+	return &syntax.CallExpr{Fn: &syntax.ParenExpr{Lparen: pos, X: inner, Rparen: pos}, Lparen: pos, Args: []syntax.Expr{a.RHS}, Rparen: pos}
 }
 
 // thinLambda names the scope of a lambda of thinMarkers.
