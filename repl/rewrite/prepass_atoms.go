@@ -3,7 +3,7 @@
 package rewrite
 
 // compClauses parses for/if clauses of a comprehension.
-func (p *exprParser) compClauses(elem int) []*node {
+func (p *exprParser) compClauses() []*node {
 	var kids []*node
 	for p.err == nil {
 		a := p.i
@@ -103,7 +103,7 @@ func (p *exprParser) atom() *node {
 		}
 		x := p.testOrStar(true)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids := append([]*node{x}, p.compClauses(x.a)...)
+			kids := append([]*node{x}, p.compClauses()...)
 			p.expect(")")
 			n := p.mk(nParen, a, kids...)
 			n.genexp, n.dirty = true, true
@@ -204,7 +204,7 @@ func (p *exprParser) displayItems(close string, braces bool) []*node {
 		}
 		kids = append(kids, item)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids = append(kids, p.compClauses(item.a)...)
+			kids = append(kids, p.compClauses()...)
 			return kids
 		}
 		if !p.tok().op(",") {

@@ -396,7 +396,7 @@ func (p *exprParser) call(a int, fn *node) *node {
 			x := p.namedTest()
 			kids = append(kids, x)
 			if p.tok().kw("for") || p.tok().kw("async") {
-				kids = append(kids, p.compClauses(x.a)...)
+				kids = append(kids, p.compClauses()...)
 				genexp = b == fn.b+1 && p.tok().op(")")
 			}
 		}
