@@ -23,6 +23,7 @@ package rewrite
 
 import (
 	"fmt"
+	"strings"
 
 	"go.starlark.net/syntax"
 )
@@ -71,12 +72,8 @@ func walrusNames(n syntax.Node, out map[string]bool) map[string]bool {
 				}
 				out[name] = true
 			}
-			if _, m := MarkerCall(x); thinMarkers[m] {
-				for _, a := range x.Args {
-					if lam, ok := a.(*syntax.LambdaExpr); ok {
-						out = walrusNames(lam.Body, out)
-					}
-				}
+			for _, lam := range thinLambdas(x) {
+				out = walrusNames(lam.Body, out)
 			}
 		}
 		return true
@@ -86,21 +83,43 @@ func walrusNames(n syntax.Node, out map[string]bool) map[string]bool {
 
 // thinMarkers are the markers whose lambda arguments the pre-pass wrote
 // to delay an evaluation (a chained comparison's later operands, an
-// assert's message): a walrus there binds in the enclosing scope.
-var thinMarkers = map[string]bool{"__py_chain": true, "__py_assert": true}
+// assert's message, an annotation): a walrus there binds in the enclosing
+// scope. So does one in a match guard, which the pre-pass writes as
+// (lambda captures: (guard))(*__py_cN[0]) (prepass_match.go).
+var thinMarkers = map[string]bool{"__py_chain": true, "__py_assert": true, "__py_annotate": true}
 
-// markThin notes the lambda arguments of a marker of thinMarkers.
-func (w *astWalker) markThin(c *syntax.CallExpr) {
-	if _, m := MarkerCall(c); !thinMarkers[m] {
-		return
-	}
-	for _, a := range c.Args {
-		if lam, ok := a.(*syntax.LambdaExpr); ok {
-			if w.thin == nil {
-				w.thin = map[*syntax.LambdaExpr]bool{}
+// thinLambdas returns the lambdas of c the pre-pass wrote (see thinMarkers).
+func thinLambdas(c *syntax.CallExpr) []*syntax.LambdaExpr {
+	var out []*syntax.LambdaExpr
+	if _, m := MarkerCall(c); thinMarkers[m] {
+		for _, a := range c.Args {
+			if lam, ok := a.(*syntax.LambdaExpr); ok {
+				out = append(out, lam)
 			}
-			w.thin[lam] = true
 		}
+		return out
+	}
+	if p, ok := c.Fn.(*syntax.ParenExpr); ok && len(c.Args) == 1 {
+		lam, isLam := p.X.(*syntax.LambdaExpr)
+		star, isStar := c.Args[0].(*syntax.UnaryExpr)
+		if isLam && isStar && star.Op == syntax.STAR {
+			if ix, ok := star.X.(*syntax.IndexExpr); ok {
+				if id, ok := ix.X.(*syntax.Ident); ok && strings.HasPrefix(id.Name, "__py_c") {
+					out = append(out, lam)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// markThin notes the lambdas of c the pre-pass wrote.
+func (w *astWalker) markThin(c *syntax.CallExpr) {
+	for _, lam := range thinLambdas(c) {
+		if w.thin == nil {
+			w.thin = map[*syntax.LambdaExpr]bool{}
+		}
+		w.thin[lam] = true
 	}
 }
 
@@ -179,7 +198,7 @@ scopes:
 	var target syntax.Expr = &syntax.Ident{NamePos: pos, Name: "None"}
 	if s, _ := w.lookup(name); s != nil {
 		if !s.fn || !s.dict[name] {
-			return fail("internal error: the assignment expression (:=) to %s has no variable; assign on the line before", name)
+			return fail("an assignment expression (:=) to %s, which this pattern binds, is not supported here; assign in the case body", name)
 		}
 		target = &syntax.Ident{NamePos: pos, Name: s.dictVar}
 	}
