@@ -100,7 +100,7 @@ func helpStarlark(sb *strings.Builder) {
 		}
 	}
 	sb.WriteString("Modules: " + strings.Join(mods, " ") + ".\n")
-	sb.WriteString("Missing: except*, complex, threads, := outside conditions.\n")
+	sb.WriteString("Missing: except*, complex, threads.\n")
 	sb.WriteString("Use instead:\n")
 	for _, u := range useInsteadTable {
 		fmt.Fprintf(sb, "  %s → %s\n", u.name, u.alternative)

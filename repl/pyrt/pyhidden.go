@@ -142,6 +142,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	add(rewrite.HidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.liveGlobal(thread, string(args[0].(starlark.String)))
 	})
+	add(rewrite.HidWalrus, "walrus", r.pyWalrus)
 	r.tryBuiltins(g)
 	r.classBuiltins(g)
 	g["getattr"], g["hasattr"] = builtin("getattr", r.pyGetattr), builtin("hasattr", r.pyHasattr)
@@ -460,6 +461,25 @@ func (r *Interp) pySetGlobal(thread *starlark.Thread, _ *starlark.Builtin, args 
 		}
 	}
 	return starlark.None, nil
+}
+
+// pyWalrus is NAME := value (rewrite/astpass_walrus.go): value stored in
+// the function's locals dict, or, outside functions, bound as the global
+// NAME (the REPL's globals and the running chunk's own binding); it is
+// the walrus's value.
+func (r *Interp) pyWalrus(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	name, v := string(args[1].(starlark.String)), args[2]
+	if l, ok := args[0].(*pyLocals); ok {
+		l.vars[name] = v
+		return v, nil
+	}
+	r.Globals[name] = v
+	if d := thread.CallStackDepth(); d > 0 {
+		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
+			r.slotsFor(fn.Module()).Set(name, v)
+		}
+	}
+	return v, nil
 }
 
 // pyDup is a chained assignment's value, once per target.

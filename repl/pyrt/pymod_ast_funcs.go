@@ -320,6 +320,9 @@ func (a *astInfo) convertList(v starlark.Value) ([]starlark.Value, error) {
 
 func (a *astInfo) convert(v starlark.Value) (starlark.Value, error) {
 	if o, ok := a.is(v, "Constant"); ok {
+		if c, ok := field(o, "value").(*unavailable); ok {
+			return nil, c.err()
+		}
 		return field(o, "value"), nil
 	}
 	if o, ok := a.is(v, "Tuple"); ok {
@@ -352,26 +355,49 @@ func (a *astInfo) convert(v starlark.Value) (starlark.Value, error) {
 		}
 	}
 	if o, ok := a.is(v, "Dict"); ok {
-		keys, err := a.convertList(field(o, "keys"))
-		if err != nil {
-			return nil, err
-		}
-		vals, err := a.convertList(field(o, "values"))
-		if err != nil {
-			return nil, err
-		}
-		if len(keys) != len(vals) {
-			return nil, a.malformed(v)
-		}
-		d := starlark.NewDict(len(keys))
-		for i := range keys {
-			if err := d.SetKey(keys[i], vals[i]); err != nil {
-				return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(keys[i]))
+		return a.convertDict(o)
+	}
+	if o, ok := a.is(v, "BinOp"); ok {
+		_, add := a.is(field(o, "op"), "Add")
+		_, sub := a.is(field(o, "op"), "Sub")
+		if add || sub { // Python's complex literals: both sides must be numbers
+			if _, err := a.signedNum(field(o, "left")); err != nil {
+				return nil, err
+			}
+			if _, err := a.num(field(o, "right")); err != nil {
+				return nil, err
 			}
 		}
-		return d, nil
 	}
 	return a.signedNum(v)
+}
+
+// convertDict converts a Dict node's keys and values in CPython's order:
+// key, value, next key.
+func (a *astInfo) convertDict(o *PyObject) (starlark.Value, error) {
+	keys, _ := field(o, "keys").(*starlark.List)
+	vals, _ := field(o, "values").(*starlark.List)
+	if keys == nil || vals == nil {
+		return nil, a.malformed(o)
+	}
+	if keys.Len() != vals.Len() {
+		return nil, a.malformed(o)
+	}
+	d := starlark.NewDict(keys.Len())
+	for i := 0; i < keys.Len(); i++ {
+		k, err := a.convert(keys.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		v, err := a.convert(vals.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		if err := d.SetKey(k, v); err != nil {
+			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+		}
+	}
+	return d, nil
 }
 
 func (a *astInfo) num(v starlark.Value) (starlark.Value, error) {
@@ -379,6 +405,8 @@ func (a *astInfo) num(v starlark.Value) (starlark.Value, error) {
 		switch c := field(o, "value").(type) {
 		case starlark.Int, starlark.Float:
 			return c, nil
+		case *unavailable: // a complex literal: refused, never another answer
+			return nil, c.err()
 		}
 	}
 	return nil, a.malformed(v)

@@ -81,7 +81,7 @@ func ASTPass(f *syntax.File, opts ASTOptions) error {
 			return true
 		})
 	}
-	w := &astWalker{opts: opts}
+	w := &astWalker{opts: opts, top: topWalrus(f.Stmts)}
 	w.stmts(f.Stmts)
 	if w.err != nil {
 		return w.err
@@ -91,10 +91,13 @@ func ASTPass(f *syntax.File, opts ASTOptions) error {
 
 type astWalker struct {
 	opts   ASTOptions
-	scopes []*astScope   // innermost last; the first function scope starts live lookups
-	funcs  int           // function scopes on the stack
-	dicts  int           // locals dicts made, for their names
-	err    *syntax.Error // the first error found
+	scopes []*astScope                 // innermost last; the first function scope starts live lookups
+	funcs  int                         // function scopes on the stack
+	dicts  int                         // locals dicts made, for their names
+	err    *syntax.Error               // the first error found
+	top    map[string]bool             // the names walruses bind outside functions (astpass_walrus.go)
+	inIter int                         // walking a comprehension's iterable
+	thin   map[*syntax.LambdaExpr]bool // lambdas of the pre-pass's markers (astpass_walrus.go)
 }
 
 func (w *astWalker) marked(k markKind, p syntax.Position) bool {
@@ -208,7 +211,7 @@ func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
 // function walks a def or lambda body in a new function scope and
 // returns the body (which may have grown, see locals).
 func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.Stmt, expr *syntax.Expr) []syntax.Stmt {
-	scope := &astScope{names: map[string]bool{}, fn: true, class: IsClassBody(name), clause: IsClause(name)}
+	scope := &astScope{names: map[string]bool{}, fn: true, class: IsClassBody(name), clause: IsClause(name), lambda: expr != nil && name != thinLambda, thin: name == thinLambda}
 	for i, p := range params {
 		if id := paramName(p); id != nil {
 			scope.names[id.Name] = true
@@ -220,11 +223,22 @@ func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.St
 	var init syntax.Stmt
 	if !scope.clause { // a clause's variables are its function's
 		boundIn(body, scope.names)
+		walrus := stmtsWalrus(body)
+		for n := range walrus {
+			scope.names[n] = true
+		}
 		for n := range nonlocalNames(body, nil) {
 			delete(scope.names, n) // the enclosing function's (astpass_locals.go)
+			delete(walrus, n)
 		}
-		init = w.locals(scope, params, body)
+		init = w.locals(scope, params, body, walrus)
 	}
+	if scope.lambda {
+		init = w.lambdaLocals(scope, params, *expr)
+	}
+	inIter := w.inIter
+	w.inIter = 0
+	defer func() { w.inIter = inIter }()
 	w.scopes = append(w.scopes, scope)
 	w.funcs++
 	if expr != nil {
@@ -234,7 +248,9 @@ func (w *astWalker) function(name string, params []syntax.Expr, body []syntax.St
 	}
 	w.funcs--
 	w.scopes = w.scopes[:len(w.scopes)-1]
-	if init != nil {
+	if scope.lambda && init != nil {
+		*expr = lambdaWithLocals(init, *expr)
+	} else if init != nil {
 		body = append([]syntax.Stmt{init}, body...)
 	}
 	return body
@@ -477,7 +493,13 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		e.Cond, e.True, e.False = w.expr(e.Cond), w.expr(e.True), w.expr(e.False)
 	case *syntax.LambdaExpr:
 		w.params(e.Params)
-		w.function("lambda", e.Params, nil, &e.Body)
+		name := "lambda"
+		if w.thin[e] {
+			name = thinLambda
+		}
+		w.function(name, e.Params, nil, &e.Body)
+	case *syntax.DictEntry:
+		e.Key, e.Value = w.expr(e.Key), w.expr(e.Value)
 	case *syntax.Comprehension:
 		return w.comprehension(e)
 	}
@@ -502,6 +524,9 @@ func (w *astWalker) exprs(list []syntax.Expr) {
 // so a function sees the current value of a global however and whenever
 // it was bound.
 func (w *astWalker) ident(id *syntax.Ident) syntax.Expr {
+	if x, ok := w.walrusRead(id); ok {
+		return x
+	}
 	if w.funcs == 0 {
 		return id
 	}
@@ -531,7 +556,10 @@ func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
 	for _, cl := range c.Clauses {
 		switch cl := cl.(type) {
 		case *syntax.ForClause:
-			cl.X = hidden(HidIter, cl.For, w.expr(cl.X))
+			w.inIter++
+			x := w.expr(cl.X)
+			w.inIter--
+			cl.X = hidden(HidIter, cl.For, x)
 			bindTargets(cl.Vars, scope.names)
 			cl.Vars = w.target(cl.Vars)
 		case *syntax.IfClause:
@@ -643,6 +671,10 @@ func sequenceLiteral(e syntax.Expr) bool {
 // call rewrites a call: its arguments, and x.name(...) for the names in
 // opts.methods, whose Python behaviour the runtime supplies.
 func (w *astWalker) call(c *syntax.CallExpr) syntax.Expr {
+	if name := walrusName(c); name != "" {
+		return w.walrus(c, name)
+	}
+	w.markThin(c)
 	w.superArgs(c)
 	for i, a := range c.Args {
 		switch a := a.(type) {

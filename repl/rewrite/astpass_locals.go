@@ -29,6 +29,8 @@ type astScope struct {
 	fn      bool            // a function (not a comprehension)
 	clause  bool            // a try clause function: its variables are its function's
 	class   bool            // a class body
+	lambda  bool            // a lambda
+	thin    bool            // a lambda of a pre-pass marker: a walrus binds outside it
 	self    string          // the first parameter, for super()
 	dict    map[string]bool // names kept in dictVar
 	dictVar string
@@ -83,11 +85,17 @@ func (w *astWalker) storeIdent(id *syntax.Ident) syntax.Expr {
 }
 
 // locals sets up the locals dict of a function whose try clauses assign
-// variables, and returns the statement making it (to come first in the
-// body, once walked), or nil.
-func (w *astWalker) locals(scope *astScope, params []syntax.Expr, body []syntax.Stmt) syntax.Stmt {
+// variables, or whose walruses bind names (walrus), and returns the
+// statement making it (to come first in the body, once walked), or nil.
+func (w *astWalker) locals(scope *astScope, params []syntax.Expr, body []syntax.Stmt, walrus map[string]bool) syntax.Stmt {
 	var shared map[string]bool
 	clauseBound(body, &shared)
+	for n := range walrus {
+		if shared == nil {
+			shared = map[string]bool{}
+		}
+		shared[n] = true
+	}
 	for n := range nestedNonlocals(body, nil) {
 		if scope.names[n] {
 			if shared == nil {

@@ -16,8 +16,8 @@
 //     function as one function per clause, run by the hidden __py_tryrun,
 //     prepass_trydef.go), with, top-level class statements (a function
 //     running the class body, then __py_class, prepass_class.go),
-//     decorators, annotations, star unpacking, walrus in if/while
-//     conditions, for/while-else, nonlocal, match (an if/elif chain over
+//     decorators, annotations, star unpacking, the walrus (a marker call
+//     the AST pass binds, prepass_compwalrus.go), for/while-else, nonlocal, match (an if/elif chain over
 //     __py_match, prepass_match.go), yield (hidden calls; the runtime runs
 //     a generator function's body on a goroutine of its own, one step per
 //     next()). Code without these habits reaches Starlark byte for byte
@@ -38,7 +38,7 @@
 //     keeps the variables a function's try clauses assign in a dict the
 //     function makes on entry, so that body, handlers, finally and the
 //     code after share them (and so the variables nested functions declare
-//     nonlocal), and makes a method's reads of its class body's names
+//     nonlocal, and those a walrus binds: astpass_walrus.go), and makes a method's reads of its class body's names
 //     global reads, as Python scopes them (astpass_locals.go); super()
 //     gets its class and instance.
 //

@@ -3,9 +3,8 @@
 package rewrite
 
 // compClauses parses for/if clauses of a comprehension.
-func (p *exprParser) compClauses(elem int) []*node {
+func (p *exprParser) compClauses() []*node {
 	var kids []*node
-	defer func() { p.compWalrus(elem, kids) }()
 	for p.err == nil {
 		a := p.i
 		switch {
@@ -25,21 +24,12 @@ func (p *exprParser) compClauses(elem int) []*node {
 			kids = append(kids, c)
 		case p.tok().kw("if"):
 			p.i++
-			kids = append(kids, p.mk(nComp, a, p.orTestNoCond()))
+			kids = append(kids, p.mk(nComp, a, p.orTest()))
 		default:
 			return kids
 		}
 	}
 	return kids
-}
-
-// orTestNoCond parses the condition of a comprehension's if clause, which
-// may hold a walrus but no bare conditional expression.
-func (p *exprParser) orTestNoCond() *node {
-	if p.tok().kind == tName && p.peek(1).op(":=") {
-		return p.namedTest()
-	}
-	return p.orTest()
 }
 
 // targetList parses the targets of a for clause or statement.
@@ -113,7 +103,7 @@ func (p *exprParser) atom() *node {
 		}
 		x := p.testOrStar(true)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids := append([]*node{x}, p.compClauses(x.a)...)
+			kids := append([]*node{x}, p.compClauses()...)
 			p.expect(")")
 			n := p.mk(nParen, a, kids...)
 			n.genexp, n.dirty = true, true
@@ -214,7 +204,7 @@ func (p *exprParser) displayItems(close string, braces bool) []*node {
 		}
 		kids = append(kids, item)
 		if p.tok().kw("for") || p.tok().kw("async") {
-			kids = append(kids, p.compClauses(item.a)...)
+			kids = append(kids, p.compClauses()...)
 			return kids
 		}
 		if !p.tok().op(",") {

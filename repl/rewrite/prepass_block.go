@@ -351,8 +351,7 @@ func (rw *rewriter) decorate(l *pline) {
 	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
 }
 
-// condHeader rewrites the condition of if, elif and while, and hoists an
-// assignment expression evaluated on every run of the condition.
+// condHeader rewrites the condition of if, elif and while.
 func (rw *rewriter) condHeader(lb *lineBuilder, sc scope) {
 	l := lb.l
 	if l.colon < 1 {
@@ -360,107 +359,11 @@ func (rw *rewriter) condHeader(lb *lineBuilder, sc scope) {
 	}
 	p := rw.parser(l, 1, l.colon)
 	cond := p.namedTest()
-	if p.err != nil || p.i != p.end {
+	if p.err != nil || p.i != p.end || !rw.checkNamed(p, sc) {
 		return
 	}
-	e := rw.emitter()
-	if len(p.named) > 0 {
-		rw.walrus(lb, e, cond, p.named)
-	} else {
-		lb.node(e, cond)
-	}
+	lb.node(rw.emitter(), cond)
 	rw.inline(lb, sc)
-}
-
-// walrus hoists NAME := value out of an if or while condition.
-func (rw *rewriter) walrus(lb *lineBuilder, e *emitter, cond *node, named []*node) {
-	l := lb.l
-	for _, n := range named {
-		if !unconditional(cond, n) {
-			rw.fail(e.toks[n.a].start, "this assignment expression (:=) is evaluated only sometimes (after and/or, in a branch or a comprehension); assign on the line before")
-			return
-		}
-	}
-	if l.kw == "elif" {
-		rw.fail(e.toks[named[0].a].start, "an assignment expression (:=) in an elif condition is not supported; nest an if inside else:")
-		return
-	}
-	var assigns frag
-	var at int
-	if l.kw == "while" {
-		if len(l.kids) == 0 {
-			rw.fail(l.toks[0].start, "while with an assignment expression (:=) needs its body on the following lines")
-			return
-		}
-		at = strings.LastIndexByte(rw.src[:l.kids[0].start], '\n') + 1
-		indent := rw.src[at:l.kids[0].start]
-		rw.hoist(&assigns, e, named, indent, at)
-		cond = replaceNamed(cond)
-		assigns.add(indent+"if not (", at)
-		e.emit(cond, &assigns)
-		assigns.add("): break\n", at)
-		ca, cb := e.span(cond)
-		lb.replace(ca, cb, "True")
-	} else {
-		at = strings.LastIndexByte(rw.src[:l.start], '\n') + 1
-		rw.hoist(&assigns, e, named, rw.src[at:l.start], at)
-		cond = replaceNamed(cond)
-		lb.node(e, cond)
-	}
-	if e.err != nil {
-		rw.fail(e.err.Pos, e.err.Msg)
-		return
-	}
-	rw.edits = append(rw.edits, edit{start: at, end: at, f: assigns})
-}
-
-// hoist writes NAME = value lines for the assignment expressions.
-func (rw *rewriter) hoist(f *frag, e *emitter, named []*node, indent string, at int) {
-	for _, n := range named {
-		f.add(indent, at)
-		f.copy(rw.src, e.toks[n.a].start, e.toks[n.a].end)
-		f.add(" = ", e.toks[n.a].end)
-		e.emit(n.kids[1], f)
-		f.add("\n", at)
-	}
-}
-
-// replaceNamed replaces each NAME := value below n by NAME, marking the
-// path dirty so that it is written out.
-func replaceNamed(n *node) *node {
-	if n.kind == nNamed {
-		return &node{kind: nNameOf, a: n.a, b: n.b, dirty: true}
-	}
-	for i, k := range n.kids {
-		r := replaceNamed(k)
-		if r != k || r.dirty {
-			n.kids[i] = r
-			n.dirty = true
-		}
-	}
-	return n
-}
-
-// unconditional reports whether target is evaluated whenever n is.
-func unconditional(n, target *node) bool {
-	if n == target {
-		return true
-	}
-	switch n.kind {
-	case nParen, nNot, nCall, nAttr, nSubscript, nBinary, nUnary, nArg, nPower, nTuple, nList:
-		for _, k := range n.kids {
-			if unconditional(k, target) {
-				return true
-			}
-		}
-	case nCompare:
-		return unconditional(n.kids[0], target) || len(n.kids) == 2 && unconditional(n.kids[1], target)
-	case nBoolOp:
-		return unconditional(n.kids[0], target)
-	case nIfExp:
-		return unconditional(n.kids[1], target)
-	}
-	return false
 }
 
 // forHeader rewrites the targets and iterable of a for statement.
@@ -480,8 +383,7 @@ func (rw *rewriter) forHeader(lb *lineBuilder, sc scope) {
 		return
 	}
 	e := rw.emitter()
-	if len(p.named) > 0 {
-		rw.fail(e.toks[p.named[0].a].start, walrusMsg)
+	if !rw.checkNamed(p, sc) {
 		return
 	}
 	if starDeep(targets) {

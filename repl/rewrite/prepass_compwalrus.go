@@ -1,85 +1,71 @@
-// The walrus in a comprehension's if clause: a clause binding the name
-// goes before the test, as Python evaluates it.
+// The walrus, NAME := value, wherever Python allows it: any condition,
+// a comprehension's element or if clause, after and/or, call arguments,
+// subscripts, f-string expressions, nested. The pre-pass writes it as the
+// marker call __py_walrus("NAME", value); the AST pass binds NAME where
+// Python does (astpass_walrus.go): in the enclosing function, as a
+// variable of its locals dict, or, outside functions, as a global, also
+// when the walrus is inside a comprehension.
 //
-//	[m[1] for l in ls if (m := p.match(l))]   [m[1] for l in ls for m in [p.match(l)] if m]
+//	if (n := len(xs)) > 3: ...     if __py_walrus("n", len(xs)) > 3: ...
 //
-// Python also binds the name in the enclosing scope; when the name is used
-// outside the comprehension, the walrus stays refused.
+// Forms Python rejects are refused before anything runs: an
+// unparenthesized walrus as a statement, an assignment's value or a
+// return value (SyntaxError: invalid syntax). A walrus binding a name the
+// function declares global is written __py_walrus("NAME", value, True).
 
 package rewrite
 
-// compWalrus marks the if clauses of a comprehension (element at token
-// elem, clauses kids) whose walrus can be written as a for clause, and
-// takes those walruses off the parser's list of refused ones.
-func (p *exprParser) compWalrus(elem int, kids []*node) {
-	if len(kids) == 0 || len(p.named) == 0 {
-		return
+import "strconv"
+
+// walrusMarker is the marker call the pre-pass writes for NAME := value.
+const walrusMarker = "__py_walrus"
+
+// emitNamed writes NAME := value as __py_walrus("NAME", value).
+func (e *emitter) emitNamed(n *node, f *frag) {
+	name := e.toks[n.a]
+	f.add(walrusMarker+"("+strconv.Quote(name.text)+", ", name.start)
+	e.emit(n.kids[1], f)
+	_, b := e.span(n)
+	if n.glob {
+		f.add(", True", b)
 	}
-	end := kids[len(kids)-1].b
-	for _, c := range kids {
-		if len(c.kids) != 1 {
-			continue
-		}
-		var mine []*node
-		for _, n := range p.named {
-			if n.a >= c.a && n.b <= c.b {
-				mine = append(mine, n)
+	f.add(")", b)
+}
+
+// bareNamed returns the first walrus written without parentheses at the
+// top of a statement's expression (x := 5, y = x := 5, return x := 1, a,
+// b := 1, 2), which Python rejects, or nil.
+func bareNamed(n *node) *node {
+	if n == nil {
+		return nil
+	}
+	if n.kind == nNamed {
+		return n
+	}
+	if n.kind == nTuple {
+		for _, k := range n.kids {
+			if k.kind == nNamed {
+				return k
 			}
 		}
-		if len(mine) == 0 {
-			continue
-		}
-		ok := true
-		for _, n := range mine {
-			ok = ok && unconditional(c.kids[0], n) && !p.usedOutside(p.toks[n.a].text, elem, end)
-		}
-		if !ok {
-			continue
-		}
-		c.walrus, c.dirty = mine, true
-		keep := p.named[:0]
-		for _, n := range p.named {
-			if !containsNode(mine, n) {
-				keep = append(keep, n)
-			}
-		}
-		p.named = keep
 	}
+	return nil
 }
 
-func containsNode(list []*node, n *node) bool {
-	for _, x := range list {
-		if x == n {
-			return true
+// checkNamed refuses, before anything runs, the walruses of a statement
+// that Python rejects or whose meaning the REPL cannot keep: bare ones at
+// the top of the statement's expressions (parts), and those binding a
+// name the current def declares global, which it marks. It reports whether
+// all is well.
+func (rw *rewriter) checkNamed(p *exprParser, sc scope, parts ...*node) bool {
+	for _, n := range parts {
+		if b := bareNamed(n); b != nil {
+			rw.fail(p.toks[b.a].start, "SyntaxError: invalid syntax (an assignment expression (:=) needs parentheses here, or assign with =)")
+			return false
 		}
 	}
-	return false
-}
-
-// usedOutside reports whether name appears as a name token of the source
-// outside tokens [a, b).
-func (p *exprParser) usedOutside(name string, a, b int) bool {
-	for i, t := range p.toks {
-		if (i < a || i >= b) && t.kind == tName && t.text == name {
-			return true
-		}
+	for _, n := range p.named {
+		n.glob = sc.globals[p.toks[n.a].text]
 	}
-	return false
-}
-
-// compIf writes an if clause whose walruses become for clauses.
-func (e *emitter) compIf(n *node, f *frag) {
-	a, _ := e.span(n)
-	for _, w := range n.walrus {
-		name := e.toks[w.a]
-		f.add("for ", a)
-		f.copy(e.src, name.start, name.end)
-		f.add(" in [", a)
-		e.emit(w.kids[1], f)
-		f.add("] ", a)
-	}
-	cond := replaceNamed(n.kids[0])
-	ca, _ := e.span(cond)
-	f.copy(e.src, a, ca)
-	e.emit(cond, f)
+	return true
 }

@@ -41,9 +41,6 @@ func (e *emitter) emit(n *node, f *frag) {
 	case nEllipsis:
 		a, _ := e.span(n)
 		f.add("Ellipsis", a)
-	case nNameOf:
-		t := e.toks[n.a]
-		f.copy(e.src, t.start, t.end)
 	case nPower:
 		e.power(n, f)
 	case nCompare:
@@ -78,8 +75,7 @@ func (e *emitter) emit(n *node, f *frag) {
 	case nComp:
 		e.comp(n, f)
 	case nNamed:
-		a, _ := e.span(n)
-		e.fail(a, "assignment expressions (:=) work only as the whole condition of an if or while statement, like `if (m := re.search(p, s)):`; assign on the line before")
+		e.emitNamed(n, f)
 	default:
 		e.generic(n, f)
 	}
@@ -535,9 +531,6 @@ func (e *emitter) fieldArg(fld *ffield, f *frag) {
 	if p.err != nil {
 		e.fail(p.err.Pos, "f-string expression: %s", p.err.Msg)
 		return
-	}
-	if len(p.named) > 0 {
-		e.fail(fld.exprStart, "assignment expressions (:=) inside f-strings are not supported")
 	}
 	for _, t := range toks {
 		if t.kw("load") && e.loads != nil {

@@ -39,7 +39,6 @@ const (
 	nAwait
 	nDictItem // key: value, or **mapping
 	nComp     // a comprehension clause: for targets in iter, or if cond
-	nNameOf   // written as its first token only: NAME := value once hoisted
 )
 
 // node is a parsed expression: the tokens [a, b) and its parts in source
@@ -51,10 +50,10 @@ type node struct {
 	ops    []int // nCompare: the first token of each operator
 	opn    []int // nCompare: tokens in each operator (2 for "not in", "is not")
 	dirty  bool
-	genexp bool    // nParen, nCall: the only content is a generator expression
-	dstar  bool    // nDict: has **mapping items
-	refuse string  // Python's SyntaxError for this form, reported at its first token
-	walrus []*node // nComp if clause: the walruses written as for clauses (prepass_compwalrus.go)
+	genexp bool   // nParen, nCall: the only content is a generator expression
+	dstar  bool   // nDict: has **mapping items
+	refuse string // Python's SyntaxError for this form, reported at its first token
+	glob   bool   // nNamed: the name is declared global
 }
 
 // exprParser parses one range of tokens.
@@ -172,6 +171,7 @@ func (p *exprParser) namedTest() *node {
 		name.b = a + 1
 		p.i += 2
 		n := p.mk(nNamed, a, name, p.test())
+		n.dirty = true
 		p.named = append(p.named, n)
 		return n
 	}
@@ -396,7 +396,7 @@ func (p *exprParser) call(a int, fn *node) *node {
 			x := p.namedTest()
 			kids = append(kids, x)
 			if p.tok().kw("for") || p.tok().kw("async") {
-				kids = append(kids, p.compClauses(x.a)...)
+				kids = append(kids, p.compClauses()...)
 				genexp = b == fn.b+1 && p.tok().op(")")
 			}
 		}

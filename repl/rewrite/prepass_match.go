@@ -56,7 +56,7 @@ func (rw *rewriter) matchStmt(l *pline, sc scope) {
 	n := len(toks)
 	lb := &lineBuilder{rw: rw, l: l, pos: l.start}
 	lb.replace(toks[0].start, toks[0].end, m+", "+c+" = (")
-	rw.exprs(lb, 1, n-1, true)
+	rw.exprs(lb, 1, n-1, true, sc)
 	lb.replace(toks[n-1].start, toks[n-1].end, "), [None]\n"+rw.indentText(l)+"if True:")
 	lb.finish()
 	if len(l.kids) == 0 {
@@ -121,7 +121,7 @@ func (rw *rewriter) caseLine(k *pline, first, last bool, m, c string, sc scope) 
 		}
 		lb.replace(lb.pos, toks[guard+1].start, w.pending)
 		w.pending = ""
-		rw.exprs(lb, guard+1, colon, false)
+		rw.exprs(lb, guard+1, colon, false, sc)
 		lb.copyTo(toks[colon-1].end)
 		if len(pp.names) > 0 {
 			w.text("))(*" + c + "[0])")

@@ -107,10 +107,6 @@ func (e *emitter) starredFor(target, iter *node, f *frag) {
 
 // comp writes a comprehension clause.
 func (e *emitter) comp(n *node, f *frag) {
-	if len(n.walrus) > 0 {
-		e.compIf(n, f)
-		return
-	}
 	if len(n.kids) != 2 || !starDeep(n.kids[0]) {
 		e.generic(n, f)
 		return

@@ -45,7 +45,7 @@ func (rw *rewriter) simpleStmt(lb *lineBuilder, a, b int, sc scope) {
 		// left as written
 	case first.kw("return"):
 		if b > a+1 {
-			rw.exprs(lb, a+1, b, true)
+			rw.exprs(lb, a+1, b, true, sc)
 		}
 	default:
 		rw.assignment(lb, a, b, sc)
@@ -80,20 +80,17 @@ func (rw *rewriter) nonlocalStmt(lb *lineBuilder, a, b int, sc scope) {
 
 // exprs rewrites the expression list in the line's tokens [a, b); it does
 // nothing when they do not parse as one (Starlark then reports them).
-func (rw *rewriter) exprs(lb *lineBuilder, a, b int, star bool) {
+func (rw *rewriter) exprs(lb *lineBuilder, a, b int, star bool, sc scope) {
 	p := rw.parser(lb.l, a, b)
 	n := p.testList(star)
 	if p.err != nil || p.i != p.end {
 		return
 	}
-	if len(p.named) > 0 {
-		rw.fail(p.toks[p.named[0].a].start, walrusMsg)
+	if !rw.checkNamed(p, sc, n) {
 		return
 	}
 	lb.node(rw.emitter(), n)
 }
-
-const walrusMsg = "this assignment expression (:=) is not supported here (it works in an if or while condition and in a comprehension's if clause whose name is not used outside it); assign on the line before"
 
 // assignment rewrites an expression statement or an assignment, with
 // annotations dropped, star targets unpacked and **= expanded.
@@ -166,7 +163,7 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 			}
 			parts = append(parts, p.testList(true))
 		}
-		if len(parts) > 2 && p.err == nil && p.i == p.end && len(p.named) == 0 {
+		if len(parts) > 2 && p.err == nil && p.i == p.end && rw.checkNamed(p, sc, parts...) {
 			rw.chainAssign(lb, e, parts)
 			return
 		}
@@ -174,8 +171,7 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 	if p.err != nil || p.i != p.end {
 		return
 	}
-	if len(p.named) > 0 {
-		rw.fail(p.toks[p.named[0].a].start, walrusMsg)
+	if !rw.checkNamed(p, sc, parts...) {
 		return
 	}
 	if sc.globals != nil && rw.globalAssign(lb, e, parts, p, a, sc) {
@@ -444,7 +440,7 @@ func (rw *rewriter) callStmt(lb *lineBuilder, a, b int, call string, sep func(to
 		p.i++
 		y = p.test()
 	}
-	if p.err != nil || p.i != p.end || len(p.named) > 0 {
+	if p.err != nil || p.i != p.end {
 		return
 	}
 	e := rw.emitter()

@@ -182,8 +182,7 @@ func (rw *rewriter) clauseReturn(lb *lineBuilder, a, b int, sc scope) {
 	if p.err != nil || p.i != p.end {
 		return
 	}
-	if len(p.named) > 0 {
-		rw.fail(p.toks[p.named[0].a].start, walrusMsg)
+	if !rw.checkNamed(p, sc, n) {
 		return
 	}
 	e := rw.emitter()

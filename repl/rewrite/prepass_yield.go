@@ -27,7 +27,7 @@ func (rw *rewriter) yieldStmt(lb *lineBuilder, a, b int, sc scope) bool {
 		return true
 	}
 	if y > a {
-		rw.exprs(lb, a, y-1, true) // the target
+		rw.exprs(lb, a, y-1, true, sc) // the target
 		lb.copyTo(toks[y-1].end)
 	}
 	fn, x := "__py_yield(", y+1
@@ -39,7 +39,7 @@ func (rw *rewriter) yieldStmt(lb *lineBuilder, a, b int, sc scope) bool {
 		return true
 	}
 	lb.replace(toks[y].start, toks[x].start, fn+"(") // yield a, b yields a tuple
-	rw.exprs(lb, x, b, true)
+	rw.exprs(lb, x, b, true, sc)
 	lb.copyTo(toks[b-1].end)
 	lb.f.add("))", toks[b-1].end)
 	lb.changed = true
