@@ -74,6 +74,7 @@ func init() {
 		"calendar":        (*Interp).calendarModule,
 		"uuid":            (*Interp).uuidModule,
 		"secrets":         (*Interp).secretsModule,
+		"tarfile":         (*Interp).tarfileModule,
 	}
 }
 
