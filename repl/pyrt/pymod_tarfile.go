@@ -72,10 +72,12 @@ func (r *Interp) tarfileModule() starlark.Value {
 	cls.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return r.tarOpen(cls, "TarFile", args, kw, true)
 	}
+	open := builtin("tarfile.open", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return r.tarOpen(cls, "open", args, kw, false)
+	})
+	cls.attrs = starlark.StringDict{"open": open} // TarFile.open, the classmethod
 	m := starlark.StringDict{
-		"open": builtin("tarfile.open", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return r.tarOpen(cls, "open", args, kw, false)
-		}),
+		"open":    open,
 		"TarFile": cls, "TarInfo": tarInfoType, "is_tarfile": builtin("tarfile.is_tarfile", r.isTarfile),
 		"TarError": excTarError, "ReadError": excTarRead, "CompressionError": excTarCompression, "StreamError": excTarStream,
 		"ExtractError": excTarExtract, "HeaderError": excTarHeader, "FilterError": excTarFilter, "AbsolutePathError": excTarAbsPath,

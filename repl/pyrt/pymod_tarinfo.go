@@ -78,7 +78,7 @@ var tarInfoPredicates = map[string]func(t *tarInfo) bool{
 
 func (t *tarInfo) AttrNames() []string {
 	names := []string{"devmajor", "devminor", "gid", "gname", "linkname", "linkpath", "mode", "mtime", "name", "offset",
-		"offset_data", "path", "pax_headers", "size", "sparse", "type", "uid", "uname"}
+		"offset_data", "path", "pax_headers", "replace", "size", "sparse", "type", "uid", "uname"}
 	for k := range tarInfoPredicates {
 		names = append(names, k)
 	}
@@ -124,6 +124,9 @@ func (t *tarInfo) Attr(name string) (starlark.Value, error) {
 			d.SetKey(starlark.String(k), starlark.String(v))
 		}
 		return d, nil
+	}
+	if name == "replace" {
+		return builtin("TarInfo.replace", t.replace), nil
 	}
 	if p, ok := tarInfoPredicates[name]; ok {
 		return builtin("TarInfo."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -192,6 +195,43 @@ func (t *tarInfo) SetField(name string, v starlark.Value) error {
 		return pyErrorf(excNotImplemented, "the REPL's TarInfo.%s cannot be set", name)
 	}
 	return pyErrorf(ExcAttribute, "'TarInfo' object has no attribute '%s'", name)
+}
+
+// replace is TarInfo.replace(*, name=..., mtime=..., mode=..., linkname=...,
+// uid=..., gid=..., uname=..., gname=..., deep=True): a copy with those
+// fields changed (None for mode, uid, gid, uname and gname means unset).
+func (t *tarInfo) replace(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(args) > 0 {
+		return nil, pyErrorf(excTypeError, "TarInfo.replace() takes 1 positional argument but %d were given", len(args)+1)
+	}
+	out := t.clone()
+	for _, pair := range kw {
+		key, v := string(pair[0].(starlark.String)), pair[1]
+		switch key {
+		case "deep":
+			continue
+		case "name", "mtime", "mode", "linkname", "uid", "gid", "uname", "gname":
+		default:
+			return nil, pyErrorf(excTypeError, "TarInfo.replace() got an unexpected keyword argument '%s'", key)
+		}
+		if v == starlark.None {
+			switch key {
+			case "mode":
+				out.mode = -1
+			case "uid", "gid":
+				v = starlark.MakeInt(0)
+			case "uname", "gname":
+				v = starlark.String("")
+			}
+			if key == "mode" {
+				continue
+			}
+		}
+		if err := out.SetField(key, v); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // mtimeSeconds is mtime as whole seconds and nanoseconds.
