@@ -270,25 +270,27 @@ func uuid1(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []st
 	}
 	node := uuidNode()
 	if nodeV != starlark.None {
-		n, ok := nodeV.(starlark.Int)
+		n, ok := boolToInt(nodeV).(starlark.Int)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "'<=' not supported between instances of 'int' and '%s'", pyTypeName(nodeV))
+		}
 		v, exact := n.Uint64()
-		if !ok || !exact || v >= 1<<48 {
+		if !exact || v >= 1<<48 {
 			return nil, pyErrorf(excValueError, "field 6 out of range (need a 48-bit value)")
 		}
 		node = v
 	}
 	var seq uint64
 	if seqV != starlark.None {
-		n, ok := seqV.(starlark.Int)
+		n, ok := boolToInt(seqV).(starlark.Int)
 		if !ok {
 			return nil, pyErrorf(excTypeError, "unsupported operand type(s) for &: '%s' and 'int'", pyTypeName(seqV))
 		}
-		v, _ := new(big.Int).And(n.BigInt(), big.NewInt(0x3fff)).Int64(), 0
-		seq = uint64(v)
+		seq = new(big.Int).And(n.BigInt(), big.NewInt(0x3fff)).Uint64()
 	} else {
 		var r [2]byte
 		rand.Read(r[:])
-		seq = uint64(r[0])<<8 | uint64(r[1])&0x3fff
+		seq = (uint64(r[0])<<8 | uint64(r[1])) & 0x3fff
 	}
 	uuidMu.Lock()
 	ts := uint64(time.Now().UnixNano()/100) + 0x01b21dd213814000
