@@ -66,6 +66,7 @@ func init() {
 			return a.members[a.next-1].info, nil
 		},
 		"add":         tarAdd,
+		"gettarinfo":  tarGettarinfo,
 		"addfile":     tarAddfile,
 		"extractfile": tarExtractfile,
 		"extract":     tarExtract,
@@ -203,6 +204,48 @@ func tarAdd(a *tarArchive, thread *starlark.Thread, fn string, args starlark.Tup
 		}
 	}
 	return starlark.None, a.addPath(thread, name, arc, recursive, filter)
+}
+
+// tarGettarinfo is gettarinfo(name=None, arcname=None, fileobj=None): the
+// TarInfo add would make for a file of the mounts (fileobj's name when
+// only it is given).
+func tarGettarinfo(a *tarArchive, _ *starlark.Thread, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var nameV, arcV, fileobj starlark.Value = starlark.None, starlark.None, starlark.None
+	if err := starlark.UnpackArgs(fn, args, kw, "name?", &nameV, "arcname?", &arcV, "fileobj?", &fileobj); err != nil {
+		return nil, err
+	}
+	if err := a.check("awx"); err != nil {
+		return nil, err
+	}
+	if nameV == starlark.None {
+		f, ok := fileobj.(*PyFile)
+		if !ok || f.p == nil {
+			return nil, pyErrorf(ExcAttribute, "'%s' object has no attribute 'name'", pyTypeName(fileobj))
+		}
+		nameV = starlark.String(f.name)
+	}
+	name, err := a.r.pathText("gettarinfo", nameV)
+	if err != nil {
+		return nil, err
+	}
+	arc := name
+	if arcV != starlark.None {
+		if arc, err = a.r.pathText("gettarinfo", arcV); err != nil {
+			return nil, err
+		}
+	}
+	root, rel, v, err := a.r.Host.Locate("gettarinfo", name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return nil, a.r.givenErr(name, a.r.Host.FsErr("gettarinfo", v, err))
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return starlark.None, nil
+	}
+	return a.statInfo(arc, fi), nil
 }
 
 func joinName(dir, name string) string {
