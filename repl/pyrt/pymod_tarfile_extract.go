@@ -69,7 +69,7 @@ func tarFilter(kind string, info *tarInfo, dest string) (*tarInfo, error) {
 		default:
 			return nil, tarFilterErr(excTarSpecial, "%s is a special file", info)
 		}
-		out.uid, out.gid, out.uname, out.gname = 0, 0, "", ""
+		out.noOwner = 0xf
 		if info.isLnk() || info.isSym() {
 			if strings.HasPrefix(info.linkname, "/") {
 				return nil, tarFilterErr(excTarAbsLink, "%s is a link to an absolute path", info)
@@ -84,8 +84,7 @@ func tarFilter(kind string, info *tarInfo, dest string) (*tarInfo, error) {
 		}
 	}
 	out.mode = mode
-	if out.name == info.name && out.mode == info.mode && out.uid == info.uid && out.gid == info.gid &&
-		out.uname == info.uname && out.gname == info.gname {
+	if out.name == info.name && out.mode == info.mode && out.noOwner == info.noOwner {
 		return info, nil
 	}
 	return out, nil

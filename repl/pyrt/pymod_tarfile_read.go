@@ -196,6 +196,20 @@ func (t *tarInfo) header(format int) *tar.Header {
 	if t.typ == 0 {
 		hdr.Typeflag = tar.TypeReg
 	}
+	for name, bit := range tarOwnerBits {
+		if t.noOwner&bit != 0 { // None: written as 0 and ""
+			switch name {
+			case "uid":
+				hdr.Uid = 0
+			case "gid":
+				hdr.Gid = 0
+			case "uname":
+				hdr.Uname = ""
+			default:
+				hdr.Gname = ""
+			}
+		}
+	}
 	if t.isReg() {
 		hdr.Size = t.size
 	}

@@ -22,6 +22,7 @@ type tarInfo struct {
 	typ            byte
 	uid, gid       int64
 	uname, gname   string
+	noOwner        uint8 // bits of tarOwnerBits: those of uid, gid, uname, gname that are None
 	offset, data   int64 // offset and offset_data, for members read
 	pax            map[string]string
 }
@@ -102,14 +103,8 @@ func (t *tarInfo) Attr(name string) (starlark.Value, error) {
 		return starlark.MakeInt64(t.mode), nil
 	case "type":
 		return starlark.Bytes([]byte{t.typ}), nil
-	case "uid":
-		return starlark.MakeInt64(t.uid), nil
-	case "gid":
-		return starlark.MakeInt64(t.gid), nil
-	case "uname":
-		return starlark.String(t.uname), nil
-	case "gname":
-		return starlark.String(t.gname), nil
+	case "uid", "gid", "uname", "gname":
+		return t.owner(name), nil
 	case "devmajor", "devminor":
 		return starlark.MakeInt(0), nil
 	case "offset":
@@ -139,6 +134,25 @@ func (t *tarInfo) Attr(name string) (starlark.Value, error) {
 	return nil, nil
 }
 
+var tarOwnerBits = map[string]uint8{"uid": 1, "gid": 2, "uname": 4, "gname": 8}
+
+// owner is uid, gid, uname or gname, None when unset (the data filter
+// unsets them all).
+func (t *tarInfo) owner(name string) starlark.Value {
+	if t.noOwner&tarOwnerBits[name] != 0 {
+		return starlark.None
+	}
+	switch name {
+	case "uid":
+		return starlark.MakeInt64(t.uid)
+	case "gid":
+		return starlark.MakeInt64(t.gid)
+	case "uname":
+		return starlark.String(t.uname)
+	}
+	return starlark.String(t.gname)
+}
+
 // SetField sets a field as CPython's attributes are set; the REPL checks
 // the value's type now, where CPython fails later, in addfile.
 func (t *tarInfo) SetField(name string, v starlark.Value) error {
@@ -158,6 +172,13 @@ func (t *tarInfo) SetField(name string, v starlark.Value) error {
 		}
 		*dst = i
 		return nil
+	}
+	if bit, ok := tarOwnerBits[name]; ok {
+		if v == starlark.None {
+			t.noOwner |= bit
+			return nil
+		}
+		t.noOwner &^= bit
 	}
 	switch name {
 	case "name", "path":
@@ -218,12 +239,9 @@ func (t *tarInfo) replace(_ *starlark.Thread, b *starlark.Builtin, args starlark
 			switch key {
 			case "mode":
 				out.mode = -1
-			case "uid", "gid":
-				v = starlark.MakeInt(0)
-			case "uname", "gname":
-				v = starlark.String("")
-			}
-			if key == "mode" {
+				continue
+			case "uid", "gid", "uname", "gname":
+				out.noOwner |= tarOwnerBits[key]
 				continue
 			}
 		}
