@@ -92,7 +92,7 @@ func (r *interp) helpFiles(sb *strings.Builder) {
 func helpStarlark(sb *strings.Builder) {
 	sb.WriteString("\n## Starlark\n")
 	sb.WriteString("Starlark with Python's meaning: classes, try/with, match, generators, decorators, hints. " +
-		"Variables persist between calls; an error stops the call after what ran.\n")
+		"Variables persist between calls; an error stops the call there.\n")
 	var mods []string
 	for _, m := range pyrt.ModuleList() {
 		if m != "os.path" { // os's, and so implied

@@ -4,7 +4,9 @@
 package pyrt
 
 import (
+	cryptorand "crypto/rand"
 	"crypto/sha512"
+	"encoding/binary"
 	"math"
 	"math/big"
 	"sort"
@@ -18,6 +20,7 @@ type mt19937 struct {
 	mt        [624]uint32
 	mti       int
 	gaussNext *float64
+	system    bool // SystemRandom: crypto/rand instead of the twister
 }
 
 func (m *mt19937) initGenrand(s uint32) {
@@ -58,6 +61,11 @@ func (m *mt19937) initByArray(key []uint32) {
 }
 
 func (m *mt19937) uint32() uint32 {
+	if m.system {
+		var b [4]byte
+		cryptorand.Read(b[:])
+		return binary.BigEndian.Uint32(b[:])
+	}
 	if m.mti >= 624 {
 		for kk := 0; kk < 624; kk++ {
 			y := (m.mt[kk] & 0x80000000) | (m.mt[(kk+1)%624] & 0x7fffffff)
@@ -147,12 +155,23 @@ func (m *mt19937) belowInt(n int) int { return int(m.below(big.NewInt(int64(n)))
 func (r *Interp) randomModule() starlark.Value {
 	m := &mt19937{}
 	_ = m.seed(starlark.None)
-	fn := func(name string, f BuiltinFunc) *starlark.Builtin { return builtin("random."+name, f) }
-	return newModule("random", starlark.StringDict{
+	members := randomMembers(m, "random.")
+	members["SystemRandom"] = sysRandomType
+	return newModule("random", members)
+}
+
+// randomMembers are the functions of the random module over m, named
+// prefix+name (the methods of a SystemRandom for m.system).
+func randomMembers(m *mt19937, prefix string) starlark.StringDict {
+	fn := func(name string, f BuiltinFunc) *starlark.Builtin { return builtin(prefix+name, f) }
+	return starlark.StringDict{
 		"seed": fn("seed", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var a starlark.Value = starlark.None
 			if err := starlark.UnpackArgs(b.Name(), args, kw, "a?", &a, "version?", new(int)); err != nil {
 				return nil, err
+			}
+			if m.system {
+				return starlark.None, nil // a stub, as SystemRandom.seed is
 			}
 			return starlark.None, m.seed(a)
 		}),
@@ -217,7 +236,7 @@ func (r *Interp) randomModule() starlark.Value {
 		"sample":        fn("sample", m.sample),
 		"gauss":         fn("gauss", m.gauss),
 		"normalvariate": fn("normalvariate", m.gauss),
-	})
+	}
 }
 
 func (m *mt19937) randrange(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

@@ -72,6 +72,9 @@ func init() {
 		"configparser":    (*Interp).configparserModule,
 		"decimal":         (*Interp).decimalModule,
 		"calendar":        (*Interp).calendarModule,
+		"uuid":            (*Interp).uuidModule,
+		"secrets":         (*Interp).secretsModule,
+		"tarfile":         (*Interp).tarfileModule,
 	}
 }
 

@@ -59,6 +59,8 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 	switch v := x.(type) {
 	case numberObject:
 		return v.intPy()
+	case *pyUUID:
+		return starlark.MakeBigInt(v.big()), nil // UUID.__int__
 	case starlark.Int:
 		return v, nil
 	case starlark.Bool:
