@@ -69,7 +69,9 @@ func excClassLookup(t *excType, name string) (starlark.Value, *excType) {
 	return nil, nil
 }
 
-// pyClassBuiltin is __py_class(name, bases, [(name, value), ...], fields).
+// pyClassBuiltin is __py_class(name, bases, [(name, value), ...], fields,
+// keywords): keywords are the class statement's (name, value) pairs, for
+// the base's __init_subclass__.
 func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	name := string(args[0].(starlark.String))
 	u := &userClass{r: r, dict: map[string]starlark.Value{}}
@@ -109,6 +111,9 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 	}
 	switch b := base.(type) {
 	case *excType:
+		if len(classKeywords(args)) > 0 {
+			return nil, pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", name)
+		}
 		t := &excType{name: name, module: "__main__", base: b, user: u}
 		r.addSubclass(b, t)
 		return t, nil
@@ -121,24 +126,40 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 			return t.construct(thread, args, kw)
 		}
 		r.addSubclass(b, t)
-		return t, initSubclass(thread, b, t)
+		return t, initSubclass(thread, b, t, classKeywords(args))
 	}
 	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
 }
 
+// classKeywords are the keyword arguments of __py_class's call.
+func classKeywords(args starlark.Tuple) []starlark.Tuple {
+	if len(args) < 5 {
+		return nil
+	}
+	var kw []starlark.Tuple
+	for _, p := range args[4].(starlark.Tuple) {
+		kw = append(kw, p.(starlark.Tuple))
+	}
+	return kw
+}
+
 // initSubclass calls the base's __init_subclass__ (a class method
-// without the decorator) on the new class t, as Python does.
-func initSubclass(thread *starlark.Thread, base, t *PyType) error {
+// without the decorator) on the new class t with the class statement's
+// keyword arguments, as Python does.
+func initSubclass(thread *starlark.Thread, base, t *PyType, kw []starlark.Tuple) error {
 	f, _ := classLookup(base, "__init_subclass__")
 	switch m := f.(type) {
 	case nil:
+		if len(kw) > 0 {
+			return pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", t.name)
+		}
 		return nil
 	case *classMethod:
 		f = m.fn
 	case *staticMethod:
 		f = m.fn
 	}
-	_, err := starlark.Call(thread, f, starlark.Tuple{t}, nil)
+	_, err := starlark.Call(thread, f, starlark.Tuple{t}, kw)
 	return err
 }
 

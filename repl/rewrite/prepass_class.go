@@ -39,7 +39,7 @@ func (rw *rewriter) classStmt(l *pline, sc scope) {
 		return // left to Starlark's error
 	}
 	name := l.toks[1].text
-	bases, ok := rw.classBases(l)
+	bases, kws, ok := rw.classBases(l)
 	if !ok {
 		return
 	}
@@ -98,34 +98,48 @@ func (rw *rewriter) classStmt(l *pline, sc scope) {
 	for _, n := range fields {
 		f.add(strconv.Quote(n)+", ", at)
 	}
+	f.add("), (", at)
+	f.addFrag(kws)
 	f.add("))"+inner+"return "+classCell+"\n"+indent+name+" = __py_class_"+name+"()", at)
 	end := l.lastLine().end
 	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
 }
 
 // classBases returns the base classes of a class header, written for a
-// tuple (each followed by a comma); keyword arguments are refused.
-func (rw *rewriter) classBases(l *pline) (frag, bool) {
-	var f frag
+// tuple (each followed by a comma), and its keyword arguments, written as
+// ("name", value) pairs for the base's __init_subclass__; metaclass= and
+// starred bases are refused.
+func (rw *rewriter) classBases(l *pline) (bases, kws frag, ok bool) {
 	if l.colon == 2 {
-		return f, true // class Name:
+		return nil, nil, true // class Name:
 	}
 	if !l.toks[2].op("(") || !l.toks[l.colon-1].op(")") {
-		return nil, false
+		return nil, nil, false
 	}
 	p := rw.parser(l, 3, l.colon-1)
 	e := rw.emitter()
 	for p.i < p.end {
-		if t := p.tok(); t.op("*") || t.op("**") || t.kind == tName && p.i+1 < p.end && p.toks[p.i+1].op("=") {
-			rw.fail(t.start, "class keyword arguments (metaclass=...) and starred bases are not supported here")
-			return nil, false
+		t := p.tok()
+		kw := t.kind == tName && p.i+1 < p.end && p.toks[p.i+1].op("=")
+		if t.op("*") || t.op("**") || kw && t.text == "metaclass" {
+			rw.fail(t.start, "metaclass= and starred bases of a class are not supported here")
+			return nil, nil, false
+		}
+		if kw {
+			p.i += 2
 		}
 		n := p.test()
 		if p.err != nil {
-			return nil, false
+			return nil, nil, false
 		}
-		e.emit(n, &f)
-		f.add(", ", e.toks[n.b-1].end)
+		if kw {
+			kws.add("("+strconv.Quote(t.text)+", ", t.start)
+			e.emit(n, &kws)
+			kws.add("), ", e.toks[n.b-1].end)
+		} else {
+			e.emit(n, &bases)
+			bases.add(", ", e.toks[n.b-1].end)
+		}
 		if !p.tok().op(",") {
 			break
 		}
@@ -135,9 +149,9 @@ func (rw *rewriter) classBases(l *pline) (frag, bool) {
 		if e.err != nil {
 			rw.fail(e.err.Pos, e.err.Msg)
 		}
-		return nil, false
+		return nil, nil, false
 	}
-	return f, true
+	return bases, kws, true
 }
 
 // classNames records the names a class body's simple statements (the
