@@ -309,6 +309,9 @@ func (o *PyObject) Attr(name string) (starlark.Value, error) {
 	case "__class__":
 		return o.cls, nil
 	case "__dict__":
+		if o.cls.slots() != nil {
+			return nil, nil
+		}
 		d := starlark.NewDict(len(o.keys))
 		for _, k := range o.keys {
 			_ = d.SetKey(starlark.String(k), o.Attrs[k])
@@ -343,10 +346,40 @@ func (o *PyObject) SetField(name string, v starlark.Value) error {
 		return err
 	}
 	if _, ok := o.Attrs[name]; !ok {
+		if slots := o.cls.slots(); slots != nil && !slots[name] {
+			return pyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", o.cls.name, name)
+		}
 		o.keys = append(o.keys, name)
 	}
 	o.Attrs[name] = v
 	return nil
+}
+
+// slots returns the attribute names instances of t may have when t and
+// every class it derives from declare __slots__ (instances then have no
+// __dict__), else nil.
+func (t *PyType) slots() map[string]bool {
+	if t.user == nil || t.user.dict["__slots__"] == nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for c := t; c != nil && c.user != nil; c = c.base {
+		decl, ok := c.user.dict["__slots__"]
+		if !ok {
+			return nil
+		}
+		if s, ok := decl.(starlark.String); ok {
+			names[string(s)] = true
+			continue
+		}
+		vals, _ := listOf(decl)
+		for _, v := range vals {
+			if s, ok := v.(starlark.String); ok {
+				names[string(s)] = true
+			}
+		}
+	}
+	return names
 }
 
 func (o *PyObject) classValue(name string) starlark.Value {

@@ -220,14 +220,16 @@ func (r *Interp) classBuiltins(g starlark.StringDict) {
 	}
 	wrap("staticmethod", func(f starlark.Value) starlark.Value { return &staticMethod{fn: f} })
 	wrap("classmethod", func(f starlark.Value) starlark.Value { return &classMethod{fn: f} })
-	g["property"] = builtin("property", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	prop := r.classNamed("property") // a class, so that isinstance(x, property) works
+	prop.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		p := &pyProperty{fget: starlark.None, fset: starlark.None, fdel: starlark.None}
 		var doc starlark.Value
 		if err := starlark.UnpackArgs("property", args, kw, "fget?", &p.fget, "fset?", &p.fset, "fdel?", &p.fdel, "doc?", &doc); err != nil {
 			return nil, err
 		}
 		return p, nil
-	})
+	}
+	g["property"] = prop
 	g["super"] = builtin("super", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 2 || len(kw) > 0 {
 			return nil, pyErrorf(excRuntime, "super(): no arguments (super() works inside a method of a class defined in this REPL, or as super(Class, obj))")
