@@ -38,7 +38,7 @@ func TestGapsAreCounted(t *testing.T) {
 		{"x = bytearray(3)", "builtin not available: bytearray"},
 		{`"abc".maketrans("a", "b")`, "method not available: str.maketrans"},
 		{"import os\nos.environ['HOME']", "os.environ is not available in this REPL: the REPL does not expose the host environment; commands started by run() or subprocess get it (minus [commands] env_filter): run([\"printenv\", \"NAME\"])"},
-		{"class A: pass\nclass B: pass\nclass C(A, B): pass", "multiple inheritance is not supported in this REPL; derive from one class and hold the other as an attribute"},
+		{"class A: pass\nclass B: pass\nclass C(A, B): pass", "multiple inheritance is supported here between exception classes only; derive from one class and hold the other as an attribute"},
 		{"def f():\n    class X: pass", "not supported: a class statement works only at the top level of a REPL call here; define the class outside the function"},
 	}
 	for _, tt := range tests {

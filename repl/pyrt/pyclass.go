@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 
 	"go.starlark.net/starlark"
 )
@@ -59,7 +60,7 @@ func classLookup(t *PyType, name string) (starlark.Value, *PyType) {
 
 // excLookup is classLookup for exception classes.
 func excClassLookup(t *excType, name string) (starlark.Value, *excType) {
-	for c := t; c != nil; c = c.base {
+	for _, c := range t.mro() {
 		if c.user != nil {
 			if v, ok := c.user.dict[name]; ok {
 				return v, c
@@ -99,8 +100,11 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 	if cls, ok, err := r.enumSubclass(name, bases, u); ok {
 		return cls, err
 	}
+	if t, ok, err := r.excMulti(name, bases, u, args); ok {
+		return t, err
+	}
 	if len(bases) > 1 {
-		return nil, pyErrorf(excNotImplemented, "multiple inheritance is not supported in this REPL; derive from one class and hold the other as an attribute")
+		return nil, pyErrorf(excNotImplemented, "multiple inheritance is supported here between exception classes only; derive from one class and hold the other as an attribute")
 	}
 	var base starlark.Value = object
 	if len(bases) == 1 {
@@ -129,6 +133,38 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 		return t, initSubclass(thread, b, t, classKeywords(args))
 	}
 	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
+}
+
+// excMulti makes an exception class with several bases, all exception
+// classes (class MissingKey(ConfigError, KeyError)); ok is false when the
+// bases are not that.
+func (r *Interp) excMulti(name string, bases []starlark.Value, u *userClass, args starlark.Tuple) (starlark.Value, bool, error) {
+	if len(bases) < 2 {
+		return nil, false, nil
+	}
+	var excs []*excType
+	for _, b := range bases {
+		e, ok := b.(*excType)
+		if !ok {
+			return nil, false, nil
+		}
+		excs = append(excs, e)
+	}
+	if len(classKeywords(args)) > 0 {
+		return nil, true, pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", name)
+	}
+	t := &excType{name: name, module: "__main__", base: excs[0], also: excs[1:], user: u}
+	if t.c3Conflict() {
+		names := make([]string, len(excs))
+		for i, b := range excs {
+			names[i] = b.name
+		}
+		return nil, true, pyErrorf(excTypeError, "Cannot create a consistent method resolution order (MRO) for bases %s", strings.Join(names, ", "))
+	}
+	for _, b := range excs {
+		r.addSubclass(b, t)
+	}
+	return t, true, nil
 }
 
 // classKeywords are the keyword arguments of __py_class's call.

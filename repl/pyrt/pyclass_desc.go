@@ -127,6 +127,29 @@ func (s *superObj) Freeze()               {}
 func (s *superObj) Truth() starlark.Bool  { return true }
 func (s *superObj) Hash() (uint32, error) { return 0, nil }
 func (s *superObj) AttrNames() []string   { return nil }
+
+// superExcLookup is name in the classes after c in the MRO of the
+// exception obj (its class's bases after c's when it has several).
+func superExcLookup(c *excType, obj starlark.Value, name string) starlark.Value {
+	if e, ok := obj.(*PyException); ok {
+		mro := e.Typ.mro()
+		for i, m := range mro {
+			if m != c {
+				continue
+			}
+			for _, next := range mro[i+1:] {
+				if next.user != nil {
+					if v, ok := next.user.dict[name]; ok {
+						return v
+					}
+				}
+			}
+			return nil
+		}
+	}
+	v, _ := excClassLookup(c.base, name)
+	return v
+}
 func (s *superObj) Attr(name string) (starlark.Value, error) {
 	thread := s.threadOf()
 	switch c := s.cls.(type) {
@@ -141,7 +164,7 @@ func (s *superObj) Attr(name string) (starlark.Value, error) {
 		if c.base == nil {
 			break
 		}
-		if v, _ := excClassLookup(c.base, name); v != nil {
+		if v := superExcLookup(c, s.obj, name); v != nil {
 			return bindAttr(thread, v, s.obj)
 		}
 		if name == "__init__" {

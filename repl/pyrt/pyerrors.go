@@ -129,7 +129,7 @@ func (t *excType) mro() []*excType {
 			}
 		}
 		if next == nil {
-			return out
+			return out // complete, unless the bases conflict (c3Conflict)
 		}
 		out = append(out, next)
 		for i, s := range seqs {
@@ -138,6 +138,17 @@ func (t *excType) mro() []*excType {
 			}
 		}
 	}
+}
+
+// c3Conflict reports whether t's bases admit no consistent MRO.
+func (t *excType) c3Conflict() bool {
+	want := map[*excType]bool{t: true}
+	for _, b := range append([]*excType{t.base}, t.also...) {
+		for _, c := range b.mro() {
+			want[c] = true
+		}
+	}
+	return len(t.mro()) != len(want)
 }
 
 func inTails(seqs [][]*excType, c *excType) bool {
