@@ -93,6 +93,9 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 	object := r.types["object"]
 	var bases []starlark.Value
 	for _, b := range args[1].(starlark.Tuple) {
+		if ta, ok := b.(*typingAlias); ok && (ta.name == "Protocol" || ta.name == "Generic") {
+			continue // typing's markers for type checkers: nothing at run time
+		}
 		if b != object {
 			bases = append(bases, b)
 		}

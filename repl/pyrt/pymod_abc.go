@@ -58,14 +58,20 @@ func (r *Interp) abcClass() *PyType {
 	return t
 }
 
+// derivesABC reports whether t is or derives from abc.ABC.
+func derivesABC(t *PyType) bool {
+	for c := t; c != nil; c = c.base {
+		if c.module == "abc" && c.name == "ABC" {
+			return true
+		}
+	}
+	return false
+}
+
 // abstractLeft returns the abstract methods t still has, when it derives
 // from abc.ABC (sorted, as Python lists them).
 func abstractLeft(t *PyType) []string {
-	abc := false
-	for c := t; c != nil; c = c.base {
-		abc = abc || c.module == "abc" && c.name == "ABC"
-	}
-	if !abc {
+	if !derivesABC(t) {
 		return nil
 	}
 	seen := map[string]bool{}

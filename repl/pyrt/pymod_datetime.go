@@ -33,7 +33,8 @@ type pyDelta struct {
 // pyTimezone is a fixed UTC offset.
 type pyTimezone struct {
 	offset time.Duration
-	name   string
+	name   string // tzname(): the name given, else UTC+HH:MM
+	named  bool   // a name was given to timezone()
 	cls    *DtClasses
 }
 
@@ -229,7 +230,7 @@ func (c *DtClasses) zone(off time.Duration) *pyTimezone {
 	if off == 0 {
 		return c.utc
 	}
-	return &pyTimezone{offset: off, name: offsetText(off, ":"), cls: c}
+	return &pyTimezone{offset: off, name: "UTC" + offsetText(off, ":"), cls: c}
 }
 
 func offsetText(off time.Duration, sep string) string {

@@ -180,6 +180,12 @@ func (m *enumMember) CompareSameType(op syntax.Token, yv starlark.Value, depth i
 			return err == nil && bool(v.Truth()), err
 		}
 	}
+	if fn := y.classValue(compareNames[op][1]); fn != nil { // the reflected method: a > b is b < a
+		v, err := callBound(m.thread(), fn, y, starlark.Tuple{m}, nil)
+		if err != nil || v != notImplemented {
+			return err == nil && bool(v.Truth()), err
+		}
+	}
 	if m.info.kind.intLike() && y.info.kind.intLike() {
 		return starlark.CompareDepth(op, m.value, y.value, depth)
 	}

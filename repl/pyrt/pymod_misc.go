@@ -169,7 +169,7 @@ func (r *Interp) typingModule() starlark.Value {
 	for _, n := range []string{"Any", "List", "Dict", "Set", "FrozenSet", "Tuple", "Optional", "Union", "Callable", "Iterable",
 		"Iterator", "Sequence", "Mapping", "MutableMapping", "Generator", "Type", "TypeVar", "Literal", "Final", "ClassVar",
 		"Protocol", "NoReturn", "AnyStr", "Text", "Hashable", "Sized", "Container", "Collection", "DefaultDict", "Counter",
-		"Deque", "OrderedDict", "Pattern", "Match", "IO", "TextIO", "BinaryIO", "Annotated", "Self", "TypeAlias"} {
+		"Deque", "OrderedDict", "Pattern", "Match", "IO", "TextIO", "BinaryIO", "Annotated", "Self", "TypeAlias", "Generic"} {
 		m[n] = &typingAlias{name: n}
 	}
 	identity := builtin("typing.identity", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {

@@ -199,7 +199,7 @@ func (c *DtClasses) newTimezone(_ *starlark.Thread, args starlark.Tuple, kw []st
 	}
 	z := c.zone(time.Duration(off.us) * time.Microsecond)
 	if name != "" {
-		z = &pyTimezone{offset: z.offset, name: name, cls: c}
+		z = &pyTimezone{offset: z.offset, name: name, named: true, cls: c}
 	}
 	return z, nil
 }
@@ -211,8 +211,35 @@ func (z *pyTimezone) reprPy() string {
 	if z.offset == 0 && z.name == "UTC" {
 		return "datetime.timezone.utc"
 	}
+	if z.named {
+		return "datetime.timezone(" + (&pyDelta{us: z.offset.Microseconds(), cls: z.cls}).reprPy() + ", " + PyRepr(starlark.String(z.name)) + ")"
+	}
 	return "datetime.timezone(" + (&pyDelta{us: z.offset.Microseconds(), cls: z.cls}).reprPy() + ")"
 }
+func (z *pyTimezone) AttrNames() []string { return []string{"dst", "tzname", "utcoffset"} }
+
+// Attr: tzname(dt), utcoffset(dt) and dst(dt), the same for every dt.
+func (z *pyTimezone) Attr(name string) (starlark.Value, error) {
+	var v starlark.Value
+	switch name {
+	case "tzname":
+		v = starlark.String(z.name)
+	case "utcoffset":
+		v = &pyDelta{us: z.offset.Microseconds(), cls: z.cls}
+	case "dst":
+		v = starlark.None
+	default:
+		return nil, nil
+	}
+	return builtin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var dt starlark.Value
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &dt); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}), nil
+}
+
 func (z *pyTimezone) Type() string          { return "timezone" }
 func (z *pyTimezone) Freeze()               {}
 func (z *pyTimezone) Truth() starlark.Bool  { return true }
