@@ -438,6 +438,17 @@ var osErrors = map[fsKind]struct {
 	fsIsDir:      {excIsADirectory, 21, "Is a directory"},
 }
 
+// notEmptyReason is the reason the roots give a directory that could not
+// be removed for what it holds (jail and repl's mounts; their kind is
+// FsOther): Python's OSError with errno 39.
+const notEmptyReason = "the directory is not empty"
+
+var notEmptyError = struct {
+	typ      *excType
+	errno    int
+	strerror string
+}{excOSError, 39, "Directory not empty"}
+
 // osError converts a file error into its exception. str(e) reads like
 // Python's ("[Errno 2] No such file or directory: 'notes.txt'", the path
 // relative to the working directory when below it); a denial adds why.
@@ -446,6 +457,9 @@ func (r *Interp) osError(fe *FsError) *PyException { return r.osErrorAs(fe, r.di
 // osErrorAs is osError with the file named as given.
 func (r *Interp) osErrorAs(fe *FsError, given string) *PyException {
 	info, ok := osErrors[fe.Kind]
+	if fe.Kind == FsOther && fe.Reason == notEmptyReason {
+		info, ok = notEmptyError, true
+	}
 	if !ok {
 		return &PyException{Typ: excOSError, args: starlark.Tuple{starlark.String(fe.Error())}}
 	}
