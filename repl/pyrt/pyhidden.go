@@ -30,6 +30,19 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		return percentOp(thread, args[0], args[1])
 	})
 	add(rewrite.HidIndex, "[]", two(pyIndex))
+	for name, op := range map[string]syntax.Token{rewrite.HidAnd: syntax.AMP, rewrite.HidOr: syntax.PIPE, rewrite.HidXor: syntax.CIRCUMFLEX, rewrite.HidShl: syntax.LTLT, rewrite.HidShr: syntax.GTGT} {
+		add(name, name, two(bitOp(op)))
+	}
+	add(rewrite.HidIn, "in", two(pyIn))
+	add(rewrite.HidSetItem, "[]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return starlark.None, pySetItem(args[0], args[1], args[2])
+	})
+	add(rewrite.HidDict, "{:}", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return dictDisplay(args)
+	})
+	add(rewrite.HidKeys, "{}", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return mergeBoolKeys(args[0])
+	})
 	add(rewrite.HidGen, "genexpr", genexpr)
 	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
 		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))

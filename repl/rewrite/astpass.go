@@ -41,6 +41,15 @@ const (
 	HidNeg      = "u-" // -x, +x and ~x unless x is a number literal: -True is -1
 	HidPos      = "u+"
 	HidInvert   = "u~"
+	HidAnd      = "&" // x & y, x | y, x ^ y, x << y, x >> y unless both are number literals: True & False is a bool, True & 3 an int
+	HidOr       = "|"
+	HidXor      = "^"
+	HidShl      = "<<"
+	HidShr      = ">>"
+	HidIn       = "in"  // x in y unless x is a string or a number literal True and 1 cannot equal: 1 in [True], True in {1: "a"}
+	HidSetItem  = "[]=" // x[k] = v unless k is such a literal: a bool key is the key of the int it equals
+	HidDict     = "{:}" // a dict display with a key that is not a string literal, from its keys and values: True and 1 are one key, the last value wins
+	HidKeys     = "{}"  // the dict a comprehension built: True and 1 made one key
 )
 
 // unaryOps are the unary operators whose hidden builtins read a bool as
@@ -54,13 +63,15 @@ var compareOps = map[syntax.Token]string{syntax.LT: HidLT, syntax.LE: HidLE, syn
 // arithOps are the operators whose hidden builtins read a bool as an int
 // (True - False, flag / 2), which Starlark refuses. x + y and x * y are
 // the memory guard's calls (package repl), which do the same.
-var arithOps = map[syntax.Token]string{syntax.MINUS: HidSub, syntax.SLASH: HidDiv, syntax.SLASHSLASH: HidFloorDiv}
+var arithOps = map[syntax.Token]string{syntax.MINUS: HidSub, syntax.SLASH: HidDiv, syntax.SLASHSLASH: HidFloorDiv,
+	syntax.AMP: HidAnd, syntax.PIPE: HidOr, syntax.CIRCUMFLEX: HidXor, syntax.LTLT: HidShl, syntax.GTGT: HidShr}
 
 // augOps are the augmented assignments to a name written as name =
 // hidden(name, y) (count += found); a subscript or attribute target stays
 // Starlark's, as its operands would be evaluated twice. name *= y is the
 // memory guard's.
-var augOps = map[syntax.Token]string{syntax.PLUS_EQ: HidIAdd, syntax.MINUS_EQ: HidSub, syntax.SLASH_EQ: HidDiv, syntax.SLASHSLASH_EQ: HidFloorDiv}
+var augOps = map[syntax.Token]string{syntax.PLUS_EQ: HidIAdd, syntax.MINUS_EQ: HidSub, syntax.SLASH_EQ: HidDiv, syntax.SLASHSLASH_EQ: HidFloorDiv,
+	syntax.AMP_EQ: HidAnd, syntax.PIPE_EQ: HidOr, syntax.CIRCUMFLEX_EQ: HidXor, syntax.LTLT_EQ: HidShl, syntax.GTGT_EQ: HidShr}
 
 // ASTOptions say which rewrites apply to a file.
 type ASTOptions struct {
@@ -153,6 +164,10 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		if aug := w.augTarget(s); aug != nil {
 			return aug
 		}
+		if ix, ok := s.LHS.(*syntax.IndexExpr); ok && s.Op == syntax.EQ && !stringish(ix.Y) {
+			// the value first, as Python evaluates it before the target
+			return &syntax.ExprStmt{X: hidden(HidSetItem, ix.Lbrack, w.expr(s.RHS), w.expr(ix.X), w.expr(ix.Y))}
+		}
 		if id, ok := s.LHS.(*syntax.Ident); ok && augOps[s.Op] != "" {
 			name := augOps[s.Op]
 			s.Op = syntax.EQ
@@ -191,8 +206,8 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 // (a bool is an int; a list is extended in place) and stores the result.
 func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
 	name := augOps[s.Op]
-	if name == "" || numeric(s.RHS) {
-		return nil
+	if ix, ok := s.LHS.(*syntax.IndexExpr); name == "" || numeric(s.RHS) && !(ok && isBoolLit(ix.Y)) {
+		return nil // flags[True] += 1 takes the bool as an index
 	}
 	op := &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: strconv.Quote(name), Value: name}
 	switch t := s.LHS.(type) {
@@ -403,6 +418,12 @@ func boolish(e syntax.Expr) bool {
 	return false
 }
 
+// isBoolLit reports whether e is True or False.
+func isBoolLit(e syntax.Expr) bool {
+	id, ok := e.(*syntax.Ident)
+	return ok && (id.Name == "True" || id.Name == "False")
+}
+
 func isSingleton(e syntax.Expr) bool {
 	id, ok := e.(*syntax.Ident)
 	return ok && (id.Name == "None" || id.Name == "True" || id.Name == "False")
@@ -434,8 +455,14 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
 			}
 			return call
-		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y)):
+		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y) || isBoolLit(e.X) || isBoolLit(e.Y)):
 			return hidden(HidMod, e.OpPos, e.X, e.Y)
+		case (e.Op == syntax.IN || e.Op == syntax.NOT_IN) && !plainKey(e.X):
+			call := hidden(HidIn, e.OpPos, e.X, e.Y)
+			if e.Op == syntax.NOT_IN {
+				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
+			}
+			return call
 		case arithOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)):
 			return hidden(arithOps[e.Op], e.OpPos, e.X, e.Y)
 		case compareOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)) && !stringLit(e.X) && !stringLit(e.Y):
@@ -469,9 +496,16 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 	case *syntax.ListExpr:
 		w.exprs(e.List)
 	case *syntax.DictExpr:
+		plain := true
+		var args []syntax.Expr
 		for _, x := range e.List {
 			entry := x.(*syntax.DictEntry)
+			plain = plain && stringLit(entry.Key)
 			entry.Key, entry.Value = w.expr(entry.Key), w.expr(entry.Value)
+			args = append(args, entry.Key, entry.Value)
+		}
+		if !plain {
+			return hidden(HidDict, e.Lbrace, args...)
 		}
 	case *syntax.CondExpr:
 		e.Cond, e.True, e.False = w.expr(e.Cond), w.expr(e.True), w.expr(e.False)
@@ -479,9 +513,19 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		w.params(e.Params)
 		w.function("lambda", e.Params, nil, &e.Body)
 	case *syntax.Comprehension:
+		if _, ok := e.Body.(*syntax.DictEntry); ok && e.Curly {
+			return hidden(HidKeys, e.Lbrack, w.comprehension(e))
+		}
 		return w.comprehension(e)
 	}
 	return e
+}
+
+// plainKey reports whether e is a literal no bool can equal: a string, or
+// a number other than 0 and 1. Such a key, or the left operand of in, is
+// left to Starlark.
+func plainKey(e syntax.Expr) bool {
+	return stringish(e) || numeric(e) && !boolish(e)
 }
 
 // dunderAttrs are the attributes Python gives every function or object,

@@ -1,0 +1,299 @@
+// A bool is the int it equals where Python's dicts, sets and containers
+// meet it: True == 1 and hash(True) == hash(1) in Python, so True and 1
+// (and 1.0) are one dict key or set element, and 1 in [True]. Starlark's
+// Bool and Int hash and compare apart, so the REPL keeps the rule itself:
+// a dict or set the runtime builds or stores into never holds a bool and
+// the number it equals side by side (the first key stays, as in Python,
+// and takes the last value), and a lookup that misses tries the other.
+// The AST pass routes through here only what a bool can reach: a key or
+// a left operand of in that is a string literal, or a number literal
+// other than 0 and 1, stays Starlark's.
+
+package pyrt
+
+import (
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// boolTwin is the key of the other kind that Python's dict treats as the
+// same as k when one is a bool (True and 1 or 1.0, False and 0), or nil.
+func boolTwin(k starlark.Value) starlark.Value {
+	switch k := k.(type) {
+	case starlark.Bool:
+		return starlark.MakeInt(b2i(bool(k)))
+	case starlark.Int:
+		if n, ok := k.Int64(); ok && (n == 0 || n == 1) {
+			return starlark.Bool(n == 1)
+		}
+	case starlark.Float:
+		if k == 0 || k == 1 {
+			return starlark.Bool(k == 1)
+		}
+	}
+	return nil
+}
+
+// storedKey is the key under which d holds k: k, or its bool twin when d
+// holds the twin and not k.
+func storedKey(d starlark.Mapping, k starlark.Value) starlark.Value {
+	t := boolTwin(k)
+	if t == nil {
+		return k
+	}
+	if _, found, _ := d.Get(k); found {
+		return k
+	}
+	if _, found, _ := d.Get(t); found {
+		return t
+	}
+	return k
+}
+
+// storedElem is storedKey for a set.
+func storedElem(s *starlark.Set, k starlark.Value) starlark.Value {
+	t := boolTwin(k)
+	if t == nil {
+		return k
+	}
+	if found, _ := s.Has(k); found {
+		return k
+	}
+	if found, _ := s.Has(t); found {
+		return t
+	}
+	return k
+}
+
+// bitOp is x op y for &, |, ^, << and >>: on two bools &, | and ^ give a
+// bool; otherwise a bool is an int (True & 3 is 1), and sets and dicts
+// keep their operators.
+func bitOp(op syntax.Token) func(x, y starlark.Value) (starlark.Value, error) {
+	return func(x, y starlark.Value) (starlark.Value, error) {
+		if bx, ok := x.(starlark.Bool); ok && op != syntax.LTLT && op != syntax.GTGT {
+			if by, ok := y.(starlark.Bool); ok {
+				switch op {
+				case syntax.AMP:
+					return bx && by, nil
+				case syntax.PIPE:
+					return bx || by, nil
+				default:
+					return starlark.Bool(bx != by), nil
+				}
+			}
+		}
+		return arith(op, x, y)
+	}
+}
+
+// pyIn is x in y; when it is false and x has a bool twin, the twin's
+// answer (1 in [True], True in {1}).
+func pyIn(x, y starlark.Value) (starlark.Value, error) {
+	v, err := starlark.Binary(syntax.IN, x, y)
+	if err != nil || v == starlark.True {
+		return v, err
+	}
+	if t := boolTwin(x); t != nil {
+		switch y.(type) {
+		case *PyObject: // its __contains__ said no
+			return v, nil
+		case starlark.Container, starlark.Mapping:
+			return starlark.Binary(syntax.IN, t, y)
+		}
+	}
+	return v, nil
+}
+
+// pySetItem is x[k] = v (the AST pass passes v first, evaluated first):
+// a dict stores a bool key under the number it equals when it holds that
+// number, and the reverse; a list takes a bool index.
+func pySetItem(v, x, k starlark.Value) error {
+	switch x := x.(type) {
+	case *starlark.Dict:
+		return x.SetKey(storedKey(x, k), v)
+	case starlark.HasSetKey:
+		if m, ok := x.(starlark.Mapping); ok {
+			k = storedKey(m, k)
+		}
+		return x.SetKey(k, v)
+	case starlark.HasSetIndex:
+		i, err := sequenceIndex(x, k, x.Len())
+		if err != nil {
+			if pe, ok := err.(*pyError); ok && pe.exc.Typ == excIndexError {
+				return pyErrorf(excIndexError, "%s assignment index out of range", pyTypeName(x))
+			}
+			return err
+		}
+		return x.SetIndex(i, v)
+	}
+	return pyErrorf(excTypeError, "'%s' object does not support item assignment", pyTypeName(x))
+}
+
+// mergeBoolKeys makes a dict or set just built (a display, a
+// comprehension, dict(), set()) hold a bool and the number it equals as
+// one key, as Python builds it: the first key, the last value. Others
+// are returned as they are, after one pass over the keys.
+func mergeBoolKeys(v starlark.Value) (starlark.Value, error) {
+	switch c := v.(type) {
+	case *starlark.Dict:
+		if c.Len() < 2 || !mixesBools(func(yield func(starlark.Value) bool) {
+			for k := range c.Entries() {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			return c, nil
+		}
+		items := c.Items()
+		if err := c.Clear(); err != nil {
+			return nil, err
+		}
+		for _, kv := range items {
+			if err := c.SetKey(storedKey(c, kv[0]), kv[1]); err != nil {
+				return nil, err
+			}
+		}
+	case *starlark.Set:
+		if c.Len() < 2 || !mixesBools(c.Elements()) {
+			return c, nil
+		}
+		var elems []starlark.Value
+		for k := range c.Elements() {
+			elems = append(elems, k)
+		}
+		if err := c.Clear(); err != nil {
+			return nil, err
+		}
+		for _, k := range elems {
+			if err := c.Insert(storedElem(c, k)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return v, nil
+}
+
+// dictDisplay is {k1: v1, k2: v2, ...} from its keys and values, built
+// as Python builds it: a key met again (or a bool after the number it
+// equals) keeps its place and takes the later value.
+func dictDisplay(kv starlark.Tuple) (starlark.Value, error) {
+	d := starlark.NewDict(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		k := kv[i]
+		if _, err := k.Hash(); err != nil {
+			if _, raised := err.(*pyError); raised {
+				return nil, err // a __hash__'s own error
+			}
+			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+		}
+		if err := d.SetKey(storedKey(d, k), kv[i+1]); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// mixesBools reports whether keys hold both a bool and a number a bool
+// can equal.
+func mixesBools(keys func(func(starlark.Value) bool)) bool {
+	var bools, nums bool
+	for k := range keys {
+		switch k.(type) {
+		case starlark.Bool:
+			bools = true
+		case starlark.Int, starlark.Float:
+			nums = nums || boolTwin(k) != nil
+		}
+		if bools && nums {
+			return true
+		}
+	}
+	return false
+}
+
+// The dict and set methods that take a key, with the bool twin's key.
+func dictGet(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var k starlark.Value
+	var def starlark.Value = starlark.None
+	if err := starlark.UnpackPositionalArgs("get", args, kw, 1, &k, &def); err != nil {
+		return nil, err
+	}
+	d := recv.(*starlark.Dict)
+	v, found, err := d.Get(storedKey(d, k))
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+	}
+	if !found {
+		return def, nil
+	}
+	return v, nil
+}
+
+func dictSetdefault(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var k starlark.Value
+	var def starlark.Value = starlark.None
+	if err := starlark.UnpackPositionalArgs("setdefault", args, kw, 1, &k, &def); err != nil {
+		return nil, err
+	}
+	d := recv.(*starlark.Dict)
+	k = storedKey(d, k)
+	v, found, err := d.Get(k)
+	if err != nil {
+		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+	}
+	if found {
+		return v, nil
+	}
+	return def, d.SetKey(k, def)
+}
+
+func setAdd(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var k starlark.Value
+	if err := starlark.UnpackPositionalArgs("add", args, kw, 1, &k); err != nil {
+		return nil, err
+	}
+	s := recv.(*starlark.Set)
+	if err := s.Insert(storedElem(s, k)); err != nil {
+		if _, herr := k.Hash(); herr != nil {
+			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+		}
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+// setRemove is set.remove (a missing element is a KeyError) or
+// set.discard.
+func setRemove(name string) methodFunc {
+	return func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var k starlark.Value
+		if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &k); err != nil {
+			return nil, err
+		}
+		s := recv.(*starlark.Set)
+		found, err := s.Delete(storedElem(s, k))
+		if err != nil {
+			if _, herr := k.Hash(); herr != nil {
+				return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+			}
+			return nil, err
+		}
+		if !found && name == "remove" {
+			return nil, keyError(k)
+		}
+		return starlark.None, nil
+	}
+}
+
+// mergingKeys is a dict or set constructor whose result holds a bool and
+// the number it equals as one key (set([1, True]) is {1}).
+func mergingKeys(f func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		v, err := f(thread, args, kw)
+		if err != nil {
+			return nil, err
+		}
+		return mergeBoolKeys(v)
+	}
+}
