@@ -235,10 +235,12 @@ func Identical(x, y starlark.Value) bool {
 	if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer {
 		return rv.Pointer() == reflect.ValueOf(y).Pointer()
 	}
-	switch x.(type) {
+	switch x := x.(type) {
 	case starlark.String, starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType, starlark.Bytes:
 		eq, err := starlark.Equal(x, y)
 		return err == nil && eq
+	case starlark.Tuple: // the same tuple: t is t, deepcopy(t) is t
+		return sameTuple(x, y.(starlark.Tuple))
 	}
 	return false
 }
