@@ -34,6 +34,8 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		add(name, name, two(bitOp(op)))
 	}
 	add(rewrite.HidIn, "in", two(pyIn))
+	add(rewrite.HidInTwin, "in", two(pyInTwin))
+	g[rewrite.HidTwins] = twinKeys
 	add(rewrite.HidSetItem, "[]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return starlark.None, pySetItem(args[0], args[1], args[2])
 	})

@@ -93,15 +93,34 @@ func pyIn(x, y starlark.Value) (starlark.Value, error) {
 	if err != nil || v == starlark.True {
 		return v, err
 	}
-	if t := boolTwin(x); t != nil {
-		switch y.(type) {
-		case *PyObject: // its __contains__ said no
-			return v, nil
-		case starlark.Container, starlark.Mapping:
-			return starlark.Binary(syntax.IN, t, y)
-		}
+	return pyInTwin(x, y)
+}
+
+// twinKeys holds the keys that have a bool twin, for the AST pass's
+// x in y or x in twinKeys and pyInTwin(x, y); a dict, so an unhashable x
+// is only not found.
+var twinKeys = func() *starlark.Dict {
+	d := starlark.NewDict(4)
+	for _, k := range []starlark.Value{starlark.MakeInt(0), starlark.MakeInt(1), starlark.False, starlark.True} {
+		_ = d.SetKey(k, starlark.None)
 	}
-	return v, nil
+	d.Freeze()
+	return d
+}()
+
+// pyInTwin is the twin's answer to x in y after x in y missed.
+func pyInTwin(x, y starlark.Value) (starlark.Value, error) {
+	t := boolTwin(x)
+	if t == nil {
+		return starlark.False, nil
+	}
+	switch y.(type) {
+	case *PyObject: // its __contains__ said no
+		return starlark.False, nil
+	case starlark.Container, starlark.Mapping:
+		return starlark.Binary(syntax.IN, t, y)
+	}
+	return starlark.False, nil
 }
 
 // pySetItem is x[k] = v (the AST pass passes v first, evaluated first):

@@ -46,10 +46,12 @@ const (
 	HidXor      = "^"
 	HidShl      = "<<"
 	HidShr      = ">>"
-	HidIn       = "in"  // x in y unless x is a string or a number literal True and 1 cannot equal: 1 in [True], True in {1: "a"}
-	HidSetItem  = "[]=" // x[k] = v unless k is such a literal: a bool key is the key of the int it equals
-	HidDict     = "{:}" // a dict display with a key that is not a string literal, from its keys and values: True and 1 are one key, the last value wins
-	HidKeys     = "{}"  // the dict a comprehension built: True and 1 made one key
+	HidIn       = "in"      // x in y unless x is a string or a number literal True and 1 cannot equal: 1 in [True], True in {1: "a"}
+	HidInTwin   = "in?"     // the twin's answer after a miss of x in y, when x and y are names or literals (read twice)
+	HidTwins    = "<twins>" // a frozen dict of the keys with a bool twin: 0, 1, False, True (0.0 and 1.0 find them)
+	HidSetItem  = "[]="     // x[k] = v unless k is such a literal: a bool key is the key of the int it equals
+	HidDict     = "{:}"     // a dict display with a key that is not a string literal, from its keys and values: True and 1 are one key, the last value wins
+	HidKeys     = "{}"      // the dict a comprehension built: True and 1 made one key
 )
 
 // unaryOps are the unary operators whose hidden builtins read a bool as
@@ -458,11 +460,21 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y) || isBoolLit(e.X) || isBoolLit(e.Y)):
 			return hidden(HidMod, e.OpPos, e.X, e.Y)
 		case (e.Op == syntax.IN || e.Op == syntax.NOT_IN) && !plainKey(e.X):
-			call := hidden(HidIn, e.OpPos, e.X, e.Y)
-			if e.Op == syntax.NOT_IN {
-				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
+			var test syntax.Expr = hidden(HidIn, e.OpPos, e.X, e.Y)
+			if simpleOperand(e.X) && simpleOperand(e.Y) {
+				// x in y or x in HidTwins and HidInTwin(x, y): only a miss
+				// by a value with a bool twin costs a call
+				in := func(x, y syntax.Expr) syntax.Expr {
+					return &syntax.BinaryExpr{X: x, OpPos: e.OpPos, Op: syntax.IN, Y: y}
+				}
+				twins := &syntax.Ident{NamePos: e.OpPos, Name: HidTwins}
+				retry := &syntax.BinaryExpr{X: in(e.X, twins), OpPos: e.OpPos, Op: syntax.AND, Y: hidden(HidInTwin, e.OpPos, e.X, e.Y)}
+				test = &syntax.ParenExpr{Lparen: e.OpPos, X: &syntax.BinaryExpr{X: in(e.X, e.Y), OpPos: e.OpPos, Op: syntax.OR, Y: retry}, Rparen: e.OpPos}
 			}
-			return call
+			if e.Op == syntax.NOT_IN {
+				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: test}
+			}
+			return test
 		case arithOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)):
 			return hidden(arithOps[e.Op], e.OpPos, e.X, e.Y)
 		case compareOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)) && !stringLit(e.X) && !stringLit(e.Y):
@@ -519,6 +531,16 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		return w.comprehension(e)
 	}
 	return e
+}
+
+// simpleOperand reports whether e is a name or a literal, which may be
+// read twice.
+func simpleOperand(e syntax.Expr) bool {
+	switch e.(type) {
+	case *syntax.Ident, *syntax.Literal:
+		return true
+	}
+	return false
 }
 
 // plainKey reports whether e is a literal no bool can equal: a string, or
