@@ -572,6 +572,9 @@ var msgRules = []msgRule{
 	rule(`key (.+) not in \w+`, excKeyError, func(m []string) string { return pyReprFromStarlark(m[1]) }),
 	rule(`missing key`, excKeyError, nil),
 	rule(`pop from empty|empty list`, excIndexError, func([]string) string { return "pop from empty list" }),
+	// Starlark's own x[i] = v (reads of x[i] are the runtime's, with Python's words)
+	rule(`^list index -?\d+ out of range \[-?\d+:-?\d+\]$`, excIndexError, func([]string) string { return "list assignment index out of range" }),
+	rule(`^pop: list index -?\d+ out of range`, excIndexError, func([]string) string { return "pop index out of range" }),
 	rule(`index -?\d+ out of range|out of range`, excIndexError, nil),
 	rule(`floating-point division by zero|float division by zero`, excZeroDivision, func([]string) string { return "division by zero" }),
 	rule(`floored division by zero|integer division by zero`, excZeroDivision, func([]string) string { return "integer division or modulo by zero" }),

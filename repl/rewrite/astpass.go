@@ -167,8 +167,7 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 			return aug
 		}
 		if ix, ok := s.LHS.(*syntax.IndexExpr); ok && s.Op == syntax.EQ && !stringish(ix.Y) {
-			// the value first, as Python evaluates it before the target
-			return &syntax.ExprStmt{X: hidden(HidSetItem, ix.Lbrack, w.expr(s.RHS), w.expr(ix.X), w.expr(ix.Y))}
+			return w.setItem(s, ix)
 		}
 		if id, ok := s.LHS.(*syntax.Ident); ok && augOps[s.Op] != "" {
 			name := augOps[s.Op]
@@ -199,6 +198,39 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		s.Body = w.function(s.Name.Name, s.Params, s.Body, nil)
 	}
 	return s
+}
+
+// setItem writes x[k] = v as HidSetItem(v, x, k), the value first as
+// Python evaluates it. When x and k are names or literals and v holds no
+// function or comprehension, it writes
+//
+//	if k in HidTwins: HidSetItem(v, x, k)
+//	else: x[k] = v
+//
+// so that a key with no bool twin is stored by Starlark, with no call.
+func (w *astWalker) setItem(s *syntax.AssignStmt, ix *syntax.IndexExpr) syntax.Stmt {
+	x, k, v := w.expr(ix.X), w.expr(ix.Y), w.expr(s.RHS)
+	call := &syntax.ExprStmt{X: hidden(HidSetItem, ix.Lbrack, v, x, k)}
+	if !simpleOperand(x) || !simpleOperand(k) || !plainValue(v) {
+		return call
+	}
+	ix.X, ix.Y, s.RHS = x, k, v
+	cond := &syntax.BinaryExpr{X: k, OpPos: ix.Lbrack, Op: syntax.IN, Y: &syntax.Ident{NamePos: ix.Lbrack, Name: HidTwins}}
+	return &syntax.IfStmt{If: s.OpPos, Cond: cond, True: []syntax.Stmt{call}, ElsePos: s.OpPos, False: []syntax.Stmt{s}}
+}
+
+// plainValue reports whether e holds no lambda and no comprehension, so
+// that it may stand in two branches of which one runs.
+func plainValue(e syntax.Expr) bool {
+	plain := true
+	syntax.Walk(e, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.LambdaExpr, *syntax.Comprehension:
+			plain = false
+		}
+		return plain
+	})
+	return plain
 }
 
 // augTarget writes x[k] op= y and x.name op= y, for the operators of
