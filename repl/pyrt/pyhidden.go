@@ -77,17 +77,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		if err != nil {
 			return nil, err
 		}
-		switch x := x.(type) {
-		case starlark.HasSetKey:
-			return starlark.None, x.SetKey(k, v)
-		case starlark.HasSetIndex:
-			i, err := sequenceIndex(x, k, x.Len())
-			if err != nil {
-				return nil, err
-			}
-			return starlark.None, x.SetIndex(i, v)
-		}
-		return nil, pyErrorf(excTypeError, "'%s' object does not support item assignment", pyTypeName(x))
+		return starlark.None, pySetItem(v, x, k)
 	})
 	add(rewrite.HidAugAttr, ".op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		x, name := args[0], string(args[1].(starlark.String))

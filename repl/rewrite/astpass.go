@@ -240,10 +240,26 @@ func plainValue(e syntax.Expr) bool {
 // (a bool is an int; a list is extended in place) and stores the result.
 func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
 	name := augOps[s.Op]
-	if ix, ok := s.LHS.(*syntax.IndexExpr); name == "" || numeric(s.RHS) && !(ok && isBoolLit(ix.Y)) {
-		return nil // flags[True] += 1 takes the bool as an index
+	if name == "" {
+		return nil
 	}
 	op := &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: strconv.Quote(name), Value: name}
+	if ix, ok := s.LHS.(*syntax.IndexExpr); numeric(s.RHS) && !(ok && isBoolLit(ix.Y)) {
+		// counts[k] += 1 stays Starlark's unless k has a bool twin
+		// (flags[True] += 1 takes the bool as an index)
+		if !ok || stringish(ix.Y) || numeric(ix.Y) {
+			return nil
+		}
+		x, k := w.expr(ix.X), w.expr(ix.Y)
+		ix.X, ix.Y = x, k
+		if !simpleOperand(x) || !simpleOperand(k) {
+			s.RHS = w.expr(s.RHS)
+			return s
+		}
+		call := &syntax.ExprStmt{X: hidden(HidAugItem, s.OpPos, x, k, op, s.RHS)}
+		cond := &syntax.BinaryExpr{X: k, OpPos: s.OpPos, Op: syntax.IN, Y: &syntax.Ident{NamePos: s.OpPos, Name: HidTwins}}
+		return &syntax.IfStmt{If: s.OpPos, Cond: cond, True: []syntax.Stmt{call}, ElsePos: s.OpPos, False: []syntax.Stmt{s}}
+	}
 	switch t := s.LHS.(type) {
 	case *syntax.IndexExpr:
 		return &syntax.ExprStmt{X: hidden(HidAugItem, s.OpPos, w.expr(t.X), w.expr(t.Y), op, w.expr(s.RHS))}
