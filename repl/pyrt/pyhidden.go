@@ -591,6 +591,11 @@ func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 // is 2, "x" * flag), unless the other operand is an object of a class,
 // whose method sees the bool.
 func arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+	if xs, ys, ok := twinSets(x, y); ok {
+		if v, ok := twinSetOp(op, xs, ys); ok {
+			return v, nil // {1, 2} - {True} is {2}
+		}
+	}
 	bx, by := boolOperands(x, y)
 	v, err := starlark.Binary(op, bx, by)
 	if err != nil && (isBool(x) || isBool(y)) {

@@ -316,3 +316,88 @@ func mergingKeys(f func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (sta
 		return mergeBoolKeys(v)
 	}
 }
+
+// twinSets returns x and y when both are sets and a bool in one may equal
+// a number in the other, whose operators then follow Python's equality.
+func twinSets(x, y starlark.Value) (*starlark.Set, *starlark.Set, bool) {
+	xs, ok1 := x.(*starlark.Set)
+	ys, ok2 := y.(*starlark.Set)
+	if !ok1 || !ok2 || xs.Len() == 0 || ys.Len() == 0 {
+		return nil, nil, false
+	}
+	all := func(yield func(starlark.Value) bool) {
+		for e := range xs.Elements() {
+			if !yield(e) {
+				return
+			}
+		}
+		for e := range ys.Elements() {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+	return xs, ys, mixesBools(all)
+}
+
+// hasEq reports whether s holds e or the bool twin of e.
+func hasEq(s *starlark.Set, e starlark.Value) bool {
+	if found, _ := s.Has(e); found {
+		return true
+	}
+	if t := boolTwin(e); t != nil {
+		found, _ := s.Has(t)
+		return found
+	}
+	return false
+}
+
+// twinSetOp is x op y for two sets holding a bool and a number it equals,
+// with CPython's choice of which of two equal elements the result keeps.
+func twinSetOp(op syntax.Token, x, y *starlark.Set) (starlark.Value, bool) {
+	out := starlark.NewSet(x.Len())
+	add := func(e starlark.Value) {
+		if !hasEq(out, e) {
+			_ = out.Insert(e)
+		}
+	}
+	switch op {
+	case syntax.PIPE: // x's elements, then y's not among them
+		for e := range x.Elements() {
+			add(e)
+		}
+		for e := range y.Elements() {
+			add(e)
+		}
+	case syntax.MINUS:
+		for e := range x.Elements() {
+			if !hasEq(y, e) {
+				add(e)
+			}
+		}
+	case syntax.AMP: // the elements of the smaller set (y when as large)
+		big, small := x, y
+		if small.Len() > big.Len() {
+			big, small = small, big
+		}
+		for e := range small.Elements() {
+			if hasEq(big, e) {
+				add(e)
+			}
+		}
+	case syntax.CIRCUMFLEX: // y's not in x, then x's not in y
+		for e := range y.Elements() {
+			if !hasEq(x, e) {
+				add(e)
+			}
+		}
+		for e := range x.Elements() {
+			if !hasEq(y, e) {
+				add(e)
+			}
+		}
+	default:
+		return nil, false
+	}
+	return out, true
+}
