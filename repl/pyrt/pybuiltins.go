@@ -546,7 +546,7 @@ func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 		return nil, err
 	}
 	d := starlark.NewDict(0)
-	err := iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(k, v) })
+	err := iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(storedKey(d, k), v) })
 	return d, err
 }
 

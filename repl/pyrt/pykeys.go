@@ -401,3 +401,48 @@ func twinSetOp(op syntax.Token, x, y *starlark.Set) (starlark.Value, bool) {
 	}
 	return out, true
 }
+
+// dictUpdate is dict.update: Starlark's reading of the arguments (a
+// mapping, pairs, keywords) into a new dict, whose entries are then
+// stored under the keys their bool twins already have.
+func dictUpdate(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	d := recv.(*starlark.Dict)
+	tmp := starlark.NewDict(0)
+	m, err := tmp.Attr("update")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := starlark.Call(thread, m, args, kw); err != nil {
+		return nil, err
+	}
+	for k, v := range tmp.Entries() {
+		if err := d.SetKey(storedKey(d, k), v); err != nil {
+			return nil, err
+		}
+	}
+	return starlark.None, nil
+}
+
+// setUpdate is set.update(*iterables), each element stored as the bool
+// twin the set already holds.
+func setUpdate(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if len(kw) > 0 {
+		return nil, pyErrorf(excTypeError, "set.update() takes no keyword arguments")
+	}
+	s := recv.(*starlark.Set)
+	for _, it := range args {
+		err := iterate(it, func(e starlark.Value) (bool, error) {
+			if err := s.Insert(storedElem(s, e)); err != nil {
+				if _, herr := e.Hash(); herr != nil {
+					return false, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(e))
+				}
+				return false, err
+			}
+			return true, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return starlark.None, nil
+}
