@@ -385,7 +385,7 @@ func pyDictMerge(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _
 			return nil, pyErrorf(excTypeError, "'%s' object is not a mapping", pyTypeName(a))
 		}
 		for _, kv := range m.Items() {
-			if err := out.SetKey(kv[0], kv[1]); err != nil {
+			if err := out.SetKey(storedKey(out, kv[0]), kv[1]); err != nil {
 				return nil, err
 			}
 		}
@@ -598,6 +598,9 @@ func arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
 	}
 	bx, by := boolOperands(x, y)
 	v, err := starlark.Binary(op, bx, by)
+	if d, ok := v.(*starlark.Dict); ok && err == nil && op == syntax.PIPE {
+		return mergeBoolKeys(d) // {1: "a"} | {True: "b"} is {1: "b"}
+	}
 	if err != nil && (isBool(x) || isBool(y)) {
 		_, err = starlark.Binary(op, x, y) // the error names bool, as Python's does
 	}
