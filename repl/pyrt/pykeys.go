@@ -446,3 +446,90 @@ func setUpdate(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw 
 	}
 	return starlark.None, nil
 }
+
+// setOpMethod is set.union, intersection, difference or
+// symmetric_difference: Starlark's method, unless the sets mix a bool and
+// the number it equals, when they are computed as the operators are.
+func setOpMethod(name string, op syntax.Token) methodFunc {
+	return func(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		s := recv.(*starlark.Set)
+		native := func() (starlark.Value, error) { // Starlark's takes one iterable: folded over them
+			if len(kw) > 0 {
+				return nil, pyErrorf(excTypeError, "set.%s() takes no keyword arguments", name)
+			}
+			var res starlark.Value = copySet(s)
+			for _, a := range args {
+				m, err := res.(*starlark.Set).Attr(name)
+				if err != nil {
+					return nil, err
+				}
+				if res, err = starlark.Call(thread, m, starlark.Tuple{a}, nil); err != nil {
+					return nil, err
+				}
+			}
+			return res, nil
+		}
+		if len(kw) > 0 || len(args) == 0 {
+			return native()
+		}
+		others := make([]*starlark.Set, len(args))
+		isSet := make([]bool, len(args))
+		mixed := false
+		for i, a := range args {
+			o, ok := a.(*starlark.Set)
+			if isSet[i] = ok; !ok {
+				o = starlark.NewSet(0)
+				err := iterate(a, func(e starlark.Value) (bool, error) {
+					if err := o.Insert(storedElem(o, e)); err != nil {
+						return false, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(e))
+					}
+					return true, nil
+				})
+				if err != nil {
+					return nil, err
+				}
+			}
+			others[i] = o
+			if _, _, m := twinSets(s, o); m {
+				mixed = true
+			}
+		}
+		var res starlark.Value = s
+		if !mixed {
+			for _, o := range others {
+				v, err := starlark.Binary(op, res, o)
+				if err != nil {
+					return nil, err
+				}
+				res = v
+			}
+			return res, nil
+		}
+		for i, o := range others {
+			if op == syntax.AMP && !isSet[i] {
+				// an iterable's elements that the set holds, as CPython keeps them
+				out := starlark.NewSet(0)
+				for e := range o.Elements() {
+					if hasEq(res.(*starlark.Set), e) {
+						_ = out.Insert(e)
+					}
+				}
+				res = out
+				continue
+			}
+			if _, _, m := twinSets(res.(*starlark.Set), o); !m {
+				v, err := starlark.Binary(op, res, o)
+				if err != nil {
+					return nil, err
+				}
+				res = v
+				continue
+			}
+			res, _ = twinSetOp(op, res.(*starlark.Set), o)
+		}
+		if res == recv {
+			return copySet(s), nil
+		}
+		return res, nil
+	}
+}

@@ -58,7 +58,9 @@ var (
 	tupleMethods = map[string]methodFunc{"count": seqCount, "index": seqIndex}
 	dictMethods  = map[string]methodFunc{"copy": dictCopy, "pop": dictPop, "popitem": dictPopitem, "get": dictGet, "setdefault": dictSetdefault, "update": dictUpdate,
 		"keys": dictViewMethod("keys"), "values": dictViewMethod("values"), "items": dictViewMethod("items")}
-	setMethods = map[string]methodFunc{"copy": setCopy, "isdisjoint": setIsDisjoint, "add": setAdd, "update": setUpdate, "discard": setRemove("discard"), "remove": setRemove("remove")}
+	setMethods = map[string]methodFunc{"copy": setCopy, "isdisjoint": setIsDisjoint, "add": setAdd, "update": setUpdate,
+		"union": setOpMethod("union", syntax.PIPE), "intersection": setOpMethod("intersection", syntax.AMP),
+		"difference": setOpMethod("difference", syntax.MINUS), "symmetric_difference": setOpMethod("symmetric_difference", syntax.CIRCUMFLEX), "discard": setRemove("discard"), "remove": setRemove("remove")}
 	// pyMethods are the method names whose calls the AST pass routes
 	// through the dispatcher.
 	PyMethods = map[string]bool{}
