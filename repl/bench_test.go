@@ -129,3 +129,20 @@ func BenchmarkLoop(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDictLoop measures the dict and set operations whose keys a bool
+// can equal (a bool key is the int it is in Python): a dict display and a
+// comprehension, d[k] = v, d[k], k in d, k in s, d.get and s.add.
+func BenchmarkDictLoop(b *testing.B) {
+	e := newEnv(b)
+	ctx := context.Background()
+	e.repl.Exec(ctx, "def work(n):\n    d = {}\n    s = set()\n    hits = 0\n    for i in range(n):\n        d[i] = i\n        s.add(i)\n        if i in d and i in s:\n            hits += d[i] - d.get(i, 0) + 1\n    c = {k: k for k in range(n)}\n    e = {i: 1, 'a': 2}\n    return hits + len(c) + len(e)")
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := 0; i < b.N; i++ {
+		if out := e.repl.Exec(ctx, "work(5000)"); out != "10002" {
+			b.Fatal(out)
+		}
+	}
+}

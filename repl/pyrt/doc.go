@@ -33,7 +33,9 @@
 //  2. Starlark parses and resolves the result.
 //  3. The AST pass (package rewrite) routes the operations whose Starlark
 //     meaning differs through hidden builtins (pyhidden.go): indexing,
-//     iteration, method calls, %, **, identity, global reads inside
+//     iteration, method calls, %, **, identity, membership, item stores,
+//     bit operators and dict displays (a bool is the int it equals, as a
+//     key too: pykeys.go), global reads inside
 //     functions, the attributes every Python object has. A function
 //     reading a global while the chunk defining it still runs reads the
 //     chunk's current value (package modslots: go.starlark.net keeps it in

@@ -94,7 +94,7 @@ func driven(s syntax.Stmt, inLoop bool) bool {
 		return anyDriven(s.True, inLoop) || anyDriven(s.False, inLoop)
 	case *syntax.ForStmt:
 		if isWith(s) {
-			return anyDriven(s.Body, inLoop)
+			return anyDriven(s.Body, inLoop) || callsSuppress(s.X)
 		}
 		return anyDriven(s.Body, false) || withEscapes(s.Body)
 	case *syntax.WhileStmt:
@@ -320,7 +320,39 @@ func (r *Interp) with(f *syntax.File, s *syntax.ForStmt, inLoop bool) (signal, e
 	if err := r.bind(f, s.Vars, v); err != nil {
 		return sigNone, err
 	}
-	return r.block(f, s.Body, inLoop)
+	sig, err := r.block(f, s.Body, inLoop)
+	if err = r.IterError(err); err != nil && r.catchable(err) {
+		exc := r.ExceptionOf(err)
+		for i := len(w.managers) - 1; i >= 0; i-- {
+			m, ok := w.managers[i].(*simpleCM)
+			if !ok {
+				continue
+			}
+			if ok, merr := m.suppresses(r, exc); merr != nil || ok {
+				return sigNone, merr
+			}
+		}
+	}
+	return sig, err
+}
+
+// callsSuppress reports whether a with statement's managers call a
+// function named suppress (contextlib.suppress(...), suppress(...)): the
+// driver runs it, to hand suppress the block's exception.
+func callsSuppress(x syntax.Expr) bool {
+	found := false
+	syntax.Walk(x, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok {
+			switch fn := c.Fn.(type) {
+			case *syntax.Ident:
+				found = found || fn.Name == "suppress"
+			case *syntax.DotExpr:
+				found = found || fn.Name.Name == "suppress"
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // tryClauses is a try statement's marker chain taken apart.

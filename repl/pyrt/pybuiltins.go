@@ -66,10 +66,10 @@ func (r *Interp) PyBuiltins(g starlark.StringDict) {
 	bytesT.attrs = starlark.StringDict{"fromhex": starlark.NewBuiltin("bytes.fromhex", bytesFromhex)}
 	r.defType("list", object, call(native("list"), true), true).proto = starlark.NewList(nil)
 	r.defType("tuple", object, call(native("tuple"), true), true).proto = starlark.Tuple(nil)
-	dict := r.defType("dict", object, call(native("dict"), false), true)
+	dict := r.defType("dict", object, mergingKeys(call(native("dict"), false)), true)
 	dict.proto = starlark.NewDict(0)
 	dict.attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
-	set := r.defType("set", object, call(native("set"), true), true)
+	set := r.defType("set", object, mergingKeys(call(native("set"), true)), true)
 	set.proto = starlark.NewSet(0)
 	r.defType("frozenset", object, r.frozensetCall, false)
 	r.defType("range", object, call(native("range"), false), false)
@@ -572,7 +572,7 @@ func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 		return nil, err
 	}
 	d := starlark.NewDict(0)
-	err := iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(k, v) })
+	err := iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(storedKey(d, k), v) })
 	return d, err
 }
 

@@ -462,6 +462,17 @@ var osErrors = map[fsKind]struct {
 	fsIsDir:      {excIsADirectory, 21, "Is a directory"},
 }
 
+// notEmptyReason is the reason the roots give a directory that could not
+// be removed for what it holds (jail and repl's mounts; their kind is
+// FsOther): Python's OSError with errno 39.
+const notEmptyReason = "the directory is not empty"
+
+var notEmptyError = struct {
+	typ      *excType
+	errno    int
+	strerror string
+}{excOSError, 39, "Directory not empty"}
+
 // osError converts a file error into its exception. str(e) reads like
 // Python's ("[Errno 2] No such file or directory: 'notes.txt'", the path
 // relative to the working directory when below it); a denial adds why.
@@ -470,6 +481,9 @@ func (r *Interp) osError(fe *FsError) *PyException { return r.osErrorAs(fe, r.di
 // osErrorAs is osError with the file named as given.
 func (r *Interp) osErrorAs(fe *FsError, given string) *PyException {
 	info, ok := osErrors[fe.Kind]
+	if fe.Kind == FsOther && fe.Reason == notEmptyReason {
+		info, ok = notEmptyError, true
+	}
 	if !ok {
 		return &PyException{Typ: excOSError, args: starlark.Tuple{starlark.String(fe.Error())}}
 	}
@@ -582,6 +596,9 @@ var msgRules = []msgRule{
 	rule(`key (.+) not in \w+`, excKeyError, func(m []string) string { return pyReprFromStarlark(m[1]) }),
 	rule(`missing key`, excKeyError, nil),
 	rule(`pop from empty|empty list`, excIndexError, func([]string) string { return "pop from empty list" }),
+	// Starlark's own x[i] = v (reads of x[i] are the runtime's, with Python's words)
+	rule(`^list index -?\d+ out of range \[-?\d+:-?\d+\]$`, excIndexError, func([]string) string { return "list assignment index out of range" }),
+	rule(`^pop: list index -?\d+ out of range`, excIndexError, func([]string) string { return "pop index out of range" }),
 	rule(`index -?\d+ out of range|out of range`, excIndexError, nil),
 	rule(`floating-point division by zero|float division by zero`, excZeroDivision, func([]string) string { return "division by zero" }),
 	rule(`floored division by zero|integer division by zero`, excZeroDivision, func([]string) string { return "integer division or modulo by zero" }),

@@ -106,8 +106,10 @@ func formatValue(v starlark.Value, spec string) (string, error) {
 	case starlark.String:
 		return formatString(string(v), sp)
 	case starlark.Bool:
-		if sp.typ == 0 || sp.typ == 's' {
-			return formatString(pyStr(v), sp)
+		// a spec formats the int (format(True, ">5") is "    1"); only
+		// an empty one gives "True"
+		if sp.typ == 's' {
+			return "", pyErrorf(excValueError, "Unknown format code 's' for object of type 'bool'")
 		}
 		return formatInt(big.NewInt(int64(b2i(bool(v)))), sp)
 	case starlark.Int:

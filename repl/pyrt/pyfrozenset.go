@@ -141,7 +141,7 @@ func (r *Interp) frozensetCall(thread *starlark.Thread, args starlark.Tuple, kw 
 			return f, nil
 		}
 		err := iterate(args[0], func(x starlark.Value) (bool, error) {
-			if err := s.Insert(x); err != nil {
+			if err := s.Insert(storedElem(s, x)); err != nil {
 				return false, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(x))
 			}
 			return true, nil

@@ -30,6 +30,21 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		return percentOp(thread, args[0], args[1])
 	})
 	add(rewrite.HidIndex, "[]", two(pyIndex))
+	for name, op := range map[string]syntax.Token{rewrite.HidAnd: syntax.AMP, rewrite.HidOr: syntax.PIPE, rewrite.HidXor: syntax.CIRCUMFLEX, rewrite.HidShl: syntax.LTLT, rewrite.HidShr: syntax.GTGT} {
+		add(name, name, two(bitOp(op)))
+	}
+	add(rewrite.HidIn, "in", two(pyIn))
+	add(rewrite.HidInTwin, "in", two(pyInTwin))
+	g[rewrite.HidTwins] = twinKeys
+	add(rewrite.HidSetItem, "[]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return starlark.None, pySetItem(args[0], args[1], args[2])
+	})
+	add(rewrite.HidDict, "{:}", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return dictDisplay(args)
+	})
+	add(rewrite.HidKeys, "{}", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return mergeBoolKeys(args[0])
+	})
 	add(rewrite.HidGen, "genexpr", genexpr)
 	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
 		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))
@@ -62,17 +77,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		if err != nil {
 			return nil, err
 		}
-		switch x := x.(type) {
-		case starlark.HasSetKey:
-			return starlark.None, x.SetKey(k, v)
-		case starlark.HasSetIndex:
-			i, err := sequenceIndex(x, k, x.Len())
-			if err != nil {
-				return nil, err
-			}
-			return starlark.None, x.SetIndex(i, v)
-		}
-		return nil, pyErrorf(excTypeError, "'%s' object does not support item assignment", pyTypeName(x))
+		return starlark.None, pySetItem(v, x, k)
 	})
 	add(rewrite.HidAugAttr, ".op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		x, name := args[0], string(args[1].(starlark.String))
@@ -223,10 +228,12 @@ func Identical(x, y starlark.Value) bool {
 	if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer {
 		return rv.Pointer() == reflect.ValueOf(y).Pointer()
 	}
-	switch x.(type) {
+	switch x := x.(type) {
 	case starlark.String, starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType, starlark.Bytes:
 		eq, err := starlark.Equal(x, y)
 		return err == nil && eq
+	case starlark.Tuple: // the same tuple: t is t, deepcopy(t) is t
+		return sameTuple(x, y.(starlark.Tuple))
 	}
 	return false
 }
@@ -379,7 +386,7 @@ func pyDictMerge(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _
 			return nil, pyErrorf(excTypeError, "'%s' object is not a mapping", pyTypeName(a))
 		}
 		for _, kv := range m.Items() {
-			if err := out.SetKey(kv[0], kv[1]); err != nil {
+			if err := out.SetKey(storedKey(out, kv[0]), kv[1]); err != nil {
 				return nil, err
 			}
 		}
@@ -604,8 +611,16 @@ func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 // is 2, "x" * flag), unless the other operand is an object of a class,
 // whose method sees the bool.
 func arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+	if xs, ys, ok := twinSets(x, y); ok {
+		if v, ok := twinSetOp(op, xs, ys); ok {
+			return v, nil // {1, 2} - {True} is {2}
+		}
+	}
 	bx, by := boolOperands(x, y)
 	v, err := starlark.Binary(op, bx, by)
+	if d, ok := v.(*starlark.Dict); ok && err == nil && op == syntax.PIPE {
+		return mergeBoolKeys(d) // {1: "a"} | {True: "b"} is {1: "b"}
+	}
 	if err != nil && (isBool(x) || isBool(y)) {
 		_, err = starlark.Binary(op, x, y) // the error names bool, as Python's does
 	}

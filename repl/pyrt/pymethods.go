@@ -56,9 +56,11 @@ var (
 		"sort": listSort, "copy": seqCopy, "count": seqCount, "reverse": listReverse, "index": seqIndex, "extend": listExtend,
 	}
 	tupleMethods = map[string]methodFunc{"count": seqCount, "index": seqIndex}
-	dictMethods  = map[string]methodFunc{"copy": dictCopy, "pop": dictPop, "popitem": dictPopitem,
+	dictMethods  = map[string]methodFunc{"copy": dictCopy, "pop": dictPop, "popitem": dictPopitem, "get": dictGet, "setdefault": dictSetdefault, "update": dictUpdate,
 		"keys": dictViewMethod("keys"), "values": dictViewMethod("values"), "items": dictViewMethod("items")}
-	setMethods = map[string]methodFunc{"copy": setCopy, "isdisjoint": setIsDisjoint}
+	setMethods = map[string]methodFunc{"copy": setCopy, "isdisjoint": setIsDisjoint, "add": setAdd, "update": setUpdate,
+		"union": setOpMethod("union", syntax.PIPE), "intersection": setOpMethod("intersection", syntax.AMP),
+		"difference": setOpMethod("difference", syntax.MINUS), "symmetric_difference": setOpMethod("symmetric_difference", syntax.CIRCUMFLEX), "discard": setRemove("discard"), "remove": setRemove("remove")}
 	// pyMethods are the method names whose calls the AST pass routes
 	// through the dispatcher.
 	PyMethods = map[string]bool{}
@@ -533,7 +535,8 @@ func dictPop(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []
 	if err := starlark.UnpackPositionalArgs("pop", args, kw, 1, &k, &def); err != nil {
 		return nil, err
 	}
-	v, found, err := recv.(*starlark.Dict).Delete(k)
+	d := recv.(*starlark.Dict)
+	v, found, err := d.Delete(storedKey(d, k))
 	if err != nil {
 		return nil, err
 	}

@@ -126,7 +126,7 @@ func (d *dictLike) Has(k starlark.Value) (bool, error) {
 	_, found, err := d.d.Get(k)
 	return found, err
 }
-func (d *dictLike) SetKey(k, v starlark.Value) error { return d.d.SetKey(k, v) }
+func (d *dictLike) SetKey(k, v starlark.Value) error { return d.d.SetKey(storedKey(d.d, k), v) }
 func (d *dictLike) Delete(k starlark.Value) (starlark.Value, bool, error) {
 	return d.d.Delete(k)
 }
@@ -137,6 +137,11 @@ func (d *dictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
 	v, found, err := d.d.Get(k)
 	if found || err != nil {
 		return v, found, err
+	}
+	if t := boolTwin(k); t != nil {
+		if v, found, _ := d.d.Get(t); found {
+			return v, true, nil // d[True] when d holds 1
+		}
 	}
 	switch d.kind {
 	case kindCounter:
@@ -149,7 +154,7 @@ func (d *dictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		return v, true, d.d.SetKey(k, v)
+		return v, true, d.d.SetKey(storedKey(d.d, k), v)
 	}
 	return nil, false, nil
 }
@@ -214,7 +219,7 @@ func (d *dictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
 	if len(args) == 1 {
 		if m, ok := args[0].(starlark.IterableMapping); ok {
 			for _, kv := range m.Items() {
-				if err := d.d.SetKey(kv[0], kv[1]); err != nil {
+				if err := d.d.SetKey(storedKey(d.d, kv[0]), kv[1]); err != nil {
 					return err
 				}
 			}
@@ -223,13 +228,13 @@ func (d *dictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
 			if err != nil {
 				return false, err
 			}
-			return true, d.d.SetKey(pair[0], pair[1])
+			return true, d.d.SetKey(storedKey(d.d, pair[0]), pair[1])
 		}); err != nil {
 			return err
 		}
 	}
 	for _, kv := range kw {
-		if err := d.d.SetKey(kv[0], kv[1]); err != nil {
+		if err := d.d.SetKey(storedKey(d.d, kv[0]), kv[1]); err != nil {
 			return err
 		}
 	}
@@ -240,6 +245,7 @@ func (d *dictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
 // and subtract).
 func (d *dictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) error {
 	add := func(k, n starlark.Value) error {
+		k = storedKey(d.d, k)
 		cur, found, err := d.d.Get(k)
 		if err != nil {
 			return err
@@ -336,7 +342,7 @@ func (d *dictLike) method(name string) BuiltinFunc {
 		return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			out := &dictLike{d: starlark.NewDict(d.d.Len()), cls: d.cls, kind: d.kind, factory: d.factory, thread: d.thread}
 			for _, kv := range d.d.Items() {
-				_ = out.d.SetKey(kv[0], kv[1])
+				_ = out.d.SetKey(storedKey(out.d, kv[0]), kv[1])
 			}
 			return out, nil
 		}
@@ -427,13 +433,13 @@ func (d *dictLike) method(name string) BuiltinFunc {
 					return nil, keyError(k)
 				}
 				if last {
-					return starlark.None, d.d.SetKey(k, v)
+					return starlark.None, d.d.SetKey(storedKey(d.d, k), v)
 				}
 				rest := d.d.Items()
 				d.d.Clear()
-				_ = d.d.SetKey(k, v)
+				_ = d.d.SetKey(storedKey(d.d, k), v)
 				for _, kv := range rest {
-					_ = d.d.SetKey(kv[0], kv[1])
+					_ = d.d.SetKey(storedKey(d.d, kv[0]), kv[1])
 				}
 				return starlark.None, nil
 			}
@@ -499,7 +505,7 @@ func (d *dictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 			return nil, err
 		}
 		if pos, _ := starlark.Compare(syntax.GT, v, starlark.MakeInt(0)); pos {
-			_ = out.d.SetKey(k, v)
+			_ = out.d.SetKey(storedKey(out.d, k), v)
 		}
 	}
 	return out, nil
@@ -522,7 +528,7 @@ func (d *dictLike) Unary(op syntax.Token) (starlark.Value, error) {
 			}
 		}
 		if pos, _ := pyCompare(syntax.GT, v, zero); pos {
-			_ = out.d.SetKey(kv[0], v)
+			_ = out.d.SetKey(storedKey(out.d, kv[0]), v)
 		}
 	}
 	return out, nil

@@ -5,8 +5,10 @@
 // A with statement here exits its managers when the block ends however
 // it ends, but cannot hand them the exception: a @contextmanager
 // generator resumes after its yield (so its finally runs, as in Python;
-// an except around the yield does not see the block's exception), and
-// suppress() lets the exception through.
+// an except around the yield does not see the block's exception).
+// suppress() is the exception: at the top level the driver runs a with
+// statement that calls suppress and hands it the block's exception
+// (driver.go's with); inside a function the pre-pass refuses it.
 
 package pyrt
 
@@ -24,7 +26,10 @@ func (r *Interp) contextlibModule() starlark.Value {
 			return &cmFactory{fn: fn}, nil
 		}),
 		"suppress": builtin("suppress", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return &simpleCM{name: "suppress"}, nil
+			if len(kw) > 0 {
+				return nil, pyErrorf(excTypeError, "suppress() got an unexpected keyword argument '%s'", kw[0][0].(starlark.String).GoString())
+			}
+			return &simpleCM{name: "suppress", suppress: args}, nil
 		}),
 		"nullcontext": builtin("nullcontext", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value = starlark.None
@@ -117,9 +122,19 @@ func (m *genCM) exit() error {
 // simpleCM is nullcontext, suppress and closing: a value to bind and
 // what to do on exit.
 type simpleCM struct {
-	name   string
-	value  starlark.Value
-	onExit func() error
+	name     string
+	value    starlark.Value
+	onExit   func() error
+	suppress starlark.Tuple // suppress's exception classes
+}
+
+// suppresses reports whether a suppress() manager swallows exc: an
+// instance of one of its classes.
+func (m *simpleCM) suppresses(r *Interp, exc *PyException) (bool, error) {
+	if len(m.suppress) == 0 {
+		return false, nil
+	}
+	return r.excMatches(m.suppress, exc)
 }
 
 func (m *simpleCM) String() string        { return "<contextlib." + m.name + " object>" }

@@ -1,4 +1,4 @@
-// functools, operator and copy.
+// functools and operator.
 
 package pyrt
 
@@ -252,79 +252,4 @@ func methodcaller(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 		}
 		return callMethod(thread, a[0], name, bound, kw)
 	}), nil
-}
-
-func (r *Interp) copyModule() starlark.Value {
-	return newModule("copy", starlark.StringDict{
-		"copy": builtin("copy.copy", unary(func(v starlark.Value) (starlark.Value, error) { return copyValue(v, false, nil), nil })),
-		"deepcopy": builtin("copy.deepcopy", unary(func(v starlark.Value) (starlark.Value, error) {
-			return copyValue(v, true, map[starlark.Value]starlark.Value{}), nil
-		})),
-		"Error": &excType{name: "Error", module: "copy", base: excException},
-	})
-}
-
-// copyValue copies lists, dicts and sets (their contents too when deep);
-// other values are immutable or shared, as copy does with them.
-func copyValue(v starlark.Value, deep bool, memo map[starlark.Value]starlark.Value) starlark.Value {
-	inner := func(x starlark.Value) starlark.Value {
-		if deep {
-			return copyValue(x, deep, memo)
-		}
-		return x
-	}
-	switch x := v.(type) {
-	case *starlark.List:
-		if c, ok := memo[x]; ok {
-			return c
-		}
-		out := starlark.NewList(nil)
-		if memo != nil {
-			memo[x] = out
-		}
-		for i := 0; i < x.Len(); i++ {
-			_ = out.Append(inner(x.Index(i)))
-		}
-		return out
-	case *starlark.Dict:
-		if c, ok := memo[x]; ok {
-			return c
-		}
-		out := starlark.NewDict(x.Len())
-		if memo != nil {
-			memo[x] = out
-		}
-		for _, kv := range x.Items() {
-			_ = out.SetKey(kv[0], inner(kv[1]))
-		}
-		return out
-	case *starlark.Set:
-		return copySet(x)
-	case starlark.Tuple:
-		if !deep {
-			return x
-		}
-		out := make(starlark.Tuple, len(x))
-		for i, e := range x {
-			out[i] = inner(e)
-		}
-		return out
-	case *dictLike:
-		out := &dictLike{d: copyValue(x.d, deep, memo).(*starlark.Dict), cls: x.cls, kind: x.kind, factory: x.factory, thread: x.thread}
-		return out
-	}
-	return v
-}
-
-// copySet is a new set with the elements of s (which, being hashable,
-// are never copied themselves).
-func copySet(s *starlark.Set) *starlark.Set {
-	out := new(starlark.Set)
-	iter := s.Iterate()
-	defer iter.Done()
-	var x starlark.Value
-	for iter.Next(&x) {
-		_ = out.Insert(x)
-	}
-	return out
 }

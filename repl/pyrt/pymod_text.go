@@ -310,8 +310,11 @@ func (r *Interp) pprint(print bool) BuiltinFunc {
 			sortDicts = false
 		}
 		p := &prettyPrinter{width: width, indent: indent, sortDicts: sortDicts, compact: compact}
+		if err := p.setLimits(depth); err != nil {
+			return nil, err
+		}
 		var sb strings.Builder
-		p.format(&sb, obj, 0, 0)
+		p.format(&sb, obj, 0, 0, 0)
 		if !print {
 			return starlark.String(sb.String()), nil
 		}
@@ -338,12 +341,37 @@ type prettyPrinter struct {
 	width, indent int
 	sortDicts     bool
 	compact       bool // as many items on a line as fit
+	depth         int  // the levels of containers shown; deeper ones are {...}, [...], (...); 0: all
 }
+
+// setLimits checks indent, width and depth as PrettyPrinter does.
+func (p *prettyPrinter) setLimits(depth starlark.Value) error {
+	if p.indent < 0 {
+		return pyErrorf(excValueError, "indent must be >= 0")
+	}
+	if depth != starlark.None {
+		d, err := starlark.AsInt32(boolToInt(depth))
+		if err != nil {
+			return pyErrorf(excTypeError, "'<=' not supported between instances of '%s' and 'int'", pyTypeName(depth))
+		}
+		if d <= 0 {
+			return pyErrorf(excValueError, "depth must be > 0")
+		}
+		p.depth = d
+	}
+	if p.width == 0 {
+		return pyErrorf(excValueError, "width must be != 0")
+	}
+	return nil
+}
+
+// tooDeep reports whether a container at level is past the depth.
+func (p *prettyPrinter) tooDeep(level int) bool { return p.depth > 0 && level >= p.depth }
 
 // formatItems writes a list's or tuple's items at column in, CPython's
 // PrettyPrinter._format_items: one a line, or with compact as many short
 // ones a line as fit.
-func (p *prettyPrinter) formatItems(sb *strings.Builder, items []starlark.Value, in, allowance int) {
+func (p *prettyPrinter) formatItems(sb *strings.Builder, items []starlark.Value, in, allowance, level int) {
 	delimNL := ",\n" + strings.Repeat(" ", in)
 	delim := ""
 	width := p.width - in + 1
@@ -355,7 +383,7 @@ func (p *prettyPrinter) formatItems(sb *strings.Builder, items []starlark.Value,
 			width -= allowance
 		}
 		if p.compact {
-			rep := p.repr(e)
+			rep := p.repr(e, level)
 			w := runes(rep) + 2
 			if width < w {
 				width = maxWidth
@@ -377,22 +405,26 @@ func (p *prettyPrinter) formatItems(sb *strings.Builder, items []starlark.Value,
 		if last {
 			al = allowance
 		}
-		p.format(sb, e, in, al)
+		p.format(sb, e, in, al, level)
 	}
 }
 
-// repr is the one-line repr, dicts sorted when sortDicts.
-func (p *prettyPrinter) repr(v starlark.Value) string {
+// repr is the one-line repr of v at level, dicts sorted when sortDicts
+// and non-empty containers past the depth shown as {...}, [...] or (...).
+func (p *prettyPrinter) repr(v starlark.Value, level int) string {
 	switch x := v.(type) {
 	case *starlark.Dict:
 		items := p.items(x)
+		if len(items) > 0 && p.tooDeep(level) {
+			return "{...}"
+		}
 		var sb strings.Builder
 		sb.WriteByte('{')
 		for i, kv := range items {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			sb.WriteString(p.repr(kv[0]) + ": " + p.repr(kv[1]))
+			sb.WriteString(p.repr(kv[0], level+1) + ": " + p.repr(kv[1], level+1))
 		}
 		sb.WriteByte('}')
 		return sb.String()
@@ -402,10 +434,18 @@ func (p *prettyPrinter) repr(v starlark.Value) string {
 			open, close = "(", ")"
 		}
 		var parts []string
-		for _, e := range elems(v) {
-			parts = append(parts, p.repr(e))
+		items := elems(v)
+		if len(items) > 0 && p.tooDeep(level) {
+			items = []starlark.Value{nil}
 		}
-		if len(parts) == 1 && open == "(" {
+		for _, e := range items {
+			if e == nil {
+				parts = append(parts, "...")
+				break
+			}
+			parts = append(parts, p.repr(e, level+1))
+		}
+		if len(elems(v)) == 1 && open == "(" {
 			close = ",)"
 		}
 		return open + strings.Join(parts, ", ") + close
@@ -430,8 +470,8 @@ func (p *prettyPrinter) items(d *starlark.Dict) []starlark.Tuple {
 // format writes v at column indent with allowance columns reserved after
 // it (closing brackets and commas), breaking containers that do not fit
 // one element per line, as pprint does.
-func (p *prettyPrinter) format(sb *strings.Builder, v starlark.Value, indent, allowance int) {
-	rep := p.repr(v)
+func (p *prettyPrinter) format(sb *strings.Builder, v starlark.Value, indent, allowance, level int) {
+	rep := p.repr(v, level)
 	if runes(rep) <= p.width-indent-allowance {
 		sb.WriteString(rep)
 		return
@@ -449,14 +489,14 @@ func (p *prettyPrinter) format(sb *strings.Builder, v starlark.Value, indent, al
 			sb.WriteString(strings.Repeat(" ", p.indent-1))
 		}
 		for i, kv := range items {
-			k := p.repr(kv[0])
+			k := p.repr(kv[0], level+1)
 			sb.WriteString(k + ": ")
 			last := i == len(items)-1
 			al := 1
 			if last {
 				al = allowance + 1
 			}
-			p.format(sb, kv[1], in+runes(k)+2, al)
+			p.format(sb, kv[1], in+runes(k)+2, al, level+1)
 			if !last {
 				sb.WriteString(",\n" + strings.Repeat(" ", in))
 			}
@@ -480,7 +520,7 @@ func (p *prettyPrinter) format(sb *strings.Builder, v starlark.Value, indent, al
 		if p.indent > 1 {
 			sb.WriteString(strings.Repeat(" ", p.indent-1))
 		}
-		p.formatItems(sb, items, in, allowance+len(close))
+		p.formatItems(sb, items, in, allowance+len(close), level+1)
 		sb.WriteString(close)
 	default:
 		sb.WriteString(rep)

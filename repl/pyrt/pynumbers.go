@@ -323,9 +323,9 @@ func (r *Interp) pyPowBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args star
 	if mod == starlark.None {
 		return r.pyPow(x, y)
 	}
-	xi, ok1 := x.(starlark.Int)
-	yi, ok2 := y.(starlark.Int)
-	mi, ok3 := mod.(starlark.Int)
+	xi, ok1 := boolToInt(x).(starlark.Int)
+	yi, ok2 := boolToInt(y).(starlark.Int)
+	mi, ok3 := boolToInt(mod).(starlark.Int)
 	if !ok1 || !ok2 || !ok3 {
 		return nil, pyErrorf(excTypeError, "pow() 3rd argument not allowed unless all arguments are integers")
 	}

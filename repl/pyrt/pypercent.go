@@ -38,7 +38,8 @@ func percentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, er
 			return nil, pyErrorf(excZeroDivision, "integer modulo by zero")
 		}
 	}
-	v, err := starlark.Binary(syntax.PERCENT, x, y)
+	bx, by := boolOperands(x, y) // True % 2 is 1
+	v, err := starlark.Binary(syntax.PERCENT, bx, by)
 	if _, raised := err.(*pyError); raised {
 		return nil, err // a Fraction's ZeroDivisionError
 	}

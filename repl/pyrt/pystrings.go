@@ -146,6 +146,10 @@ func keyAlias(k starlark.Value) starlark.Value {
 		if n, ok := k.Int64(); ok && (n == 0 || n == 1) {
 			return starlark.Bool(n == 1)
 		}
+	case starlark.Float:
+		if k == 0 || k == 1 {
+			return starlark.Bool(k == 1)
+		}
 	case *record:
 		return k.vals
 	case *enumMember:

@@ -41,6 +41,17 @@ const (
 	HidNeg      = "u-" // -x, +x and ~x unless x is a number literal: -True is -1
 	HidPos      = "u+"
 	HidInvert   = "u~"
+	HidAnd      = "&" // x & y, x | y, x ^ y, x << y, x >> y unless both are number literals: True & False is a bool, True & 3 an int
+	HidOr       = "|"
+	HidXor      = "^"
+	HidShl      = "<<"
+	HidShr      = ">>"
+	HidIn       = "in"      // x in y unless x is a string or a number literal True and 1 cannot equal: 1 in [True], True in {1: "a"}
+	HidInTwin   = "in?"     // the twin's answer after a miss of x in y, when x and y are names or literals (read twice)
+	HidTwins    = "<twins>" // a frozen dict of the keys with a bool twin: 0, 1, False, True (0.0 and 1.0 find them)
+	HidSetItem  = "[]="     // x[k] = v unless k is such a literal: a bool key is the key of the int it equals
+	HidDict     = "{:}"     // a dict display with a key that is not a string literal, from its keys and values: True and 1 are one key, the last value wins
+	HidKeys     = "{}"      // the dict a comprehension built: True and 1 made one key
 )
 
 // unaryOps are the unary operators whose hidden builtins read a bool as
@@ -54,13 +65,15 @@ var compareOps = map[syntax.Token]string{syntax.LT: HidLT, syntax.LE: HidLE, syn
 // arithOps are the operators whose hidden builtins read a bool as an int
 // (True - False, flag / 2), which Starlark refuses. x + y and x * y are
 // the memory guard's calls (package repl), which do the same.
-var arithOps = map[syntax.Token]string{syntax.MINUS: HidSub, syntax.SLASH: HidDiv, syntax.SLASHSLASH: HidFloorDiv}
+var arithOps = map[syntax.Token]string{syntax.MINUS: HidSub, syntax.SLASH: HidDiv, syntax.SLASHSLASH: HidFloorDiv,
+	syntax.AMP: HidAnd, syntax.PIPE: HidOr, syntax.CIRCUMFLEX: HidXor, syntax.LTLT: HidShl, syntax.GTGT: HidShr}
 
 // augOps are the augmented assignments to a name written as name =
 // hidden(name, y) (count += found); a subscript or attribute target stays
 // Starlark's, as its operands would be evaluated twice. name *= y is the
 // memory guard's.
-var augOps = map[syntax.Token]string{syntax.PLUS_EQ: HidIAdd, syntax.MINUS_EQ: HidSub, syntax.SLASH_EQ: HidDiv, syntax.SLASHSLASH_EQ: HidFloorDiv}
+var augOps = map[syntax.Token]string{syntax.PLUS_EQ: HidIAdd, syntax.MINUS_EQ: HidSub, syntax.SLASH_EQ: HidDiv, syntax.SLASHSLASH_EQ: HidFloorDiv,
+	syntax.AMP_EQ: HidAnd, syntax.PIPE_EQ: HidOr, syntax.CIRCUMFLEX_EQ: HidXor, syntax.LTLT_EQ: HidShl, syntax.GTGT_EQ: HidShr}
 
 // ASTOptions say which rewrites apply to a file.
 type ASTOptions struct {
@@ -156,6 +169,9 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		if aug := w.augTarget(s); aug != nil {
 			return aug
 		}
+		if ix, ok := s.LHS.(*syntax.IndexExpr); ok && s.Op == syntax.EQ && !stringish(ix.Y) {
+			return w.setItem(s, ix)
+		}
 		if id, ok := s.LHS.(*syntax.Ident); ok && augOps[s.Op] != "" {
 			name := augOps[s.Op]
 			s.Op = syntax.EQ
@@ -187,6 +203,39 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 	return s
 }
 
+// setItem writes x[k] = v as HidSetItem(v, x, k), the value first as
+// Python evaluates it. When x and k are names or literals and v holds no
+// function or comprehension, it writes
+//
+//	if k in HidTwins: HidSetItem(v, x, k)
+//	else: x[k] = v
+//
+// so that a key with no bool twin is stored by Starlark, with no call.
+func (w *astWalker) setItem(s *syntax.AssignStmt, ix *syntax.IndexExpr) syntax.Stmt {
+	x, k, v := w.expr(ix.X), w.expr(ix.Y), w.expr(s.RHS)
+	call := &syntax.ExprStmt{X: hidden(HidSetItem, ix.Lbrack, v, x, k)}
+	if !simpleOperand(x) || !simpleOperand(k) || !plainValue(v) {
+		return call
+	}
+	ix.X, ix.Y, s.RHS = x, k, v
+	cond := &syntax.BinaryExpr{X: k, OpPos: ix.Lbrack, Op: syntax.IN, Y: &syntax.Ident{NamePos: ix.Lbrack, Name: HidTwins}}
+	return &syntax.IfStmt{If: s.OpPos, Cond: cond, True: []syntax.Stmt{call}, ElsePos: s.OpPos, False: []syntax.Stmt{s}}
+}
+
+// plainValue reports whether e holds no lambda and no comprehension, so
+// that it may stand in two branches of which one runs.
+func plainValue(e syntax.Expr) bool {
+	plain := true
+	syntax.Walk(e, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.LambdaExpr, *syntax.Comprehension:
+			plain = false
+		}
+		return plain
+	})
+	return plain
+}
+
 // augTarget writes x[k] op= y and x.name op= y, for the operators of
 // augOps and a y that is not a number literal (counts[w] += 1 stays
 // Starlark's, the hot statement of counting loops), as a hidden call
@@ -194,10 +243,26 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 // (a bool is an int; a list is extended in place) and stores the result.
 func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
 	name := augOps[s.Op]
-	if name == "" || numeric(s.RHS) {
+	if name == "" {
 		return nil
 	}
 	op := &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: strconv.Quote(name), Value: name}
+	if ix, ok := s.LHS.(*syntax.IndexExpr); numeric(s.RHS) && !(ok && isBoolLit(ix.Y)) {
+		// counts[k] += 1 stays Starlark's unless k has a bool twin
+		// (flags[True] += 1 takes the bool as an index)
+		if !ok || stringish(ix.Y) || numeric(ix.Y) {
+			return nil
+		}
+		x, k := w.expr(ix.X), w.expr(ix.Y)
+		ix.X, ix.Y = x, k
+		if !simpleOperand(x) || !simpleOperand(k) {
+			s.RHS = w.expr(s.RHS)
+			return s
+		}
+		call := &syntax.ExprStmt{X: hidden(HidAugItem, s.OpPos, x, k, op, s.RHS)}
+		cond := &syntax.BinaryExpr{X: k, OpPos: s.OpPos, Op: syntax.IN, Y: &syntax.Ident{NamePos: s.OpPos, Name: HidTwins}}
+		return &syntax.IfStmt{If: s.OpPos, Cond: cond, True: []syntax.Stmt{call}, ElsePos: s.OpPos, False: []syntax.Stmt{s}}
+	}
 	switch t := s.LHS.(type) {
 	case *syntax.IndexExpr:
 		return &syntax.ExprStmt{X: hidden(HidAugItem, s.OpPos, w.expr(t.X), w.expr(t.Y), op, w.expr(s.RHS))}
@@ -419,6 +484,12 @@ func boolish(e syntax.Expr) bool {
 	return false
 }
 
+// isBoolLit reports whether e is True or False.
+func isBoolLit(e syntax.Expr) bool {
+	id, ok := e.(*syntax.Ident)
+	return ok && (id.Name == "True" || id.Name == "False")
+}
+
 func isSingleton(e syntax.Expr) bool {
 	id, ok := e.(*syntax.Ident)
 	return ok && (id.Name == "None" || id.Name == "True" || id.Name == "False")
@@ -450,8 +521,24 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: call}
 			}
 			return call
-		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y)):
+		case e.Op == syntax.PERCENT && (stringish(e.X) || !numeric(e.X) && !numeric(e.Y) || isBoolLit(e.X) || isBoolLit(e.Y)):
 			return hidden(HidMod, e.OpPos, e.X, e.Y)
+		case (e.Op == syntax.IN || e.Op == syntax.NOT_IN) && !plainKey(e.X):
+			var test syntax.Expr = hidden(HidIn, e.OpPos, e.X, e.Y)
+			if simpleOperand(e.X) && simpleOperand(e.Y) {
+				// x in y or x in HidTwins and HidInTwin(x, y): only a miss
+				// by a value with a bool twin costs a call
+				in := func(x, y syntax.Expr) syntax.Expr {
+					return &syntax.BinaryExpr{X: x, OpPos: e.OpPos, Op: syntax.IN, Y: y}
+				}
+				twins := &syntax.Ident{NamePos: e.OpPos, Name: HidTwins}
+				retry := &syntax.BinaryExpr{X: in(e.X, twins), OpPos: e.OpPos, Op: syntax.AND, Y: hidden(HidInTwin, e.OpPos, e.X, e.Y)}
+				test = &syntax.ParenExpr{Lparen: e.OpPos, X: &syntax.BinaryExpr{X: in(e.X, e.Y), OpPos: e.OpPos, Op: syntax.OR, Y: retry}, Rparen: e.OpPos}
+			}
+			if e.Op == syntax.NOT_IN {
+				return &syntax.UnaryExpr{OpPos: e.OpPos, Op: syntax.NOT, X: test}
+			}
+			return test
 		case arithOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)):
 			return hidden(arithOps[e.Op], e.OpPos, e.X, e.Y)
 		case compareOps[e.Op] != "" && !(numeric(e.X) && numeric(e.Y)) && !stringLit(e.X) && !stringLit(e.Y):
@@ -485,9 +572,16 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 	case *syntax.ListExpr:
 		w.exprs(e.List)
 	case *syntax.DictExpr:
+		plain := true
+		var args []syntax.Expr
 		for _, x := range e.List {
 			entry := x.(*syntax.DictEntry)
+			plain = plain && stringLit(entry.Key)
 			entry.Key, entry.Value = w.expr(entry.Key), w.expr(entry.Value)
+			args = append(args, entry.Key, entry.Value)
+		}
+		if !plain {
+			return hidden(HidDict, e.Lbrace, args...)
 		}
 	case *syntax.CondExpr:
 		e.Cond, e.True, e.False = w.expr(e.Cond), w.expr(e.True), w.expr(e.False)
@@ -501,9 +595,29 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 	case *syntax.DictEntry:
 		e.Key, e.Value = w.expr(e.Key), w.expr(e.Value)
 	case *syntax.Comprehension:
+		if _, ok := e.Body.(*syntax.DictEntry); ok && e.Curly {
+			return hidden(HidKeys, e.Lbrack, w.comprehension(e))
+		}
 		return w.comprehension(e)
 	}
 	return e
+}
+
+// simpleOperand reports whether e is a name or a literal, which may be
+// read twice.
+func simpleOperand(e syntax.Expr) bool {
+	switch e.(type) {
+	case *syntax.Ident, *syntax.Literal:
+		return true
+	}
+	return false
+}
+
+// plainKey reports whether e is a literal no bool can equal: a string, or
+// a number other than 0 and 1. Such a key, or the left operand of in, is
+// left to Starlark.
+func plainKey(e syntax.Expr) bool {
+	return stringish(e) || numeric(e) && !boolish(e)
 }
 
 // dunderAttrs are the attributes Python gives every function or object,

@@ -89,6 +89,13 @@ func (rw *rewriter) withStmt(lb *lineBuilder, sc scope) {
 		return
 	}
 	if sc.def {
+		for i := 1; i+1 < l.colon; i++ {
+			if t := l.toks[i]; t.kw("suppress") && l.toks[i+1].op("(") {
+				rw.fail(t.start, "suppress() inside a function cannot catch the with block's exception here; "+
+					"write try: ... except (the classes): pass instead")
+				return
+			}
+		}
 		if t := escapingBranch(l); t != nil {
 			rw.fail(t.start, t.text+" inside a with block inside a function would leave only the with block here; "+
 				"set a flag in the with block and "+t.text+" after it")
