@@ -94,7 +94,7 @@ func driven(s syntax.Stmt, inLoop bool) bool {
 		return anyDriven(s.True, inLoop) || anyDriven(s.False, inLoop)
 	case *syntax.ForStmt:
 		if isWith(s) {
-			return anyDriven(s.Body, inLoop) || callsSuppress(s.X)
+			return true // the driver hands the managers the block's exception
 		}
 		return anyDriven(s.Body, false) || withEscapes(s.Body)
 	case *syntax.WhileStmt:
@@ -321,38 +321,46 @@ func (r *Interp) with(f *syntax.File, s *syntax.ForStmt, inLoop bool) (signal, e
 		return sigNone, err
 	}
 	sig, err := r.block(f, s.Body, inLoop)
-	if err = r.IterError(err); err != nil && r.catchable(err) {
-		exc := r.ExceptionOf(err)
-		for i := len(w.managers) - 1; i >= 0; i-- {
-			m, ok := w.managers[i].(*simpleCM)
-			if !ok {
-				continue
-			}
-			if ok, merr := m.suppresses(r, exc); merr != nil || ok {
-				return sigNone, merr
-			}
-		}
+	switch err = r.IterError(err); {
+	case err == nil:
+		err = r.exitWithError(w, nil)
+	case r.catchable(err):
+		err = r.exitWithError(w, err)
 	}
 	return sig, err
 }
 
-// callsSuppress reports whether a with statement's managers call a
-// function named suppress (contextlib.suppress(...), suppress(...)): the
-// driver runs it, to hand suppress the block's exception.
-func callsSuppress(x syntax.Expr) bool {
-	found := false
-	syntax.Walk(x, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok {
-			switch fn := c.Fn.(type) {
-			case *syntax.Ident:
-				found = found || fn.Name == "suppress"
-			case *syntax.DotExpr:
-				found = found || fn.Name.Name == "suppress"
+// excExiter is a context manager that takes the exception that ended its
+// block (a class's __exit__, a @contextmanager generator, suppress) and
+// may swallow it.
+type excExiter interface {
+	exitExc(r *Interp, exc *PyException, err error) (suppressed bool, _ error)
+}
+
+// exitWithError exits w's managers, innermost first, after the block
+// raised err (nil: it ended cleanly): each that takes the exception gets
+// it (or the one the manager inside it raised instead); once one swallows
+// it, the rest exit as after a clean block. It returns the error left,
+// nil when swallowed.
+func (r *Interp) exitWithError(w *withValue, err error) error {
+	ms := w.managers
+	w.managers = nil // the iterator's Done exits nothing more
+	for i := len(ms) - 1; i >= 0; i-- {
+		if x, ok := ms[i].(excExiter); ok && err != nil {
+			suppressed, xerr := x.exitExc(r, r.ExceptionOf(err), err)
+			switch {
+			case xerr != nil:
+				err = xerr
+			case suppressed:
+				err = nil
 			}
+			continue
 		}
-		return !found
-	})
-	return found
+		if xerr := ms[i].exit(); xerr != nil {
+			err = xerr
+		}
+	}
+	return err
 }
 
 // tryClauses is a try statement's marker chain taken apart.

@@ -295,9 +295,10 @@ func (r *Interp) dunder(x starlark.Value, name string) (starlark.Value, bool, er
 }
 
 // objectManager is an instance of a REPL class with __enter__ and
-// __exit__ in a with statement. __exit__ is called with None, None, None
-// however the block ends: an error in the block propagates whatever it
-// returns (a with here cannot hand it the exception or suppress it).
+// __exit__ in a with statement. At the top level the driver hands
+// __exit__ the block's exception, which a true result swallows
+// (exitExc); inside a function __exit__ is called with None, None, None
+// however the block ends.
 type objectManager struct{ o *PyObject }
 
 func (m objectManager) enter() (starlark.Value, error) {
@@ -308,4 +309,12 @@ func (m objectManager) enter() (starlark.Value, error) {
 func (m objectManager) exit() error {
 	_, _, err := m.o.callDunder("__exit__", starlark.None, starlark.None, starlark.None)
 	return err
+}
+
+func (m objectManager) exitExc(_ *Interp, exc *PyException, _ error) (bool, error) {
+	v, _, err := m.o.callDunder("__exit__", exc.Typ, exc, starlark.None)
+	if err != nil {
+		return false, err
+	}
+	return bool(v.Truth()), nil
 }

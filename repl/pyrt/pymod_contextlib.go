@@ -3,12 +3,14 @@
 // with statement (pyhidden.go's contextManager).
 //
 // A with statement here exits its managers when the block ends however
-// it ends, but cannot hand them the exception: a @contextmanager
-// generator resumes after its yield (so its finally runs, as in Python;
-// an except around the yield does not see the block's exception).
-// suppress() is the exception: at the top level the driver runs a with
-// statement that calls suppress and hands it the block's exception
-// (driver.go's with); inside a function the pre-pass refuses it.
+// it ends. At the top level the driver hands them the block's exception
+// (driver.go's with and exitWithError): it is thrown into a
+// @contextmanager generator at its yield, passed to a class's __exit__,
+// matched by suppress(), and each may swallow it as in Python. Inside a
+// function a with statement is a Starlark loop that cannot see the
+// exception: a generator resumes after its yield (its finally runs, an
+// except around the yield does not see the exception), __exit__ gets
+// None, and the pre-pass refuses suppress() there.
 
 package pyrt
 
@@ -117,6 +119,32 @@ func (m *genCM) exit() error {
 		return pyErrorf(excRuntime, "generator didn't stop")
 	}
 	return nil
+}
+
+// exitExc throws the block's exception into the generator at its yield:
+// the generator swallows it by ending, or raises it (or another) again.
+func (m *genCM) exitExc(r *Interp, exc *PyException, err error) (bool, error) {
+	if m.it.gen == nil {
+		return false, m.exit()
+	}
+	_, ok, gerr := m.it.gen.step(genResume{exc: err})
+	switch {
+	case gerr != nil:
+		if r.ExceptionOf(gerr) == exc {
+			return false, nil // raised again: the block's own error goes on
+		}
+		return false, gerr
+	case ok:
+		return false, pyErrorf(excRuntime, "generator didn't stop after throw()")
+	}
+	return true, nil
+}
+
+func (m *simpleCM) exitExc(r *Interp, exc *PyException, _ error) (bool, error) {
+	if xerr := m.exit(); xerr != nil {
+		return false, xerr
+	}
+	return m.suppresses(r, exc)
 }
 
 // simpleCM is nullcontext, suppress and closing: a value to bind and
