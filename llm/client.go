@@ -145,16 +145,31 @@ func (c *Client) Body(req Request, stream bool) ([]byte, error) {
 // send sends one request and returns a 2xx response. A non-2xx answer
 // becomes a *StatusError (with its headers and advice), a transport failure
 // a *ConnectError. With a watchdog w, the headers and every byte of the
-// body restart its timer.
-func (c *Client) send(ctx context.Context, method, path string, body []byte, w *watchdog) (*http.Response, error) {
+// body restart its timer. A body is sent from a oneShot, and the
+// transport's own resend (a reused connection the server had closed, a
+// redirect) gets it from rebuild.
+func (c *Client) send(ctx context.Context, method, path string, body []byte, rebuild func() ([]byte, error), w *watchdog) (*http.Response, error) {
 	target := c.url(path)
-	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
+	var rd io.Reader = bytes.NewReader(nil)
+	if body != nil {
+		rd = &oneShot{body}
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
 		return nil, fmt.Errorf("bad [%s] base_url %q: %w", c.origin.section(), c.ep.BaseURL, err)
 	}
 	if body != nil {
+		req.ContentLength = int64(len(body))
+		req.GetBody = func() (io.ReadCloser, error) {
+			b, err := rebuild()
+			if err != nil {
+				return nil, err
+			}
+			return io.NopCloser(&oneShot{b}), nil
+		}
 		req.Header.Set("Content-Type", "application/json")
 	}
+	body = nil
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if c.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
@@ -207,7 +222,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	if err != nil {
 		return empty(), err
 	}
-	return c.withRetries(ctx, body, onDelta)
+	return c.withRetries(ctx, body, func() ([]byte, error) { return c.Body(req, true) }, onDelta)
 }
 
 // Complete sends req with stream=false and returns the assistant message
@@ -219,17 +234,26 @@ func (c *Client) Complete(ctx context.Context, req Request) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	resp, err := c.withRetries(ctx, body, nil)
+	resp, err := c.withRetries(ctx, body, func() ([]byte, error) { return c.Body(req, false) }, nil)
 	return resp.Message, err
 }
 
 // withRetries sends body until an attempt succeeds or the retry policy
-// gives up.
-func (c *Client) withRetries(ctx context.Context, body []byte, onDelta func(Delta)) (Response, error) {
+// gives up. Each retry sends the same bytes again, made anew by rebuild:
+// a long conversation's body is megabytes, and none of it is held while
+// the answer streams (see oneShot).
+func (c *Client) withRetries(ctx context.Context, body []byte, rebuild func() ([]byte, error), onDelta func(Delta)) (Response, error) {
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 {
+			var err error
+			if body, err = rebuild(); err != nil {
+				return empty(), err
+			}
+		}
 		acc := newAccumulator(onDelta)
 		acc.secret = c.apiKey
-		err := c.attempt(ctx, body, acc)
+		err := c.attempt(ctx, body, rebuild, acc)
+		body = nil
 		if err == nil || ctx.Err() != nil {
 			return acc.response(), err
 		}
@@ -252,7 +276,7 @@ func empty() Response { return Response{Message: Message{Role: "assistant"}} }
 
 // attempt sends body once and reads the answer into acc, under the idle
 // timeout.
-func (c *Client) attempt(ctx context.Context, body []byte, acc *accumulator) error {
+func (c *Client) attempt(ctx context.Context, body []byte, rebuild func() ([]byte, error), acc *accumulator) error {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := newWatchdog(c.clock, c.ep.IdleTimeout, cancel)
@@ -262,7 +286,7 @@ func (c *Client) attempt(ctx context.Context, body []byte, acc *accumulator) err
 		w.progress()
 		deliver(d)
 	}
-	resp, err := c.send(actx, http.MethodPost, "/chat/completions", body, w)
+	resp, err := c.send(actx, http.MethodPost, "/chat/completions", body, rebuild, w)
 	if err == nil {
 		err = readBody(actx, resp, acc)
 		resp.Body.Close()
@@ -309,6 +333,24 @@ func firstByte(br *bufio.Reader) byte {
 	}
 }
 
+// oneShot is a request body that lets go of its bytes once they are read:
+// the request stays reachable from its response while the answer streams,
+// and a long conversation's body (megabytes) would otherwise be held that
+// long, all of it garbage.
+type oneShot struct{ b []byte }
+
+func (o *oneShot) Read(p []byte) (int, error) {
+	if len(o.b) == 0 {
+		o.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, o.b)
+	if o.b = o.b[n:]; len(o.b) == 0 {
+		o.b = nil
+	}
+	return n, nil
+}
+
 // Model is one entry of an endpoint's model list.
 type Model struct {
 	ID      string
@@ -328,7 +370,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 // ListModels returns the models the endpoint lists at {base_url}/models, in
 // the OpenAI form ("data") or, failing that, Ollama's ("models").
 func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
-	resp, err := c.send(ctx, http.MethodGet, "/models", nil, nil)
+	resp, err := c.send(ctx, http.MethodGet, "/models", nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}

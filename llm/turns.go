@@ -122,7 +122,31 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 		cached[c.Key] = c
 	}
 	out := make([]TurnCount, len(turns))
+	// The prefix is the whole conversation's JSON (megabytes for a long
+	// one), needed only when a turn is counted with t: a first pass finds
+	// whether one is and how long the prefix grows, so that when every
+	// turn is in the cache (a session opened) it is never made, and
+	// otherwise it is made once at its size rather than by doubling.
+	size, count := 0, false
+	for k, turn := range turns {
+		texts := turnText(turn)
+		for _, txt := range texts {
+			size += 1 + len(txt)
+		}
+		switch c, ok := cached[keyOf(texts)]; {
+		case ok:
+			out[k] = c
+		case t == nil:
+			out[k] = estimateTexts(texts)
+		default:
+			count = true
+		}
+	}
+	if !count {
+		return out
+	}
 	var prefix bytes.Buffer // "[m0,…" through the end of the previous turn
+	prefix.Grow(size)
 	base, baseKnown := 0, true
 	stalled := false
 	for k, turn := range turns {
