@@ -85,43 +85,26 @@ func (c *Client) url(path string) string {
 // stream_options, then every [endpoint.parameters] entry in key order.
 // Message Extra members are written byte-for-byte.
 func (c *Client) Body(req Request, stream bool) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	writeMember(&b, "model", mustJSON(c.ep.Model), true)
-	b.WriteString(`,"messages":[`)
-	msgs := outgoing(req.Messages)
-	if req.System != nil {
-		msgs = append([]Message{{Role: "system", Content: *req.System}}, msgs...)
-	}
-	for i, m := range msgs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		raw, err := m.MarshalJSON()
-		if err != nil {
-			return nil, fmt.Errorf("encode message %d: %w", i, err)
-		}
-		b.Write(raw)
-	}
-	b.WriteByte(']')
+	var tail bytes.Buffer // what follows the messages
+	tail.WriteByte(']')
 	if len(req.Tools) > 0 {
-		b.WriteString(`,"tools":[`)
+		tail.WriteString(`,"tools":[`)
 		for i, t := range req.Tools {
 			raw, err := t.MarshalJSON()
 			if err != nil {
 				return nil, fmt.Errorf("encode tool %s: %w", t.Name, err)
 			}
 			if i > 0 {
-				b.WriteByte(',')
+				tail.WriteByte(',')
 			}
-			b.Write(raw)
+			tail.Write(raw)
 		}
-		b.WriteByte(']')
+		tail.WriteByte(']')
 	}
 	if stream {
-		b.WriteString(`,"stream":true,"stream_options":{"include_usage":true}`)
+		tail.WriteString(`,"stream":true,"stream_options":{"include_usage":true}`)
 	} else {
-		b.WriteString(`,"stream":false`)
+		tail.WriteString(`,"stream":false`)
 	}
 	keys := make([]string, 0, len(c.ep.Parameters))
 	for k := range c.ep.Parameters {
@@ -133,9 +116,32 @@ func (c *Client) Body(req Request, stream bool) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode [endpoint.parameters] %s: %w", k, err)
 		}
-		writeMember(&b, k, raw, false)
+		writeMember(&tail, k, raw, false)
 	}
-	b.WriteByte('}')
+	tail.WriteByte('}')
+	msgs := outgoing(req.Messages)
+	if req.System != nil {
+		msgs = append([]Message{{Role: "system", Content: *req.System}}, msgs...)
+	}
+	// The body is made at its size: a long conversation's is megabytes,
+	// which growing by doubling would hold one and a half times over.
+	head := appendKey([]byte{'{'}, "model", true)
+	head = append(AppendJSONString(head, c.ep.Model), `,"messages":[`...)
+	size, scratch := len(head)+tail.Len(), []byte(nil)
+	for _, m := range msgs {
+		scratch = m.appendJSON(scratch[:0])
+		size += len(scratch) + 1
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size))
+	b.Write(head)
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		scratch = m.appendJSON(b.AvailableBuffer())
+		b.Write(scratch)
+	}
+	b.Write(tail.Bytes())
 	if !json.Valid(b.Bytes()) {
 		return nil, errors.New("encode request: a stored message field is not valid JSON (the session file may be damaged)")
 	}

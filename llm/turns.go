@@ -34,9 +34,9 @@ func SplitTurns(msgs []Message) [][]Message {
 
 // compact returns the compact JSON of m.
 func compact(m Message) []byte {
-	raw, err := m.MarshalJSON()
-	if err != nil {
-		return nil
+	raw := m.appendJSON(nil)
+	if m.compactJSON() {
+		return raw
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
