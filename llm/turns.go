@@ -172,8 +172,10 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 	// turn is in the cache (a session opened) it is never made, and
 	// otherwise it is made once at its size rather than by doubling.
 	size, count := 0, false
+	keys := make([]string, len(turns))
 	for k, turn := range turns {
 		key, sizes := turnSums(turn)
+		keys[k] = key
 		for _, n := range sizes {
 			size += 1 + n
 		}
@@ -190,21 +192,25 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 	if !count {
 		return out
 	}
-	var prefix bytes.Buffer // "[m0,…" through the end of the previous turn
-	prefix.Grow(size)
+	// "[m0,…" through the end of the previous turn, each message's JSON
+	// made in place: at its size, it is never moved, and a turn's texts
+	// are pieces of it.
+	prefix := make([]byte, 0, size)
 	base, baseKnown := 0, true
 	stalled := false
 	for k, turn := range turns {
-		texts := turnText(turn)
-		key := keyOf(texts)
-		start := prefix.Len()
-		for _, txt := range texts {
-			if prefix.Len() == 0 {
-				prefix.WriteByte('[')
+		key := keys[k]
+		start := len(prefix)
+		texts := make([][]byte, len(turn))
+		for i, m := range turn {
+			if len(prefix) == 0 {
+				prefix = append(prefix, '[')
 			} else {
-				prefix.WriteByte(',')
+				prefix = append(prefix, ',')
 			}
-			prefix.Write(txt)
+			from := len(prefix)
+			prefix = appendCompact(prefix, m)
+			texts[i] = prefix[from:len(prefix):len(prefix)]
 		}
 		if c, ok := cached[key]; ok {
 			out[k], baseKnown = c, false
@@ -217,7 +223,7 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 			}
 			continue
 		}
-		tc, last, err := countTurn(ctx, t, prefix.Bytes(), start, texts, base, baseKnown)
+		tc, last, err := countTurn(ctx, t, prefix, start, texts, base, baseKnown)
 		if err != nil {
 			out[k], baseKnown = estimateTexts(texts), false
 			if ctx.Err() != nil || timedOut(err) {
