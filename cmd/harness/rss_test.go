@@ -124,9 +124,11 @@ func TestResumedSessionRSS(t *testing.T) {
 	// The resumed case holds the session decoded (its text, the UI's
 	// blocks, the overlay's rows), about 3 times its size, and the
 	// garbage collector lets the heap grow to twice what is live.
-	// Measured here: empty 45, resumed 114 MiB (main before: 46 and 166).
-	if limit := empty + 9*size; resumed > limit {
-		t.Errorf("resumed session peak RSS %.1f MiB, over %.1f MiB (empty %.1f + 9 × the session's %.1f MB)",
+	// Measured on 2 busy cores: empty 43-58, resumed 100-123 MiB (main
+	// before: 46 and 166); the stream is not paced, and how far the heap
+	// overshoots depends on how much CPU the collector gets.
+	if limit := empty + 10*size; resumed > limit {
+		t.Errorf("resumed session peak RSS %.1f MiB, over %.1f MiB (empty %.1f + 10 × the session's %.1f MB)",
 			mib(resumed), mib(limit), mib(empty), float64(size)/1e6)
 	}
 }
