@@ -85,43 +85,26 @@ func (c *Client) url(path string) string {
 // stream_options, then every [endpoint.parameters] entry in key order.
 // Message Extra members are written byte-for-byte.
 func (c *Client) Body(req Request, stream bool) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	writeMember(&b, "model", mustJSON(c.ep.Model), true)
-	b.WriteString(`,"messages":[`)
-	msgs := outgoing(req.Messages)
-	if req.System != nil {
-		msgs = append([]Message{{Role: "system", Content: *req.System}}, msgs...)
-	}
-	for i, m := range msgs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		raw, err := m.MarshalJSON()
-		if err != nil {
-			return nil, fmt.Errorf("encode message %d: %w", i, err)
-		}
-		b.Write(raw)
-	}
-	b.WriteByte(']')
+	var tail bytes.Buffer // what follows the messages
+	tail.WriteByte(']')
 	if len(req.Tools) > 0 {
-		b.WriteString(`,"tools":[`)
+		tail.WriteString(`,"tools":[`)
 		for i, t := range req.Tools {
 			raw, err := t.MarshalJSON()
 			if err != nil {
 				return nil, fmt.Errorf("encode tool %s: %w", t.Name, err)
 			}
 			if i > 0 {
-				b.WriteByte(',')
+				tail.WriteByte(',')
 			}
-			b.Write(raw)
+			tail.Write(raw)
 		}
-		b.WriteByte(']')
+		tail.WriteByte(']')
 	}
 	if stream {
-		b.WriteString(`,"stream":true,"stream_options":{"include_usage":true}`)
+		tail.WriteString(`,"stream":true,"stream_options":{"include_usage":true}`)
 	} else {
-		b.WriteString(`,"stream":false`)
+		tail.WriteString(`,"stream":false`)
 	}
 	keys := make([]string, 0, len(c.ep.Parameters))
 	for k := range c.ep.Parameters {
@@ -133,9 +116,32 @@ func (c *Client) Body(req Request, stream bool) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode [endpoint.parameters] %s: %w", k, err)
 		}
-		writeMember(&b, k, raw, false)
+		writeMember(&tail, k, raw, false)
 	}
-	b.WriteByte('}')
+	tail.WriteByte('}')
+	msgs := outgoing(req.Messages)
+	if req.System != nil {
+		msgs = append([]Message{{Role: "system", Content: *req.System}}, msgs...)
+	}
+	// The body is made at its size: a long conversation's is megabytes,
+	// which growing by doubling would hold one and a half times over.
+	head := appendKey([]byte{'{'}, "model", true)
+	head = append(AppendJSONString(head, c.ep.Model), `,"messages":[`...)
+	size, scratch := len(head)+tail.Len(), []byte(nil)
+	for _, m := range msgs {
+		scratch = m.appendJSON(scratch[:0])
+		size += len(scratch) + 1
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size))
+	b.Write(head)
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		scratch = m.appendJSON(b.AvailableBuffer())
+		b.Write(scratch)
+	}
+	b.Write(tail.Bytes())
 	if !json.Valid(b.Bytes()) {
 		return nil, errors.New("encode request: a stored message field is not valid JSON (the session file may be damaged)")
 	}
@@ -145,16 +151,31 @@ func (c *Client) Body(req Request, stream bool) ([]byte, error) {
 // send sends one request and returns a 2xx response. A non-2xx answer
 // becomes a *StatusError (with its headers and advice), a transport failure
 // a *ConnectError. With a watchdog w, the headers and every byte of the
-// body restart its timer.
-func (c *Client) send(ctx context.Context, method, path string, body []byte, w *watchdog) (*http.Response, error) {
+// body restart its timer. A body is sent from a oneShot, and the
+// transport's own resend (a reused connection the server had closed, a
+// redirect) gets it from rebuild.
+func (c *Client) send(ctx context.Context, method, path string, body []byte, rebuild func() ([]byte, error), w *watchdog) (*http.Response, error) {
 	target := c.url(path)
-	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
+	var rd io.Reader = bytes.NewReader(nil)
+	if body != nil {
+		rd = &oneShot{body}
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
 		return nil, fmt.Errorf("bad [%s] base_url %q: %w", c.origin.section(), c.ep.BaseURL, err)
 	}
 	if body != nil {
+		req.ContentLength = int64(len(body))
+		req.GetBody = func() (io.ReadCloser, error) {
+			b, err := rebuild()
+			if err != nil {
+				return nil, err
+			}
+			return io.NopCloser(&oneShot{b}), nil
+		}
 		req.Header.Set("Content-Type", "application/json")
 	}
+	body = nil
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if c.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
@@ -207,7 +228,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	if err != nil {
 		return empty(), err
 	}
-	return c.withRetries(ctx, body, onDelta)
+	return c.withRetries(ctx, body, func() ([]byte, error) { return c.Body(req, true) }, onDelta)
 }
 
 // Complete sends req with stream=false and returns the assistant message
@@ -219,17 +240,26 @@ func (c *Client) Complete(ctx context.Context, req Request) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	resp, err := c.withRetries(ctx, body, nil)
+	resp, err := c.withRetries(ctx, body, func() ([]byte, error) { return c.Body(req, false) }, nil)
 	return resp.Message, err
 }
 
 // withRetries sends body until an attempt succeeds or the retry policy
-// gives up.
-func (c *Client) withRetries(ctx context.Context, body []byte, onDelta func(Delta)) (Response, error) {
+// gives up. Each retry sends the same bytes again, made anew by rebuild:
+// a long conversation's body is megabytes, and none of it is held while
+// the answer streams (see oneShot).
+func (c *Client) withRetries(ctx context.Context, body []byte, rebuild func() ([]byte, error), onDelta func(Delta)) (Response, error) {
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 {
+			var err error
+			if body, err = rebuild(); err != nil {
+				return empty(), err
+			}
+		}
 		acc := newAccumulator(onDelta)
 		acc.secret = c.apiKey
-		err := c.attempt(ctx, body, acc)
+		err := c.attempt(ctx, body, rebuild, acc)
+		body = nil
 		if err == nil || ctx.Err() != nil {
 			return acc.response(), err
 		}
@@ -252,7 +282,7 @@ func empty() Response { return Response{Message: Message{Role: "assistant"}} }
 
 // attempt sends body once and reads the answer into acc, under the idle
 // timeout.
-func (c *Client) attempt(ctx context.Context, body []byte, acc *accumulator) error {
+func (c *Client) attempt(ctx context.Context, body []byte, rebuild func() ([]byte, error), acc *accumulator) error {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := newWatchdog(c.clock, c.ep.IdleTimeout, cancel)
@@ -262,7 +292,7 @@ func (c *Client) attempt(ctx context.Context, body []byte, acc *accumulator) err
 		w.progress()
 		deliver(d)
 	}
-	resp, err := c.send(actx, http.MethodPost, "/chat/completions", body, w)
+	resp, err := c.send(actx, http.MethodPost, "/chat/completions", body, rebuild, w)
 	if err == nil {
 		err = readBody(actx, resp, acc)
 		resp.Body.Close()
@@ -309,6 +339,24 @@ func firstByte(br *bufio.Reader) byte {
 	}
 }
 
+// oneShot is a request body that lets go of its bytes once they are read:
+// the request stays reachable from its response while the answer streams,
+// and a long conversation's body (megabytes) would otherwise be held that
+// long, all of it garbage.
+type oneShot struct{ b []byte }
+
+func (o *oneShot) Read(p []byte) (int, error) {
+	if len(o.b) == 0 {
+		o.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, o.b)
+	if o.b = o.b[n:]; len(o.b) == 0 {
+		o.b = nil
+	}
+	return n, nil
+}
+
 // Model is one entry of an endpoint's model list.
 type Model struct {
 	ID      string
@@ -328,7 +376,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 // ListModels returns the models the endpoint lists at {base_url}/models, in
 // the OpenAI form ("data") or, failing that, Ollama's ("models").
 func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
-	resp, err := c.send(ctx, http.MethodGet, "/models", nil, nil)
+	resp, err := c.send(ctx, http.MethodGet, "/models", nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}

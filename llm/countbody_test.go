@@ -4,6 +4,9 @@ package llm
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +38,37 @@ func TestCountBody(t *testing.T) {
 	}
 }
 
+// TestCountBodyPieces: a text longer than a piece, with characters of
+// every width, escapes and invalid bytes across the pieces' ends, is sent
+// as json.Marshal sends it, and read in reads of any size.
+func TestCountBodyPieces(t *testing.T) {
+	for shift := range 7 {
+		var sb strings.Builder
+		sb.WriteString(strings.Repeat("x", shift))
+		for sb.Len() < 3*countPiece {
+			sb.WriteString("日本語 😀 \xff\xe6\x97 \"q\" \\ \n\t\x01 \u2028é")
+		}
+		s := sb.String()
+		if msg := countBodyMismatch(s); msg != "" {
+			t.Fatalf("shift %d: %s", shift, msg[:min(len(msg), 200)])
+		}
+		for _, size := range []int{1, 7, 4096, 1 << 20} {
+			r, buf := newCountReader("prompt", s), make([]byte, size)
+			var got []byte
+			for {
+				n, err := r.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+			}
+			if string(got) != string(countBody("prompt", s)) {
+				t.Fatalf("shift %d, reads of %d: a different body", shift, size)
+			}
+		}
+	}
+}
+
 func FuzzCountBody(f *testing.F) {
 	f.Add(`[{"role":"user","content":"a \"b\" \\ c"}]`)
 	f.Add("bad \xff\xe6\x97 \x00")
@@ -43,4 +77,14 @@ func FuzzCountBody(f *testing.F) {
 			t.Fatal(msg)
 		}
 	})
+}
+
+// countBody is the whole request a countReader streams; its length is
+// what countLen says.
+func countBody(field, text string) []byte {
+	b, err := io.ReadAll(newCountReader(field, text))
+	if err != nil || int64(len(b)) != countLen(field, text) {
+		panic(fmt.Sprintf("countReader: %v, %d bytes, countLen %d", err, len(b), countLen(field, text)))
+	}
+	return b
 }

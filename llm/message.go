@@ -161,35 +161,49 @@ func DetailsText(raw json.RawMessage) string {
 
 // MarshalJSON encodes m with role, content, tool_calls and tool_call_id
 // first, then the Extra members unchanged.
-func (m Message) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	writeMember(&b, "role", mustJSON(m.Role), true)
-	writeMember(&b, "content", mustJSON(m.Content), false)
+func (m Message) MarshalJSON() ([]byte, error) { return m.appendJSON(nil), nil }
+
+// appendJSON appends what MarshalJSON returns to b.
+func (m Message) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendKey(b, "role", true)
+	b = AppendJSONString(b, m.Role)
+	b = appendKey(b, "content", false)
+	b = AppendJSONString(b, m.Content)
 	if len(m.ToolCalls) > 0 {
-		var tc bytes.Buffer
-		tc.WriteByte('[')
+		b = appendKey(b, "tool_calls", false)
+		b = append(b, '[')
 		for i, c := range m.ToolCalls {
 			if i > 0 {
-				tc.WriteByte(',')
+				b = append(b, ',')
 			}
-			raw, err := c.MarshalJSON()
-			if err != nil {
-				return nil, err
-			}
-			tc.Write(raw)
+			b = c.appendJSON(b)
 		}
-		tc.WriteByte(']')
-		writeMember(&b, "tool_calls", tc.Bytes(), false)
+		b = append(b, ']')
 	}
 	if m.ToolCallID != "" {
-		writeMember(&b, "tool_call_id", mustJSON(m.ToolCallID), false)
+		b = appendKey(b, "tool_call_id", false)
+		b = AppendJSONString(b, m.ToolCallID)
 	}
 	for _, f := range m.Extra {
-		writeMember(&b, f.Key, f.Value, false)
+		b = appendKey(b, f.Key, false)
+		b = append(b, f.Value...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}')
+}
+
+// compactJSON reports whether appendJSON writes m compact: it has no
+// Extra member (kept as the provider sent it, maybe with spaces).
+func (m Message) compactJSON() bool {
+	if len(m.Extra) > 0 {
+		return false
+	}
+	for _, c := range m.ToolCalls {
+		if len(c.Extra) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // UnmarshalJSON decodes a message, keeping unknown members in Extra.
@@ -231,22 +245,27 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON encodes c in the chat-completions form.
-func (c ToolCall) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	writeMember(&b, "id", mustJSON(c.ID), true)
-	writeMember(&b, "type", mustJSON("function"), false)
-	var fn bytes.Buffer
-	fn.WriteByte('{')
-	writeMember(&fn, "name", mustJSON(c.Name), true)
-	writeMember(&fn, "arguments", mustJSON(c.Arguments), false)
-	fn.WriteByte('}')
-	writeMember(&b, "function", fn.Bytes(), false)
+func (c ToolCall) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
+
+// appendJSON appends what MarshalJSON returns to b.
+func (c ToolCall) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendKey(b, "id", true)
+	b = AppendJSONString(b, c.ID)
+	b = appendKey(b, "type", false)
+	b = AppendJSONString(b, "function")
+	b = appendKey(b, "function", false)
+	b = append(b, '{')
+	b = appendKey(b, "name", true)
+	b = AppendJSONString(b, c.Name)
+	b = appendKey(b, "arguments", false)
+	b = AppendJSONString(b, c.Arguments)
+	b = append(b, '}')
 	for _, f := range c.Extra {
-		writeMember(&b, f.Key, f.Value, false)
+		b = appendKey(b, f.Key, false)
+		b = append(b, f.Value...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}')
 }
 
 // UnmarshalJSON decodes a tool call, keeping unknown members in Extra.
@@ -283,14 +302,18 @@ func writeMember(b *bytes.Buffer, key string, v json.RawMessage, first bool) {
 	b.Write(v)
 }
 
-// mustJSON encodes s as a JSON string, leaving <, > and & unescaped.
-func mustJSON(s string) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
+// appendKey appends an object member's key and colon, after a comma
+// unless first.
+func appendKey(b []byte, key string, first bool) []byte {
+	if !first {
+		b = append(b, ',')
+	}
+	b = AppendJSONString(b, key)
+	return append(b, ':')
 }
+
+// mustJSON encodes s as a JSON string, leaving <, > and & unescaped.
+func mustJSON(s string) json.RawMessage { return AppendJSONString(nil, s) }
 
 // decodeObject calls fn for each member of the JSON object data, in order.
 func decodeObject(data []byte, fn func(key string, raw json.RawMessage) error) error {

@@ -3,6 +3,7 @@
 package llm_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"testing"
@@ -66,5 +67,42 @@ func TestNewCallID(t *testing.T) {
 			t.Fatalf("NewCallID() repeated %q", id)
 		}
 		seen[id] = true
+	}
+}
+
+// TestMarshalJSONAsEncodingJSON: a message and its tool calls encode byte
+// for byte as encoding/json writes the same members in the same order with
+// HTML escaping off.
+func TestMarshalJSONAsEncodingJSON(t *testing.T) {
+	type fn struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}
+	type call struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function fn     `json:"function"`
+	}
+	type msg struct {
+		Role       string `json:"role"`
+		Content    string `json:"content"`
+		ToolCalls  []call `json:"tool_calls,omitempty"`
+		ToolCallID string `json:"tool_call_id,omitempty"`
+	}
+	for _, s := range []string{"", "plain <&>", "a \"q\" \\ \n\r\t\b\f\x00\x1f\x7f", "日本語 😀 \u2028\u2029", "bad \xff\xe6\x97 utf-8"} {
+		m := llm.Message{Role: "assistant", Content: s, ToolCallID: s,
+			ToolCalls: []llm.ToolCall{{ID: s, Name: s, Arguments: s}, {ID: "b", Name: "rlm", Arguments: `{"task":"x"}`}}}
+		ref := msg{Role: m.Role, Content: s, ToolCallID: s}
+		for _, c := range m.ToolCalls {
+			ref.ToolCalls = append(ref.ToolCalls, call{c.ID, "function", fn{c.Name, c.Arguments}})
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.Encode(ref)
+		got, err := m.MarshalJSON()
+		if err != nil || string(got) != string(bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+			t.Errorf("%q:\n got %s\nwant %s", s, got, want.Bytes())
+		}
 	}
 }

@@ -110,11 +110,12 @@ func (e *dialectError) Error() string {
 }
 
 func (t *Tokenizer) count(ctx context.Context, field, text string) (int, error) {
-	body := countBody(field, text)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, newCountReader(field, text))
 	if err != nil {
 		return 0, fmt.Errorf("bad tokenize URL %q: %w", t.url, err)
 	}
+	req.ContentLength = countLen(field, text)
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(newCountReader(field, text)), nil }
 	req.Header.Set("Content-Type", "application/json")
 	if t.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+t.apiKey)
@@ -168,16 +169,73 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 
 func (h *headBuffer) String() string { return string(h.b) }
 
-// countBody is the request {"<field>": text}, in one buffer sized for it:
-// text is a conversation's prefix, megabytes long, and json.Marshal of a
-// map copies it twice more.
-func countBody(field, text string) []byte {
-	b := make([]byte, 0, len(text)+len(text)/8+len(field)+16)
-	b = append(b, '{')
-	b = AppendJSONString(b, field)
-	b = append(b, ':')
-	b = AppendJSONString(b, text)
-	return append(b, '}')
+// countReader streams the request {"<field>": text}, escaping text as
+// it is read: text is a conversation's prefix, megabytes long, counted
+// once for each message of a turn, and a body made whole would hold a
+// copy of it while the request is sent.
+type countReader struct {
+	text string // what is left to escape
+	out  []byte // escaped bytes not yet read
+	buf  []byte
+	done bool // the closing `"}` is in out
+}
+
+// countPiece is how much of the text is escaped at a time.
+const countPiece = 32 << 10
+
+func countHead(field string) []byte {
+	b := AppendJSONString([]byte{'{'}, field)
+	return append(b, ':', '"')
+}
+
+func newCountReader(field, text string) *countReader {
+	return &countReader{text: text, out: countHead(field)}
+}
+
+// nextPiece cuts the next piece of text, whole characters only, so that
+// each escapes as it would in the whole.
+func nextPiece(text string) (string, string) {
+	n := CutJSONChars(text, min(countPiece, len(text)))
+	return text[:n], text[n:]
+}
+
+func (r *countReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(r.out) == 0 {
+			switch {
+			case r.text != "":
+				var piece string
+				piece, r.text = nextPiece(r.text)
+				r.buf = AppendJSONChars(r.buf[:0], piece)
+			case !r.done:
+				r.buf, r.done = append(r.buf[:0], '"', '}'), true
+			default:
+				if n == 0 {
+					return 0, io.EOF
+				}
+				return n, nil
+			}
+			r.out = r.buf
+		}
+		c := copy(p[n:], r.out)
+		r.out = r.out[c:]
+		n += c
+	}
+	return n, nil
+}
+
+// countLen is the length of what a countReader for field and text reads.
+func countLen(field, text string) int64 {
+	n := int64(len(countHead(field)) + len(`"}`))
+	var buf []byte
+	for text != "" {
+		var piece string
+		piece, text = nextPiece(text)
+		buf = AppendJSONChars(buf[:0], piece)
+		n += int64(len(buf))
+	}
+	return n
 }
 
 // readAll reads at most limit bytes of resp's body into a buffer sized by

@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
-	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -34,15 +34,46 @@ func SplitTurns(msgs []Message) [][]Message {
 
 // compact returns the compact JSON of m.
 func compact(m Message) []byte {
-	raw, err := m.MarshalJSON()
-	if err != nil {
-		return nil
+	raw := m.appendJSON(nil)
+	if m.compactJSON() {
+		return raw
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
 		return raw
 	}
 	return b.Bytes()
+}
+
+// appendCompact appends the compact JSON of m to b.
+func appendCompact(b []byte, m Message) []byte {
+	if m.compactJSON() {
+		return m.appendJSON(b)
+	}
+	return append(b, compact(m)...)
+}
+
+// scratch holds buffers that a message's JSON is made in to be measured
+// or hashed, and dropped: a session's turns are keyed and measured as it
+// opens and after every turn, megabytes of JSON that need not be kept.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// turnSums returns turn's key (TurnKey) and the size of each of its
+// messages' compact JSON, without keeping the JSON.
+func turnSums(turn []Message) (string, []int) {
+	buf := scratch.Get().(*[]byte)
+	h := sha256.New()
+	sizes := make([]int, len(turn))
+	for i, m := range turn {
+		*buf = appendCompact((*buf)[:0], m)
+		h.Write(*buf)
+		h.Write([]byte{'\n'})
+		sizes[i] = len(*buf)
+	}
+	if cap(*buf) <= 1<<20 {
+		scratch.Put(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil)), sizes
 }
 
 // turnText returns the compact JSON of each message of turn.
@@ -56,7 +87,10 @@ func turnText(turn []Message) [][]byte {
 
 // TurnKey identifies a turn's content: the SHA-256 of the compact JSON of
 // its messages.
-func TurnKey(turn []Message) string { return keyOf(turnText(turn)) }
+func TurnKey(turn []Message) string {
+	key, _ := turnSums(turn)
+	return key
+}
 
 func keyOf(texts [][]byte) string {
 	h := sha256.New()
@@ -72,12 +106,23 @@ func keyOf(texts [][]byte) string {
 // those of its own compact JSON. The result is marked Estimated. Use it for
 // the active turn.
 func EstimateTurn(turn []Message) TurnCount {
-	return estimateTexts(turnText(turn))
+	key, sizes := turnSums(turn)
+	tc := EstimateSizes(sizes)
+	tc.Key = key
+	return tc
 }
 
 // MessageBytes is the size of m's compact JSON: what EstimateTurn counts
 // a message by.
-func MessageBytes(m Message) int { return len(compact(m)) }
+func MessageBytes(m Message) int {
+	buf := scratch.Get().(*[]byte)
+	*buf = appendCompact((*buf)[:0], m)
+	n := len(*buf)
+	if cap(*buf) <= 1<<20 {
+		scratch.Put(buf)
+	}
+	return n
+}
 
 // EstimateSizes is EstimateTurn for a turn whose messages' MessageBytes
 // are sizes, without the Key: a running turn's estimate grows with each
@@ -94,13 +139,12 @@ func EstimateSizes(sizes []int) TurnCount {
 }
 
 func estimateTexts(texts [][]byte) TurnCount {
-	tc := TurnCount{Key: keyOf(texts), Estimated: true, Messages: make([]int, len(texts))}
-	strs := make([]string, len(texts))
+	sizes := make([]int, len(texts))
 	for i, t := range texts {
-		strs[i] = string(t)
-		tc.Messages[i] = Estimate(strs[i])
+		sizes[i] = len(t)
 	}
-	tc.Tokens = Estimate("[" + strings.Join(strs, ",") + "]")
+	tc := EstimateSizes(sizes)
+	tc.Key = keyOf(texts)
 	return tc
 }
 
@@ -122,20 +166,51 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 		cached[c.Key] = c
 	}
 	out := make([]TurnCount, len(turns))
-	var prefix bytes.Buffer // "[m0,…" through the end of the previous turn
+	// The prefix is the whole conversation's JSON (megabytes for a long
+	// one), needed only when a turn is counted with t: a first pass finds
+	// whether one is and how long the prefix grows, so that when every
+	// turn is in the cache (a session opened) it is never made, and
+	// otherwise it is made once at its size rather than by doubling.
+	size, count := 0, false
+	keys := make([]string, len(turns))
+	for k, turn := range turns {
+		key, sizes := turnSums(turn)
+		keys[k] = key
+		for _, n := range sizes {
+			size += 1 + n
+		}
+		switch c, ok := cached[key]; {
+		case ok:
+			out[k] = c
+		case t == nil:
+			out[k] = EstimateSizes(sizes)
+			out[k].Key = key
+		default:
+			count = true
+		}
+	}
+	if !count {
+		return out
+	}
+	// "[m0,…" through the end of the previous turn, each message's JSON
+	// made in place: at its size, it is never moved, and a turn's texts
+	// are pieces of it.
+	prefix := make([]byte, 0, size)
 	base, baseKnown := 0, true
 	stalled := false
 	for k, turn := range turns {
-		texts := turnText(turn)
-		key := keyOf(texts)
-		start := prefix.Len()
-		for _, txt := range texts {
-			if prefix.Len() == 0 {
-				prefix.WriteByte('[')
+		key := keys[k]
+		start := len(prefix)
+		texts := make([][]byte, len(turn))
+		for i, m := range turn {
+			if len(prefix) == 0 {
+				prefix = append(prefix, '[')
 			} else {
-				prefix.WriteByte(',')
+				prefix = append(prefix, ',')
 			}
-			prefix.Write(txt)
+			from := len(prefix)
+			prefix = appendCompact(prefix, m)
+			texts[i] = prefix[from:len(prefix):len(prefix)]
 		}
 		if c, ok := cached[key]; ok {
 			out[k], baseKnown = c, false
@@ -148,7 +223,7 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 			}
 			continue
 		}
-		tc, last, err := countTurn(ctx, t, prefix.Bytes(), start, texts, base, baseKnown)
+		tc, last, err := countTurn(ctx, t, prefix, start, texts, base, baseKnown)
 		if err != nil {
 			out[k], baseKnown = estimateTexts(texts), false
 			if ctx.Err() != nil || timedOut(err) {

@@ -56,7 +56,7 @@ func removeFYI(items []sessions.Item) []sessions.Item {
 // result returns for it (see crashResult), placed after the call's other
 // results.
 func closeDangling(items []sessions.Item, result func(llm.ToolCall) string) []sessions.Item {
-	var out []sessions.Item
+	out := make([]sessions.Item, 0, len(items)) // a resumed session's are thousands: not grown by doubling
 	for i := 0; i < len(items); i++ {
 		out = append(out, items[i])
 		m := items[i].Message

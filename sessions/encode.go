@@ -23,11 +23,7 @@ func writeMessage(w *bufio.Writer, m llm.Message) error {
 			if i > 0 {
 				w.WriteByte(',')
 			}
-			b, err := c.MarshalJSON()
-			if err != nil {
-				return err
-			}
-			w.Write(b)
+			writeToolCall(w, c)
 		}
 		w.WriteByte(']')
 	}
@@ -48,6 +44,26 @@ func writeMessage(w *bufio.Writer, m llm.Message) error {
 // writeString writes s as a JSON string (llm.AppendJSONString), escaped
 // straight into the writer's free buffer, piece by piece: a message is
 // megabytes, and escaping it whole would allocate its size again.
+// writeToolCall writes what c.MarshalJSON returns, its strings escaped
+// into w's buffer: a save writes every call's arguments, and a copy of
+// each would be garbage the size of them all.
+func writeToolCall(w *bufio.Writer, c llm.ToolCall) {
+	w.WriteString(`{"id":`)
+	writeString(w, c.ID)
+	w.WriteString(`,"type":"function","function":{"name":`)
+	writeString(w, c.Name)
+	w.WriteString(`,"arguments":`)
+	writeString(w, c.Arguments)
+	w.WriteByte('}')
+	for _, f := range c.Extra {
+		w.WriteByte(',')
+		writeString(w, f.Key)
+		w.WriteByte(':')
+		w.Write(f.Value)
+	}
+	w.WriteByte('}')
+}
+
 func writeString(w *bufio.Writer, s string) {
 	w.WriteByte('"')
 	for s != "" {

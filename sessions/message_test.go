@@ -31,7 +31,8 @@ func TestWriteMessageRoundTrip(t *testing.T) {
 		"<html> & ünïcödé 😀", "line sep \u2028 para sep \u2029", "bad \xff\xfe utf8",
 	} {
 		m := llm.Message{Role: "tool", Content: content, ToolCallID: "id\"x",
-			ToolCalls: []llm.ToolCall{{ID: "c", Name: "repl", Arguments: `{"code":"<x>"}`}}}
+			ToolCalls: []llm.ToolCall{{ID: "c", Name: "repl", Arguments: `{"code":"<x>"}`},
+				{ID: content, Name: content, Arguments: content, Extra: []llm.Field{{Key: "index", Value: json.RawMessage(`1`)}}}}}
 		m.Set("reasoning", json.RawMessage(`"r\u00e9"`))
 		var b bytes.Buffer
 		w := bufio.NewWriter(&b)
@@ -43,6 +44,9 @@ func TestWriteMessageRoundTrip(t *testing.T) {
 			t.Fatalf("invalid JSON %s", b.Bytes())
 		}
 		want, _ := m.MarshalJSON()
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("content %q: writeMessage\n %s\nMarshalJSON\n %s", content, b.Bytes(), want)
+		}
 		var fromLLM llm.Message
 		if err := fromLLM.UnmarshalJSON(want); err != nil {
 			t.Fatal(err)

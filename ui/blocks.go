@@ -5,6 +5,8 @@ package ui
 import (
 	"strings"
 	"unicode/utf8"
+
+	"harness/diffview"
 )
 
 // kind says what a block shows, and so its colour.
@@ -44,10 +46,11 @@ type block struct {
 	// the conversation, not copied), or what buf holds for a block that is
 	// streamed into.
 	text string
-	buf  strings.Builder
 
-	name string          // a call's tool name
-	args strings.Builder // a streamed call's arguments so far
+	name string // a call's tool name
+	// lv is what a streamed block holds while it streams (nil for the
+	// blocks of saved messages, most of a resumed session's).
+	lv *streamState
 
 	// callArgs, when lazy, are a saved call's arguments, formatted into
 	// text when first needed: opening a huge session decodes only the
@@ -81,6 +84,31 @@ type block struct {
 	cacheWhole bool // the text cached ends with a whole character (endsWhole)
 }
 
+// streamState is a streamed block's text and arguments as they arrive,
+// and how the arguments are decoded and drawn meanwhile.
+type streamState struct {
+	buf  strings.Builder // the streamed text so far
+	args strings.Builder // a streamed call's arguments so far
+	dec  argStream       // args, decoded as they arrive
+	diff diffview.Stream // a streamed apply_patch call's diff
+}
+
+// live returns b's streamState, made on first use.
+func (b *block) live() *streamState {
+	if b.lv == nil {
+		b.lv = &streamState{}
+	}
+	return b.lv
+}
+
+// argsText returns a streamed call's arguments so far.
+func (b *block) argsText() string {
+	if b.lv == nil {
+		return ""
+	}
+	return b.lv.args.String()
+}
+
 func newBlock(k kind, id, text string, gap bool) *block {
 	return &block{kind: k, id: id, gap: gap, text: text}
 }
@@ -103,8 +131,8 @@ func (b *block) ensure() {
 		if name == "" {
 			name = "…"
 		}
-		args := b.args.String()
-		fields, ok := b.r.args.decode(args)
+		args := b.argsText()
+		fields, ok := b.live().dec.decode(args)
 		text := formatFields(name, args, fields, ok)
 		if !strings.HasPrefix(text, b.text) || b.text == "" {
 			b.replaced = b.ver // not only text appended: wrapped whole again
@@ -121,11 +149,12 @@ func (b *block) String() string {
 // add appends streamed text.
 func (b *block) add(s string) {
 	b.ensure()
-	if b.buf.Len() == 0 {
-		b.buf.WriteString(b.text)
+	lv := b.live()
+	if lv.buf.Len() == 0 {
+		lv.buf.WriteString(b.text)
 	}
-	b.buf.WriteString(s)
-	b.text = b.buf.String()
+	lv.buf.WriteString(s)
+	b.text = lv.buf.String()
 	b.streamed += contextJSONStringLen(s) - len(`""`)
 	b.ver++
 }
@@ -133,7 +162,9 @@ func (b *block) add(s string) {
 // set replaces the text.
 func (b *block) set(s string) {
 	b.lazy, b.argsStale = false, false
-	b.buf.Reset()
+	if b.lv != nil {
+		b.lv.buf.Reset()
+	}
 	b.text = s
 	b.ver++
 	b.replaced = b.ver

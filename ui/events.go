@@ -195,7 +195,7 @@ func (a *App) takeBases(v *view, id string) {
 		}
 		args := b.callArgs
 		if args == "" {
-			args = b.args.String()
+			args = b.argsText()
 		}
 		root, text := "repository", ""
 		if fs, ok := objectFields(args); ok {

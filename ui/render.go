@@ -31,12 +31,10 @@ type rendering struct {
 	ver   int
 	valid bool
 
-	md        *markdown.Doc   // replies and reasoning: drawn block by block
-	streaming bool            // a reply being streamed (its message replaces it)
-	dimmed    []styled.Line   // reasoning: the thinking line, then the Doc's lines dimmed
-	dimmedW   int             // the width they were drawn at
-	args      argStream       // a streamed call's arguments, decoded as they arrive
-	diff      diffview.Stream // a streamed apply_patch call's diff
+	md        *markdown.Doc // replies and reasoning: drawn block by block
+	streaming bool          // a reply being streamed (its message replaces it)
+	dimmed    []styled.Line // reasoning: the thinking line, then the Doc's lines dimmed
+	dimmedW   int           // the width they were drawn at
 
 	expanded bool   // a folded block shown whole
 	startup  bool   // the subagent's start-up call, or its output or result
@@ -290,8 +288,8 @@ func (b *block) callLines(w int) []styled.Line {
 	args := b.callArgs
 	var fields []field
 	if args == "" && !b.lazy { // streamed: decoded as the arguments arrive
-		args = b.args.String()
-		fields, _ = b.r.args.decode(args)
+		args = b.argsText()
+		fields, _ = b.live().dec.decode(args)
 	} else if f, ok := objectFields(args); ok {
 		fields = f
 	} else {
@@ -332,7 +330,7 @@ func (b *block) callLines(w int) []styled.Line {
 		switch {
 		case text == "":
 		case old == nil && b.r.streaming:
-			diff = b.r.diff.Lines(text, w) // drawn as the patch arrives
+			diff = b.live().diff.Lines(text, w) // drawn as the patch arrives
 		default:
 			diff = diffview.Lines(text, old, w)
 		}

@@ -366,7 +366,7 @@ func (v *view) liveCall(id, name string) *block {
 // addArgs appends streamed arguments to a call block; they are formatted
 // when the block is next drawn.
 func (b *block) addArgs(s string) {
-	b.args.WriteString(s)
+	b.live().args.WriteString(s)
 	b.argsStale = true
 	b.streamed += contextJSONStringLen(s) - len(`""`)
 	b.ver++
@@ -396,7 +396,7 @@ func (b *block) liveRow() OverlayRow {
 	case kCall:
 		// The preview's runes come from the arguments' start: a streamed
 		// patch is not copied whole every frame for them.
-		args := b.args.String()
+		args := b.argsText()
 		r.Role, r.Preview = contextRoleTool, contextPreview(b.name+" "+args[:min(len(args), 64*contextPreviewRunes)])
 	default:
 		r.Preview = contextPreview(b.text)
