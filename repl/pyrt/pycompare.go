@@ -28,13 +28,24 @@ func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 }
 
 // plainOperands reads an IntEnum or StrEnum member compared with a value
-// of another type as its plain value, and a namedtuple compared with a
-// tuple as its tuple, as Python does.
+// of another type as its plain value, a namedtuple compared with a
+// tuple as its tuple, and a Counter, defaultdict or OrderedDict compared
+// with a dict as its dict, as Python does.
 func plainOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 	if x.Type() == y.Type() {
 		return x, y
 	}
 	x, y = enumMixinValue(x), enumMixinValue(y)
+	if d, ok := x.(*dictLike); ok {
+		if _, ok := y.(*starlark.Dict); ok {
+			x = d.d // Counter, defaultdict, OrderedDict == dict: as dicts
+		}
+	}
+	if d, ok := y.(*dictLike); ok {
+		if _, ok := x.(*starlark.Dict); ok {
+			y = d.d
+		}
+	}
 	if r, ok := x.(*record); ok {
 		if _, ok := y.(starlark.Tuple); ok {
 			x = r.vals

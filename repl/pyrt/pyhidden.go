@@ -318,6 +318,10 @@ func (r *Interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args star
 func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, k := args[0], args[1]
 	switch c := x.(type) {
+	case *PyObject:
+		if _, ok, err := c.callDunder("__delitem__", k); ok {
+			return starlark.None, err
+		}
 	case *starlark.List:
 		i, err := indexInt(k)
 		if err != nil {
@@ -343,7 +347,7 @@ func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ [
 		}
 		return starlark.None, nil
 	}
-	return nil, pyErrorf(excTypeError, "'%s' object does not support item deletion", pyTypeName(x))
+	return nil, pyErrorf(excTypeError, "'%s' object doesn't support item deletion", pyTypeName(x))
 }
 
 func pyDelsliceBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {

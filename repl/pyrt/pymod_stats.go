@@ -276,6 +276,7 @@ func (r *Interp) heapqModule() starlark.Value {
 		"heapreplace": builtin("heapq.heapreplace", heapReplace(false)),
 		"nlargest":    builtin("heapq.nlargest", nBest(true)),
 		"nsmallest":   builtin("heapq.nsmallest", nBest(false)),
+		"merge":       builtin("heapq.merge", heapMerge),
 	})
 }
 

@@ -5,6 +5,7 @@ package pyrt
 
 import (
 	"strings"
+	"unicode"
 
 	"go.starlark.net/starlark"
 )
@@ -29,7 +30,38 @@ func pyLower(s string) string {
 	if strings.Contains(s, "İ") {
 		s = fullLower.Replace(s)
 	}
+	if strings.Contains(s, "Σ") {
+		return finalSigma(s)
+	}
 	return strings.ToLower(s)
+}
+
+// finalSigma lowers s with Unicode's Final_Sigma rule, as Python does: Σ
+// becomes ς when a cased letter precedes it and none follows it (skipping
+// case-ignorable characters both ways), else σ.
+func finalSigma(s string) string {
+	rs := []rune(s)
+	cased := func(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+	ignorable := func(r rune) bool {
+		return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) || strings.ContainsRune("'.:·’", r)
+	}
+	near := func(i, step int) bool {
+		for j := i + step; j >= 0 && j < len(rs); j += step {
+			if !ignorable(rs[j]) {
+				return cased(rs[j])
+			}
+		}
+		return false
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		if r == 'Σ' && near(i, -1) && !near(i, 1) {
+			b.WriteRune('ς')
+			continue
+		}
+		b.WriteString(strings.ToLower(string(r)))
+	}
+	return b.String()
 }
 
 func strCase(f func(string) string) methodFunc {
