@@ -120,6 +120,18 @@ func newModule(name string, members starlark.StringDict) *starlarkstruct.Module 
 	return &starlarkstruct.Module{Name: name, Members: members}
 }
 
+// AsModule returns the module v is: a plain one, or sys (whose argv can
+// be assigned).
+func AsModule(v starlark.Value) (*starlarkstruct.Module, bool) {
+	switch m := v.(type) {
+	case *starlarkstruct.Module:
+		return m, true
+	case *sysModule:
+		return m.Module, true
+	}
+	return nil, false
+}
+
 // pyImport is import name [as x]: full binds the named module, otherwise
 // the first component (after checking the whole path exists).
 func (r *Interp) pyImport(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
