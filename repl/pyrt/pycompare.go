@@ -13,6 +13,9 @@ import (
 func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
+	if isNaN(x) && isNumber(y) || isNaN(y) && isNumber(x) {
+		return op == syntax.NEQ, nil // NaN is unordered and unequal to all, itself included (Starlark's NaN equals itself)
+	}
 	if v, handled, err := compareNumberObjects(op, x, y); handled || err != nil {
 		return v, err // a Fraction or a Decimal against an int or a float
 	}
@@ -146,4 +149,9 @@ func indexableTuple(s starlark.Indexable) starlark.Tuple {
 		t[i] = s.Index(i)
 	}
 	return t
+}
+
+func isNaN(v starlark.Value) bool {
+	f, ok := v.(starlark.Float)
+	return ok && f != f
 }

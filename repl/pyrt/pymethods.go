@@ -36,7 +36,7 @@ var (
 			return starlark.Bool(ok), nil
 		},
 		"encode": strEncode, "join": strJoin, "replace": strReplace, "split": strSplit("split"), "rsplit": strSplit("rsplit"),
-		"translate": strTranslate, "upper": strCase(pyUpper), "lower": strCase(pyLower),
+		"translate": strTranslate, "upper": strCase(pyUpper), "lower": strCase(pyLower), "istitle": strIstitle,
 		"splitlines": func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var keep bool
 			if err := starlark.UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {

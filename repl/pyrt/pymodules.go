@@ -117,6 +117,12 @@ func (r *Interp) Module(name string) (starlark.Value, error) {
 }
 
 func newModule(name string, members starlark.StringDict) *starlarkstruct.Module {
+	if members == nil {
+		members = starlark.StringDict{}
+	}
+	if _, ok := members["__name__"]; !ok {
+		members["__name__"] = starlark.String(name) // module.__name__, as programs read it
+	}
 	return &starlarkstruct.Module{Name: name, Members: members}
 }
 

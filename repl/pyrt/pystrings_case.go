@@ -64,6 +64,33 @@ func finalSigma(s string) string {
 	return b.String()
 }
 
+// strIstitle is str.istitle: an uppercase or titlecase letter only after
+// an uncased character, a lowercase one only after a cased one, and one
+// cased letter at least (Starlark's counts only A-Z as uppercase).
+func strIstitle(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs("istitle", args, kw, 0); err != nil {
+		return nil, err
+	}
+	var cased, prevCased bool
+	for _, r := range string(recv.(starlark.String)) {
+		switch {
+		case unicode.IsUpper(r) || unicode.IsTitle(r):
+			if prevCased {
+				return starlark.False, nil
+			}
+			prevCased, cased = true, true
+		case unicode.IsLower(r):
+			if !prevCased {
+				return starlark.False, nil
+			}
+			prevCased, cased = true, true
+		default:
+			prevCased = false
+		}
+	}
+	return starlark.Bool(cased), nil
+}
+
 func strCase(f func(string) string) methodFunc {
 	return func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if err := starlark.UnpackPositionalArgs("str method", args, kw, 0); err != nil {
