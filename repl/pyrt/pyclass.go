@@ -87,6 +87,20 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 	for _, f := range args[3].(starlark.Tuple) {
 		u.fields = append(u.fields, string(f.(starlark.String)))
 	}
+	var kw []starlark.Tuple // class C(Base, name=value): for __init_subclass__
+	if len(args) > 4 {
+		for _, p := range args[4].(starlark.Tuple) {
+			kw = append(kw, p.(starlark.Tuple))
+		}
+	}
+	if kw != nil {
+		if len(args[1].(starlark.Tuple)) == 0 {
+			return nil, pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", name)
+		}
+		if _, ok := args[1].(starlark.Tuple)[0].(*PyType); !ok {
+			return nil, pyErrorf(excNotImplemented, "class keyword arguments are supported here for classes deriving from a class defined in the REPL (its __init_subclass__ receives them)")
+		}
+	}
 	object := r.types["object"]
 	var bases []starlark.Value
 	for _, b := range args[1].(starlark.Tuple) {
@@ -121,24 +135,27 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 			return t.construct(thread, args, kw)
 		}
 		r.addSubclass(b, t)
-		return t, initSubclass(thread, b, t)
+		return t, initSubclass(thread, b, t, kw)
 	}
 	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
 }
 
 // initSubclass calls the base's __init_subclass__ (a class method
 // without the decorator) on the new class t, as Python does.
-func initSubclass(thread *starlark.Thread, base, t *PyType) error {
+func initSubclass(thread *starlark.Thread, base, t *PyType, kw []starlark.Tuple) error {
 	f, _ := classLookup(base, "__init_subclass__")
 	switch m := f.(type) {
 	case nil:
+		if len(kw) > 0 {
+			return pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", t.name)
+		}
 		return nil
 	case *classMethod:
 		f = m.fn
 	case *staticMethod:
 		f = m.fn
 	}
-	_, err := starlark.Call(thread, f, starlark.Tuple{t}, nil)
+	_, err := starlark.Call(thread, f, starlark.Tuple{t}, kw)
 	return err
 }
 

@@ -42,6 +42,16 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 		return nil, false
 	}
 	switch name {
+	case "__abstractmethods__":
+		t, ok := x.(*PyType)
+		if !ok || !derivesABC(t) {
+			return nil, false
+		}
+		set := starlark.NewSet(0)
+		for _, m := range abstractLeft(t) {
+			_ = set.Insert(starlark.String(m))
+		}
+		return newFrozenSet(set), true
 	case "__mro__":
 		return mro, true
 	case "__bases__":

@@ -61,11 +61,7 @@ func (r *Interp) abcClass() *PyType {
 // abstractLeft returns the abstract methods t still has, when it derives
 // from abc.ABC (sorted, as Python lists them).
 func abstractLeft(t *PyType) []string {
-	abc := false
-	for c := t; c != nil; c = c.base {
-		abc = abc || c.module == "abc" && c.name == "ABC"
-	}
-	if !abc {
+	if !derivesABC(t) {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -90,6 +86,16 @@ func abstractLeft(t *PyType) []string {
 	}
 	sort.Strings(left)
 	return left
+}
+
+// derivesABC reports whether t is abc.ABC or derives from it.
+func derivesABC(t *PyType) bool {
+	for c := t; c != nil; c = c.base {
+		if c.module == "abc" && c.name == "ABC" {
+			return true
+		}
+	}
+	return false
 }
 
 // abstractError is Python 3.11's refusal to instantiate t.

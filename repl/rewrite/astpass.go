@@ -488,7 +488,7 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 // which Starlark's values lack (f.__name__); the hidden builtin supplies
 // them.
 var dunderAttrs = map[string]bool{"__name__": true, "__qualname__": true, "__doc__": true, "__module__": true, "__class__": true,
-	"__mro__": true, "__subclasses__": true, "__bases__": true, "__dict__": true,
+	"__mro__": true, "__subclasses__": true, "__bases__": true, "__dict__": true, "__abstractmethods__": true,
 	"__annotations__": true, "__defaults__": true, "__kwdefaults__": true, "__code__": true,
 	"real": true, "imag": true, "numerator": true, "denominator": true}
 

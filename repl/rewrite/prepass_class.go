@@ -39,7 +39,7 @@ func (rw *rewriter) classStmt(l *pline, sc scope) {
 		return // left to Starlark's error
 	}
 	name := l.toks[1].text
-	bases, ok := rw.classBases(l)
+	bases, kwargs, ok := rw.classBases(l)
 	if !ok {
 		return
 	}
@@ -98,34 +98,53 @@ func (rw *rewriter) classStmt(l *pline, sc scope) {
 	for _, n := range fields {
 		f.add(strconv.Quote(n)+", ", at)
 	}
-	f.add("))"+inner+"return "+classCell+"\n"+indent+name+" = __py_class_"+name+"()", at)
+	f.add(")", at)
+	if kwargs != nil {
+		f.add(", (", at)
+		f.addFrag(kwargs)
+		f.add(")", at)
+	}
+	f.add(")"+inner+"return "+classCell+"\n"+indent+name+" = __py_class_"+name+"()", at)
 	end := l.lastLine().end
 	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
 }
 
 // classBases returns the base classes of a class header, written for a
-// tuple (each followed by a comma); keyword arguments are refused.
-func (rw *rewriter) classBases(l *pline) (frag, bool) {
-	var f frag
+// tuple (each followed by a comma), and its keyword arguments for
+// __init_subclass__ as ("name", value) pairs (nil without any);
+// metaclass= and starred bases are refused.
+func (rw *rewriter) classBases(l *pline) (frag, frag, bool) {
+	var f, kw frag
 	if l.colon == 2 {
-		return f, true // class Name:
+		return f, nil, true // class Name:
 	}
 	if !l.toks[2].op("(") || !l.toks[l.colon-1].op(")") {
-		return nil, false
+		return nil, nil, false
 	}
 	p := rw.parser(l, 3, l.colon-1)
 	e := rw.emitter()
 	for p.i < p.end {
-		if t := p.tok(); t.op("*") || t.op("**") || t.kind == tName && p.i+1 < p.end && p.toks[p.i+1].op("=") {
+		t := p.tok()
+		if t.op("*") || t.op("**") || t.kw("metaclass") && p.i+1 < p.end && p.toks[p.i+1].op("=") {
 			rw.fail(t.start, "class keyword arguments (metaclass=...) and starred bases are not supported here")
-			return nil, false
+			return nil, nil, false
+		}
+		isKw := t.kind == tName && p.i+1 < p.end && p.toks[p.i+1].op("=")
+		if isKw {
+			p.i += 2
+			kw.add("("+strconv.Quote(t.text)+", ", t.start)
 		}
 		n := p.test()
 		if p.err != nil {
-			return nil, false
+			return nil, nil, false
 		}
-		e.emit(n, &f)
-		f.add(", ", e.toks[n.b-1].end)
+		if isKw {
+			e.emit(n, &kw)
+			kw.add("), ", e.toks[n.b-1].end)
+		} else {
+			e.emit(n, &f)
+			f.add(", ", e.toks[n.b-1].end)
+		}
 		if !p.tok().op(",") {
 			break
 		}
@@ -135,9 +154,9 @@ func (rw *rewriter) classBases(l *pline) (frag, bool) {
 		if e.err != nil {
 			rw.fail(e.err.Pos, e.err.Msg)
 		}
-		return nil, false
+		return nil, nil, false
 	}
-	return f, true
+	return f, kw, true
 }
 
 // classNames records the names a class body's simple statements (the
