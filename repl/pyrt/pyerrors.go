@@ -598,6 +598,12 @@ var msgRules = []msgRule{
 	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[1]))
 	}),
+	rule(`unknown binary op: (\S+) (?:not )?in (\S+)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("argument of type '%s' is not iterable", pyTypeOf(m[2]))
+	}),
+	rule(`^(\S+) value does not support item assignment$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object does not support item assignment", pyTypeOf(m[1]))
+	}),
 	rule(`unknown binary op: (\S+) (\S+) (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),

@@ -110,7 +110,14 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 			}
 			return l, nil
 		}
-		return arith(syntax.PLUS, x, y)
+		v, err := arith(syntax.PLUS, x, y)
+		if err != nil && strings.Contains(ErrorMessage(err), "unknown binary op") {
+			if _, msg := classifyMessage(ErrorMessage(err)); strings.HasPrefix(msg, "unsupported operand type(s) for +:") {
+				// CPython names the augmented operator: for +=: 'int' and 'str'
+				return nil, pyErrorf(excTypeError, "unsupported operand type(s) for +=: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+			}
+		}
+		return v, err
 	}))
 	add(rewrite.HidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return pySlice(args[0], args[1], args[2], args[3])

@@ -51,7 +51,7 @@ func (d *pyDate) reprPy() string {
 	}
 	return s + ")"
 }
-func (d *pyDate) Type() string          { return d.pyClass().name }
+func (d *pyDate) Type() string          { return "datetime." + d.pyClass().name } // CPython's tp_name, as its messages write it
 func (d *pyDate) Freeze()               {}
 func (d *pyDate) Truth() starlark.Bool  { return true }
 func (d *pyDate) Hash() (uint32, error) { return uint32(d.t.UnixNano() / 1000), nil }
