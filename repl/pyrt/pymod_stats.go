@@ -283,7 +283,7 @@ func (r *Interp) heapqModule() starlark.Value {
 func less(a, b starlark.Value) (bool, error) {
 	lt, err := starlark.Compare(syntax.LT, a, b)
 	if err != nil {
-		return false, pyErrorf(excTypeError, "'<' not supported between instances of '%s' and '%s'", pyTypeName(a), pyTypeName(b))
+		return false, comparisonError(err, "<", a, b)
 	}
 	return lt, nil
 }

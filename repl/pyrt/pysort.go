@@ -159,13 +159,21 @@ func sortLess(keys []starlark.Value) func(a, b int) (bool, error) {
 		x, y := keys[a], keys[b]
 		lt, err := pyCompare(syntax.LT, x, y)
 		if err != nil {
-			var pe *pyError
-			var ee *starlark.EvalError
-			if errors.As(err, &pe) || errors.As(err, &ee) {
-				return false, err // raised by a __lt__ of the program's
-			}
-			return false, pyErrorf(excTypeError, "'<' not supported between instances of '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+			return false, comparisonError(err, "<", x, y)
 		}
 		return lt, nil
 	}
+}
+
+// comparisonError is the error of x op y that failed with err: an
+// exception raised by the program's own comparison method (__lt__, or
+// __eq__ called by total_ordering's __gt__) as it is, else CPython's
+// "not supported between instances" TypeError.
+func comparisonError(err error, op string, x, y starlark.Value) error {
+	var pe *pyError
+	var ee *starlark.EvalError
+	if errors.As(err, &pe) || errors.As(err, &ee) {
+		return err
+	}
+	return pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", op, pyTypeName(x), pyTypeName(y))
 }
