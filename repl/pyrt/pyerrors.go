@@ -516,7 +516,7 @@ func rule(re string, typ *excType, fix func([]string) string) msgRule {
 }
 
 // starlarkTypeNames maps Starlark's type names to Python's.
-var starlarkTypeNames = map[string]string{"string": "str", "NoneType": "NoneType", "builtin_function_or_method": "builtin_function_or_method"}
+var starlarkTypeNames = map[string]string{"string": "str", "NoneType": "NoneType", "builtin_function_or_method": "builtin_function_or_method", "Path": "PosixPath"}
 
 func pyTypeOf(starlarkName string) string {
 	if n, ok := starlarkTypeNames[starlarkName]; ok {
@@ -597,6 +597,9 @@ var msgRules = []msgRule{
 	}),
 	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[1]))
+	}),
+	rule(`(?:^|: )got (float|string|NoneType|list|tuple|dict), want int$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object cannot be interpreted as an integer", pyTypeOf(m[1]))
 	}),
 	rule(`unknown binary op: (\S+) (?:not )?in (\S+)$`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("argument of type '%s' is not iterable", pyTypeOf(m[2]))
