@@ -598,7 +598,7 @@ var msgRules = []msgRule{
 	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[1]))
 	}),
-	rule(`(?:^|: )got (float|string|NoneType|list|tuple|dict), want int$`, excTypeError, func(m []string) string {
+	rule(`^(?:[\w.]+: )?(?:for parameter \S+: )?got (float|string|NoneType|list|tuple|dict), want int$`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object cannot be interpreted as an integer", pyTypeOf(m[1]))
 	}),
 	rule(`unknown binary op: (\S+) (?:not )?in (\S+)$`, excTypeError, func(m []string) string {
