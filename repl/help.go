@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarkstruct"
 
 	"harness/config"
 	"harness/jail"
@@ -185,6 +184,9 @@ func firstSentence(doc string) string {
 // helpOn is help(x): a helper's or REPL function's documentation, a
 // module's names, or a value's type.
 func (r *interp) helpOn(v starlark.Value) string {
+	if m, ok := pyrt.AsModule(v); ok {
+		return m.Name + ": " + strings.Join(pyrt.PublicNames(v), " ") + "\n" + moduleNotes[m.Name]
+	}
 	name := ""
 	switch x := v.(type) {
 	case starlark.String:
@@ -193,8 +195,6 @@ func (r *interp) helpOn(v starlark.Value) string {
 		name = x.Name()
 	case *starlark.Builtin:
 		name = x.Name()
-	case *starlarkstruct.Module:
-		return x.Name + ": " + strings.Join(pyrt.PublicNames(x), " ") + "\n" + moduleNotes[x.Name]
 	}
 	for _, h := range r.helpers {
 		if h.name == name {

@@ -159,8 +159,11 @@ func (r *interp) updateRetained(alloc int64) {
 func (r *interp) estimateState() int64 {
 	w := sizer{seen: map[any]bool{}}
 	for _, v := range r.Globals {
+		if _, ok := pyrt.AsModule(v); ok {
+			continue // predeclared, shared
+		}
 		switch v.(type) {
-		case *starlark.Builtin, *starlarkstruct.Module:
+		case *starlark.Builtin:
 			continue // predeclared, shared
 		}
 		w.add(v)

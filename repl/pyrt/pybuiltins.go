@@ -217,8 +217,31 @@ func (r *Interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 		"open": r.pyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return nil, pyErrorf(excEOF, "EOF when reading a line (the REPL has no input)")
 		},
-		"exit": pyExit, "quit": pyExit,
+		"exit": pyExit, "quit": pyExit, "__import__": r.pyDunderImport,
 	}
+}
+
+// pyDunderImport is __import__(name, globals=None, locals=None,
+// fromlist=(), level=0): the top package of a dotted name, the named
+// module itself with a fromlist, as import binds them.
+func (r *Interp) pyDunderImport(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var name string
+	var globals, locals, fromlist starlark.Value = starlark.None, starlark.None, starlark.None
+	level := 0
+	if err := starlark.UnpackArgs("__import__", args, kw, "name", &name, "globals?", &globals, "locals?", &locals, "fromlist?", &fromlist, "level?", &level); err != nil {
+		return nil, err
+	}
+	if level != 0 {
+		return nil, pyErrorf(excImport, "relative imports (level %d) have no package to import from in the REPL", level)
+	}
+	m, err := r.Module(name)
+	if err != nil {
+		return nil, err
+	}
+	if i := strings.IndexByte(name, '.'); i >= 0 && (fromlist == starlark.None || !bool(fromlist.Truth())) {
+		return r.Module(name[:i])
+	}
+	return m, nil
 }
 
 func unary(f func(starlark.Value) (starlark.Value, error)) BuiltinFunc {

@@ -140,7 +140,7 @@ func (r *Interp) pyMinMax(isMin bool) BuiltinFunc {
 			}
 			better, err := pyCompare(op, k, bestKey)
 			if err != nil {
-				return nil, pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", op, pyTypeName(k), pyTypeName(bestKey))
+				return nil, comparisonError(err, op.String(), k, bestKey)
 			}
 			if better {
 				best, bestKey = v, k

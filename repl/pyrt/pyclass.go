@@ -298,7 +298,20 @@ var (
 	_ starlark.Container   = (*PyObject)(nil)
 	_ starlark.HasSetKey   = (*PyObject)(nil)
 	_ pyFormatter          = (*PyObject)(nil)
+	_ starlark.Callable    = (*PyObject)(nil)
 )
+
+// Name and CallInternal make an instance callable through its class's
+// __call__ (a plain method or a generator method); without one, calling
+// it is CPython's TypeError.
+func (o *PyObject) Name() string { return o.cls.name }
+func (o *PyObject) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	m := o.dunderOf("__call__")
+	if m == nil || m == starlark.None {
+		return nil, pyErrorf(excTypeError, "'%s' object is not callable", o.cls.name)
+	}
+	return callBound(thread, m, o, args, kw)
+}
 
 func (o *PyObject) interp() *Interp          { return o.cls.userRoot().r }
 func (o *PyObject) thread() *starlark.Thread { return o.interp().Thread }

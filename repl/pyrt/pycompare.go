@@ -13,8 +13,8 @@ import (
 func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
-	if isNaN(x) || isNaN(y) {
-		return op == syntax.NEQ, nil // Starlark orders NaN above +Inf, equal to itself
+	if isNaN(x) && isNumber(y) || isNaN(y) && isNumber(x) {
+		return op == syntax.NEQ, nil // NaN is unordered and unequal to all, itself included (Starlark's NaN equals itself)
 	}
 	if v, handled, err := compareNumberObjects(op, x, y); handled || err != nil {
 		return v, err // a Fraction or a Decimal against an int or a float
@@ -30,19 +30,25 @@ func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	return starlark.Compare(op, x, y)
 }
 
-func isNaN(v starlark.Value) bool {
-	f, ok := v.(starlark.Float)
-	return ok && f != f
-}
-
 // plainOperands reads an IntEnum or StrEnum member compared with a value
-// of another type as its plain value, and a namedtuple compared with a
-// tuple as its tuple, as Python does.
+// of another type as its plain value, a namedtuple compared with a
+// tuple as its tuple, and a Counter, defaultdict or OrderedDict compared
+// with a dict as its dict, as Python does.
 func plainOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 	if x.Type() == y.Type() {
 		return x, y
 	}
 	x, y = enumMixinValue(x), enumMixinValue(y)
+	if d, ok := x.(*dictLike); ok {
+		if _, ok := y.(*starlark.Dict); ok {
+			x = d.d // Counter, defaultdict, OrderedDict == dict: as dicts
+		}
+	}
+	if d, ok := y.(*dictLike); ok {
+		if _, ok := x.(*starlark.Dict); ok {
+			y = d.d
+		}
+	}
 	if r, ok := x.(*record); ok {
 		if _, ok := y.(starlark.Tuple); ok {
 			x = r.vals
@@ -143,4 +149,9 @@ func indexableTuple(s starlark.Indexable) starlark.Tuple {
 		t[i] = s.Index(i)
 	}
 	return t
+}
+
+func isNaN(v starlark.Value) bool {
+	f, ok := v.(starlark.Float)
+	return ok && f != f
 }

@@ -554,7 +554,7 @@ func rule(re string, typ *excType, fix func([]string) string) msgRule {
 }
 
 // starlarkTypeNames maps Starlark's type names to Python's.
-var starlarkTypeNames = map[string]string{"string": "str", "NoneType": "NoneType", "builtin_function_or_method": "builtin_function_or_method"}
+var starlarkTypeNames = map[string]string{"string": "str", "NoneType": "NoneType", "builtin_function_or_method": "builtin_function_or_method", "Path": "PosixPath"}
 
 func pyTypeOf(starlarkName string) string {
 	if n, ok := starlarkTypeNames[starlarkName]; ok {
@@ -638,6 +638,15 @@ var msgRules = []msgRule{
 	}),
 	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[1]))
+	}),
+	rule(`^(?:[\w.]+: )?(?:for parameter \S+: )?got (float|string|NoneType|list|tuple|dict), want int$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object cannot be interpreted as an integer", pyTypeOf(m[1]))
+	}),
+	rule(`unknown binary op: (\S+) (?:not )?in (\S+)$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("argument of type '%s' is not iterable", pyTypeOf(m[2]))
+	}),
+	rule(`^(\S+) value does not support item assignment$`, excTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object does not support item assignment", pyTypeOf(m[1]))
 	}),
 	rule(`unknown binary op: (\S+) (\S+) (\S+)`, excTypeError, func(m []string) string {
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))

@@ -115,7 +115,14 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 			}
 			return l, nil
 		}
-		return arith(syntax.PLUS, x, y)
+		v, err := arith(syntax.PLUS, x, y)
+		if err != nil && strings.Contains(ErrorMessage(err), "unknown binary op") {
+			if _, msg := classifyMessage(ErrorMessage(err)); strings.HasPrefix(msg, "unsupported operand type(s) for +:") {
+				// CPython names the augmented operator: for +=: 'int' and 'str'
+				return nil, pyErrorf(excTypeError, "unsupported operand type(s) for +=: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+			}
+		}
+		return v, err
 	}))
 	add(rewrite.HidSlice, "[:]", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return pySlice(args[0], args[1], args[2], args[3])
@@ -326,6 +333,10 @@ func (r *Interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args star
 func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, k := args[0], args[1]
 	switch c := x.(type) {
+	case *PyObject:
+		if _, ok, err := c.callDunder("__delitem__", k); ok {
+			return starlark.None, err
+		}
 	case *starlark.List:
 		i, err := indexInt(k)
 		if err != nil {
@@ -351,7 +362,7 @@ func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ [
 		}
 		return starlark.None, nil
 	}
-	return nil, pyErrorf(excTypeError, "'%s' object does not support item deletion", pyTypeName(x))
+	return nil, pyErrorf(excTypeError, "'%s' object doesn't support item deletion", pyTypeName(x))
 }
 
 func pyDelsliceBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {

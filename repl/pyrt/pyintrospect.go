@@ -42,6 +42,16 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 		return nil, false
 	}
 	switch name {
+	case "__abstractmethods__":
+		t, ok := x.(*PyType)
+		if !ok || !derivesABC(t) {
+			return nil, false
+		}
+		set := starlark.NewSet(0)
+		for _, m := range abstractLeft(t) {
+			_ = set.Insert(starlark.String(m))
+		}
+		return newFrozenSet(set), true
 	case "__mro__":
 		return mro, true
 	case "__bases__":
@@ -49,16 +59,6 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 			return starlark.Tuple{}, true
 		}
 		return starlark.Tuple{mro[1]}, true
-	case "__abstractmethods__":
-		t, ok := x.(*PyType)
-		if !ok || !derivesABC(t) {
-			return nil, false
-		}
-		set := starlark.NewSet(0)
-		for _, n := range abstractLeft(t) {
-			_ = set.Insert(starlark.String(n))
-		}
-		return newFrozenSet(set), true
 	case "__subclasses__":
 		subs := r.subclasses[x]
 		return starlark.NewBuiltin("__subclasses__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {

@@ -4,7 +4,6 @@
 package pyrt
 
 import (
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,7 +37,7 @@ var (
 			return starlark.Bool(ok), nil
 		},
 		"encode": strEncode, "join": strJoin, "replace": strReplace, "split": strSplit("split"), "rsplit": strSplit("rsplit"),
-		"translate": strTranslate, "upper": strCase(pyUpper), "lower": strCase(pyLower),
+		"translate": strTranslate, "upper": strCase(pyUpper), "lower": strCase(pyLower), "istitle": strIstitle,
 		"splitlines": func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var keep bool
 			if err := starlark.UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {
@@ -404,23 +403,16 @@ func sortValues(thread *starlark.Thread, vals []starlark.Value, key starlark.Val
 	for i := range idx {
 		idx[i] = i
 	}
-	var cmpErr error
-	sort.SliceStable(idx, func(i, j int) bool {
-		if cmpErr != nil {
-			return false
-		}
-		a, b := keys[idx[i]], keys[idx[j]]
-		if reverse {
-			a, b = b, a
-		}
-		lt, err := pyCompare(syntax.LT, a, b)
-		if err != nil {
-			cmpErr = pyErrorf(excTypeError, "'<' not supported between instances of '%s' and '%s'", pyTypeName(a), pyTypeName(b))
-		}
-		return lt
-	})
-	if cmpErr != nil {
-		return nil, cmpErr
+	// reverse=True: CPython reverses, sorts stably and reverses again, so
+	// that equal elements keep their order.
+	if reverse {
+		reverseInts(idx)
+	}
+	if err := timsort(idx, sortLess(keys)); err != nil {
+		return nil, err
+	}
+	if reverse {
+		reverseInts(idx)
 	}
 	out := make([]starlark.Value, len(vals))
 	for i, k := range idx {

@@ -58,6 +58,12 @@ func (u *unparser) writeConstant(v starlark.Value) {
 		}
 	case ellipsis:
 		u.write("...")
+	case *unavailable:
+		if lit, ok := strings.CutPrefix(v.name, "the complex constant "); ok {
+			u.write(lit) // the source's literal: there is no complex value to repr
+			return
+		}
+		u.write(PyRepr(v))
 	default:
 		u.write(PyRepr(v))
 	}

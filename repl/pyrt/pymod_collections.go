@@ -164,7 +164,27 @@ func (d *dictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int)
 	if d.kind == kindCounter && o.kind == kindCounter {
 		return counterCompare(op, d, o)
 	}
+	if d.kind == kindOrdered && o.kind == kindOrdered && (op == syntax.EQL || op == syntax.NEQ) {
+		eq, err := orderedEqual(d, o, depth)
+		return eq == (op == syntax.EQL), err
+	}
 	return starlark.CompareDepth(op, d.d, o.d, depth)
+}
+
+// orderedEqual is OrderedDict == OrderedDict: the same items in the same
+// order (against a plain dict the order does not count).
+func orderedEqual(a, b *dictLike, depth int) (bool, error) {
+	x, y := a.d.Items(), b.d.Items()
+	if len(x) != len(y) {
+		return false, nil
+	}
+	for i := range x {
+		eq, err := starlark.EqualDepth(x[i], y[i], depth-1)
+		if err != nil || !eq {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // counterCompare compares Counters as multisets, a missing element

@@ -244,6 +244,11 @@ func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error
 		u.set("__hash__", starlark.None)
 	}
 	u.dc = info
+	byName := starlark.NewDict(len(info.fields))
+	for _, f := range info.fields {
+		_ = byName.SetKey(starlark.String(f.name), &fieldSpec{f: *f})
+	}
+	u.set("__dataclass_fields__", byName) // what fields() reads in CPython; some programs read it directly
 	return t, nil
 }
 

@@ -51,7 +51,7 @@ func (d *pyDate) reprPy() string {
 	}
 	return s + ")"
 }
-func (d *pyDate) Type() string          { return d.pyClass().name }
+func (d *pyDate) Type() string          { return "datetime." + d.pyClass().name } // CPython's tp_name, as its messages write it
 func (d *pyDate) Freeze()               {}
 func (d *pyDate) Truth() starlark.Bool  { return true }
 func (d *pyDate) Hash() (uint32, error) { return uint32(d.t.UnixNano() / 1000), nil }
@@ -180,7 +180,9 @@ func (d *pyDate) method(name string) BuiltinFunc {
 		return noArgs(func() starlark.Value { return starlark.MakeInt((int(t.Weekday())+6)%7 + 1) })
 	case "toordinal":
 		return noArgs(func() starlark.Value {
-			return starlark.MakeInt64(int64(t.Sub(time.Date(1, 1, 1, 0, 0, 0, 0, t.Location())).Hours()/24) + 1)
+			// Whole days counted by Unix seconds: time.Duration (t.Sub) cannot span 2,000 years.
+			day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+			return starlark.MakeInt64((day.Unix()-time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix())/86400 + 1)
 		})
 	case "isocalendar":
 		return noArgs(func() starlark.Value {

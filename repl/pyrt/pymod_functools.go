@@ -17,6 +17,7 @@ func (r *Interp) functoolsModule() starlark.Value {
 		"cache":           builtin("functools.cache", ftCache(false)),
 		"cmp_to_key":      builtin("functools.cmp_to_key", ftCmpToKey),
 		"wraps":           builtin("functools.wraps", ftWraps),
+		"update_wrapper":  builtin("functools.update_wrapper", ftUpdateWrapper),
 		"total_ordering":  builtin("functools.total_ordering", ftTotalOrdering),
 		"cached_property": builtin("functools.cached_property", ftCachedProperty),
 		"singledispatch":  builtin("functools.singledispatch", r.ftSingledispatch),

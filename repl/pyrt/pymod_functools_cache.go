@@ -221,13 +221,41 @@ func ftWraps(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 	if err := starlark.UnpackPositionalArgs("wraps", args, nil, 1, &wrapped); err != nil {
 		return nil, err
 	}
-	return builtin("wraps", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return builtin("wraps", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 {
 			return nil, pyErrorf(excTypeError, "wraps() decorates one function")
 		}
-		if _, ok := args[0].(starlark.Callable); !ok {
-			return args[0], nil
-		}
-		return &fnWrapper{fn: args[0], wrapped: wrapped}, nil
+		return updateWrapper(thread, args[0], wrapped)
 	}), nil
+}
+
+// ftUpdateWrapper is functools.update_wrapper(wrapper, wrapped).
+func ftUpdateWrapper(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var wrapper, wrapped, assigned, updated starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kw, "wrapper", &wrapper, "wrapped", &wrapped, "assigned?", &assigned, "updated?", &updated); err != nil {
+		return nil, err
+	}
+	return updateWrapper(thread, wrapper, wrapped)
+}
+
+// updateWrapper gives wrapper the wrapped function's name, docstring and
+// module, and __wrapped__: set on an instance of a REPL class (a class
+// used as a decorator), a fnWrapper around a function.
+func updateWrapper(thread *starlark.Thread, wrapper, wrapped starlark.Value) (starlark.Value, error) {
+	if o, ok := wrapper.(*PyObject); ok {
+		if r, _ := thread.Local(ThreadInterp).(*Interp); r != nil {
+			for _, name := range []string{"__module__", "__name__", "__qualname__", "__doc__"} {
+				if v, err := r.dunderAttr(wrapped, name); err == nil && v != nil {
+					if err := o.SetField(name, v); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		return o, o.SetField("__wrapped__", wrapped)
+	}
+	if _, ok := wrapper.(starlark.Callable); !ok {
+		return wrapper, nil
+	}
+	return &fnWrapper{fn: wrapper, wrapped: wrapped}, nil
 }

@@ -73,7 +73,7 @@ var inspectPredicates = map[string]func(v starlark.Value) bool{
 		return false
 	},
 	"ismodule": func(v starlark.Value) bool {
-		_, ok := v.(*starlarkstruct.Module)
+		_, ok := AsModule(v)
 		return ok
 	},
 	"isgenerator": func(v starlark.Value) bool {
@@ -105,7 +105,7 @@ func isBound(v starlark.Value) bool {
 // text of earlier calls, as CPython's interactive interpreter does not.
 func inspectNoSource(v starlark.Value) (starlark.Value, error) {
 	switch v.(type) {
-	case *starlark.Function, *genFunc, *boundMethod, *PyType, *excType, *starlarkstruct.Module:
+	case *starlark.Function, *genFunc, *boundMethod, *PyType, *excType, *starlarkstruct.Module, *sysModule:
 		return nil, pyErrorf(excOSError, "could not get source code")
 	}
 	return nil, pyErrorf(excTypeError, "module, class, method, function, traceback, frame, or code object was expected, got %s", pyTypeName(v))
@@ -232,8 +232,8 @@ func (r *Interp) inspectGetmembers(thread *starlark.Thread, _ *starlark.Builtin,
 // inspectGetmodule is inspect.getmodule: a module itself, or the module
 // of an imported module's value.
 func (r *Interp) inspectGetmodule(v starlark.Value) (starlark.Value, error) {
-	if m, ok := v.(*starlarkstruct.Module); ok {
-		return m, nil
+	if _, ok := AsModule(v); ok {
+		return v, nil
 	}
 	name, err := r.dunderAttr(v, "__module__")
 	if err != nil {

@@ -210,7 +210,9 @@ func itGroupby(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	}
 	var head, headKey starlark.Value // the first element of the next group
 	ended := false
+	gen := 0 // outer steps taken: a group yields only until the groupby is stepped again, as in CPython
 	return newLazyIter(thread, "itertools.groupby", func() (starlark.Value, bool, error) {
+		gen++
 		if head == nil {
 			if ended {
 				return nil, false, nil
@@ -246,7 +248,15 @@ func itGroupby(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 			}
 			cur = append(cur, v)
 		}
-		return starlark.Tuple{k, newListIter("itertools._grouper", cur)}, true, nil
+		mine, i := gen, 0
+		group := newLazyIter(thread, "itertools._grouper", func() (starlark.Value, bool, error) {
+			if gen != mine || i >= len(cur) {
+				return nil, false, nil
+			}
+			i++
+			return cur[i-1], true, nil
+		})
+		return starlark.Tuple{k, group}, true, nil
 	}), nil
 }
 

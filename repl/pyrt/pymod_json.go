@@ -210,7 +210,9 @@ func (o *jsonOptions) encode(sb *strings.Builder, v starlark.Value, level int, s
 			}
 			return o.encode(sb, d, level, seen)
 		}
-		return pyErrorf(excTypeError, "Object of type %s is not JSON serializable", pyTypeName(v))
+		name := pyTypeName(v)
+		name = name[strings.LastIndexByte(name, '.')+1:] // o.__class__.__name__: datetime, Decimal
+		return pyErrorf(excTypeError, "Object of type %s is not JSON serializable", name)
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ type logger struct {
 	name      string
 	level     int
 	parent    *logger
-	handlers  []*logHandler
+	handlerL  *starlark.List // logger.handlers, live: handlers[:] = [] and .clear() act; nil is empty
 	propagate bool
 	disabled  bool
 }
@@ -74,6 +74,41 @@ func (l *logger) Type() string          { return "Logger" }
 func (l *logger) Freeze()               {}
 func (l *logger) Truth() starlark.Bool  { return true }
 func (l *logger) Hash() (uint32, error) { return starlark.String(l.name).Hash() }
+
+// handlers returns the logger's handlers; a value put in the list that is
+// not one of logging's handlers is an error when a record reaches it.
+func (l *logger) handlers() ([]*logHandler, error) {
+	if l.handlerL == nil {
+		return nil, nil
+	}
+	out := make([]*logHandler, 0, l.handlerL.Len())
+	for i := 0; i < l.handlerL.Len(); i++ {
+		h, ok := l.handlerL.Index(i).(*logHandler)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "logging handlers here are StreamHandler, FileHandler and NullHandler; a handler class of your own (%s) is not supported", pyTypeName(l.handlerL.Index(i)))
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// setHandlers replaces the handlers, in the same list object.
+func (l *logger) setHandlers(hs []*logHandler) {
+	if l.handlerL == nil {
+		l.handlerL = starlark.NewList(nil)
+	}
+	_ = l.handlerL.Clear()
+	for _, h := range hs {
+		_ = l.handlerL.Append(h)
+	}
+}
+
+func (l *logger) handlerCount() int {
+	if l.handlerL == nil {
+		return 0
+	}
+	return l.handlerL.Len()
+}
 
 func (l *logger) effective() int {
 	for c := l; c != nil; c = c.parent {
@@ -136,11 +171,10 @@ func (l *logger) Attr(name string) (starlark.Value, error) {
 	case "disabled":
 		return starlark.Bool(l.disabled), nil
 	case "handlers":
-		hs := make([]starlark.Value, len(l.handlers))
-		for i, h := range l.handlers {
-			hs[i] = h
+		if l.handlerL == nil {
+			l.handlerL = starlark.NewList(nil)
 		}
-		return starlark.NewList(hs), nil
+		return l.handlerL, nil
 	}
 	if lv, ok := logLevelNums[strings.ToUpper(name)]; ok && name == strings.ToLower(name) && name != "notset" {
 		return builtin(name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -202,23 +236,27 @@ func (l *logger) Attr(name string) (starlark.Value, error) {
 			if !ok {
 				return nil, pyErrorf(excTypeError, "logging handlers here are StreamHandler, FileHandler and NullHandler; a handler class of your own (%s) is not supported", pyTypeName(v))
 			}
-			for i, x := range l.handlers {
+			hs, err := l.handlers()
+			if err != nil {
+				return nil, err
+			}
+			for i, x := range hs {
 				if x == h {
 					if name == "removeHandler" {
-						l.handlers = append(l.handlers[:i:i], l.handlers[i+1:]...)
+						l.setHandlers(append(hs[:i:i], hs[i+1:]...))
 					}
 					return starlark.None, nil
 				}
 			}
 			if name == "addHandler" {
-				l.handlers = append(l.handlers, h)
+				l.setHandlers(append(hs, h))
 			}
 			return starlark.None, nil
 		}
 	case "hasHandlers":
 		f = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			for c := l; c != nil; c = c.parent {
-				if len(c.handlers) > 0 {
+				if c.handlerCount() > 0 {
 					return starlark.True, nil
 				}
 				if !c.propagate {
@@ -256,6 +294,12 @@ func (l *logger) SetField(name string, v starlark.Value) error {
 			return err
 		}
 		l.level = n
+	case "handlers":
+		lst, ok := v.(*starlark.List)
+		if !ok {
+			return pyErrorf(excTypeError, "logger.handlers here must be a list, not %s", pyTypeName(v))
+		}
+		l.handlerL = lst
 	default:
 		return pyErrorf(ExcAttribute, "setting Logger.%s is not supported in this REPL", name)
 	}
@@ -279,7 +323,7 @@ func (l *logger) log(thread *starlark.Thread, level int, msg starlark.Value, arg
 	if !l.enabledFor(level) {
 		return nil
 	}
-	rec := &logRecord{name: l.name, level: level, msg: msg, args: args, line: callerLine(thread), thread: thread}
+	rec := &logRecord{name: l.name, level: level, msg: msg, args: args, line: callerLine(thread), fn: callerFunc(thread), thread: thread}
 	if len(args) == 1 {
 		if _, ok := args[0].(starlark.Mapping); ok {
 			rec.argsMap = args[0]
@@ -300,7 +344,11 @@ func (l *logger) log(thread *starlark.Thread, level int, msg starlark.Value, arg
 	}
 	found := 0
 	for c := l; c != nil; c = c.parent {
-		for _, h := range c.handlers {
+		hs, err := c.handlers()
+		if err != nil {
+			return err
+		}
+		for _, h := range hs {
 			found++
 			if level >= h.level {
 				if err := h.emit(thread, rec); err != nil {
@@ -324,10 +372,36 @@ func (l *logger) log(thread *starlark.Thread, level int, msg starlark.Value, arg
 
 // callerLine is the line of the Python code that called a builtin.
 func callerLine(thread *starlark.Thread) int {
-	if thread.CallStackDepth() > 1 {
-		return int(thread.CallFrame(1).Pos.Line)
+	if i := callerFrame(thread); i > 0 {
+		return int(thread.CallFrame(i).Pos.Line)
 	}
 	return 0
+}
+
+// callerFrame is the depth of the innermost frame of the program's code
+// below the logging call (logging.info calls the root logger's info: a
+// builtin calling a builtin), or 0.
+func callerFrame(thread *starlark.Thread) int {
+	for i := 1; i < thread.CallStackDepth(); i++ {
+		if _, ok := thread.DebugFrame(i).Callable().(*starlark.Builtin); !ok {
+			return i
+		}
+	}
+	return 0
+}
+
+// callerFunc is the name of the function that called the logging
+// method, "<module>" at the top level, as Python's funcName.
+func callerFunc(thread *starlark.Thread) string {
+	if i := callerFrame(thread); i > 0 {
+		switch name := thread.CallFrame(i).Name; {
+		case name == "lambda":
+			return "<lambda>"
+		case name != "" && !strings.HasPrefix(name, "<"):
+			return name
+		}
+	}
+	return "<module>"
 }
 
 func sortedKeys(d starlark.StringDict) []string {

@@ -3,6 +3,7 @@
 package pyrt
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ type logRecord struct {
 	args    starlark.Tuple
 	argsMap starlark.Value // args when it is one mapping
 	line    int
+	fn      string // funcName; "" is "<module>"
 	exc     *PyException
 	extra   starlark.StringDict
 	when    time.Time
@@ -53,7 +55,7 @@ func (rec *logRecord) attrs(thread *starlark.Thread) (starlark.StringDict, error
 		"name": starlark.String(rec.name), "msg": rec.msg, "args": args, "message": starlark.String(text),
 		"levelname": starlark.String(levelName(rec.level)), "levelno": starlark.MakeInt(rec.level),
 		"pathname": starlark.String("program.py"), "filename": starlark.String("program.py"), "module": starlark.String("program"),
-		"lineno": starlark.MakeInt(rec.line), "funcName": starlark.String("<module>"),
+		"lineno": starlark.MakeInt(rec.line), "funcName": starlark.String(cmp.Or(rec.fn, "<module>")),
 		"created": starlark.Float(float64(rec.when.UnixNano()) / 1e9), "msecs": starlark.Float(float64(rec.when.Nanosecond()/1e6) + 0.0),
 		"threadName": starlark.String("MainThread"), "processName": starlark.String("MainProcess"),
 		"exc_info": starlark.None, "exc_text": starlark.None, "stack_info": starlark.None,

@@ -200,7 +200,7 @@ func (r *Interp) loggingModule() starlark.Value {
 	for _, name := range []string{"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"} {
 		name := name
 		members[name] = builtin(name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			if len(st.root.handlers) == 0 {
+			if st.root.handlerCount() == 0 {
 				if err := st.basicConfig(thread, nil, nil); err != nil {
 					return nil, err
 				}
@@ -244,9 +244,9 @@ func (st *logState) basicConfig(thread *starlark.Thread, args starlark.Tuple, kw
 		return err
 	}
 	if force {
-		st.root.handlers = nil
+		st.root.setHandlers(nil)
 	}
-	if len(st.root.handlers) > 0 {
+	if st.root.handlerCount() > 0 {
 		return nil
 	}
 	if stream != starlark.None && filename != starlark.None {
@@ -285,7 +285,7 @@ func (st *logState) basicConfig(thread *starlark.Thread, args starlark.Tuple, kw
 			h.formatter = fm
 		}
 	}
-	st.root.handlers = hs
+	st.root.setHandlers(hs)
 	if level != starlark.None {
 		n, err := levelArg(level)
 		if err != nil {

@@ -12,13 +12,14 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 
 	"harness/repl/pystr"
 )
 
 func (r *Interp) sysModule() starlark.Value {
 	out := &stdStream{r: r, name: "<stdout>"}
-	return newModule("sys", starlark.StringDict{
+	return &sysModule{newModule("sys", starlark.StringDict{
 		"argv": starlark.NewList([]starlark.Value{starlark.String("")}), "platform": starlark.String("linux"),
 		"version":      starlark.String("3.11 (the harness Starlark REPL: Python habits over Starlark)"),
 		"version_info": starlark.Tuple{starlark.MakeInt(3), starlark.MakeInt(11), starlark.MakeInt(0), starlark.String("final"), starlark.MakeInt(0)},
@@ -33,7 +34,24 @@ func (r *Interp) sysModule() starlark.Value {
 		"setrecursionlimit": builtin("sys.setrecursionlimit", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return nil, pyErrorf(excRuntime, "the REPL's recursion limit is fixed at %d nested calls", MaxDepth)
 		}),
-	})
+	})}
+}
+
+// sysModule is sys, whose argv (and path) a program may replace, as
+// programs do before calling their main().
+type sysModule struct{ *starlarkstruct.Module }
+
+var _ starlark.HasSetField = (*sysModule)(nil)
+
+func (m *sysModule) SetField(name string, v starlark.Value) error {
+	switch name {
+	case "argv", "path":
+		m.Members[name] = v
+		return nil
+	case "stdout", "stderr", "stdin":
+		return pyErrorf(excNotImplemented, "sys.%s cannot be replaced in the REPL; use contextlib.redirect_stdout / redirect_stderr(io.StringIO()) to capture output", name)
+	}
+	return pyErrorf(excNotImplemented, "the REPL's sys.%s cannot be assigned; only sys.argv and sys.path can", name)
 }
 
 // stdStream is sys.stdout or sys.stderr: writes go to the call's output.

@@ -45,7 +45,25 @@ func (r *Interp) namedtuple(_ *starlark.Thread, b *starlark.Builtin, args starla
 		defaults = d
 	}
 	cls := &PyType{name: name, base: r.types["tuple"]}
-	cls.attrs = starlark.StringDict{"_fields": toTuple(fields)}
+	fieldDefaults := starlark.NewDict(len(defaults))
+	for i, v := range defaults {
+		_ = fieldDefaults.SetKey(starlark.String(fields[len(fields)-len(defaults)+i]), v)
+	}
+	cls.attrs = starlark.StringDict{"_fields": toTuple(fields), "_field_defaults": fieldDefaults}
+	cls.attrs["_make"] = builtin("_make", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var it starlark.Value
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &it); err != nil {
+			return nil, err
+		}
+		vals, err := listOf(it)
+		if err != nil {
+			return nil, err
+		}
+		if len(vals) != len(fields) {
+			return nil, pyErrorf(excTypeError, "Expected %d arguments, got %d", len(fields), len(vals))
+		}
+		return cls.call(thread, vals, nil)
+	})
 	cls.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) > len(fields) {
 			return nil, pyErrorf(excTypeError, "%s() takes %d positional arguments but %d were given", name, len(fields), len(args))

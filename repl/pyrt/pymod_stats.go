@@ -276,13 +276,14 @@ func (r *Interp) heapqModule() starlark.Value {
 		"heapreplace": builtin("heapq.heapreplace", heapReplace(false)),
 		"nlargest":    builtin("heapq.nlargest", nBest(true)),
 		"nsmallest":   builtin("heapq.nsmallest", nBest(false)),
+		"merge":       builtin("heapq.merge", heapMerge),
 	})
 }
 
 func less(a, b starlark.Value) (bool, error) {
 	lt, err := starlark.Compare(syntax.LT, a, b)
 	if err != nil {
-		return false, pyErrorf(excTypeError, "'<' not supported between instances of '%s' and '%s'", pyTypeName(a), pyTypeName(b))
+		return false, comparisonError(err, "<", a, b)
 	}
 	return lt, nil
 }

@@ -103,7 +103,7 @@ func (d *pyDelta) reprPy() string {
 	}
 	return s + ")"
 }
-func (d *pyDelta) Type() string          { return "timedelta" }
+func (d *pyDelta) Type() string          { return "datetime.timedelta" }
 func (d *pyDelta) Freeze()               {}
 func (d *pyDelta) Truth() starlark.Bool  { return d.us != 0 }
 func (d *pyDelta) Hash() (uint32, error) { return uint32(d.us), nil }
@@ -240,7 +240,7 @@ func (z *pyTimezone) Attr(name string) (starlark.Value, error) {
 	}), nil
 }
 
-func (z *pyTimezone) Type() string          { return "timezone" }
+func (z *pyTimezone) Type() string          { return "datetime.timezone" }
 func (z *pyTimezone) Freeze()               {}
 func (z *pyTimezone) Truth() starlark.Bool  { return true }
 func (z *pyTimezone) Hash() (uint32, error) { return uint32(z.offset.Seconds()), nil }
@@ -281,7 +281,7 @@ func (t *pyTimeOfDay) reprPy() string {
 	}
 	return s + ")"
 }
-func (t *pyTimeOfDay) Type() string          { return "time" }
+func (t *pyTimeOfDay) Type() string          { return "datetime.time" }
 func (t *pyTimeOfDay) Freeze()               {}
 func (t *pyTimeOfDay) Truth() starlark.Bool  { return true }
 func (t *pyTimeOfDay) Hash() (uint32, error) { return uint32(t.h*3600 + t.m*60 + t.s), nil }

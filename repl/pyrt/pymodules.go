@@ -120,7 +120,25 @@ func (r *Interp) Module(name string) (starlark.Value, error) {
 }
 
 func newModule(name string, members starlark.StringDict) *starlarkstruct.Module {
+	if members == nil {
+		members = starlark.StringDict{}
+	}
+	if _, ok := members["__name__"]; !ok {
+		members["__name__"] = starlark.String(name) // module.__name__, as programs read it
+	}
 	return &starlarkstruct.Module{Name: name, Members: members}
+}
+
+// AsModule returns the module v is: a plain one, or sys (whose argv can
+// be assigned).
+func AsModule(v starlark.Value) (*starlarkstruct.Module, bool) {
+	switch m := v.(type) {
+	case *starlarkstruct.Module:
+		return m, true
+	case *sysModule:
+		return m.Module, true
+	}
+	return nil, false
 }
 
 // pyImport is import name [as x]: full binds the named module, otherwise

@@ -77,9 +77,20 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 		return starlark.MakeBigInt(i), nil
 	case starlark.String, starlark.Bytes:
 		s, _ := textOf(v)
-		return parseInt(s, 10)
+		n, err := parseInt(s, 10)
+		return n, bytesLiteralError(err, v, s)
 	}
 	return nil, pyErrorf(excTypeError, "int() argument must be a string, a bytes-like object or a real number, not '%s'", pyTypeName(x))
+}
+
+// bytesLiteralError writes the bytes a failed int(b) or float(b) read as
+// CPython does, b'...', in place of the text's repr.
+func bytesLiteralError(err error, v starlark.Value, text string) error {
+	if _, ok := v.(starlark.Bytes); !ok || err == nil {
+		return err
+	}
+	msg := strings.TrimPrefix(ErrorMessage(err), "ValueError: ")
+	return pyErrorf(excValueError, "%s", strings.Replace(msg, pystr.Quote(text), PyRepr(v), 1))
 }
 
 func textOf(v starlark.Value) (string, bool) {
@@ -156,7 +167,8 @@ func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlar
 		return starlark.Float(b2i(bool(v))), nil
 	case starlark.String, starlark.Bytes:
 		s, _ := textOf(v)
-		return parseFloat(s)
+		f, err := parseFloat(s)
+		return f, bytesLiteralError(err, v, s)
 	}
 	return nil, pyErrorf(excTypeError, "float() argument must be a string or a real number, not '%s'", pyTypeName(x))
 }

@@ -5,6 +5,7 @@ package pyrt
 
 import (
 	"strings"
+	"unicode"
 
 	"go.starlark.net/starlark"
 )
@@ -29,7 +30,65 @@ func pyLower(s string) string {
 	if strings.Contains(s, "İ") {
 		s = fullLower.Replace(s)
 	}
+	if strings.Contains(s, "Σ") {
+		return finalSigma(s)
+	}
 	return strings.ToLower(s)
+}
+
+// finalSigma lowers s with Unicode's Final_Sigma rule, as Python does: Σ
+// becomes ς when a cased letter precedes it and none follows it (skipping
+// case-ignorable characters both ways), else σ.
+func finalSigma(s string) string {
+	rs := []rune(s)
+	cased := func(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+	ignorable := func(r rune) bool {
+		return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) || strings.ContainsRune("'.:·’", r)
+	}
+	near := func(i, step int) bool {
+		for j := i + step; j >= 0 && j < len(rs); j += step {
+			if !ignorable(rs[j]) {
+				return cased(rs[j])
+			}
+		}
+		return false
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		if r == 'Σ' && near(i, -1) && !near(i, 1) {
+			b.WriteRune('ς')
+			continue
+		}
+		b.WriteString(strings.ToLower(string(r)))
+	}
+	return b.String()
+}
+
+// strIstitle is str.istitle: an uppercase or titlecase letter only after
+// an uncased character, a lowercase one only after a cased one, and one
+// cased letter at least (Starlark's counts only A-Z as uppercase).
+func strIstitle(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs("istitle", args, kw, 0); err != nil {
+		return nil, err
+	}
+	var cased, prevCased bool
+	for _, r := range string(recv.(starlark.String)) {
+		switch {
+		case unicode.IsUpper(r) || unicode.IsTitle(r):
+			if prevCased {
+				return starlark.False, nil
+			}
+			prevCased, cased = true, true
+		case unicode.IsLower(r):
+			if !prevCased {
+				return starlark.False, nil
+			}
+			prevCased, cased = true, true
+		default:
+			prevCased = false
+		}
+	}
+	return starlark.Bool(cased), nil
 }
 
 func strCase(f func(string) string) methodFunc {

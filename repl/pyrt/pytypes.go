@@ -167,7 +167,7 @@ func (r *Interp) typeOf(v starlark.Value) starlark.Value {
 		return v.Typ
 	case classed:
 		return v.pyClass()
-	case *starlarkstruct.Module:
+	case *starlarkstruct.Module, *sysModule:
 		return r.classNamed("module")
 	}
 	name := pyTypeName(v)

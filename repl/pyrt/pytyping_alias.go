@@ -123,5 +123,34 @@ func unionOf(args []starlark.Value) starlark.Value {
 
 func (t *typingAlias) Name() string { return t.name }
 func (t *typingAlias) CallInternal(_ *starlark.Thread, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	if t.name == "TypeVar" && !t.sub {
+		if len(args) == 0 {
+			return nil, pyErrorf(excTypeError, "TypeVar.__init__() missing 1 required positional argument: 'name'")
+		}
+		name, ok := args[0].(starlark.String)
+		if !ok {
+			return nil, pyErrorf(excTypeError, "TypeVar name must be a string")
+		}
+		return &typeVar{name: string(name)}, nil
+	}
 	return t, nil
+}
+
+// typeVar is TypeVar("T"): ~T in reprs, as typing writes an invariant one.
+type typeVar struct{ name string }
+
+var _ starlark.HasAttrs = (*typeVar)(nil)
+
+func (v *typeVar) String() string        { return "~" + v.name }
+func (v *typeVar) reprPy() string        { return v.String() }
+func (v *typeVar) Type() string          { return "TypeVar" }
+func (v *typeVar) Freeze()               {}
+func (v *typeVar) Truth() starlark.Bool  { return true }
+func (v *typeVar) Hash() (uint32, error) { return starlark.String(v.name).Hash() }
+func (v *typeVar) AttrNames() []string   { return []string{"__name__"} }
+func (v *typeVar) Attr(name string) (starlark.Value, error) {
+	if name == "__name__" {
+		return starlark.String(v.name), nil
+	}
+	return nil, nil
 }

@@ -124,6 +124,8 @@ func writeRepr(sb *strings.Builder, v starlark.Value, seen map[starlark.Value]bo
 		sb.WriteByte(')')
 	case *starlarkstruct.Module:
 		sb.WriteString("<module '" + v.Name + "'>")
+	case *sysModule:
+		sb.WriteString("<module '" + v.Name + "'>")
 	case *starlark.Function:
 		sb.WriteString("<function " + v.Name() + ">")
 	case *starlark.Builtin:

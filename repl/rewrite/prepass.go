@@ -4,6 +4,7 @@
 package rewrite
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -93,7 +94,12 @@ type rewriter struct {
 	elses  map[*pline]string
 	tries  map[*pline]*defTry // the clause lines of tries inside functions
 	annots map[*pline]frag    // the annotations of a def: ("name", (expr)), ... for __py_annotate
+	// lazyAnnots: the code has from __future__ import annotations, so a
+	// def's annotations are kept as their text (PEP 563), not evaluated.
+	lazyAnnots bool
 }
+
+var futureAnnotations = regexp.MustCompile(`(?m)^from[ \t]+__future__[ \t]+import[^\n#]*\bannotations\b`)
 
 type scope struct {
 	top      bool            // not inside a def or a class
@@ -118,6 +124,7 @@ func Prepass(src string) (*Prepassed, error) {
 		return &Prepassed{Text: src}, nil // Starlark reports what it cannot read
 	}
 	rw := &rewriter{src: src, toks: toks, loads: map[int]bool{}, breaks: map[int]string{}, elses: map[*pline]string{}, tries: map[*pline]*defTry{}, annots: map[*pline]frag{}}
+	rw.lazyAnnots = futureAnnotations.MatchString(src)
 	for _, t := range toks {
 		if t.kw("load") {
 			rw.loads[t.start] = true

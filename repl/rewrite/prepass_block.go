@@ -261,6 +261,12 @@ func (rw *rewriter) keepAnnotation(l *pline, e *emitter, name string, a, b int) 
 	if a >= b {
 		return
 	}
+	if rw.lazyAnnots {
+		g := rw.annots[l]
+		g.add("("+strconv.Quote(name)+", "+strconv.Quote(annotationText(l.toks[a:b]))+"), ", l.toks[a].start)
+		rw.annots[l] = g
+		return
+	}
 	p := rw.parser(l, a, b)
 	x := p.test()
 	if p.err != nil || p.i != p.end {
@@ -277,6 +283,28 @@ func (rw *rewriter) keepAnnotation(l *pline, e *emitter, name string, a, b int) 
 	g.addFrag(f)
 	g.add(")), ", at)
 	rw.annots[l] = g
+}
+
+// annotationText is an annotation as PEP 563 keeps it, the text
+// ast.unparse writes for its tokens: ", " after a comma, " | " for |,
+// a plain string literal in single quotes.
+func annotationText(toks []token) string {
+	var sb strings.Builder
+	for i, t := range toks {
+		switch {
+		case t.op(","):
+			sb.WriteString(", ")
+		case t.op("|"):
+			sb.WriteString(" | ")
+		case t.kind == tString && len(t.text) >= 2 && t.text[0] == '"' && t.text[len(t.text)-1] == '"' && !strings.ContainsAny(t.text[1:len(t.text)-1], "'\\\""):
+			sb.WriteString("'" + t.text[1:len(t.text)-1] + "'")
+		case t.kind == tName && i > 0 && toks[i-1].kind == tName:
+			sb.WriteString(" " + t.text) // a keyword between names: "not", "in", "if", ...
+		default:
+			sb.WriteString(t.text)
+		}
+	}
+	return strings.TrimSuffix(sb.String(), " ")
 }
 
 // annotate follows def l with __py_annotate(NAME, lambda: [("x", (int)),

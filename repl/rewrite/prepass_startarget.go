@@ -101,7 +101,7 @@ func (e *emitter) starredFor(target, iter *node, f *frag) {
 	ia, ib := e.span(iter)
 	f.copy(e.src, tb, ia)
 	f.add("__py_unpack_each(", ia)
-	e.emit(iter, f)
+	e.emitGrouped(iter, f)
 	f.add(", "+strconv.Quote(e.starPattern(target))+")", ib)
 }
 
@@ -126,10 +126,24 @@ func (rw *rewriter) nestedStarAssign(lb *lineBuilder, e *emitter, target, value 
 	va, vb := e.span(value)
 	lb.f.copy(rw.src, tb, va)
 	lb.f.add("__py_unpack_to(", va)
-	e.emit(value, &lb.f)
+	e.emitGrouped(value, &lb.f)
 	lb.f.add(", "+strconv.Quote(e.starPattern(target))+")", vb)
 	lb.pos, lb.changed = vb, true
 	if e.err != nil {
 		rw.fail(e.err.Pos, e.err.Msg)
 	}
+}
+
+// emitGrouped writes expression n as one argument of a hidden call: a
+// tuple without parentheses (a, b = x, y) gets them, else its elements
+// would be the call's arguments.
+func (e *emitter) emitGrouped(n *node, f *frag) {
+	if n.kind != nTuple {
+		e.emit(n, f)
+		return
+	}
+	a, b := e.span(n)
+	f.add("(", a)
+	e.emit(n, f)
+	f.add(")", b)
 }
