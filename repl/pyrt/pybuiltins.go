@@ -526,8 +526,8 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	switch v := boolToInt(enumMixinValue(x)).(type) {
 	case numberObject:
 		return v.hashPy()
-	case *pyUUID:
-		return v.hashPy()
+	case intValued:
+		return pyHashNumber(new(big.Rat).SetInt(v.intPy())), nil
 	case starlark.Int:
 		return pyHashNumber(new(big.Rat).SetInt(v.BigInt())), nil
 	case starlark.Float:

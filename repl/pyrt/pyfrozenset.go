@@ -152,3 +152,21 @@ func (r *Interp) frozensetCall(thread *starlark.Thread, args starlark.Tuple, kw 
 	}
 	return newFrozenSet(s), nil
 }
+
+// sameTuple reports whether a and b are the same tuple (not only equal).
+func sameTuple(a, b starlark.Tuple) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// copySet is a new set with the elements of s (which, being hashable,
+// are never copied themselves).
+func copySet(s *starlark.Set) *starlark.Set {
+	out := new(starlark.Set)
+	iter := s.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for iter.Next(&x) {
+		_ = out.Insert(x)
+	}
+	return out
+}

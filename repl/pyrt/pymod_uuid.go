@@ -308,6 +308,9 @@ func uuid1(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []st
 }
 
 func (u *pyUUID) big() *big.Int { return new(big.Int).SetBytes(u.b[:]) }
+
+// intPy is int(u): UUID.__int__ (pynumbers.go's intValued).
+func (u *pyUUID) intPy() *big.Int { return u.big() }
 func (u *pyUUID) bits(shift, width uint) starlark.Int {
 	n := u.big()
 	n.Rsh(n, shift)

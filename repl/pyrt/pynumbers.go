@@ -59,8 +59,8 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 	switch v := x.(type) {
 	case numberObject:
 		return v.intPy()
-	case *pyUUID:
-		return starlark.MakeBigInt(v.big()), nil // UUID.__int__
+	case intValued:
+		return starlark.MakeBigInt(v.intPy()), nil // UUID.__int__
 	case starlark.Int:
 		return v, nil
 	case starlark.Bool:
@@ -482,4 +482,10 @@ func pyHashNumber(q *big.Rat) starlark.Int {
 		h.SetInt64(-2)
 	}
 	return starlark.MakeBigInt(h)
+}
+
+// intValued is a value that int() reads as an int and hash() hashes as
+// that int (uuid.UUID), as its class's __int__ and __hash__ do.
+type intValued interface {
+	intPy() *big.Int
 }
