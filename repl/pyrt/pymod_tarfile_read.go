@@ -146,16 +146,52 @@ func tarHeaderMessage(block []byte) string {
 	if i := bytes.IndexByte(field, 0); i >= 0 {
 		field = field[:i]
 	}
-	s := strings.TrimSpace(string(field))
-	if s == "" {
-		return "bad checksum"
-	}
-	for _, c := range []byte(s) {
-		if c < '0' || c > '7' {
-			return "invalid header"
-		}
+	if !pyOctalText(field) {
+		return "invalid header"
 	}
 	return "bad checksum"
+}
+
+// pyOctalText reports whether int(b.decode("ascii").strip() or "0", 8)
+// succeeds in Python: ASCII, Python's whitespace around, an optional sign,
+// octal digits with single underscores between them.
+func pyOctalText(b []byte) bool {
+	isSpace := func(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' || c >= 0x1c && c <= 0x1f }
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	if len(b) == 0 {
+		return true
+	}
+	if b[0] == '+' || b[0] == '-' {
+		b = b[1:]
+	}
+	prevDigit := false
+	if len(b) >= 2 && b[0] == '0' && (b[1] == 'o' || b[1] == 'O') {
+		b, prevDigit = b[2:], true // 0o7, 0o_7
+		if len(b) == 0 {
+			return false
+		}
+	}
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '7':
+			prevDigit = true
+		case c == '_' && prevDigit:
+			prevDigit = false
+		default:
+			return false
+		}
+	}
+	return prevDigit
 }
 
 func tarInfoOf(hdr *tar.Header) *tarInfo {
