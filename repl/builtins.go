@@ -15,6 +15,8 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"harness/jail"
+	"harness/repl/lib/pydata"
+	"harness/repl/lib/pynum"
 	"harness/repl/pyrt"
 )
 
@@ -78,7 +80,7 @@ func (r *interp) builtins() starlark.StringDict {
 	}
 	r.SizedBuiltins(g)
 	r.PyBuiltins(g)
-	g["json"], g["math"], g["time"] = r.JsonModule(), r.MathModule(), r.TimeModule()
+	g["json"], g["math"], g["time"] = pydata.JsonModule(r.Interp), pynum.MathModule(r.Interp), r.TimeModule()
 	if r.opts.testHooks {
 		for name, f := range testBuiltins {
 			g[name] = starlark.NewBuiltin(name, f(r))

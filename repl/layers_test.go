@@ -27,9 +27,17 @@ var layers = []layer{
 	{pkg: "harness/repl/rewrite", imports: []string{"go.starlark.net/syntax"}},
 	{pkg: "harness/repl/pyast", imports: []string{"harness/repl/pystr"}},
 	{pkg: "harness/repl/pyrt", imports: runtimeImports},
+	// The standard modules: each package stands on the runtime alone, none
+	// on another (what two of them share belongs to the runtime).
+	{pkg: "harness/repl/lib/pyarchive", imports: libImports},
+	{pkg: "harness/repl/lib/pydata", imports: libImports},
+	{pkg: "harness/repl/lib/pydev", imports: libImports},
+	{pkg: "harness/repl/lib/pyfs", imports: libImports},
+	{pkg: "harness/repl/lib/pynum", imports: libImports},
+	{pkg: "harness/repl/lib/pytext", imports: libImports},
 	{pkg: "harness/repl", imports: []string{
 		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite", "harness/repl/pyast",
-		"harness/repl/pyrt",
+		"harness/repl/pyrt", "harness/repl/lib/",
 		"go.starlark.net/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",
 		"harness/approval", "harness/atomicfile", "harness/config", "harness/failures",
 		"harness/jail", "harness/reaper", "harness/replib", "harness/sandbox", "harness/wire", "harness/worker",
@@ -41,19 +49,21 @@ var layers = []layer{
 // agent and its screens.
 var hostOnly = []string{"harness/jail", "harness/worker", "harness/wire", "harness/config", "harness/rlm", "harness/ui"}
 
-// runtimeFiles are the files of the runtime and the standard modules
-// (package pyrt, in runtimeDir); file by file, they may import only
-// runtimeImports besides the standard library: never the host's packages,
-// nor failures, sandbox, approval, replib or atomicfile. What they need of
-// the host they reach through pyrt.Host and pyrt.Root, which repl's own
-// files implement (the mounts, run(), the call's state).
+// runtimeFiles are the files of the runtime (package pyrt) and of the
+// standard modules (the packages under lib), in runtimeDirs; file by file,
+// they may import only runtimeImports (and the modules pyrt too) besides
+// the standard library: never the host's packages, nor failures, sandbox,
+// approval, replib or atomicfile. What they need of the host they reach
+// through pyrt.Host and pyrt.Root, which repl's own files implement (the
+// mounts, run(), the call's state).
 var (
-	runtimeDir     = "pyrt"
+	runtimeDirs    = []string{"pyrt", "lib/pyarchive", "lib/pydata", "lib/pydev", "lib/pyfs", "lib/pynum", "lib/pytext"}
 	runtimeFiles   = regexp.MustCompile(`\.go$`)
 	runtimeImports = []string{
 		"go.starlark.net/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",
 		"harness/repl/pystr", "harness/repl/pyre", "harness/repl/modslots", "harness/repl/rewrite", "harness/repl/pyast",
 	}
+	libImports = append([]string{"harness/repl/pyrt"}, runtimeImports...)
 )
 
 // layer is one package and what it may import: an import path, or a
@@ -70,8 +80,14 @@ func TestLayers(t *testing.T) {
 }
 
 func TestRuntimeFilesReachNoHost(t *testing.T) {
-	for _, msg := range checkFiles(runtimeDir, runtimeFiles, runtimeImports) {
-		t.Error(msg)
+	for _, dir := range runtimeDirs {
+		allowed := libImports
+		if dir == "pyrt" {
+			allowed = runtimeImports
+		}
+		for _, msg := range checkFiles(dir, runtimeFiles, allowed) {
+			t.Error(dir + "/" + msg)
+		}
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"harness/repl/pyrt"
+	"harness/repl/lib/pydata"
 )
 
 // FuzzJSONSyntaxError checks the scanner behind JSONDecodeError's
@@ -21,7 +21,7 @@ func FuzzJSONSyntaxError(f *testing.F) {
 		if !utf8.ValidString(text) {
 			return
 		}
-		msg, pos, bad := pyrt.JsonSyntaxError(text, false)
+		msg, pos, bad := pydata.JsonSyntaxError(text, false)
 		if bad && (msg == "" || pos < 0 || pos > utf8.RuneCountInString(text)) {
 			t.Fatalf("%q: message %q at %d", text, msg, pos)
 		}

@@ -25,6 +25,7 @@ import (
 	"harness/config"
 	"harness/failures"
 	"harness/reaper"
+	"harness/repl/lib/pyfs"
 	"harness/repl/pyrt"
 	"harness/sandbox"
 )
@@ -83,7 +84,7 @@ func (r *interp) runCommand(argv []string, cwd string, timeout time.Duration) (p
 	// the output once more into Starlark strings.
 	out, err := hostCall[runRequest, pyrt.RunReply](r, c, "run", runRequest{Argv: argv, Cwd: cwd, Limit: c.budget() / 3, Timeout: timeout})
 	if err == nil && out.TimedOut {
-		err = pyrt.TimeoutExpired(argv, timeout, out.Stdout, out.Stderr)
+		err = pyfs.TimeoutExpired(argv, timeout, out.Stdout, out.Stderr)
 	}
 	return out, err
 }

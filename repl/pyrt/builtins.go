@@ -14,7 +14,7 @@ func (r *Interp) PathCtor(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	if len(kw) > 0 {
 		return nil, fmt.Errorf("Path: unexpected keyword arguments")
 	}
-	p := r.newPath(".")
+	p := r.NewPath(".")
 	for _, a := range args {
 		q, err := r.PathOf("Path", a)
 		if err != nil {

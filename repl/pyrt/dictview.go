@@ -57,12 +57,12 @@ func (v *dictView) Type() string         { return viewNames[v.kind] }
 func (v *dictView) Freeze()              {}
 func (v *dictView) Truth() starlark.Bool { return v.Len() > 0 }
 func (v *dictView) Hash() (uint32, error) {
-	return 0, pyErrorf(excTypeError, "unhashable type: '%s'", v.Type())
+	return 0, PyErrorf(ExcTypeError, "unhashable type: '%s'", v.Type())
 }
-func (v *dictView) String() string { return v.reprPy() }
+func (v *dictView) String() string { return v.ReprPy() }
 func (v *dictView) Len() int       { return starlark.Len(v.m) }
 
-func (v *dictView) reprPy() string {
+func (v *dictView) ReprPy() string {
 	var sb strings.Builder
 	sb.WriteString(v.Type() + "([")
 	for i, x := range v.elems() {
@@ -144,9 +144,9 @@ func (v *dictView) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 			return nil, err
 		}
 	}
-	vals, err := listOf(y)
+	vals, err := ListOf(y)
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for %s: '%s' and '%s'", op, v.Type(), pyTypeName(y))
+		return nil, PyErrorf(ExcTypeError, "unsupported operand type(s) for %s: '%s' and '%s'", op, v.Type(), PyTypeName(y))
 	}
 	other := starlark.NewSet(len(vals))
 	for _, e := range vals {

@@ -1,12 +1,17 @@
 // Package pyrt is the Python runtime of the REPL: Python's meaning over
-// go.starlark.net values, and the standard modules written on it.
+// go.starlark.net values, and the standard modules the runtime itself
+// reaches into; the other modules live in the packages under repl/lib,
+// which stand on this one.
 //
 // It holds the values and their methods (str, bytes, numbers, list, dict,
 // set, the dict views), classes and their special methods, exceptions and
 // how Starlark errors map onto them, generators, formatting (%, format,
 // f-strings), the hidden builtins the AST pass routes operations through,
-// the driver that runs a call's statements, and the standard modules
-// (pymod_*.go, registered in pymodules.go's moduleMakers).
+// the driver that runs a call's statements, and the modules whose classes
+// the runtime knows (pymod_*.go: enum, dataclasses, abc, functools'
+// caches, collections and namedtuple, contextlib's output redirection,
+// datetime, time, sys), registered in pymodules.go's ModuleMakers, to
+// which package repl adds the modules of repl/lib (repl/stdlib.go).
 //
 // # Imports
 //
@@ -72,14 +77,22 @@
 //
 // # Adding a standard module
 //
-// A module is one file, pymod_<name>.go (more when it is large:
-// pymod_<name>_<part>.go), that builds its starlarkstruct module from a
-// table of builtins, and a line in pymodules.go's moduleMakers (help()
-// lists the modules from there; drop the module's line from moduleHints
-// if it had one). It touches files only through Host.Locate and the Root
-// it returns, and raises the exception classes CPython raises
-// (pyerrors.go), so the except clauses models write catch them. Its cases
-// go in repl/testdata/pyexprs.txtar (TestPyExprs, checked against CPython
-// 3.11 when python3 is present) or repl/testdata/py_modules.star; a whole
-// program using it goes in pyprograms/testdata.
+// A new module goes in the package under repl/lib whose theme it shares
+// (pyfs: files and commands; pyarchive: bytes and archives; pytext: text;
+// pydata: data formats; pynum: numbers; pydev: introspection and tooling),
+// or in a new package there, listed in repl/layers_test.go's layers and in
+// repl/stdlib.go. It is one file, <name>.go (more when it is large:
+// <name>_<part>.go), whose builder func(r *pyrt.Interp) starlark.Value
+// returns its starlarkstruct module from a table of builtins, and a line in
+// that package's modules.go (help() lists the modules from ModuleMakers;
+// drop the module's line from pymodules.go's moduleHints if it had one). It
+// uses only what pyrt exports and never another module package: what two
+// packages share moves down into pyrt. It touches files only through
+// Interp.Host.Locate and the Root it returns, and raises the exception
+// classes CPython raises (pyerrors.go), so the except clauses models write
+// catch them. Its cases go in repl/testdata/pyexprs.txtar (TestPyExprs,
+// checked against CPython 3.11 when python3 is present) or
+// repl/testdata/py_modules.star; a whole program using it goes in
+// pyprograms/testdata. A module the runtime must know (its classes change
+// how the builtins behave) stays in pyrt as pymod_<name>.go.
 package pyrt

@@ -226,7 +226,7 @@ func (r *Interp) forLoop(f *syntax.File, s *syntax.ForStmt) (signal, error) {
 	}
 	it, ok := x.(starlark.Iterable)
 	if !ok {
-		return sigNone, pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(x))
+		return sigNone, PyErrorf(ExcTypeError, "'%s' object is not iterable", PyTypeName(x))
 	}
 	iter := it.Iterate()
 	defer iter.Done()
@@ -283,7 +283,7 @@ func (r *Interp) bind(f *syntax.File, target syntax.Expr, v starlark.Value) erro
 func unpackN(v starlark.Value, n int) ([]starlark.Value, error) {
 	it, ok := v.(starlark.Iterable)
 	if !ok || v.Type() == "string" {
-		return nil, pyErrorf(excTypeError, "cannot unpack non-iterable %s object", pyTypeName(v))
+		return nil, PyErrorf(ExcTypeError, "cannot unpack non-iterable %s object", PyTypeName(v))
 	}
 	var out []starlark.Value
 	iter := it.Iterate()
@@ -291,12 +291,12 @@ func unpackN(v starlark.Value, n int) ([]starlark.Value, error) {
 	var x starlark.Value
 	for iter.Next(&x) {
 		if len(out) == n {
-			return nil, pyErrorf(excValueError, "too many values to unpack (expected %d)", n)
+			return nil, PyErrorf(ExcValueError, "too many values to unpack (expected %d)", n)
 		}
 		out = append(out, x)
 	}
 	if len(out) < n {
-		return nil, pyErrorf(excValueError, "not enough values to unpack (expected %d, got %d)", n, len(out))
+		return nil, PyErrorf(ExcValueError, "not enough values to unpack (expected %d, got %d)", n, len(out))
 	}
 	return out, nil
 }
@@ -324,7 +324,7 @@ func (r *Interp) with(f *syntax.File, s *syntax.ForStmt, inLoop bool) (signal, e
 	switch err = r.IterError(err); {
 	case err == nil:
 		err = r.exitWithError(w, nil)
-	case r.catchable(err):
+	case r.Catchable(err):
 		err = r.exitWithError(w, err)
 	}
 	return sig, err
@@ -356,7 +356,7 @@ func (r *Interp) exitWithError(w *withValue, err error) error {
 			}
 			continue
 		}
-		if xerr := ms[i].exit(); xerr != nil {
+		if xerr := ms[i].Exit(); xerr != nil {
 			err = xerr
 		}
 	}
@@ -417,7 +417,7 @@ func (r *Interp) try(f *syntax.File, s *syntax.IfStmt, inLoop bool) (signal, err
 	sig, err := r.block(f, t.body, inLoop)
 	err = r.IterError(err)
 	switch {
-	case err != nil && r.catchable(err):
+	case err != nil && r.Catchable(err):
 		exc := r.ExceptionOf(err)
 		for _, clause := range t.excepts {
 			match, name, merr := r.matches(clause.Cond.(*syntax.CallExpr), exc)
@@ -478,11 +478,11 @@ func (r *Interp) matches(call *syntax.CallExpr, exc *PyException) (bool, string,
 		types = t
 	}
 	for _, t := range types {
-		et, ok := t.(*excType)
+		et, ok := t.(*ExcType)
 		if !ok {
-			return false, "", pyErrorf(excTypeError, "catching classes that do not inherit from BaseException is not allowed")
+			return false, "", PyErrorf(ExcTypeError, "catching classes that do not inherit from BaseException is not allowed")
 		}
-		if exc.Typ.isSubclass(et) {
+		if exc.Typ.IsSubclass(et) {
 			return true, name, nil
 		}
 	}
@@ -491,7 +491,7 @@ func (r *Interp) matches(call *syntax.CallExpr, exc *PyException) (bool, string,
 
 // catchable reports whether an error may be caught by except: stops (Esc,
 // the memory limit, Close) and the recursion limit may not.
-func (r *Interp) catchable(err error) bool {
+func (r *Interp) Catchable(err error) bool {
 	if c := r.Host.CurrentCall(); c != nil && c.Stopped() {
 		return false
 	}

@@ -125,7 +125,7 @@ func (w *globber) literal(dir, prefix, comp string, rest []string) error {
 		switch {
 		case err == nil:
 			w.add(JoinRel(prefix, comp))
-		case fsKindOf(err) != fsNotFound && fsKindOf(err) != fsNotDir:
+		case FsKindOf(err) != fsNotFound && FsKindOf(err) != fsNotDir:
 			return w.r.Host.FsErr(w.op, Virtual(w.root, p), err)
 		}
 		return nil
@@ -134,7 +134,7 @@ func (w *globber) literal(dir, prefix, comp string, rest []string) error {
 	switch {
 	case err == nil && fi.IsDir():
 		return w.walk(p, JoinRel(prefix, comp), rest)
-	case err == nil, fsKindOf(err) == fsNotFound, fsKindOf(err) == fsNotDir:
+	case err == nil, FsKindOf(err) == fsNotFound, FsKindOf(err) == fsNotDir:
 		return nil // nothing below a missing entry or a file
 	}
 	return w.r.Host.FsErr(w.op, Virtual(w.root, p), err) // a named directory that cannot be entered
@@ -177,7 +177,7 @@ func matchPath(pattern, p string) (bool, error) {
 	return doublestar.Match("**/"+pattern, path.Clean(p))
 }
 
-func sortedStrings(s []string) []string {
+func SortedStrings(s []string) []string {
 	sort.Strings(s)
 	return s
 }

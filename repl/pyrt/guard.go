@@ -107,7 +107,7 @@ func (r *Interp) repeat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 		}
 	}
 	r.NoteAlloc(need)
-	return arith(syntax.STAR, args[0], args[1])
+	return Arith(syntax.STAR, args[0], args[1])
 }
 
 // concat is x + y, stopped as a memory stop first when the result cannot
@@ -119,7 +119,7 @@ func (r *Interp) concat(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	r.NoteAlloc(need)
-	return arith(syntax.PLUS, args[0], args[1])
+	return Arith(syntax.PLUS, args[0], args[1])
 }
 
 // allocNoteMin is the size below which noteAlloc does not count.
@@ -259,7 +259,7 @@ type textGrowth struct {
 	checked int64
 }
 
-func (g *textGrowth) check(n int) error {
+func (g *textGrowth) Check(n int) error {
 	if int64(n) <= g.checked || int64(n) <= BigAlloc {
 		return nil
 	}
@@ -311,11 +311,11 @@ func (r *Interp) SizedBuiltins(g starlark.StringDict) {
 
 // oneIter returns the lone argument of a call when it is a one-pass
 // iterator.
-func oneIter(args starlark.Tuple, kw []starlark.Tuple) (*pyIter, bool) {
+func oneIter(args starlark.Tuple, kw []starlark.Tuple) (*PyIter, bool) {
 	if len(args) != 1 || len(kw) != 0 {
 		return nil, false
 	}
-	it, ok := args[0].(*pyIter)
+	it, ok := args[0].(*PyIter)
 	return it, ok
 }
 
@@ -323,8 +323,8 @@ func oneIter(args starlark.Tuple, kw []starlark.Tuple) (*pyIter, bool) {
 // elements itself: when Starlark iterates, an element's error (a lazy
 // map's function failing, strict zip's ValueError) can only stop the
 // thread.
-func drainIter(name string, it *pyIter) (starlark.Value, error) {
-	vals, err := listOf(it)
+func drainIter(name string, it *PyIter) (starlark.Value, error) {
+	vals, err := ListOf(it)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ type Interp struct {
 	AllocNoted int64  // bytes noteAlloc counted since its last memory check
 	ReCache    *RegexpCache
 	// Python habits (package rewrite, driver.go, py*.go).
-	types       map[string]*PyType                   // classes by Python name, for type()
+	Types       map[string]*PyType                   // classes by Python name, for type()
 	Modules     map[string]starlark.Value            // imported modules
 	Slots       map[*starlark.Module]*modslots.Slots // the running call's chunk globals, for live reads
 	Handling    []*PyException                       // exceptions being handled, for a bare raise

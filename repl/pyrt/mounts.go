@@ -69,7 +69,7 @@ const (
 )
 
 // fsKindOf is the kind of an error of a Root (FsOther for any other error).
-func fsKindOf(err error) fsKind {
+func FsKindOf(err error) fsKind {
 	var k KindedError
 	if errors.As(err, &k) {
 		return k.FsKind()

@@ -51,7 +51,7 @@ func NormPath(s string) string {
 	return out
 }
 
-func (r *Interp) newPath(s string) *Path { return &Path{r: r, P: NormPath(s)} }
+func (r *Interp) NewPath(s string) *Path { return &Path{r: r, P: NormPath(s)} }
 
 func (p *Path) String() string        { return p.P }
 func (p *Path) Type() string          { return "Path" }
@@ -66,9 +66,9 @@ func (p *Path) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bo
 // join returns p / other, where an absolute other replaces p.
 func (p *Path) join(other string) *Path {
 	if strings.HasPrefix(other, "/") || p.P == "." {
-		return p.r.newPath(other)
+		return p.r.NewPath(other)
 	}
-	return p.r.newPath(p.P + "/" + other)
+	return p.r.NewPath(p.P + "/" + other)
 }
 
 func (p *Path) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
@@ -87,7 +87,7 @@ func (p *Path) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (st
 	if side == starlark.Left {
 		return p.join(other), nil
 	}
-	return p.r.newPath(other).join(p.P), nil
+	return p.r.NewPath(other).join(p.P), nil
 }
 
 // pathOf accepts a Path or a string.
@@ -96,14 +96,14 @@ func (r *Interp) PathOf(fn string, v starlark.Value) (*Path, error) {
 	case *Path:
 		return v, nil
 	case starlark.String:
-		return r.newPath(string(v)), nil
+		return r.NewPath(string(v)), nil
 	}
 	return nil, fmt.Errorf("%s: got %s, want Path or str", fn, v.Type())
 }
 
 // Lexical properties.
 
-func (p *Path) name() string {
+func (p *Path) Name() string {
 	if p.P == "." || p.P == "/" {
 		return ""
 	}
@@ -111,7 +111,7 @@ func (p *Path) name() string {
 }
 
 func (p *Path) suffixes() []string {
-	n := p.name()
+	n := p.Name()
 	if strings.HasSuffix(n, ".") {
 		return nil
 	}
@@ -135,7 +135,7 @@ func (p *Path) parent() *Path {
 	if p.P == "." || p.P == "/" {
 		return p
 	}
-	return p.r.newPath(path.Dir(p.P))
+	return p.r.NewPath(path.Dir(p.P))
 }
 
 func (p *Path) parts() starlark.Tuple {
@@ -163,7 +163,7 @@ var pathMethods = map[string]func(p *Path, thread *starlark.Thread, b *starlark.
 	"write_text": (*Path).writeText, "write_bytes": (*Path).writeBytes,
 	"iterdir": (*Path).iterdir, "glob": (*Path).glob, "rglob": (*Path).rglob,
 	"mkdir": (*Path).mkdir, "unlink": (*Path).unlink, "rmdir": (*Path).rmdir,
-	"rename": (*Path).rename, "stat": (*Path).stat, "resolve": (*Path).resolve,
+	"rename": (*Path).Rename, "stat": (*Path).Stat, "resolve": (*Path).resolve,
 	"joinpath": (*Path).joinpath, "with_name": (*Path).withName, "with_suffix": (*Path).withSuffix,
 	"relative_to": (*Path).relativeTo, "match": (*Path).match,
 }
@@ -180,9 +180,9 @@ func (p *Path) AttrNames() []string {
 func (p *Path) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "name":
-		return starlark.String(p.name()), nil
+		return starlark.String(p.Name()), nil
 	case "stem":
-		n, s := p.name(), p.suffix()
+		n, s := p.Name(), p.suffix()
 		return starlark.String(strings.TrimSuffix(n, s)), nil
 	case "suffix":
 		return starlark.String(p.suffix()), nil
@@ -220,7 +220,7 @@ func (p *Path) resolve(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "strict?", &strict); err != nil {
 		return nil, err
 	}
-	return p.r.newPath(p.r.Host.Absolute(p.P)), nil
+	return p.r.NewPath(p.r.Host.Absolute(p.P)), nil
 }
 
 func (p *Path) joinpath(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -243,7 +243,7 @@ func (p *Path) withName(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &n); err != nil {
 		return nil, err
 	}
-	if p.name() == "" || n == "" || strings.Contains(n, "/") || n == "." {
+	if p.Name() == "" || n == "" || strings.Contains(n, "/") || n == "." {
 		return nil, fmt.Errorf("%s: invalid name %q for %s", b.Name(), n, p.P)
 	}
 	return p.parent().join(n), nil
@@ -254,10 +254,10 @@ func (p *Path) withSuffix(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &s); err != nil {
 		return nil, err
 	}
-	if p.name() == "" || (s != "" && (!strings.HasPrefix(s, ".") || s == "." || strings.Contains(s, "/"))) {
+	if p.Name() == "" || (s != "" && (!strings.HasPrefix(s, ".") || s == "." || strings.Contains(s, "/"))) {
 		return nil, fmt.Errorf("%s: invalid suffix %q for %s", b.Name(), s, p.P)
 	}
-	n := strings.TrimSuffix(p.name(), p.suffix()) + s
+	n := strings.TrimSuffix(p.Name(), p.suffix()) + s
 	return p.parent().join(n), nil
 }
 
@@ -268,9 +268,9 @@ func (p *Path) relativeTo(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	rel, ok := p.relative(q)
 	if !ok {
-		return nil, pyErrorf(excValueError, "%s is not in the subpath of %s OR one path is relative and the other is absolute.", pystr.Quote(p.P), pystr.Quote(q.P))
+		return nil, PyErrorf(ExcValueError, "%s is not in the subpath of %s OR one path is relative and the other is absolute.", pystr.Quote(p.P), pystr.Quote(q.P))
 	}
-	return p.r.newPath(rel), nil
+	return p.r.NewPath(rel), nil
 }
 
 // relative is p relative to q, and whether p is inside q (or is q).
@@ -311,7 +311,7 @@ func (p *Path) match(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 }
 
 // stat returns struct(st_size, st_mtime, st_mode) following symlinks.
-func (p *Path) stat(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (p *Path) Stat(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
@@ -327,12 +327,12 @@ func (p *Path) stat(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	return starlarkstruct.FromStringDict(starlark.String("stat_result"), starlark.StringDict{
 		"st_size":  starlark.MakeInt64(fi.Size()),
 		"st_mtime": starlark.Float(mtime),
-		"st_mode":  starlark.MakeInt(int(unixMode(fi.Mode()))),
+		"st_mode":  starlark.MakeInt(int(UnixMode(fi.Mode()))),
 	}), nil
 }
 
 // unixMode converts a Go FileMode to st_mode bits.
-func unixMode(m fs.FileMode) uint32 {
+func UnixMode(m fs.FileMode) uint32 {
 	bits := uint32(m.Perm())
 	switch {
 	case m.IsDir():

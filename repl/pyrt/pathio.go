@@ -27,7 +27,7 @@ func (p *Path) probe(b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tup
 	} else {
 		fi, err = root.Lstat(rel)
 	}
-	switch fsKindOf(err) {
+	switch FsKindOf(err) {
 	case fsNotFound, fsNotDir:
 		return starlark.False, nil
 	}
@@ -55,7 +55,7 @@ func (p *Path) isSymlink(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 
 // read returns the file's contents after checking its size against the
 // memory budget.
-func (p *Path) read(op string) ([]byte, error) {
+func (p *Path) Read(op string) ([]byte, error) {
 	root, rel, v, err := p.r.Host.Locate(op, p.P)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (p *Path) readText(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "encoding?", &encoding); err != nil {
 		return nil, err
 	}
-	data, err := p.read("read_text")
+	data, err := p.Read("read_text")
 	if err != nil {
 		return nil, err
 	}
@@ -96,14 +96,14 @@ func (p *Path) readBytes(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
-	data, err := p.read("read_bytes")
+	data, err := p.Read("read_bytes")
 	if err != nil {
 		return nil, err
 	}
 	return starlark.Bytes(data), nil
 }
 
-func (p *Path) write(op string, data []byte) error {
+func (p *Path) Write(op string, data []byte) error {
 	root, rel, v, err := p.r.Host.Locate(op, p.P)
 	if err != nil {
 		return err
@@ -116,7 +116,7 @@ func (p *Path) writeText(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "data", &s, "encoding?", &encoding); err != nil {
 		return nil, err
 	}
-	if err := p.write("write_text", []byte(s)); err != nil {
+	if err := p.Write("write_text", []byte(s)); err != nil {
 		return nil, err
 	}
 	return starlark.MakeInt(len(s)), nil
@@ -127,7 +127,7 @@ func (p *Path) writeBytes(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "data", &data); err != nil {
 		return nil, err
 	}
-	if err := p.write("write_bytes", []byte(data)); err != nil {
+	if err := p.Write("write_bytes", []byte(data)); err != nil {
 		return nil, err
 	}
 	return starlark.MakeInt(len(data)), nil
@@ -173,21 +173,21 @@ func (p *Path) mkdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	} else {
 		err = root.Mkdir(rel, fs.FileMode(mode))
 	}
-	if fsKindOf(err) == fsExists && existOK {
+	if FsKindOf(err) == fsExists && existOK {
 		err = nil
 	}
 	return starlark.None, p.r.Host.FsErr("mkdir", v, err)
 }
 
 // removeEntry removes p after checking that it is (dir) or is not a directory.
-func (p *Path) removeEntry(b *starlark.Builtin, op string, dir, missingOK bool) (starlark.Value, error) {
+func (p *Path) RemoveEntry(b *starlark.Builtin, op string, dir, missingOK bool) (starlark.Value, error) {
 	root, rel, v, err := p.r.Host.Locate(op, p.P)
 	if err != nil {
 		return nil, err
 	}
 	fi, err := root.Lstat(rel)
 	if err != nil {
-		if missingOK && fsKindOf(err) == fsNotFound {
+		if missingOK && FsKindOf(err) == fsNotFound {
 			return starlark.None, nil
 		}
 		return nil, p.r.Host.FsErr(op, v, err)
@@ -209,17 +209,17 @@ func (p *Path) unlink(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "missing_ok?", &missingOK); err != nil {
 		return nil, err
 	}
-	return p.removeEntry(b, "unlink", false, missingOK)
+	return p.RemoveEntry(b, "unlink", false, missingOK)
 }
 
 func (p *Path) rmdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
-	return p.removeEntry(b, "rmdir", true, false)
+	return p.RemoveEntry(b, "rmdir", true, false)
 }
 
-func (p *Path) rename(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (p *Path) Rename(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var target starlark.Value
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "target", &target); err != nil {
 		return nil, err
@@ -284,7 +284,7 @@ func (p *Path) globPaths(fn, pattern string, exclude starlark.Value) (starlark.V
 	}
 	w := &globber{r: p.r, c: p.r.Host.CallOf(), root: root, op: fn, skip: skip, seen: map[string]bool{}}
 	if fi, err := root.Stat(rel); err != nil {
-		if k := fsKindOf(err); k == fsNotFound || k == fsNotDir {
+		if k := FsKindOf(err); k == fsNotFound || k == fsNotDir {
 			return starlark.NewList(nil), nil // Python: nothing below a missing directory
 		}
 		return nil, p.r.Host.FsErr(fn, v, err)
@@ -295,7 +295,7 @@ func (p *Path) globPaths(fn, pattern string, exclude starlark.Value) (starlark.V
 		return nil, err
 	}
 	out := make([]starlark.Value, len(w.found))
-	for i, f := range sortedStrings(w.found) {
+	for i, f := range SortedStrings(w.found) {
 		out[i] = p.join(f)
 	}
 	return starlark.NewList(out), nil

@@ -17,7 +17,7 @@ import (
 // pyBuiltins adds the type objects, the Python builtins and the hidden
 // builtins to g (after sizedBuiltins, whose wrappers they call).
 func (r *Interp) PyBuiltins(g starlark.StringDict) {
-	r.types = map[string]*PyType{}
+	r.Types = map[string]*PyType{}
 	native := func(name string) *starlark.Builtin {
 		if b, ok := g[name].(*starlark.Builtin); ok {
 			return b
@@ -34,41 +34,41 @@ func (r *Interp) PyBuiltins(g starlark.StringDict) {
 				}
 			}
 			v, err := starlark.Call(thread, b, args, kw)
-			var pe *pyError
+			var pe *PyError
 			if errors.As(err, &pe) {
 				return nil, pe // an iterated value's own exception
 			}
 			if err != nil {
 				typ, msg := classifyMessage(ErrorMessage(err))
-				if typ == excException || typ == nil {
-					typ = excTypeError
+				if typ == ExcException || typ == nil {
+					typ = ExcTypeError
 				}
-				return nil, &pyError{&PyException{Typ: typ, args: starlark.Tuple{starlark.String(msg)}}}
+				return nil, &PyError{&PyException{Typ: typ, Args: starlark.Tuple{starlark.String(msg)}}}
 			}
 			return v, nil
 		}
 	}
 	object := r.defType("object", nil, nil, false)
-	object.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	object.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) > 0 || len(kw) > 0 {
-			return nil, pyErrorf(excTypeError, "object() takes no arguments")
+			return nil, PyErrorf(ExcTypeError, "object() takes no arguments")
 		}
 		return &plainObject{cls: object}, nil
 	}
-	intT := r.defType("int", object, r.intCall, true)
+	intT := r.defType("int", object, r.IntCall, true)
 	r.defType("bool", intT, call(native("bool"), false), true)
-	r.defType("float", object, r.floatCall, true)
+	r.defType("float", object, r.FloatCall, true)
 	str := r.defType("str", object, r.strCall, true)
 	str.proto = starlark.String("")
-	str.attrs = starlark.StringDict{"maketrans": starlark.NewBuiltin("str.maketrans", strMaketrans)}
+	str.Attrs = starlark.StringDict{"maketrans": starlark.NewBuiltin("str.maketrans", strMaketrans)}
 	bytesT := r.defType("bytes", object, r.bytesCall, true)
 	bytesT.proto = starlark.Bytes("")
-	bytesT.attrs = starlark.StringDict{"fromhex": starlark.NewBuiltin("bytes.fromhex", bytesFromhex)}
+	bytesT.Attrs = starlark.StringDict{"fromhex": starlark.NewBuiltin("bytes.fromhex", bytesFromhex)}
 	r.defType("list", object, call(native("list"), true), true).proto = starlark.NewList(nil)
 	r.defType("tuple", object, call(native("tuple"), true), true).proto = starlark.Tuple(nil)
 	dict := r.defType("dict", object, mergingKeys(call(native("dict"), false)), true)
 	dict.proto = starlark.NewDict(0)
-	dict.attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
+	dict.Attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
 	set := r.defType("set", object, mergingKeys(call(native("set"), true)), true)
 	set.proto = starlark.NewSet(0)
 	r.defType("frozenset", object, r.frozensetCall, false)
@@ -76,43 +76,43 @@ func (r *Interp) PyBuiltins(g starlark.StringDict) {
 	r.defType("NoneType", object, nil, false)
 	r.defType("type", object, func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 || len(kw) > 0 {
-			return nil, pyErrorf(excTypeError, "type() takes 1 argument here (classes cannot be created in this REPL)")
+			return nil, PyErrorf(ExcTypeError, "type() takes 1 argument here (classes cannot be created in this REPL)")
 		}
-		return r.typeOf(args[0]), nil
+		return r.TypeOf(args[0]), nil
 	}, false)
-	path := &PyType{name: "Path", module: "pathlib", base: object, call: func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	path := &PyType{TypeName: "Path", Module: "pathlib", Base: object, Call: func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return r.PathCtor(thread, nil, args, kw)
 	}, methods: true}
-	path.attrs = starlark.StringDict{
+	path.Attrs = starlark.StringDict{
 		"cwd": starlark.NewBuiltin("Path.cwd", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return r.newPath(r.Cwd), nil
+			return r.NewPath(r.Cwd), nil
 		}),
 		"home": starlark.NewBuiltin("Path.home", r.noHome),
 	}
-	r.types["Path"] = path
-	r.types["PosixPath"] = &PyType{name: "PosixPath", module: "pathlib", base: path, call: path.call, attrs: path.attrs, methods: true}
+	r.Types["Path"] = path
+	r.Types["PosixPath"] = &PyType{TypeName: "PosixPath", Module: "pathlib", Base: path, Call: path.Call, Attrs: path.Attrs, methods: true}
 
 	for _, name := range []string{"int", "bool", "float", "str", "bytes", "list", "tuple", "dict", "set", "frozenset", "range", "type", "object"} {
-		g[name] = r.types[name]
+		g[name] = r.Types[name]
 	}
 	g["Path"] = path
 	for name, f := range r.builtinFuncs(native) {
 		g[name] = starlark.NewBuiltin(name, f)
 	}
 	for _, e := range builtinExceptions {
-		g[e.name] = e
+		g[e.TypeName] = e
 	}
 	for name, e := range exceptionAliases {
 		g[name] = e
 	}
 	g["__name__"] = starlark.String("__main__")
-	g["Ellipsis"] = ellipsis{}
+	g["Ellipsis"] = Ellipsis{}
 	r.hiddenBuiltins(g)
 }
 
 func (r *Interp) defType(name string, base *PyType, call func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error), methods bool) *PyType {
-	t := &PyType{name: name, base: base, call: call, methods: methods}
-	r.types[name] = t
+	t := &PyType{TypeName: name, Base: base, Call: call, methods: methods}
+	r.Types[name] = t
 	return t
 }
 
@@ -151,7 +151,7 @@ func objectArgs(args starlark.Tuple) (starlark.Tuple, error) {
 		if _, ok := a.(*PyObject); !ok {
 			continue
 		}
-		vals, err := listOf(a)
+		vals, err := ListOf(a)
 		if err != nil {
 			return nil, err
 		}
@@ -171,16 +171,16 @@ func byteInts(s string) starlark.Tuple {
 	return out
 }
 
-type ellipsis struct{}
+type Ellipsis struct{}
 
-func (ellipsis) String() string        { return "Ellipsis" }
-func (ellipsis) Type() string          { return "ellipsis" }
-func (ellipsis) Freeze()               {}
-func (ellipsis) Truth() starlark.Bool  { return true }
-func (ellipsis) Hash() (uint32, error) { return 0, nil }
+func (Ellipsis) String() string        { return "Ellipsis" }
+func (Ellipsis) Type() string          { return "ellipsis" }
+func (Ellipsis) Freeze()               {}
+func (Ellipsis) Truth() starlark.Bool  { return true }
+func (Ellipsis) Hash() (uint32, error) { return 0, nil }
 
 func (r *Interp) noHome(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-	return nil, pyErrorf(excRuntime, "there is no home directory in this REPL; files live under %s", r.Host.MountNames())
+	return nil, PyErrorf(ExcRuntime, "there is no home directory in this REPL; files live under %s", r.Host.MountNames())
 }
 
 // builtinFuncs returns the Python builtins implemented as functions.
@@ -192,30 +192,30 @@ func (r *Interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 		}
 	}
 	return map[string]BuiltinFunc{
-		"print": r.pyPrint, "repr": unary(func(v starlark.Value) (starlark.Value, error) {
+		"print": r.pyPrint, "repr": Unary(func(v starlark.Value) (starlark.Value, error) {
 			s, err := r.TextWithMethods(func() string { return PyRepr(v) })
 			return starlark.String(s), err
 		}),
-		"ascii": unary(func(v starlark.Value) (starlark.Value, error) { return starlark.String(asciiRepr(PyRepr(v))), nil }),
-		"len": unary(func(v starlark.Value) (starlark.Value, error) {
+		"ascii": Unary(func(v starlark.Value) (starlark.Value, error) { return starlark.String(asciiRepr(PyRepr(v))), nil }),
+		"len": Unary(func(v starlark.Value) (starlark.Value, error) {
 			n, err := pyLen(v)
 			return starlark.MakeInt(n), err
 		}),
-		"isinstance": r.pyIsinstance, "issubclass": pyIssubclass, "callable": unary(func(v starlark.Value) (starlark.Value, error) {
+		"isinstance": r.pyIsinstance, "issubclass": pyIssubclass, "callable": Unary(func(v starlark.Value) (starlark.Value, error) {
 			_, ok := v.(starlark.Callable)
 			if o, isObj := v.(*PyObject); isObj {
-				ok = o.dunderOf("__call__") != nil
+				ok = o.DunderOf("__call__") != nil
 			}
 			return starlark.Bool(ok), nil
 		}),
 		"sum": pySum, "map": r.pyMap, "filter": r.pyFilter, "min": r.pyMinMax(true), "max": r.pyMinMax(false),
 		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": r.pyZip,
 		"any": iterWrap("any"), "all": iterWrap("all"),
-		"abs": r.pyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": pyDivmod,
+		"abs": r.pyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": PyDivmod,
 		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),
-		"next": pyNext, "iter": unary(pyIterOf), "format": pyFormatBuiltin, "setattr": pySetattr, "id": pyID,
-		"open": r.pyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return nil, pyErrorf(excEOF, "EOF when reading a line (the REPL has no input)")
+		"next": pyNext, "iter": Unary(pyIterOf), "format": pyFormatBuiltin, "setattr": pySetattr, "id": pyID,
+		"open": r.PyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return nil, PyErrorf(ExcEOF, "EOF when reading a line (the REPL has no input)")
 		},
 		"exit": pyExit, "quit": pyExit, "__import__": r.pyDunderImport,
 	}
@@ -232,7 +232,7 @@ func (r *Interp) pyDunderImport(_ *starlark.Thread, b *starlark.Builtin, args st
 		return nil, err
 	}
 	if level != 0 {
-		return nil, pyErrorf(excImport, "relative imports (level %d) have no package to import from in the REPL", level)
+		return nil, PyErrorf(excImport, "relative imports (level %d) have no package to import from in the REPL", level)
 	}
 	m, err := r.Module(name)
 	if err != nil {
@@ -244,7 +244,7 @@ func (r *Interp) pyDunderImport(_ *starlark.Thread, b *starlark.Builtin, args st
 	return m, nil
 }
 
-func unary(f func(starlark.Value) (starlark.Value, error)) BuiltinFunc {
+func Unary(f func(starlark.Value) (starlark.Value, error)) BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var x starlark.Value
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &x); err != nil {
@@ -266,7 +266,7 @@ func (r *Interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 			if v != starlark.None {
 				str, ok := v.(starlark.String)
 				if !ok {
-					return nil, pyErrorf(excTypeError, "%s must be None or a string, not %s", k, pyTypeName(v))
+					return nil, PyErrorf(ExcTypeError, "%s must be None or a string, not %s", k, PyTypeName(v))
 				}
 				s = string(str)
 			} else if k == "sep" {
@@ -283,7 +283,7 @@ func (r *Interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 			file = v
 		case "flush":
 		default:
-			return nil, pyErrorf(excTypeError, "'%s' is an invalid keyword argument for print()", k)
+			return nil, PyErrorf(ExcTypeError, "'%s' is an invalid keyword argument for print()", k)
 		}
 	}
 	var sb strings.Builder
@@ -291,19 +291,19 @@ func (r *Interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 		if i > 0 {
 			sb.WriteString(sep)
 		}
-		sb.WriteString(pyStr(a))
+		sb.WriteString(PyStr(a))
 	}
 	if err := r.takeReprErr(); err != nil {
 		return nil, err // raised by a __str__ or __repr__
 	}
 	sb.WriteString(end)
 	if file != starlark.None {
-		if _, err := callMethod(thread, file, "write", starlark.Tuple{starlark.String(sb.String())}, nil); err != nil {
+		if _, err := CallMethod(thread, file, "write", starlark.Tuple{starlark.String(sb.String())}, nil); err != nil {
 			return nil, err
 		}
 		return starlark.None, nil
 	}
-	return starlark.None, r.writeStd(0, sb.String())
+	return starlark.None, r.WriteStd(0, sb.String())
 }
 
 // pyEnumerate is enumerate(iterable, start=0).
@@ -315,14 +315,14 @@ func (r *Interp) pyEnumerate(thread *starlark.Thread, b *starlark.Builtin, args 
 	}
 	n, ok := start.(starlark.Int)
 	if !ok {
-		return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(start))
+		return nil, PyErrorf(ExcTypeError, "'%s' object cannot be interpreted as an integer", PyTypeName(start))
 	}
 	if need := int64(starlark.Len(it)) * perElement["enumerate"]; need > BigAlloc && r.Host.MaxMemoryMB() > 0 {
 		if err := r.checkAlloc("enumerate", need); err != nil {
 			return nil, err
 		}
 	}
-	step, err := stepper(it)
+	step, err := Stepper(it)
 	if err != nil {
 		return nil, err
 	}
@@ -358,16 +358,16 @@ func pyIssubclass(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	}
 	for _, c := range classes {
 		switch x := x.(type) {
-		case *excType:
-			if ce, ok := c.(*excType); ok && x.isSubclass(ce) {
+		case *ExcType:
+			if ce, ok := c.(*ExcType); ok && x.IsSubclass(ce) {
 				return starlark.True, nil
 			}
 		case *PyType:
-			if x.subclassOf(c) {
+			if x.SubclassOf(c) {
 				return starlark.True, nil
 			}
 		default:
-			return nil, pyErrorf(excTypeError, "issubclass() arg 1 must be a class")
+			return nil, PyErrorf(ExcTypeError, "issubclass() arg 1 must be a class")
 		}
 	}
 	return starlark.False, nil
@@ -381,10 +381,10 @@ func pySum(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 		return nil, err
 	}
 	if _, ok := total.(starlark.String); ok {
-		return nil, pyErrorf(excTypeError, "sum() can't sum strings [use ''.join(seq) instead]")
+		return nil, PyErrorf(ExcTypeError, "sum() can't sum strings [use ''.join(seq) instead]")
 	}
-	err := iterate(it, func(x starlark.Value) (bool, error) {
-		v, err := pyAdd(total, x)
+	err := Iterate(it, func(x starlark.Value) (bool, error) {
+		v, err := PyAdd(total, x)
 		if err != nil {
 			return false, err
 		}
@@ -394,19 +394,19 @@ func pySum(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 	return total, err
 }
 
-func pyAdd(x, y starlark.Value) (starlark.Value, error) {
-	x, y = boolToInt(x), boolToInt(y)
+func PyAdd(x, y starlark.Value) (starlark.Value, error) {
+	x, y = BoolToInt(x), BoolToInt(y)
 	v, err := starlark.Binary(syntax.PLUS, x, y)
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for +: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+		return nil, PyErrorf(ExcTypeError, "unsupported operand type(s) for +: '%s' and '%s'", PyTypeName(x), PyTypeName(y))
 	}
 	return v, nil
 }
 
 // boolToInt reads a bool as the int it is in Python's arithmetic.
-func boolToInt(v starlark.Value) starlark.Value {
+func BoolToInt(v starlark.Value) starlark.Value {
 	if b, ok := v.(starlark.Bool); ok {
-		return starlark.MakeInt(b2i(bool(b)))
+		return starlark.MakeInt(B2i(bool(b)))
 	}
 	return v
 }
@@ -418,21 +418,21 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	}
 	var step func() (starlark.Value, bool, error)
 	switch p := it.(type) {
-	case *pyIter:
+	case *PyIter:
 		step = p.step
 	case *PyFile: // a file is its own iterator over its lines
 		step = p.nextLine
 	case *PyObject:
-		if p.dunderOf("__next__") == nil {
-			return nil, pyErrorf(excTypeError, "'%s' object is not an iterator", pyTypeName(it))
+		if p.DunderOf("__next__") == nil {
+			return nil, PyErrorf(ExcTypeError, "'%s' object is not an iterator", PyTypeName(it))
 		}
 		if def == nil { // StopIteration as __next__ raised it
-			v, _, err := p.callDunder("__next__")
+			v, _, err := p.CallDunder("__next__")
 			return v, err
 		}
 		step = p.next
 	default:
-		return nil, pyErrorf(excTypeError, "'%s' object is not an iterator", pyTypeName(it))
+		return nil, PyErrorf(ExcTypeError, "'%s' object is not an iterator", PyTypeName(it))
 	}
 	v, ok, err := step()
 	if err != nil {
@@ -442,10 +442,10 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 		if def != nil {
 			return def, nil
 		}
-		if p, isIter := it.(*pyIter); isIter {
+		if p, isIter := it.(*PyIter); isIter {
 			return p.stepOrStop(nil, false, nil)
 		}
-		return nil, &pyError{&PyException{Typ: excStopIteration}}
+		return nil, &PyError{&PyException{Typ: excStopIteration}}
 	}
 	return v, nil
 }
@@ -453,11 +453,11 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 // pyIterOf is iter(x): a one-pass iterator over x.
 func pyIterOf(x starlark.Value) (starlark.Value, error) {
 	switch it := x.(type) {
-	case *pyIter:
+	case *PyIter:
 		return it, nil
 	case *PyFile:
-		if it.closed {
-			return nil, pyErrorf(excValueError, "I/O operation on closed file.")
+		if it.Closed {
+			return nil, PyErrorf(ExcValueError, "I/O operation on closed file.")
 		}
 		return it, nil // iter(f) is f: reading through either moves both
 	case *PyObject:
@@ -465,16 +465,16 @@ func pyIterOf(x starlark.Value) (starlark.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p, ok := v.(*pyIter); ok {
+		if p, ok := v.(*PyIter); ok {
 			return p, nil
 		}
 		x = v
 	}
-	vals, err := listOf(x)
+	vals, err := ListOf(x)
 	if err != nil {
 		return nil, err
 	}
-	return newListIter(pyTypeName(x)+"_iterator", vals), nil
+	return NewListIter(PyTypeName(x)+"_iterator", vals), nil
 }
 
 func pyFormatBuiltin(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -498,7 +498,7 @@ func pySetattr(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw 
 	}
 	f, ok := obj.(starlark.HasSetField)
 	if !ok {
-		return nil, pyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", pyTypeName(obj), name)
+		return nil, PyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", PyTypeName(obj), name)
 	}
 	return starlark.None, f.SetField(name, v)
 }
@@ -523,26 +523,26 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	if err := starlark.UnpackPositionalArgs("hash", args, kw, 1, &x); err != nil {
 		return nil, err
 	}
-	switch v := boolToInt(enumMixinValue(x)).(type) {
-	case numberObject:
-		return v.hashPy()
+	switch v := BoolToInt(enumMixinValue(x)).(type) {
+	case NumberObject:
+		return v.HashPy()
 	case intValued:
-		return pyHashNumber(new(big.Rat).SetInt(v.intPy())), nil
+		return PyHashNumber(new(big.Rat).SetInt(v.IntPy())), nil
 	case starlark.Int:
-		return pyHashNumber(new(big.Rat).SetInt(v.BigInt())), nil
+		return PyHashNumber(new(big.Rat).SetInt(v.BigInt())), nil
 	case starlark.Float:
 		if f := float64(v); math.IsInf(f, 0) {
 			return starlark.MakeInt(int(math.Copysign(314159, f))), nil // sys.hash_info.inf
 		} else if !math.IsNaN(f) {
-			return pyHashNumber(new(big.Rat).SetFloat64(f)), nil
+			return PyHashNumber(new(big.Rat).SetFloat64(f)), nil
 		}
 	}
 	h, err := x.Hash()
 	if err != nil {
-		if _, isPy := err.(*pyError); isPy {
+		if _, isPy := err.(*PyError); isPy {
 			return nil, err
 		}
-		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(x))
+		return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(x))
 	}
 	return starlark.MakeUint64(uint64(h)), nil
 }
@@ -554,9 +554,9 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 	if err := starlark.UnpackPositionalArgs("abs", args, kw, 1, &x); err != nil {
 		return nil, err
 	}
-	switch v := boolToInt(enumMixinValue(x)).(type) {
-	case numberObject:
-		return v.absPy()
+	switch v := BoolToInt(enumMixinValue(x)).(type) {
+	case NumberObject:
+		return v.AbsPy()
 	case starlark.Int:
 		if v.Sign() < 0 {
 			return starlark.MakeInt(0).Sub(v), nil
@@ -573,19 +573,19 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 	if v, ok, err := r.dunder(x, "__abs__"); ok || err != nil {
 		return v, err
 	}
-	return nil, pyErrorf(excTypeError, "bad operand type for abs(): '%s'", pyTypeName(x))
+	return nil, PyErrorf(ExcTypeError, "bad operand type for abs(): '%s'", PyTypeName(x))
 }
 
 // pyExit is sys.exit(code=None), exit() and quit(): SystemExit(code),
 // or SystemExit() without one, whose code is None.
 func pyExit(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(kw) > 0 {
-		return nil, pyErrorf(excTypeError, "%s() takes no keyword arguments", b.Name())
+		return nil, PyErrorf(ExcTypeError, "%s() takes no keyword arguments", b.Name())
 	}
 	if len(args) > 1 {
-		return nil, pyErrorf(excTypeError, "exit expected at most 1 argument, got %d", len(args))
+		return nil, PyErrorf(ExcTypeError, "exit expected at most 1 argument, got %d", len(args))
 	}
-	return nil, &pyError{&PyException{Typ: excSystemExit, args: args}}
+	return nil, &PyError{&PyException{Typ: ExcSystemExit, Args: args}}
 }
 
 func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -595,7 +595,7 @@ func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 		return nil, err
 	}
 	d := starlark.NewDict(0)
-	err := iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(storedKey(d, k), v) })
+	err := Iterate(keys, func(k starlark.Value) (bool, error) { return true, d.SetKey(storedKey(d, k), v) })
 	return d, err
 }
 
@@ -617,7 +617,7 @@ func (r *Interp) strCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 		s, err := decodeBytes(string(b), enc, e)
 		return starlark.String(s), err
 	}
-	s, err := r.TextWithMethods(func() string { return pyStr(x) })
+	s, err := r.TextWithMethods(func() string { return PyStr(x) })
 	return starlark.String(s), err
 }
 
@@ -626,14 +626,14 @@ func (r *Interp) bytesCall(thread *starlark.Thread, args starlark.Tuple, kw []st
 	if len(args) >= 1 {
 		if s, ok := args[0].(starlark.String); ok {
 			if len(args) < 2 {
-				return nil, pyErrorf(excTypeError, "string argument without an encoding")
+				return nil, PyErrorf(ExcTypeError, "string argument without an encoding")
 			}
 			return strEncode(thread, s, args[1:], kw)
 		}
 		if n, ok := args[0].(starlark.Int); ok && len(args) == 1 {
 			k, ok := n.Int64()
 			if !ok || k < 0 || k > 1<<30 {
-				return nil, pyErrorf(excValueError, "negative count")
+				return nil, PyErrorf(ExcValueError, "negative count")
 			}
 			return starlark.Bytes(make([]byte, k)), nil
 		}

@@ -13,13 +13,13 @@ import (
 // argument is a one-pass iterator (which may be infinite).
 func (r *Interp) pyMap(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(kw) > 0 || len(args) < 2 {
-		return nil, pyErrorf(excTypeError, "map() must have at least two arguments")
+		return nil, PyErrorf(ExcTypeError, "map() must have at least two arguments")
 	}
 	f := args[0]
 	steps := make([]func() (starlark.Value, bool, error), len(args)-1)
 	lazy := false
 	for i, a := range args[1:] {
-		step, err := stepper(a)
+		step, err := Stepper(a)
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +47,7 @@ func (r *Interp) pyFilter(thread *starlark.Thread, _ *starlark.Builtin, args sta
 	if err := starlark.UnpackPositionalArgs("filter", args, kw, 2, &f, &it); err != nil {
 		return nil, err
 	}
-	step, err := stepper(it)
+	step, err := Stepper(it)
 	if err != nil {
 		return nil, err
 	}
@@ -89,25 +89,25 @@ func (r *Interp) pyMinMax(isMin bool) BuiltinFunc {
 			case "default":
 				def = kv[1]
 			default:
-				return nil, pyErrorf(excTypeError, "'%s' is an invalid keyword argument for %s()", kv[0].(starlark.String), name)
+				return nil, PyErrorf(ExcTypeError, "'%s' is an invalid keyword argument for %s()", kv[0].(starlark.String), name)
 			}
 		}
 		var vals []starlark.Value
 		switch len(args) {
 		case 0:
-			return nil, pyErrorf(excTypeError, "%s expected at least 1 argument, got 0", name)
+			return nil, PyErrorf(ExcTypeError, "%s expected at least 1 argument, got 0", name)
 		case 1:
 			if err := r.checkSize("list", args); err != nil {
 				return nil, err
 			}
-			v, err := listOf(args[0])
+			v, err := ListOf(args[0])
 			if err != nil {
 				return nil, err
 			}
 			vals = v
 		default:
 			if def != nil {
-				return nil, pyErrorf(excTypeError, "Cannot specify a default for %s() with multiple positional arguments", name)
+				return nil, PyErrorf(ExcTypeError, "Cannot specify a default for %s() with multiple positional arguments", name)
 			}
 			vals = args
 		}
@@ -115,7 +115,7 @@ func (r *Interp) pyMinMax(isMin bool) BuiltinFunc {
 			if def != nil {
 				return def, nil
 			}
-			return nil, pyErrorf(excValueError, "%s() arg is an empty sequence", name)
+			return nil, PyErrorf(ExcValueError, "%s() arg is an empty sequence", name)
 		}
 		best, bestKey := vals[0], vals[0]
 		if key != starlark.None {
@@ -138,9 +138,9 @@ func (r *Interp) pyMinMax(isMin bool) BuiltinFunc {
 			if isMin {
 				op = syntax.LT
 			}
-			better, err := pyCompare(op, k, bestKey)
+			better, err := PyCompare(op, k, bestKey)
 			if err != nil {
-				return nil, comparisonError(err, op.String(), k, bestKey)
+				return nil, ComparisonError(err, op.String(), k, bestKey)
 			}
 			if better {
 				best, bestKey = v, k
@@ -160,11 +160,11 @@ func (r *Interp) pySorted(thread *starlark.Thread, _ *starlark.Builtin, args sta
 	if err := r.checkSize("sorted", args[:1]); err != nil {
 		return nil, err
 	}
-	vals, err := listOf(it)
+	vals, err := ListOf(it)
 	if err != nil {
 		return nil, err
 	}
-	out, err := sortValues(thread, vals, key, reverse)
+	out, err := SortValues(thread, vals, key, reverse)
 	if err != nil {
 		return nil, err
 	}
@@ -185,17 +185,17 @@ func (r *Interp) pyReversed(_ *starlark.Thread, _ *starlark.Builtin, args starla
 	seq, ok := x.(starlark.Indexable)
 	if !ok {
 		if m, isMap := x.(starlark.IterableMapping); isMap {
-			keys, _ := listOf(m)
+			keys, _ := ListOf(m)
 			seq = starlark.Tuple(keys)
 		} else {
-			return nil, pyErrorf(excTypeError, "'%s' object is not reversible", pyTypeName(x))
+			return nil, PyErrorf(ExcTypeError, "'%s' object is not reversible", PyTypeName(x))
 		}
 	}
 	out := make([]starlark.Value, seq.Len())
 	for i := range out {
 		out[i] = seq.Index(seq.Len() - 1 - i)
 	}
-	return newListIter("reversed", out), nil
+	return NewListIter("reversed", out), nil
 }
 
 // pyZip is zip(*iterables, strict=False): one-pass, lazy over one-pass
@@ -205,7 +205,7 @@ func (r *Interp) pyZip(thread *starlark.Thread, b *starlark.Builtin, args starla
 	strict := false
 	for _, kv := range kw {
 		if k := string(kv[0].(starlark.String)); k != "strict" {
-			return nil, pyErrorf(excTypeError, "zip() got an unexpected keyword argument '%s'", k)
+			return nil, PyErrorf(ExcTypeError, "zip() got an unexpected keyword argument '%s'", k)
 		}
 		strict = bool(kv[1].Truth())
 	}
@@ -216,7 +216,7 @@ func (r *Interp) pyZip(thread *starlark.Thread, b *starlark.Builtin, args starla
 	steps := make([]func() (starlark.Value, bool, error), len(args))
 	for i, a := range args {
 		lazy = lazy || oneShot(a)
-		step, err := stepper(a)
+		step, err := Stepper(a)
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +257,7 @@ func zipStrictError(steps []func() (starlark.Value, bool, error), i int) error {
 		return fmt.Sprintf("arguments 1-%d", k)
 	}
 	if i > 0 {
-		return pyErrorf(excValueError, "zip() argument %d is shorter than %s", i+1, plural(i))
+		return PyErrorf(ExcValueError, "zip() argument %d is shorter than %s", i+1, plural(i))
 	}
 	for j := 1; j < len(steps); j++ {
 		_, ok, err := steps[j]()
@@ -265,7 +265,7 @@ func zipStrictError(steps []func() (starlark.Value, bool, error), i int) error {
 			return err
 		}
 		if ok {
-			return pyErrorf(excValueError, "zip() argument %d is longer than %s", j+1, plural(j))
+			return PyErrorf(ExcValueError, "zip() argument %d is longer than %s", j+1, plural(j))
 		}
 	}
 	return nil

@@ -40,9 +40,9 @@ func bytesJoin(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw 
 		return nil, err
 	}
 	if _, ok := x.(starlark.Iterable); !ok {
-		return nil, pyErrorf(excTypeError, "can only join an iterable")
+		return nil, PyErrorf(ExcTypeError, "can only join an iterable")
 	}
-	items, err := listOf(x)
+	items, err := ListOf(x)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func bytesJoin(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw 
 	for i, v := range items {
 		b, ok := v.(starlark.Bytes)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "sequence item %d: expected a bytes-like object, %s found", i, pyTypeName(v))
+			return nil, PyErrorf(ExcTypeError, "sequence item %d: expected a bytes-like object, %s found", i, PyTypeName(v))
 		}
 		if i > 0 {
 			sb.WriteString(string(recv.(starlark.Bytes)))
@@ -74,11 +74,11 @@ func bytesFromhex(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 			continue
 		}
 		if i+2 > len(s) {
-			return nil, pyErrorf(excValueError, "non-hexadecimal number found in fromhex() arg at position %d", i+1)
+			return nil, PyErrorf(ExcValueError, "non-hexadecimal number found in fromhex() arg at position %d", i+1)
 		}
 		v, err := hex.DecodeString(s[i : i+2])
 		if err != nil {
-			return nil, pyErrorf(excValueError, "non-hexadecimal number found in fromhex() arg at position %d", i)
+			return nil, PyErrorf(ExcValueError, "non-hexadecimal number found in fromhex() arg at position %d", i)
 		}
 		out = append(out, v[0])
 		i += 2
@@ -86,12 +86,12 @@ func bytesFromhex(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	return starlark.Bytes(out), nil
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
+func Itoa(n int) string { return strconv.Itoa(n) }
 
 func bytesArg(fn string, v starlark.Value) (string, error) {
 	b, ok := v.(starlark.Bytes)
 	if !ok {
-		return "", pyErrorf(excTypeError, "%s: a bytes-like object is required, not '%s'", fn, pyTypeName(v))
+		return "", PyErrorf(ExcTypeError, "%s: a bytes-like object is required, not '%s'", fn, PyTypeName(v))
 	}
 	return string(b), nil
 }
@@ -169,7 +169,7 @@ func bytesSplit(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw
 		return nil, err
 	}
 	if p == "" {
-		return nil, pyErrorf(excValueError, "empty separator")
+		return nil, PyErrorf(ExcValueError, "empty separator")
 	}
 	n := -1
 	if maxsplit >= 0 {
@@ -293,7 +293,7 @@ func decodeBytes(data, encoding, errs string) (string, error) {
 		return sb.String(), nil
 	case "utf-8", "ascii":
 	default:
-		return "", pyErrorf(excLookup, "unknown encoding: %s", encoding)
+		return "", PyErrorf(excLookup, "unknown encoding: %s", encoding)
 	}
 	if enc == "utf-8" && utf8.ValidString(data) {
 		return data, nil
@@ -312,7 +312,7 @@ func decodeBytes(data, encoding, errs string) (string, error) {
 			sb.WriteRune(utf8.RuneError)
 		case "ignore":
 		case "backslashreplace", "surrogateescape":
-			sb.WriteString(`\x` + hex2(int(data[i]), 2))
+			sb.WriteString(`\x` + Hex2(int(data[i]), 2))
 		default:
 			reason := "invalid start byte"
 			if enc == "ascii" {
@@ -325,8 +325,8 @@ func decodeBytes(data, encoding, errs string) (string, error) {
 					reason = "unexpected end of data"
 				}
 			}
-			return "", &pyError{&PyException{Typ: excUnicodeDecode,
-				text: "'" + enc + "' codec can't decode byte 0x" + hex2(int(data[i]), 2) + " in position " + itoa(i) + ": " + reason}}
+			return "", &PyError{&PyException{Typ: excUnicodeDecode,
+				Text: "'" + enc + "' codec can't decode byte 0x" + Hex2(int(data[i]), 2) + " in position " + Itoa(i) + ": " + reason}}
 		}
 		i++
 	}

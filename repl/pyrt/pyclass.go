@@ -28,29 +28,29 @@ import (
 // are refused when the class is made.
 
 // userClass is the part of a class a class statement defined.
-type userClass struct {
-	r      *Interp
-	dict   map[string]starlark.Value // the class body's names and their values
-	order  []string                  // the names in the order the body bound them
+type UserClass struct {
+	R      *Interp
+	Dict   map[string]starlark.Value // the class body's names and their values
+	Order  []string                  // the names in the order the body bound them
 	fields []string                  // the annotated names, in order (a dataclass's fields)
 	dc     *dataclassInfo            // set by @dataclass
 	enum   *enumInfo                 // an enum class's members (pymod_enum.go)
 	doc    string                    // the body's docstring
 }
 
-func (u *userClass) set(name string, v starlark.Value) {
-	if _, ok := u.dict[name]; !ok {
-		u.order = append(u.order, name)
+func (u *UserClass) Set(name string, v starlark.Value) {
+	if _, ok := u.Dict[name]; !ok {
+		u.Order = append(u.Order, name)
 	}
-	u.dict[name] = v
+	u.Dict[name] = v
 }
 
 // classLookup finds name in class t or its bases; it returns the value
 // and the class whose body holds it.
-func classLookup(t *PyType, name string) (starlark.Value, *PyType) {
-	for c := t; c != nil; c = c.base {
-		if c.user != nil {
-			if v, ok := c.user.dict[name]; ok {
+func ClassLookup(t *PyType, name string) (starlark.Value, *PyType) {
+	for c := t; c != nil; c = c.Base {
+		if c.User != nil {
+			if v, ok := c.User.Dict[name]; ok {
 				return v, c
 			}
 		}
@@ -59,10 +59,10 @@ func classLookup(t *PyType, name string) (starlark.Value, *PyType) {
 }
 
 // excLookup is classLookup for exception classes.
-func excClassLookup(t *excType, name string) (starlark.Value, *excType) {
+func excClassLookup(t *ExcType, name string) (starlark.Value, *ExcType) {
 	for _, c := range t.mro() {
 		if c.user != nil {
-			if v, ok := c.user.dict[name]; ok {
+			if v, ok := c.user.Dict[name]; ok {
 				return v, c
 			}
 		}
@@ -75,7 +75,7 @@ func excClassLookup(t *excType, name string) (starlark.Value, *excType) {
 // the base's __init_subclass__.
 func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	name := string(args[0].(starlark.String))
-	u := &userClass{r: r, dict: map[string]starlark.Value{}}
+	u := &UserClass{R: r, Dict: map[string]starlark.Value{}}
 	if thread.CallStackDepth() > 1 {
 		if body, ok := thread.DebugFrame(1).Callable().(*starlark.Function); ok && body.Name() == "__py_class_"+name {
 			u.doc = body.Doc() // the class body's function has the class's docstring
@@ -84,16 +84,16 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 	attrs := args[2].(*starlark.List)
 	for i := 0; i < attrs.Len(); i++ {
 		pair := attrs.Index(i).(starlark.Tuple)
-		u.set(string(pair[0].(starlark.String)), pair[1])
+		u.Set(string(pair[0].(starlark.String)), pair[1])
 	}
 	r.noteQualnames(name, u)
 	for _, f := range args[3].(starlark.Tuple) {
 		u.fields = append(u.fields, string(f.(starlark.String)))
 	}
-	object := r.types["object"]
+	object := r.Types["object"]
 	var bases []starlark.Value
 	for _, b := range args[1].(starlark.Tuple) {
-		if ta, ok := b.(*typingAlias); ok && (ta.name == "Protocol" || ta.name == "Generic") {
+		if ta, ok := b.(*TypingAlias); ok && (ta.name == "Protocol" || ta.name == "Generic") {
 			continue // typing's markers for type checkers: nothing at run time
 		}
 		if b != object {
@@ -107,7 +107,7 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 		return t, err
 	}
 	if len(bases) > 1 {
-		return nil, pyErrorf(excNotImplemented, "multiple inheritance is supported here between exception classes only; derive from one class and hold the other as an attribute")
+		return nil, PyErrorf(ExcNotImplemented, "multiple inheritance is supported here between exception classes only; derive from one class and hold the other as an attribute")
 	}
 	var base starlark.Value = object
 	if len(bases) == 1 {
@@ -117,52 +117,52 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 		return t, err
 	}
 	switch b := base.(type) {
-	case *excType:
+	case *ExcType:
 		if len(classKeywords(args)) > 0 {
-			return nil, pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", name)
+			return nil, PyErrorf(ExcTypeError, "%s.__init_subclass__() takes no keyword arguments", name)
 		}
-		t := &excType{name: name, module: "__main__", base: b, user: u}
+		t := &ExcType{TypeName: name, Module: "__main__", Base: b, user: u}
 		r.addSubclass(b, t)
 		return t, nil
 	case *PyType:
-		if b.user == nil && b != object {
-			return nil, pyErrorf(excNotImplemented, "subclassing the built-in %s is not supported in this REPL; hold one as an attribute (self.items = %s())", b.name, b.name)
+		if b.User == nil && b != object {
+			return nil, PyErrorf(ExcNotImplemented, "subclassing the built-in %s is not supported in this REPL; hold one as an attribute (self.items = %s())", b.TypeName, b.TypeName)
 		}
-		t := &PyType{name: name, module: "__main__", base: b, user: u}
-		t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return t.construct(thread, args, kw)
+		t := &PyType{TypeName: name, Module: "__main__", Base: b, User: u}
+		t.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return t.Construct(thread, args, kw)
 		}
 		r.addSubclass(b, t)
 		return t, initSubclass(thread, b, t, classKeywords(args))
 	}
-	return nil, pyErrorf(excNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
+	return nil, PyErrorf(ExcNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
 }
 
 // excMulti makes an exception class with several bases, all exception
 // classes (class MissingKey(ConfigError, KeyError)); ok is false when the
 // bases are not that.
-func (r *Interp) excMulti(name string, bases []starlark.Value, u *userClass, args starlark.Tuple) (starlark.Value, bool, error) {
+func (r *Interp) excMulti(name string, bases []starlark.Value, u *UserClass, args starlark.Tuple) (starlark.Value, bool, error) {
 	if len(bases) < 2 {
 		return nil, false, nil
 	}
-	var excs []*excType
+	var excs []*ExcType
 	for _, b := range bases {
-		e, ok := b.(*excType)
+		e, ok := b.(*ExcType)
 		if !ok {
 			return nil, false, nil
 		}
 		excs = append(excs, e)
 	}
 	if len(classKeywords(args)) > 0 {
-		return nil, true, pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", name)
+		return nil, true, PyErrorf(ExcTypeError, "%s.__init_subclass__() takes no keyword arguments", name)
 	}
-	t := &excType{name: name, module: "__main__", base: excs[0], also: excs[1:], user: u}
+	t := &ExcType{TypeName: name, Module: "__main__", Base: excs[0], Also: excs[1:], user: u}
 	if t.c3Conflict() {
 		names := make([]string, len(excs))
 		for i, b := range excs {
-			names[i] = b.name
+			names[i] = b.TypeName
 		}
-		return nil, true, pyErrorf(excTypeError, "Cannot create a consistent method resolution order (MRO) for bases %s", strings.Join(names, ", "))
+		return nil, true, PyErrorf(ExcTypeError, "Cannot create a consistent method resolution order (MRO) for bases %s", strings.Join(names, ", "))
 	}
 	for _, b := range excs {
 		r.addSubclass(b, t)
@@ -186,11 +186,11 @@ func classKeywords(args starlark.Tuple) []starlark.Tuple {
 // without the decorator) on the new class t with the class statement's
 // keyword arguments, as Python does.
 func initSubclass(thread *starlark.Thread, base, t *PyType, kw []starlark.Tuple) error {
-	f, _ := classLookup(base, "__init_subclass__")
+	f, _ := ClassLookup(base, "__init_subclass__")
 	switch m := f.(type) {
 	case nil:
 		if len(kw) > 0 {
-			return pyErrorf(excTypeError, "%s.__init_subclass__() takes no keyword arguments", t.name)
+			return PyErrorf(ExcTypeError, "%s.__init_subclass__() takes no keyword arguments", t.TypeName)
 		}
 		return nil
 	case *classMethod:
@@ -203,15 +203,15 @@ func initSubclass(thread *starlark.Thread, base, t *PyType, kw []starlark.Tuple)
 }
 
 // construct makes an instance of the user class t and runs __init__.
-func (t *PyType) construct(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (t *PyType) Construct(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if left := abstractLeft(t); len(left) > 0 {
 		return nil, abstractError(t, left)
 	}
-	obj := &PyObject{cls: t, Attrs: map[string]starlark.Value{}}
-	init, _ := classLookup(t, "__init__")
+	obj := &PyObject{Cls: t, Attrs: map[string]starlark.Value{}}
+	init, _ := ClassLookup(t, "__init__")
 	if init == nil {
 		if len(args) > 0 || len(kw) > 0 {
-			return nil, pyErrorf(excTypeError, "%s() takes no arguments", t.name)
+			return nil, PyErrorf(ExcTypeError, "%s() takes no arguments", t.TypeName)
 		}
 		return obj, nil
 	}
@@ -220,7 +220,7 @@ func (t *PyType) construct(thread *starlark.Thread, args starlark.Tuple, kw []st
 		return nil, err
 	}
 	if res != starlark.None {
-		return nil, pyErrorf(excTypeError, "__init__() should return None, not '%s'", pyTypeName(res))
+		return nil, PyErrorf(ExcTypeError, "__init__() should return None, not '%s'", PyTypeName(res))
 	}
 	return obj, nil
 }
@@ -228,8 +228,8 @@ func (t *PyType) construct(thread *starlark.Thread, args starlark.Tuple, kw []st
 // callBound calls a class attribute as a method of self.
 func callBound(thread *starlark.Thread, fn, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	switch f := fn.(type) {
-	case *goMethod:
-		return f.fn(thread, self, args, kw)
+	case *GoMethod:
+		return f.Fn(thread, self, args, kw)
 	case *staticMethod:
 		return starlark.Call(thread, f.fn, args, kw)
 	case *classMethod:
@@ -242,7 +242,7 @@ func callBound(thread *starlark.Thread, fn, self starlark.Value, args starlark.T
 func classOfValue(v starlark.Value) starlark.Value {
 	switch v := v.(type) {
 	case *PyObject:
-		return v.cls
+		return v.Cls
 	case *PyException:
 		return v.Typ
 	}
@@ -253,17 +253,17 @@ func classOfValue(v starlark.Value) starlark.Value {
 // self.name is.
 func bindAttr(thread *starlark.Thread, v, self starlark.Value) (starlark.Value, error) {
 	switch f := v.(type) {
-	case *starlark.Function, *goMethod, *abstractMethod, *genFunc, *fnWrapper, *cached:
-		return &boundMethod{self: self, fn: v}, nil
+	case *starlark.Function, *GoMethod, *abstractMethod, *GenFunc, *fnWrapper, *cached:
+		return &BoundMethod{self: self, Fn: v}, nil
 	case *cachedProperty:
 		return f.get(thread, self)
 	case *staticMethod:
 		return f.fn, nil
 	case *classMethod:
-		return &boundMethod{self: classOfValue(self), fn: f.fn}, nil
+		return &BoundMethod{self: classOfValue(self), Fn: f.fn}, nil
 	case *pyProperty:
 		if f.fget == starlark.None {
-			return nil, pyErrorf(ExcAttribute, "property of '%s' object has no getter", pyTypeName(self))
+			return nil, PyErrorf(ExcAttribute, "property of '%s' object has no getter", PyTypeName(self))
 		}
 		return starlark.Call(thread, f.fget, starlark.Tuple{self}, nil)
 	}
@@ -277,16 +277,16 @@ func classAttr(cls, v starlark.Value) starlark.Value {
 	case *staticMethod:
 		return f.fn
 	case *classMethod:
-		return &boundMethod{self: cls, fn: f.fn}
+		return &BoundMethod{self: cls, Fn: f.fn}
 	}
 	return v
 }
 
 // pyObject is an instance of a class defined in the REPL.
 type PyObject struct {
-	cls   *PyType
+	Cls   *PyType
 	Attrs map[string]starlark.Value
-	keys  []string // attribute names in the order they were set
+	Keys  []string // attribute names in the order they were set
 }
 
 var (
@@ -297,34 +297,34 @@ var (
 	_ starlark.HasUnary    = (*PyObject)(nil)
 	_ starlark.Container   = (*PyObject)(nil)
 	_ starlark.HasSetKey   = (*PyObject)(nil)
-	_ pyFormatter          = (*PyObject)(nil)
+	_ PyFormatter          = (*PyObject)(nil)
 	_ starlark.Callable    = (*PyObject)(nil)
 )
 
 // Name and CallInternal make an instance callable through its class's
 // __call__ (a plain method or a generator method); without one, calling
 // it is CPython's TypeError.
-func (o *PyObject) Name() string { return o.cls.name }
+func (o *PyObject) Name() string { return o.Cls.TypeName }
 func (o *PyObject) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	m := o.dunderOf("__call__")
+	m := o.DunderOf("__call__")
 	if m == nil || m == starlark.None {
-		return nil, pyErrorf(excTypeError, "'%s' object is not callable", o.cls.name)
+		return nil, PyErrorf(ExcTypeError, "'%s' object is not callable", o.Cls.TypeName)
 	}
 	return callBound(thread, m, o, args, kw)
 }
 
-func (o *PyObject) interp() *Interp          { return o.cls.userRoot().r }
+func (o *PyObject) interp() *Interp          { return o.Cls.userRoot().R }
 func (o *PyObject) thread() *starlark.Thread { return o.interp().Thread }
-func (o *PyObject) pyClass() *PyType         { return o.cls }
-func (o *PyObject) Type() string             { return o.cls.name }
+func (o *PyObject) PyClass() *PyType         { return o.Cls }
+func (o *PyObject) Type() string             { return o.Cls.TypeName }
 func (o *PyObject) Freeze()                  {}
-func (o *PyObject) String() string           { return o.reprPy() }
+func (o *PyObject) String() string           { return o.ReprPy() }
 
 // userRoot returns the nearest user part of t or its bases.
-func (t *PyType) userRoot() *userClass {
-	for c := t; c != nil; c = c.base {
-		if c.user != nil {
-			return c.user
+func (t *PyType) userRoot() *UserClass {
+	for c := t; c != nil; c = c.Base {
+		if c.User != nil {
+			return c.User
 		}
 	}
 	return nil
@@ -338,13 +338,13 @@ func defaultRepr(v starlark.Value, cls string) string {
 func (o *PyObject) AttrNames() []string {
 	seen := map[string]bool{}
 	var names []string
-	for _, k := range o.keys {
+	for _, k := range o.Keys {
 		seen[k] = true
 		names = append(names, k)
 	}
-	for c := o.cls; c != nil; c = c.base {
-		if c.user != nil {
-			for _, k := range c.user.order {
+	for c := o.Cls; c != nil; c = c.Base {
+		if c.User != nil {
+			for _, k := range c.User.Order {
 				if !seen[k] {
 					seen[k] = true
 					names = append(names, k)
@@ -359,13 +359,13 @@ func (o *PyObject) AttrNames() []string {
 func (o *PyObject) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "__class__":
-		return o.cls, nil
+		return o.Cls, nil
 	case "__dict__":
-		if o.cls.slots() != nil {
+		if o.Cls.slots() != nil {
 			return nil, nil
 		}
-		d := starlark.NewDict(len(o.keys))
-		for _, k := range o.keys {
+		d := starlark.NewDict(len(o.Keys))
+		for _, k := range o.Keys {
 			_ = d.SetKey(starlark.String(k), o.Attrs[k])
 		}
 		return d, nil
@@ -373,10 +373,10 @@ func (o *PyObject) Attr(name string) (starlark.Value, error) {
 	if v, ok := o.Attrs[name]; ok {
 		return v, nil
 	}
-	if v, _ := classLookup(o.cls, name); v != nil {
+	if v, _ := ClassLookup(o.Cls, name); v != nil {
 		return bindAttr(o.thread(), v, o)
 	}
-	if ga, _ := classLookup(o.cls, "__getattr__"); ga != nil && !isDunder(name) {
+	if ga, _ := ClassLookup(o.Cls, "__getattr__"); ga != nil && !isDunder(name) {
 		return callBound(o.thread(), ga, o, starlark.Tuple{starlark.String(name)}, nil)
 	}
 	return nil, nil
@@ -387,21 +387,21 @@ func isDunder(name string) bool {
 }
 
 func (o *PyObject) SetField(name string, v starlark.Value) error {
-	if dc := o.cls.dataclass(); dc != nil && dc.frozen {
-		return &pyError{&PyException{Typ: excFrozenInstance, args: starlark.Tuple{starlark.String(fmt.Sprintf("cannot assign to field '%s'", name))}}}
+	if dc := o.Cls.dataclass(); dc != nil && dc.frozen {
+		return &PyError{&PyException{Typ: excFrozenInstance, Args: starlark.Tuple{starlark.String(fmt.Sprintf("cannot assign to field '%s'", name))}}}
 	}
 	if p, ok := o.classValue(name).(*pyProperty); ok {
 		if p.fset == starlark.None {
-			return pyErrorf(ExcAttribute, "property '%s' of '%s' object has no setter", name, o.cls.name)
+			return PyErrorf(ExcAttribute, "property '%s' of '%s' object has no setter", name, o.Cls.TypeName)
 		}
 		_, err := starlark.Call(o.thread(), p.fset, starlark.Tuple{o, v}, nil)
 		return err
 	}
 	if _, ok := o.Attrs[name]; !ok {
-		if slots := o.cls.slots(); slots != nil && !slots[name] {
-			return pyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", o.cls.name, name)
+		if slots := o.Cls.slots(); slots != nil && !slots[name] {
+			return PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", o.Cls.TypeName, name)
 		}
-		o.keys = append(o.keys, name)
+		o.Keys = append(o.Keys, name)
 	}
 	o.Attrs[name] = v
 	return nil
@@ -411,12 +411,12 @@ func (o *PyObject) SetField(name string, v starlark.Value) error {
 // every class it derives from declare __slots__ (instances then have no
 // __dict__), else nil.
 func (t *PyType) slots() map[string]bool {
-	if t.user == nil || t.user.dict["__slots__"] == nil {
+	if t.User == nil || t.User.Dict["__slots__"] == nil {
 		return nil
 	}
 	names := map[string]bool{}
-	for c := t; c != nil && c.user != nil; c = c.base {
-		decl, ok := c.user.dict["__slots__"]
+	for c := t; c != nil && c.User != nil; c = c.Base {
+		decl, ok := c.User.Dict["__slots__"]
 		if !ok {
 			return nil
 		}
@@ -424,7 +424,7 @@ func (t *PyType) slots() map[string]bool {
 			names[string(s)] = true
 			continue
 		}
-		vals, _ := listOf(decl)
+		vals, _ := ListOf(decl)
 		for _, v := range vals {
 			if s, ok := v.(starlark.String); ok {
 				names[string(s)] = true
@@ -435,17 +435,17 @@ func (t *PyType) slots() map[string]bool {
 }
 
 func (o *PyObject) classValue(name string) starlark.Value {
-	v, _ := classLookup(o.cls, name)
+	v, _ := ClassLookup(o.Cls, name)
 	return v
 }
 
 // dunderOf returns the method name of o's class (defined in a class body
 // or generated by @dataclass), or nil.
-func (o *PyObject) dunderOf(name string) starlark.Value { return o.classValue(name) }
+func (o *PyObject) DunderOf(name string) starlark.Value { return o.classValue(name) }
 
 // callDunder calls o.name(*args) when o's class has it.
-func (o *PyObject) callDunder(name string, args ...starlark.Value) (starlark.Value, bool, error) {
-	m := o.dunderOf(name)
+func (o *PyObject) CallDunder(name string, args ...starlark.Value) (starlark.Value, bool, error) {
+	m := o.DunderOf(name)
 	if m == nil || m == starlark.None {
 		return nil, false, nil
 	}

@@ -33,7 +33,7 @@ func (r *Interp) takeReprErr() error {
 
 // textMethod calls a special method that must return a str.
 func (o *PyObject) textMethod(name string) (string, bool) {
-	v, ok, err := o.callDunder(name)
+	v, ok, err := o.CallDunder(name)
 	if !ok {
 		return "", false
 	}
@@ -41,47 +41,47 @@ func (o *PyObject) textMethod(name string) (string, bool) {
 		if s, isStr := v.(starlark.String); isStr {
 			return string(s), true
 		}
-		err = pyErrorf(excTypeError, "%s returned non-string (type %s)", name, pyTypeName(v))
+		err = PyErrorf(ExcTypeError, "%s returned non-string (type %s)", name, PyTypeName(v))
 	}
 	o.interp().noteReprErr(err)
 	return "", true
 }
 
-func (o *PyObject) reprPy() string {
+func (o *PyObject) ReprPy() string {
 	if s, ok := o.textMethod("__repr__"); ok {
 		return s
 	}
-	return defaultRepr(o, o.cls.name)
+	return defaultRepr(o, o.Cls.TypeName)
 }
 
-func (o *PyObject) strPy() string {
+func (o *PyObject) StrPy() string {
 	if s, ok := o.textMethod("__str__"); ok {
 		return s
 	}
-	return o.reprPy()
+	return o.ReprPy()
 }
 
-func (o *PyObject) formatPy(spec string) (string, error) {
-	if v, ok, err := o.callDunder("__format__", starlark.String(spec)); ok {
+func (o *PyObject) FormatPy(spec string) (string, error) {
+	if v, ok, err := o.CallDunder("__format__", starlark.String(spec)); ok {
 		if err != nil {
 			return "", err
 		}
 		s, isStr := v.(starlark.String)
 		if !isStr {
-			return "", pyErrorf(excTypeError, "__format__ must return a str, not %s", pyTypeName(v))
+			return "", PyErrorf(ExcTypeError, "__format__ must return a str, not %s", PyTypeName(v))
 		}
 		return string(s), nil
 	}
 	if spec != "" {
-		return "", pyErrorf(excTypeError, "unsupported format string passed to %s.__format__", o.cls.name)
+		return "", PyErrorf(ExcTypeError, "unsupported format string passed to %s.__format__", o.Cls.TypeName)
 	}
-	s := o.strPy()
+	s := o.StrPy()
 	return s, o.interp().takeReprErr()
 }
 
 func (o *PyObject) Truth() starlark.Bool {
 	for _, name := range []string{"__bool__", "__len__"} {
-		if v, ok, err := o.callDunder(name); ok {
+		if v, ok, err := o.CallDunder(name); ok {
 			if err != nil {
 				o.interp().noteReprErr(err)
 				return true
@@ -93,26 +93,26 @@ func (o *PyObject) Truth() starlark.Bool {
 }
 
 func (o *PyObject) Hash() (uint32, error) {
-	if v, ok, err := o.callDunder("__hash__"); ok {
+	if v, ok, err := o.CallDunder("__hash__"); ok {
 		if err != nil {
 			return 0, err
 		}
 		if n, isInt := v.(starlark.Int); isInt {
 			return n.Hash()
 		}
-		return 0, pyErrorf(excTypeError, "__hash__ method should return an integer")
+		return 0, PyErrorf(ExcTypeError, "__hash__ method should return an integer")
 	}
-	if h := o.dunderOf("__hash__"); h == starlark.None || h == nil && o.dunderOf("__eq__") != nil {
-		return 0, pyErrorf(excTypeError, "unhashable type: '%s'", o.cls.name)
+	if h := o.DunderOf("__hash__"); h == starlark.None || h == nil && o.DunderOf("__eq__") != nil {
+		return 0, PyErrorf(ExcTypeError, "unhashable type: '%s'", o.Cls.TypeName)
 	}
 	return uint32(reflect.ValueOf(o).Pointer() >> 4), nil
 }
 
 // len is len(o), through __len__.
 func (o *PyObject) len() (int, error) {
-	v, ok, err := o.callDunder("__len__")
+	v, ok, err := o.CallDunder("__len__")
 	if !ok {
-		return 0, pyErrorf(excTypeError, "object of type '%s' has no len()", o.cls.name)
+		return 0, PyErrorf(ExcTypeError, "object of type '%s' has no len()", o.Cls.TypeName)
 	}
 	if err != nil {
 		return 0, err
@@ -120,42 +120,42 @@ func (o *PyObject) len() (int, error) {
 	n, isInt := v.(starlark.Int)
 	k, fits := n.Int64()
 	if !isInt || !fits || k < 0 {
-		return 0, pyErrorf(excValueError, "__len__() should return >= 0")
+		return 0, PyErrorf(ExcValueError, "__len__() should return >= 0")
 	}
 	return int(k), nil
 }
 
 // iter is iter(o), through __iter__: what it returns, to iterate.
 func (o *PyObject) iter() (starlark.Value, error) {
-	v, ok, err := o.callDunder("__iter__")
+	v, ok, err := o.CallDunder("__iter__")
 	if !ok {
-		return nil, pyErrorf(excTypeError, "'%s' object is not iterable", o.cls.name)
+		return nil, PyErrorf(ExcTypeError, "'%s' object is not iterable", o.Cls.TypeName)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if it, ok := v.(*PyObject); ok && it.dunderOf("__next__") != nil {
+	if it, ok := v.(*PyObject); ok && it.DunderOf("__next__") != nil {
 		return it.nextIter(), nil
 	}
 	if _, iterable := v.(starlark.Iterable); !iterable {
-		return nil, pyErrorf(excTypeError, "iter() returned non-iterator of type '%s'", pyTypeName(v))
+		return nil, PyErrorf(ExcTypeError, "iter() returned non-iterator of type '%s'", PyTypeName(v))
 	}
 	return v, nil
 }
 
 // nextIter is an iterator over what o's __next__ gives until it raises
 // StopIteration: o is an iterator of a class statement.
-func (o *PyObject) nextIter() *pyIter {
-	return newLazyIter(o.thread(), o.cls.name, func() (starlark.Value, bool, error) {
+func (o *PyObject) nextIter() *PyIter {
+	return NewLazyIter(o.thread(), o.Cls.TypeName, func() (starlark.Value, bool, error) {
 		return o.next()
 	})
 }
 
 // next is next(o) through __next__; StopIteration ends it without error.
 func (o *PyObject) next() (starlark.Value, bool, error) {
-	v, _, err := o.callDunder("__next__")
+	v, _, err := o.CallDunder("__next__")
 	if err != nil {
-		if o.interp().ExceptionOf(err).Typ.isSubclass(excStopIteration) {
+		if o.interp().ExceptionOf(err).Typ.IsSubclass(excStopIteration) {
 			return nil, false, nil
 		}
 		return nil, false, err
@@ -165,24 +165,24 @@ func (o *PyObject) next() (starlark.Value, bool, error) {
 
 // getItem is o[k], through __getitem__.
 func (o *PyObject) getItem(k starlark.Value) (starlark.Value, error) {
-	v, ok, err := o.callDunder("__getitem__", k)
+	v, ok, err := o.CallDunder("__getitem__", k)
 	if !ok {
-		return nil, pyErrorf(excTypeError, "'%s' object is not subscriptable", o.cls.name)
+		return nil, PyErrorf(ExcTypeError, "'%s' object is not subscriptable", o.Cls.TypeName)
 	}
 	return v, err
 }
 
 // Has is x in o: __contains__, else a search of what __iter__ gives.
 func (o *PyObject) Has(x starlark.Value) (bool, error) {
-	if v, ok, err := o.callDunder("__contains__", x); ok {
+	if v, ok, err := o.CallDunder("__contains__", x); ok {
 		return err == nil && bool(v.Truth()), err
 	}
 	it, err := o.iter()
 	if err != nil {
-		return false, pyErrorf(excTypeError, "argument of type '%s' is not iterable", o.cls.name)
+		return false, PyErrorf(ExcTypeError, "argument of type '%s' is not iterable", o.Cls.TypeName)
 	}
 	found := false
-	err = iterate(it, func(e starlark.Value) (bool, error) {
+	err = Iterate(it, func(e starlark.Value) (bool, error) {
 		eq, err := starlark.Equal(e, x)
 		found = eq
 		return !eq && err == nil, err
@@ -198,9 +198,9 @@ func (o *PyObject) Get(k starlark.Value) (starlark.Value, bool, error) {
 
 // SetKey is o[k] = v, through __setitem__.
 func (o *PyObject) SetKey(k, v starlark.Value) error {
-	_, ok, err := o.callDunder("__setitem__", k, v)
+	_, ok, err := o.CallDunder("__setitem__", k, v)
 	if !ok {
-		return pyErrorf(excTypeError, "'%s' object does not support item assignment", o.cls.name)
+		return PyErrorf(ExcTypeError, "'%s' object does not support item assignment", o.Cls.TypeName)
 	}
 	return err
 }
@@ -219,22 +219,22 @@ var opSymbols = map[syntax.Token]string{syntax.LT: "<", syntax.LE: "<=", syntax.
 func (o *PyObject) CompareSameType(op syntax.Token, yv starlark.Value, depth int) (bool, error) {
 	y := yv.(*PyObject)
 	names := compareNames[op]
-	if v, ok, err := o.callDunder(names[0], y); ok && (err != nil || v != notImplemented) {
+	if v, ok, err := o.CallDunder(names[0], y); ok && (err != nil || v != NotImplemented) {
 		return err == nil && bool(v.Truth()), err
 	}
-	if v, ok, err := y.callDunder(names[1], o); ok && (err != nil || v != notImplemented) {
+	if v, ok, err := y.CallDunder(names[1], o); ok && (err != nil || v != NotImplemented) {
 		return err == nil && bool(v.Truth()), err
 	}
 	switch op {
 	case syntax.EQL:
 		return o == y, nil
 	case syntax.NEQ:
-		if v, ok, err := o.callDunder("__eq__", y); ok && (err != nil || v != notImplemented) {
+		if v, ok, err := o.CallDunder("__eq__", y); ok && (err != nil || v != NotImplemented) {
 			return err == nil && !bool(v.Truth()), err
 		}
 		return o != y, nil
 	}
-	return false, pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", opSymbols[op], o.cls.name, y.cls.name)
+	return false, PyErrorf(ExcTypeError, "'%s' not supported between instances of '%s' and '%s'", opSymbols[op], o.Cls.TypeName, y.Cls.TypeName)
 }
 
 var binaryNames = map[syntax.Token]string{
@@ -253,11 +253,11 @@ func (o *PyObject) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 	if side == starlark.Right {
 		method = "__r" + name + "__"
 	}
-	v, found, err := o.callDunder(method, y)
+	v, found, err := o.CallDunder(method, y)
 	if !found || err != nil {
 		return nil, err
 	}
-	if v == notImplemented {
+	if v == NotImplemented {
 		return nil, nil
 	}
 	return v, nil
@@ -268,7 +268,7 @@ func (o *PyObject) Unary(op syntax.Token) (starlark.Value, error) {
 	if name == "" {
 		return nil, nil
 	}
-	v, ok, err := o.callDunder(name)
+	v, ok, err := o.CallDunder(name)
 	if !ok {
 		return nil, nil
 	}
@@ -291,7 +291,7 @@ func (r *Interp) dunder(x starlark.Value, name string) (starlark.Value, bool, er
 	if !ok {
 		return nil, false, nil
 	}
-	return o.callDunder(name)
+	return o.CallDunder(name)
 }
 
 // objectManager is an instance of a REPL class with __enter__ and
@@ -301,18 +301,18 @@ func (r *Interp) dunder(x starlark.Value, name string) (starlark.Value, bool, er
 // however the block ends.
 type objectManager struct{ o *PyObject }
 
-func (m objectManager) enter() (starlark.Value, error) {
-	v, _, err := m.o.callDunder("__enter__")
+func (m objectManager) Enter() (starlark.Value, error) {
+	v, _, err := m.o.CallDunder("__enter__")
 	return v, err
 }
 
-func (m objectManager) exit() error {
-	_, _, err := m.o.callDunder("__exit__", starlark.None, starlark.None, starlark.None)
+func (m objectManager) Exit() error {
+	_, _, err := m.o.CallDunder("__exit__", starlark.None, starlark.None, starlark.None)
 	return err
 }
 
 func (m objectManager) exitExc(_ *Interp, exc *PyException, _ error) (bool, error) {
-	v, _, err := m.o.callDunder("__exit__", exc.Typ, exc, starlark.None)
+	v, _, err := m.o.CallDunder("__exit__", exc.Typ, exc, starlark.None)
 	if err != nil {
 		return false, err
 	}

@@ -10,7 +10,7 @@ import (
 
 // pyCompare is x op y, a bool against a number read as 0 or 1, and tuples
 // and lists compared element by element the same way.
-func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
+func PyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = plainOperands(x, y)
 	x, y = boolsAsInts(x, y)
 	if isNaN(x) && isNumber(y) || isNaN(y) && isNumber(x) {
@@ -39,24 +39,24 @@ func plainOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 		return x, y
 	}
 	x, y = enumMixinValue(x), enumMixinValue(y)
-	if d, ok := x.(*dictLike); ok {
+	if d, ok := x.(*DictLike); ok {
 		if _, ok := y.(*starlark.Dict); ok {
-			x = d.d // Counter, defaultdict, OrderedDict == dict: as dicts
+			x = d.D // Counter, defaultdict, OrderedDict == dict: as dicts
 		}
 	}
-	if d, ok := y.(*dictLike); ok {
+	if d, ok := y.(*DictLike); ok {
 		if _, ok := x.(*starlark.Dict); ok {
-			y = d.d
+			y = d.D
 		}
 	}
-	if r, ok := x.(*record); ok {
+	if r, ok := x.(*Record); ok {
 		if _, ok := y.(starlark.Tuple); ok {
-			x = r.vals
+			x = r.Vals
 		}
 	}
-	if r, ok := y.(*record); ok {
+	if r, ok := y.(*Record); ok {
 		if _, ok := x.(starlark.Tuple); ok {
-			y = r.vals
+			y = r.Vals
 		}
 	}
 	return x, y
@@ -68,16 +68,16 @@ func boolsAsInts(x, y starlark.Value) (starlark.Value, starlark.Value) {
 	yb, yBool := y.(starlark.Bool)
 	switch {
 	case xBool && !yBool && isNumber(y):
-		x = starlark.MakeInt(b2i(bool(xb)))
+		x = starlark.MakeInt(B2i(bool(xb)))
 	case yBool && !xBool && isNumber(x):
-		y = starlark.MakeInt(b2i(bool(yb)))
+		y = starlark.MakeInt(B2i(bool(yb)))
 	}
 	return x, y
 }
 
 func isNumber(v starlark.Value) bool {
 	switch v.(type) {
-	case starlark.Int, starlark.Float, numberObject:
+	case starlark.Int, starlark.Float, NumberObject:
 		return true
 	}
 	return false
@@ -95,7 +95,7 @@ func hasBool(t starlark.Tuple) bool {
 // compareSeq compares tuples as Python does, with pyCompare for elements.
 func compareSeq(op syntax.Token, x, y starlark.Tuple) (bool, error) {
 	for i := 0; i < len(x) && i < len(y); i++ {
-		eq, err := pyCompare(syntax.EQL, x[i], y[i])
+		eq, err := PyCompare(syntax.EQL, x[i], y[i])
 		if err != nil {
 			return false, err
 		}
@@ -103,7 +103,7 @@ func compareSeq(op syntax.Token, x, y starlark.Tuple) (bool, error) {
 			if op == syntax.EQL || op == syntax.NEQ {
 				return op == syntax.NEQ, nil
 			}
-			return pyCompare(op, x[i], y[i])
+			return PyCompare(op, x[i], y[i])
 		}
 	}
 	return starlark.Compare(op, starlark.MakeInt(len(x)), starlark.MakeInt(len(y)))
@@ -129,7 +129,7 @@ func numberObjectSeqs(x, y starlark.Value) (starlark.Tuple, starlark.Tuple, bool
 func holdsNumberObject(s starlark.Indexable, depth int) bool {
 	for i := 0; i < s.Len(); i++ {
 		switch v := s.Index(i).(type) {
-		case numberObject:
+		case NumberObject:
 			return true
 		case starlark.Tuple, *starlark.List:
 			if depth > 0 && holdsNumberObject(v.(starlark.Indexable), depth-1) {

@@ -16,23 +16,23 @@ import (
 
 // excType is an exception class. Classes are shared by every REPL; they
 // are immutable.
-type excType struct {
-	name, module string
-	base         *excType
-	also         []*excType // further bases (decimal.DivisionByZero is a ZeroDivisionError too)
-	user         *userClass // a class statement's exception class (pyclass.go)
+type ExcType struct {
+	TypeName, Module string
+	Base             *ExcType
+	Also             []*ExcType // further bases (decimal.DivisionByZero is a ZeroDivisionError too)
+	user             *UserClass // a class statement's exception class (pyclass.go)
 	// init is a built-in class's own __init__ (configparser's classes),
 	// run by the class's call and by super().__init__ in a subclass.
-	init func(e *PyException, args starlark.Tuple, kw []starlark.Tuple) error
+	Init func(e *PyException, args starlark.Tuple, kw []starlark.Tuple) error
 	// messageRepr: repr(e) is e.message, for this class and those derived
 	// from it (configparser.Error).
-	messageRepr bool
+	MessageRepr bool
 }
 
 // reprIsMessage reports whether t or one of its bases has messageRepr.
-func (t *excType) reprIsMessage() bool {
-	for c := t; c != nil; c = c.base {
-		if c.messageRepr {
+func (t *ExcType) reprIsMessage() bool {
+	for c := t; c != nil; c = c.Base {
+		if c.MessageRepr {
 			return true
 		}
 	}
@@ -41,30 +41,30 @@ func (t *excType) reprIsMessage() bool {
 
 // initOf returns the nearest built-in __init__ of t or its bases, nil for
 // BaseException's.
-func (t *excType) initOf() func(*PyException, starlark.Tuple, []starlark.Tuple) error {
-	for c := t; c != nil; c = c.base {
-		if c.init != nil {
-			return c.init
+func (t *ExcType) InitOf() func(*PyException, starlark.Tuple, []starlark.Tuple) error {
+	for c := t; c != nil; c = c.Base {
+		if c.Init != nil {
+			return c.Init
 		}
 	}
 	return nil
 }
 
 var (
-	_ starlark.Callable    = (*excType)(nil)
-	_ starlark.HasAttrs    = (*excType)(nil)
-	_ starlark.HasSetField = (*excType)(nil)
+	_ starlark.Callable    = (*ExcType)(nil)
+	_ starlark.HasAttrs    = (*ExcType)(nil)
+	_ starlark.HasSetField = (*ExcType)(nil)
 )
 
-func (t *excType) String() string        { return classRepr(t.module, t.name) }
-func (t *excType) Type() string          { return "type" }
-func (t *excType) Freeze()               {}
-func (t *excType) Truth() starlark.Bool  { return true }
-func (t *excType) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
-func (t *excType) Name() string          { return t.name }
-func (t *excType) AttrNames() []string   { return []string{"__name__", "__qualname__"} }
-func (t *excType) Attr(name string) (starlark.Value, error) {
-	if v, ok := classNameAttr(t.module, t.name, name); ok {
+func (t *ExcType) String() string        { return classRepr(t.Module, t.TypeName) }
+func (t *ExcType) Type() string          { return "type" }
+func (t *ExcType) Freeze()               {}
+func (t *ExcType) Truth() starlark.Bool  { return true }
+func (t *ExcType) Hash() (uint32, error) { return starlark.String(t.TypeName).Hash() }
+func (t *ExcType) Name() string          { return t.TypeName }
+func (t *ExcType) AttrNames() []string   { return []string{"__name__", "__qualname__"} }
+func (t *ExcType) Attr(name string) (starlark.Value, error) {
+	if v, ok := classNameAttr(t.Module, t.TypeName, name); ok {
 		return v, nil
 	}
 	if v, _ := excClassLookup(t, name); v != nil {
@@ -75,13 +75,13 @@ func (t *excType) Attr(name string) (starlark.Value, error) {
 
 // SetField sets a class attribute of an exception class defined in the
 // REPL; the built-in ones are immutable.
-func (t *excType) SetField(name string, v starlark.Value) error {
-	return setClassAttr(t.user, t.name, name, v)
+func (t *ExcType) SetField(name string, v starlark.Value) error {
+	return setClassAttr(t.user, t.TypeName, name, v)
 }
 
 // userRoot returns the nearest user part of t or its bases.
-func (t *excType) userRoot() *userClass {
-	for c := t; c != nil; c = c.base {
+func (t *ExcType) userRoot() *UserClass {
+	for c := t; c != nil; c = c.Base {
 		if c.user != nil {
 			return c.user
 		}
@@ -90,13 +90,13 @@ func (t *excType) userRoot() *userClass {
 }
 
 // isSubclass reports whether t is other or derives from it.
-func (t *excType) isSubclass(other *excType) bool {
-	for c := t; c != nil; c = c.base {
+func (t *ExcType) IsSubclass(other *ExcType) bool {
+	for c := t; c != nil; c = c.Base {
 		if c == other {
 			return true
 		}
-		for _, b := range c.also {
-			if b.isSubclass(other) {
+		for _, b := range c.Also {
+			if b.IsSubclass(other) {
 				return true
 			}
 		}
@@ -106,22 +106,22 @@ func (t *excType) isSubclass(other *excType) bool {
 
 // mro is t's method resolution order (C3 over base and also), without
 // object.
-func (t *excType) mro() []*excType {
-	if len(t.also) == 0 {
-		var out []*excType
-		for c := t; c != nil; c = c.base {
+func (t *ExcType) mro() []*ExcType {
+	if len(t.Also) == 0 {
+		var out []*ExcType
+		for c := t; c != nil; c = c.Base {
 			out = append(out, c)
 		}
 		return out
 	}
-	var seqs [][]*excType
-	for _, b := range append([]*excType{t.base}, t.also...) {
+	var seqs [][]*ExcType
+	for _, b := range append([]*ExcType{t.Base}, t.Also...) {
 		seqs = append(seqs, b.mro())
 	}
-	seqs = append(seqs, append([]*excType{t.base}, t.also...))
-	out := []*excType{t}
+	seqs = append(seqs, append([]*ExcType{t.Base}, t.Also...))
+	out := []*ExcType{t}
 	for {
-		var next *excType
+		var next *ExcType
 		for _, s := range seqs {
 			if len(s) > 0 && !inTails(seqs, s[0]) {
 				next = s[0]
@@ -141,9 +141,9 @@ func (t *excType) mro() []*excType {
 }
 
 // c3Conflict reports whether t's bases admit no consistent MRO.
-func (t *excType) c3Conflict() bool {
-	want := map[*excType]bool{t: true}
-	for _, b := range append([]*excType{t.base}, t.also...) {
+func (t *ExcType) c3Conflict() bool {
+	want := map[*ExcType]bool{t: true}
+	for _, b := range append([]*ExcType{t.Base}, t.Also...) {
 		for _, c := range b.mro() {
 			want[c] = true
 		}
@@ -151,7 +151,7 @@ func (t *excType) c3Conflict() bool {
 	return len(t.mro()) != len(want)
 }
 
-func inTails(seqs [][]*excType, c *excType) bool {
+func inTails(seqs [][]*ExcType, c *ExcType) bool {
 	for _, s := range seqs {
 		for _, x := range s[min(1, len(s)):] {
 			if x == c {
@@ -162,107 +162,107 @@ func inTails(seqs [][]*excType, c *excType) bool {
 	return false
 }
 
-func (t *excType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	e := &PyException{Typ: t, args: args}
+func (t *ExcType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	e := &PyException{Typ: t, Args: args}
 	if init, _ := excClassLookup(t, "__init__"); init != nil {
 		res, err := callBound(thread, init, e, args, kw)
 		if err != nil {
 			return nil, err
 		}
 		if res != starlark.None {
-			return nil, pyErrorf(excTypeError, "__init__() should return None, not '%s'", pyTypeName(res))
+			return nil, PyErrorf(ExcTypeError, "__init__() should return None, not '%s'", PyTypeName(res))
 		}
 		return e, nil
 	}
-	if init := t.initOf(); init != nil {
+	if init := t.InitOf(); init != nil {
 		if err := init(e, args, kw); err != nil {
 			return nil, err
 		}
 		return e, nil
 	}
 	for _, kv := range kw {
-		if e.attrs == nil {
-			e.attrs = starlark.StringDict{}
+		if e.Attrs == nil {
+			e.Attrs = starlark.StringDict{}
 		}
-		e.attrs[string(kv[0].(starlark.String))] = kv[1]
+		e.Attrs[string(kv[0].(starlark.String))] = kv[1]
 	}
-	if t.isSubclass(excOSError) && len(args) >= 2 {
+	if t.IsSubclass(ExcOSError) && len(args) >= 2 {
 		e.setOSError(args)
 	}
 	return e, nil
 }
 
-func newExc(name string, base *excType) *excType { return &excType{name: name, base: base} }
+func newExc(name string, base *ExcType) *ExcType { return &ExcType{TypeName: name, Base: base} }
 
 var (
 	excBase           = newExc("BaseException", nil)
-	excSystemExit     = newExc("SystemExit", excBase)
+	ExcSystemExit     = newExc("SystemExit", excBase)
 	excKeyboard       = newExc("KeyboardInterrupt", excBase)
-	excException      = newExc("Exception", excBase)
-	excArithmetic     = newExc("ArithmeticError", excException)
-	excZeroDivision   = newExc("ZeroDivisionError", excArithmetic)
-	excOverflow       = newExc("OverflowError", excArithmetic)
-	excAssertion      = newExc("AssertionError", excException)
-	ExcAttribute      = newExc("AttributeError", excException)
-	excEOF            = newExc("EOFError", excException)
-	excImport         = newExc("ImportError", excException)
+	ExcException      = newExc("Exception", excBase)
+	ExcArithmetic     = newExc("ArithmeticError", ExcException)
+	ExcZeroDivision   = newExc("ZeroDivisionError", ExcArithmetic)
+	ExcOverflow       = newExc("OverflowError", ExcArithmetic)
+	ExcAssertion      = newExc("AssertionError", ExcException)
+	ExcAttribute      = newExc("AttributeError", ExcException)
+	ExcEOF            = newExc("EOFError", ExcException)
+	excImport         = newExc("ImportError", ExcException)
 	excModuleNotFound = newExc("ModuleNotFoundError", excImport)
-	excLookup         = newExc("LookupError", excException)
-	excIndexError     = newExc("IndexError", excLookup)
-	excKeyError       = newExc("KeyError", excLookup)
-	excNameError      = newExc("NameError", excException)
+	excLookup         = newExc("LookupError", ExcException)
+	ExcIndexError     = newExc("IndexError", excLookup)
+	ExcKeyError       = newExc("KeyError", excLookup)
+	excNameError      = newExc("NameError", ExcException)
 	excUnboundLocal   = newExc("UnboundLocalError", excNameError)
-	excOSError        = newExc("OSError", excException)
-	excFileNotFound   = newExc("FileNotFoundError", excOSError)
-	excFileExists     = newExc("FileExistsError", excOSError)
-	excPermission     = newExc("PermissionError", excOSError)
-	excIsADirectory   = newExc("IsADirectoryError", excOSError)
-	excNotADirectory  = newExc("NotADirectoryError", excOSError)
-	excTimeout        = newExc("TimeoutError", excOSError)
-	excConnection     = newExc("ConnectionError", excOSError)
+	ExcOSError        = newExc("OSError", ExcException)
+	ExcFileNotFound   = newExc("FileNotFoundError", ExcOSError)
+	ExcFileExists     = newExc("FileExistsError", ExcOSError)
+	excPermission     = newExc("PermissionError", ExcOSError)
+	excIsADirectory   = newExc("IsADirectoryError", ExcOSError)
+	ExcNotADirectory  = newExc("NotADirectoryError", ExcOSError)
+	excTimeout        = newExc("TimeoutError", ExcOSError)
+	excConnection     = newExc("ConnectionError", ExcOSError)
 	excBrokenPipe     = newExc("BrokenPipeError", excConnection)
 	excConnRefused    = newExc("ConnectionRefusedError", excConnection)
 	excConnReset      = newExc("ConnectionResetError", excConnection)
 	excConnAborted    = newExc("ConnectionAbortedError", excConnection)
-	excProcessLookup  = newExc("ProcessLookupError", excOSError)
-	excInterrupted    = newExc("InterruptedError", excOSError)
-	excMemory         = newExc("MemoryError", excException)
-	excSyntax         = newExc("SyntaxError", excException)
-	excWarning        = newExc("Warning", excException)
-	excUserWarning    = newExc("UserWarning", excWarning)
-	excDeprecation    = newExc("DeprecationWarning", excWarning)
-	excRuntimeWarning = newExc("RuntimeWarning", excWarning)
-	excUnsupportedOp  = &excType{name: "UnsupportedOperation", module: "io", base: excOSError}
-	excRuntime        = newExc("RuntimeError", excException)
-	excRecursion      = newExc("RecursionError", excRuntime)
-	excNotImplemented = newExc("NotImplementedError", excRuntime)
-	excStopIteration  = newExc("StopIteration", excException)
+	excProcessLookup  = newExc("ProcessLookupError", ExcOSError)
+	excInterrupted    = newExc("InterruptedError", ExcOSError)
+	ExcMemory         = newExc("MemoryError", ExcException)
+	ExcSyntax         = newExc("SyntaxError", ExcException)
+	ExcWarning        = newExc("Warning", ExcException)
+	ExcUserWarning    = newExc("UserWarning", ExcWarning)
+	ExcDeprecation    = newExc("DeprecationWarning", ExcWarning)
+	ExcRuntimeWarning = newExc("RuntimeWarning", ExcWarning)
+	excUnsupportedOp  = &ExcType{TypeName: "UnsupportedOperation", Module: "io", Base: ExcOSError}
+	ExcRuntime        = newExc("RuntimeError", ExcException)
+	ExcRecursion      = newExc("RecursionError", ExcRuntime)
+	ExcNotImplemented = newExc("NotImplementedError", ExcRuntime)
+	excStopIteration  = newExc("StopIteration", ExcException)
 	excGeneratorExit  = newExc("GeneratorExit", excBase)
-	excTypeError      = newExc("TypeError", excException)
-	excValueError     = newExc("ValueError", excException)
-	excUnicode        = newExc("UnicodeError", excValueError)
+	ExcTypeError      = newExc("TypeError", ExcException)
+	ExcValueError     = newExc("ValueError", ExcException)
+	excUnicode        = newExc("UnicodeError", ExcValueError)
 	excUnicodeDecode  = newExc("UnicodeDecodeError", excUnicode)
 	excUnicodeEncode  = newExc("UnicodeEncodeError", excUnicode)
-	excJSONDecode     = &excType{name: "JSONDecodeError", module: "json.decoder", base: excValueError}
-	excSubprocess     = &excType{name: "SubprocessError", module: "subprocess", base: excException}
-	excCalledProcess  = &excType{name: "CalledProcessError", module: "subprocess", base: excSubprocess}
-	excTimeoutExpired = &excType{name: "TimeoutExpired", module: "subprocess", base: excSubprocess}
-	excCSV            = &excType{name: "Error", module: "csv", base: excException}
-	builtinExceptions = []*excType{excBase, excSystemExit, excKeyboard, excException, excArithmetic, excZeroDivision, excOverflow, excAssertion, ExcAttribute, excEOF, excImport, excModuleNotFound, excLookup, excIndexError, excKeyError, excNameError, excUnboundLocal, excOSError, excFileNotFound, excFileExists, excPermission, excIsADirectory, excNotADirectory, excTimeout, excConnection, excBrokenPipe, excConnRefused, excConnReset, excConnAborted, excProcessLookup, excInterrupted, excMemory, excSyntax, excWarning, excUserWarning, excDeprecation, excRuntimeWarning, excRuntime, excRecursion, excNotImplemented, excStopIteration, excGeneratorExit, excTypeError, excValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
-	exceptionAliases  = map[string]*excType{"IOError": excOSError, "EnvironmentError": excOSError}
+	ExcJSONDecode     = &ExcType{TypeName: "JSONDecodeError", Module: "json.decoder", Base: ExcValueError}
+	ExcSubprocess     = &ExcType{TypeName: "SubprocessError", Module: "subprocess", Base: ExcException}
+	ExcCalledProcess  = &ExcType{TypeName: "CalledProcessError", Module: "subprocess", Base: ExcSubprocess}
+	ExcTimeoutExpired = &ExcType{TypeName: "TimeoutExpired", Module: "subprocess", Base: ExcSubprocess}
+	ExcCSV            = &ExcType{TypeName: "Error", Module: "csv", Base: ExcException}
+	builtinExceptions = []*ExcType{excBase, ExcSystemExit, excKeyboard, ExcException, ExcArithmetic, ExcZeroDivision, ExcOverflow, ExcAssertion, ExcAttribute, ExcEOF, excImport, excModuleNotFound, excLookup, ExcIndexError, ExcKeyError, excNameError, excUnboundLocal, ExcOSError, ExcFileNotFound, ExcFileExists, excPermission, excIsADirectory, ExcNotADirectory, excTimeout, excConnection, excBrokenPipe, excConnRefused, excConnReset, excConnAborted, excProcessLookup, excInterrupted, ExcMemory, ExcSyntax, ExcWarning, ExcUserWarning, ExcDeprecation, ExcRuntimeWarning, ExcRuntime, ExcRecursion, ExcNotImplemented, excStopIteration, excGeneratorExit, ExcTypeError, ExcValueError, excUnicode, excUnicodeDecode, excUnicodeEncode}
+	exceptionAliases  = map[string]*ExcType{"IOError": ExcOSError, "EnvironmentError": ExcOSError}
 )
 
 // pyException is an exception value: what except binds and raise raises.
 type PyException struct {
-	Typ   *excType
-	args  starlark.Tuple
-	text  string // str(e) when set; otherwise computed from args
-	attrs starlark.StringDict
-	cause starlark.Value
+	Typ   *ExcType
+	Args  starlark.Tuple
+	Text  string // str(e) when set; otherwise computed from args
+	Attrs starlark.StringDict
+	Cause starlark.Value
 	// context is the exception being handled when this one was raised
 	// (__context__); suppress is __suppress_context__ (raise ... from).
-	context  *PyException
-	suppress bool
+	Context  *PyException
+	Suppress bool
 }
 
 var (
@@ -270,29 +270,29 @@ var (
 	_ starlark.HasSetField = (*PyException)(nil)
 )
 
-func (e *PyException) String() string        { return e.Typ.name + PyRepr(e.args) }
-func (e *PyException) Type() string          { return e.Typ.name }
+func (e *PyException) String() string        { return e.Typ.TypeName + PyRepr(e.Args) }
+func (e *PyException) Type() string          { return e.Typ.TypeName }
 func (e *PyException) Freeze()               {}
 func (e *PyException) Truth() starlark.Bool  { return true }
-func (e *PyException) Hash() (uint32, error) { return starlark.String(e.Typ.name).Hash() }
+func (e *PyException) Hash() (uint32, error) { return starlark.String(e.Typ.TypeName).Hash() }
 
-func (e *PyException) reprPy() string {
+func (e *PyException) ReprPy() string {
 	if s, ok := e.textMethod("__repr__"); ok {
 		return s
 	}
-	if m, ok := e.attrs["message"].(starlark.String); ok && e.Typ.reprIsMessage() {
+	if m, ok := e.Attrs["message"].(starlark.String); ok && e.Typ.reprIsMessage() {
 		return string(m) // configparser.Error's __repr__ is its message
 	}
-	if len(e.args) == 1 {
-		return e.Typ.name + "(" + PyRepr(e.args[0]) + ")"
+	if len(e.Args) == 1 {
+		return e.Typ.TypeName + "(" + PyRepr(e.Args[0]) + ")"
 	}
-	return e.Typ.name + PyRepr(e.args)
+	return e.Typ.TypeName + PyRepr(e.Args)
 }
 
 // str is str(e).
 func (e *PyException) Str() string {
-	if e.text != "" {
-		return e.text
+	if e.Text != "" {
+		return e.Text
 	}
 	if s, ok := e.textMethod("__str__"); ok {
 		return s
@@ -302,24 +302,24 @@ func (e *PyException) Str() string {
 
 // defaultStr is BaseException's str(e).
 func (e *PyException) defaultStr() string {
-	if e.text != "" {
-		return e.text
+	if e.Text != "" {
+		return e.Text
 	}
-	switch len(e.args) {
+	switch len(e.Args) {
 	case 0:
 		return ""
 	case 1:
-		if e.Typ.isSubclass(excKeyError) {
-			return PyRepr(e.args[0])
+		if e.Typ.IsSubclass(ExcKeyError) {
+			return PyRepr(e.Args[0])
 		}
-		return pyStr(e.args[0])
+		return PyStr(e.Args[0])
 	}
-	return PyRepr(e.args)
+	return PyRepr(e.Args)
 }
 
 func (e *PyException) AttrNames() []string {
 	names := []string{"__cause__", "__class__", "__context__", "__suppress_context__", "__traceback__", "args"}
-	for k := range e.attrs {
+	for k := range e.Attrs {
 		names = append(names, k)
 	}
 	return names
@@ -328,42 +328,42 @@ func (e *PyException) AttrNames() []string {
 func (e *PyException) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "args":
-		return e.args, nil
+		return e.Args, nil
 	case "__class__":
 		return e.Typ, nil
 	case "__cause__":
-		if e.cause == nil {
+		if e.Cause == nil {
 			return starlark.None, nil
 		}
-		return e.cause, nil
+		return e.Cause, nil
 	case "__context__":
-		if e.context == nil {
+		if e.Context == nil {
 			return starlark.None, nil
 		}
-		return e.context, nil
+		return e.Context, nil
 	case "__suppress_context__":
-		return starlark.Bool(e.suppress), nil
+		return starlark.Bool(e.Suppress), nil
 	case "__traceback__":
 		return starlark.None, nil // the REPL keeps no frames
 	}
-	if v, ok := e.attrs[name]; ok {
+	if v, ok := e.Attrs[name]; ok {
 		return v, nil
 	}
 	if v, _ := excClassLookup(e.Typ, name); v != nil {
 		if u := e.Typ.userRoot(); u != nil {
-			return bindAttr(u.r.Thread, v, e)
+			return bindAttr(u.R.Thread, v, e)
 		}
 	}
-	if name == "code" && e.Typ.isSubclass(excSystemExit) {
+	if name == "code" && e.Typ.IsSubclass(ExcSystemExit) {
 		return e.exitCode(), nil
 	}
-	if name == "value" && e.Typ.isSubclass(excStopIteration) {
-		if len(e.args) > 0 {
-			return e.args[0], nil
+	if name == "value" && e.Typ.IsSubclass(excStopIteration) {
+		if len(e.Args) > 0 {
+			return e.Args[0], nil
 		}
 		return starlark.None, nil
 	}
-	if e.Typ.isSubclass(excOSError) {
+	if e.Typ.IsSubclass(ExcOSError) {
 		switch name {
 		case "errno", "strerror", "filename", "filename2":
 			return starlark.None, nil
@@ -376,17 +376,17 @@ func (e *PyException) Attr(name string) (starlark.Value, error) {
 // __init__).
 func (e *PyException) SetField(name string, v starlark.Value) error {
 	if name == "args" {
-		t, err := listOf(v)
+		t, err := ListOf(v)
 		if err != nil {
 			return err
 		}
-		e.args, e.text = starlark.Tuple(t), ""
+		e.Args, e.Text = starlark.Tuple(t), ""
 		return nil
 	}
-	if e.attrs == nil {
-		e.attrs = starlark.StringDict{}
+	if e.Attrs == nil {
+		e.Attrs = starlark.StringDict{}
 	}
-	e.attrs[name] = v
+	e.Attrs[name] = v
 	return nil
 }
 
@@ -398,67 +398,67 @@ func (e *PyException) textMethod(name string) (string, bool) {
 	if m == nil || u == nil {
 		return "", false
 	}
-	v, err := callBound(u.r.Thread, m, e, nil, nil)
+	v, err := callBound(u.R.Thread, m, e, nil, nil)
 	if err == nil {
 		if s, isStr := v.(starlark.String); isStr {
 			return string(s), true
 		}
-		err = pyErrorf(excTypeError, "%s returned non-string (type %s)", name, pyTypeName(v))
+		err = PyErrorf(ExcTypeError, "%s returned non-string (type %s)", name, PyTypeName(v))
 	}
-	u.r.noteReprErr(err)
+	u.R.noteReprErr(err)
 	return "", true
 }
 
 // setOSError fills errno, strerror and filename from OSError(errno,
 // strerror[, filename]).
 func (e *PyException) setOSError(args starlark.Tuple) {
-	if e.attrs == nil {
-		e.attrs = starlark.StringDict{}
+	if e.Attrs == nil {
+		e.Attrs = starlark.StringDict{}
 	}
-	e.attrs["errno"], e.attrs["strerror"] = args[0], args[1]
-	e.text = fmt.Sprintf("[Errno %s] %s", pyStr(args[0]), pyStr(args[1]))
+	e.Attrs["errno"], e.Attrs["strerror"] = args[0], args[1]
+	e.Text = fmt.Sprintf("[Errno %s] %s", PyStr(args[0]), PyStr(args[1]))
 	if len(args) >= 3 {
-		e.attrs["filename"] = args[2]
-		e.text += ": " + PyRepr(args[2])
+		e.Attrs["filename"] = args[2]
+		e.Text += ": " + PyRepr(args[2])
 	}
 }
 
 // pyError is an error carrying an exception.
-type pyError struct{ exc *PyException }
+type PyError struct{ Exc *PyException }
 
-func (e *pyError) Error() string {
-	name := e.exc.Typ.name
-	if m := e.exc.Typ.module; m != "" && m != "__main__" && m != "builtins" {
+func (e *PyError) Error() string {
+	name := e.Exc.Typ.TypeName
+	if m := e.Exc.Typ.Module; m != "" && m != "__main__" && m != "builtins" {
 		name = m + "." + name // as Python's traceback names re.error
 	}
-	if s := e.exc.Str(); s != "" {
+	if s := e.Exc.Str(); s != "" {
 		return name + ": " + s
 	}
 	return name
 }
 
 // pyErrorf returns an error raising typ with a formatted message.
-func pyErrorf(typ *excType, format string, args ...any) error {
+func PyErrorf(typ *ExcType, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	return &pyError{&PyException{Typ: typ, args: starlark.Tuple{starlark.String(msg)}}}
+	return &PyError{&PyException{Typ: typ, Args: starlark.Tuple{starlark.String(msg)}}}
 }
 
 // keyError is KeyError(key).
-func keyError(key starlark.Value) error {
-	return &pyError{&PyException{Typ: excKeyError, args: starlark.Tuple{key}}}
+func KeyError(key starlark.Value) error {
+	return &PyError{&PyException{Typ: ExcKeyError, Args: starlark.Tuple{key}}}
 }
 
 // osErrors maps a jail kind to Python's class, errno and strerror.
 var osErrors = map[fsKind]struct {
-	typ      *excType
+	typ      *ExcType
 	errno    int
 	strerror string
 }{
-	fsNotFound:   {excFileNotFound, 2, "No such file or directory"},
-	fsExists:     {excFileExists, 17, "File exists"},
+	fsNotFound:   {ExcFileNotFound, 2, "No such file or directory"},
+	fsExists:     {ExcFileExists, 17, "File exists"},
 	fsPermission: {excPermission, 13, "Permission denied"},
 	fsEscape:     {excPermission, 13, "Permission denied"},
-	fsNotDir:     {excNotADirectory, 20, "Not a directory"},
+	fsNotDir:     {ExcNotADirectory, 20, "Not a directory"},
 	fsIsDir:      {excIsADirectory, 21, "Is a directory"},
 }
 
@@ -468,10 +468,10 @@ var osErrors = map[fsKind]struct {
 const notEmptyReason = "the directory is not empty"
 
 var notEmptyError = struct {
-	typ      *excType
+	typ      *ExcType
 	errno    int
 	strerror string
-}{excOSError, 39, "Directory not empty"}
+}{ExcOSError, 39, "Directory not empty"}
 
 // osError converts a file error into its exception. str(e) reads like
 // Python's ("[Errno 2] No such file or directory: 'notes.txt'", the path
@@ -485,14 +485,14 @@ func (r *Interp) osErrorAs(fe *FsError, given string) *PyException {
 		info, ok = notEmptyError, true
 	}
 	if !ok {
-		return &PyException{Typ: excOSError, args: starlark.Tuple{starlark.String(fe.Error())}}
+		return &PyException{Typ: ExcOSError, Args: starlark.Tuple{starlark.String(fe.Error())}}
 	}
 	name := starlark.String(given)
-	e := &PyException{Typ: info.typ, args: starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror)}}
+	e := &PyException{Typ: info.typ, Args: starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror)}}
 	e.setOSError(starlark.Tuple{starlark.MakeInt(info.errno), starlark.String(info.strerror), name})
 	if fe.Kind == fsEscape || fe.Kind == fsPermission {
 		if fe.Reason != "" {
-			e.text += " (" + fe.Kind.String() + ": " + fe.Reason + ")"
+			e.Text += " (" + fe.Kind.String() + ": " + fe.Reason + ")"
 		}
 	}
 	return e
@@ -511,13 +511,13 @@ func (r *Interp) displayPath(v string) string {
 // the REPL's Python builtins return, the matching OSError for file errors,
 // and for Starlark's own errors the class their message names.
 func (r *Interp) ExceptionOf(err error) *PyException {
-	var pe *pyError
+	var pe *PyError
 	if errors.As(err, &pe) {
-		return pe.exc
+		return pe.Exc
 	}
-	var gp *givenPathError
+	var gp *GivenPathError
 	if errors.As(err, &gp) {
-		return r.osErrorAs(gp.FsError, gp.given)
+		return r.osErrorAs(gp.FsError, gp.Given)
 	}
 	var fe *FsError
 	if errors.As(err, &fe) {
@@ -530,14 +530,14 @@ func (r *Interp) ExceptionOf(err error) *PyException {
 	text := ErrorMessage(err)
 	if m := keyRule.FindStringSubmatch(text); m != nil {
 		if k := m[1]; len(k) >= 2 && k[0] == '"' && k[len(k)-1] == '"' && !strings.ContainsAny(k[1:len(k)-1], `"\\`) {
-			return &PyException{Typ: excKeyError, args: starlark.Tuple{starlark.String(k[1 : len(k)-1])}}
+			return &PyException{Typ: ExcKeyError, Args: starlark.Tuple{starlark.String(k[1 : len(k)-1])}}
 		}
 		if n, err := strconv.Atoi(m[1]); err == nil {
-			return &PyException{Typ: excKeyError, args: starlark.Tuple{starlark.MakeInt(n)}}
+			return &PyException{Typ: ExcKeyError, Args: starlark.Tuple{starlark.MakeInt(n)}}
 		}
 	}
 	typ, msg := classifyMessage(text)
-	return &PyException{Typ: typ, args: starlark.Tuple{starlark.String(msg)}}
+	return &PyException{Typ: typ, Args: starlark.Tuple{starlark.String(msg)}}
 }
 
 // keyRule reads Starlark's missing-key message, to give KeyError its key.
@@ -545,11 +545,11 @@ var keyRule = regexp.MustCompile(`^key (.+) not in \w+$`)
 
 type msgRule struct {
 	re  *regexp.Regexp
-	typ *excType
+	typ *ExcType
 	fix func(m []string) string // Python's message, or nil to keep the text
 }
 
-func rule(re string, typ *excType, fix func([]string) string) msgRule {
+func rule(re string, typ *ExcType, fix func([]string) string) msgRule {
 	return msgRule{regexp.MustCompile(re), typ, fix}
 }
 
@@ -565,10 +565,10 @@ func pyTypeOf(starlarkName string) string {
 
 var msgRules = []msgRule{
 	rule(`^(?:\w+: )?run: (PermissionError|FileNotFoundError|NotADirectoryError): (.*)$`, nil, nil),
-	rule(`^fail: (.*)$`, excException, func(m []string) string { return m[1] }),
-	rule(`^chr: Unicode code point .* out of range`, excValueError, func([]string) string { return "chr() arg not in range(0x110000)" }),
-	rule(`^pop: empty set$`, excKeyError, func([]string) string { return "pop from an empty set" }),
-	rule(`^function (\S+) missing (\d+) arguments? \((.*)\)$`, excTypeError, func(m []string) string {
+	rule(`^fail: (.*)$`, ExcException, func(m []string) string { return m[1] }),
+	rule(`^chr: Unicode code point .* out of range`, ExcValueError, func([]string) string { return "chr() arg not in range(0x110000)" }),
+	rule(`^pop: empty set$`, ExcKeyError, func([]string) string { return "pop from an empty set" }),
+	rule(`^function (\S+) missing (\d+) arguments? \((.*)\)$`, ExcTypeError, func(m []string) string {
 		names := strings.Split(m[3], ", ")
 		for i, n := range names {
 			names[i] = "'" + n + "'"
@@ -577,49 +577,49 @@ var msgRules = []msgRule{
 		if len(names) > 1 {
 			list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 		}
-		return fmt.Sprintf("%s() missing %s required positional argument%s: %s", funcName(m[1]), m[2], plural(len(names)), list)
+		return fmt.Sprintf("%s() missing %s required positional argument%s: %s", funcName(m[1]), m[2], Plural(len(names)), list)
 	}),
-	rule(`^function (\S+) accepts (?:at most )?(\d+) positional arguments? \((\d+) given\)$`, excTypeError, func(m []string) string {
+	rule(`^function (\S+) accepts (?:at most )?(\d+) positional arguments? \((\d+) given\)$`, ExcTypeError, func(m []string) string {
 		n, _ := strconv.Atoi(m[2])
 		given, _ := strconv.Atoi(m[3])
-		return fmt.Sprintf("%s() takes %d positional argument%s but %d %s given", funcName(m[1]), n, plural(n), given, map[bool]string{true: "was", false: "were"}[given == 1])
+		return fmt.Sprintf("%s() takes %d positional argument%s but %d %s given", funcName(m[1]), n, Plural(n), given, map[bool]string{true: "was", false: "were"}[given == 1])
 	}),
-	rule(`^function (\S+) accepts no arguments \((\d+) given\)$`, excTypeError, func(m []string) string {
+	rule(`^function (\S+) accepts no arguments \((\d+) given\)$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("%s() takes 0 positional arguments but %s %s given", funcName(m[1]), m[2], map[bool]string{true: "was", false: "were"}[m[2] == "1"])
 	}),
-	rule(`^function (\S+) got an unexpected keyword argument (\S+)$`, excTypeError, func(m []string) string {
+	rule(`^function (\S+) got an unexpected keyword argument (\S+)$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("%s() got an unexpected keyword argument '%s'", funcName(m[1]), m[2])
 	}),
-	rule(`^function (\S+) got multiple values for parameter (\S+)$`, excTypeError, func(m []string) string {
+	rule(`^function (\S+) got multiple values for parameter (\S+)$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("%s() got multiple values for argument '%s'", funcName(m[1]), m[2])
 	}),
-	rule(`key (.+) not in \w+`, excKeyError, func(m []string) string { return pyReprFromStarlark(m[1]) }),
-	rule(`missing key`, excKeyError, nil),
-	rule(`pop from empty|empty list`, excIndexError, func([]string) string { return "pop from empty list" }),
+	rule(`key (.+) not in \w+`, ExcKeyError, func(m []string) string { return pyReprFromStarlark(m[1]) }),
+	rule(`missing key`, ExcKeyError, nil),
+	rule(`pop from empty|empty list`, ExcIndexError, func([]string) string { return "pop from empty list" }),
 	// Starlark's own x[i] = v (reads of x[i] are the runtime's, with Python's words)
-	rule(`^list index -?\d+ out of range \[-?\d+:-?\d+\]$`, excIndexError, func([]string) string { return "list assignment index out of range" }),
-	rule(`^pop: list index -?\d+ out of range`, excIndexError, func([]string) string { return "pop index out of range" }),
-	rule(`index -?\d+ out of range|out of range`, excIndexError, nil),
-	rule(`floating-point division by zero|float division by zero`, excZeroDivision, func([]string) string { return "division by zero" }),
-	rule(`floored division by zero|integer division by zero`, excZeroDivision, func([]string) string { return "integer division or modulo by zero" }),
-	rule(`modulo by zero`, excZeroDivision, func([]string) string { return "integer modulo by zero" }),
-	rule(`division by zero`, excZeroDivision, nil),
+	rule(`^list index -?\d+ out of range \[-?\d+:-?\d+\]$`, ExcIndexError, func([]string) string { return "list assignment index out of range" }),
+	rule(`^pop: list index -?\d+ out of range`, ExcIndexError, func([]string) string { return "pop index out of range" }),
+	rule(`index -?\d+ out of range|out of range`, ExcIndexError, nil),
+	rule(`floating-point division by zero|float division by zero`, ExcZeroDivision, func([]string) string { return "division by zero" }),
+	rule(`floored division by zero|integer division by zero`, ExcZeroDivision, func([]string) string { return "integer division or modulo by zero" }),
+	rule(`modulo by zero`, ExcZeroDivision, func([]string) string { return "integer modulo by zero" }),
+	rule(`division by zero`, ExcZeroDivision, nil),
 	rule(`^(?:\w+: )?(\S+) has no \.(\w+) field or method`, ExcAttribute, func(m []string) string {
 		return fmt.Sprintf("'%s' object has no attribute '%s'", pyTypeOf(m[1]), m[2])
 	}),
 	rule(`has no \.(\w+) field or method`, ExcAttribute, nil),
-	rule(`substring not found`, excValueError, func([]string) string { return "substring not found" }),
-	rule(`remove: element not found`, excValueError, func([]string) string { return "list.remove(x): x not in list" }),
-	rule(`value not found|not in list|element not found`, excValueError, nil),
-	rule(`too few values to unpack \(got (\d+), want (\d+)\)`, excValueError, func(m []string) string {
+	rule(`substring not found`, ExcValueError, func([]string) string { return "substring not found" }),
+	rule(`remove: element not found`, ExcValueError, func([]string) string { return "list.remove(x): x not in list" }),
+	rule(`value not found|not in list|element not found`, ExcValueError, nil),
+	rule(`too few values to unpack \(got (\d+), want (\d+)\)`, ExcValueError, func(m []string) string {
 		return fmt.Sprintf("not enough values to unpack (expected %s, got %s)", m[2], m[1])
 	}),
-	rule(`too many values to unpack \(got (\d+), want (\d+)\)`, excValueError, func(m []string) string {
+	rule(`too many values to unpack \(got (\d+), want (\d+)\)`, ExcValueError, func(m []string) string {
 		return fmt.Sprintf("too many values to unpack (expected %s)", m[2])
 	}),
-	rule(`too many values to unpack|too few values to unpack|not enough values`, excValueError, nil),
-	rule(`invalid literal|invalid syntax|invalid base|not a valid|could not convert`, excValueError, nil),
-	rule(`^json\.|json: `, excJSONDecode, nil),
+	rule(`too many values to unpack|too few values to unpack|not enough values`, ExcValueError, nil),
+	rule(`invalid literal|invalid syntax|invalid base|not a valid|could not convert`, ExcValueError, nil),
+	rule(`^json\.|json: `, ExcJSONDecode, nil),
 	rule(`local variable (\w+) referenced before assignment`, excUnboundLocal, func(m []string) string {
 		return fmt.Sprintf("cannot access local variable '%s' where it is not associated with a value", m[1])
 	}),
@@ -627,53 +627,53 @@ var msgRules = []msgRule{
 		return fmt.Sprintf("name '%s' is not defined", m[1])
 	}),
 	rule(`^undefined: (\w+)`, excNameError, func(m []string) string { return fmt.Sprintf("name '%s' is not defined", m[1]) }),
-	rule(`unknown binary op: string \+ (\S+)`, excTypeError, func(m []string) string {
+	rule(`unknown binary op: string \+ (\S+)`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf(`can only concatenate str (not "%s") to str`, pyTypeOf(m[1]))
 	}),
-	rule(`unknown binary op: (list|tuple) \+ (\S+)`, excTypeError, func(m []string) string {
+	rule(`unknown binary op: (list|tuple) \+ (\S+)`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf(`can only concatenate %s (not "%s") to %s`, m[1], pyTypeOf(m[2]), m[1])
 	}),
-	rule(`unknown binary op: (string|list|tuple|bytes) \* (string|list|tuple|bytes|float|dict|NoneType|set)$`, excTypeError, func(m []string) string {
+	rule(`unknown binary op: (string|list|tuple|bytes) \* (string|list|tuple|bytes|float|dict|NoneType|set)$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[2]))
 	}),
-	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, excTypeError, func(m []string) string {
+	rule(`unknown binary op: (float|dict|NoneType|set) \* (string|list|tuple|bytes)$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("can't multiply sequence by non-int of type '%s'", pyTypeOf(m[1]))
 	}),
-	rule(`^(?:[\w.]+: )?(?:for parameter \S+: )?got (float|string|NoneType|list|tuple|dict), want int$`, excTypeError, func(m []string) string {
+	rule(`^(?:[\w.]+: )?(?:for parameter \S+: )?got (float|string|NoneType|list|tuple|dict), want int$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object cannot be interpreted as an integer", pyTypeOf(m[1]))
 	}),
-	rule(`unknown binary op: (\S+) (?:not )?in (\S+)$`, excTypeError, func(m []string) string {
+	rule(`unknown binary op: (\S+) (?:not )?in (\S+)$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("argument of type '%s' is not iterable", pyTypeOf(m[2]))
 	}),
-	rule(`^(\S+) value does not support item assignment$`, excTypeError, func(m []string) string {
+	rule(`^(\S+) value does not support item assignment$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object does not support item assignment", pyTypeOf(m[1]))
 	}),
-	rule(`unknown binary op: (\S+) (\S+) (\S+)`, excTypeError, func(m []string) string {
+	rule(`unknown binary op: (\S+) (\S+) (\S+)`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),
-	rule(`during iteration`, excRuntime, nil),
-	rule(`^(?:\w+: )?(tuple|list) index: got (\S+), want int$`, excTypeError, func(m []string) string {
+	rule(`during iteration`, ExcRuntime, nil),
+	rule(`^(?:\w+: )?(tuple|list) index: got (\S+), want int$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("%s indices must be integers or slices, not %s", m[1], pyTypeOf(m[2]))
 	}),
-	rule(`^unhandled index operation (\S+)\[`, excTypeError, func(m []string) string {
+	rule(`^unhandled index operation (\S+)\[`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object is not subscriptable", pyTypeOf(m[1]))
 	}),
-	rule(`^invalid call of non-function \((\S+)\)`, excTypeError, func(m []string) string {
+	rule(`^invalid call of non-function \((\S+)\)`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object is not callable", pyTypeOf(m[1]))
 	}),
-	rule(`^(\S+) (<|<=|>|>=) (\S+) not implemented$`, excTypeError, func(m []string) string {
+	rule(`^(\S+) (<|<=|>|>=) (\S+) not implemented$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' not supported between instances of '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),
-	rule(`unhashable type: (\w+)$`, excTypeError, func(m []string) string {
+	rule(`unhashable type: (\w+)$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("unhashable type: '%s'", pyTypeOf(m[1]))
 	}),
-	rule(`(?:^\w+: )?dictionary update sequence element #(\d+) has length (\d+), want 2`, excValueError, func(m []string) string {
+	rule(`(?:^\w+: )?dictionary update sequence element #(\d+) has length (\d+), want 2`, ExcValueError, func(m []string) string {
 		return fmt.Sprintf("dictionary update sequence element #%s has length %s; 2 is required", m[1], m[2])
 	}),
-	rule(`for parameter \d+: got (\S+), want iterable$`, excTypeError, func(m []string) string {
+	rule(`for parameter \d+: got (\S+), want iterable$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("'%s' object is not iterable", pyTypeOf(m[1]))
 	}),
-	rule(`unsupported|unknown (binary|unary) op|not callable|got \S+, want|missing argument|unexpected keyword|positional argument|for parameter|not iterable|unhashable|not supported|cannot compare|not comparable|does not support|invalid call|frozen`, excTypeError, nil),
+	rule(`unsupported|unknown (binary|unary) op|not callable|got \S+, want|missing argument|unexpected keyword|positional argument|for parameter|not iterable|unhashable|not supported|cannot compare|not comparable|does not support|invalid call|frozen`, ExcTypeError, nil),
 }
 
 // funcName is a function's name as Python's messages show it.
@@ -684,32 +684,32 @@ func funcName(n string) string {
 	return n
 }
 
-func plural(n int) string {
+func Plural(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
 }
 
-var runKinds = map[string]*excType{"PermissionError": excPermission, "FileNotFoundError": excFileNotFound, "NotADirectoryError": excNotADirectory}
+var RunKinds = map[string]*ExcType{"PermissionError": excPermission, "FileNotFoundError": ExcFileNotFound, "NotADirectoryError": ExcNotADirectory}
 
 // classifyMessage names the class of a Starlark error message and gives
 // Python's wording where it differs.
-func classifyMessage(msg string) (*excType, string) {
+func classifyMessage(msg string) (*ExcType, string) {
 	for i, r := range msgRules {
 		m := r.re.FindStringSubmatch(msg)
 		if m == nil {
 			continue
 		}
 		if i == 0 {
-			return runKinds[m[1]], "run: " + m[2]
+			return RunKinds[m[1]], "run: " + m[2]
 		}
 		if r.fix != nil {
 			return r.typ, r.fix(m)
 		}
 		return r.typ, msg
 	}
-	return excException, msg
+	return ExcException, msg
 }
 
 // pyReprFromStarlark turns a simple Starlark string repr ("a") into
@@ -724,13 +724,13 @@ func pyReprFromStarlark(s string) string {
 // exitCode is a SystemExit's code: None without arguments, the argument
 // when there is one, else the arguments' tuple (CPython's rule).
 func (e *PyException) exitCode() starlark.Value {
-	switch len(e.args) {
+	switch len(e.Args) {
 	case 0:
 		return starlark.None
 	case 1:
-		return e.args[0]
+		return e.Args[0]
 	}
-	return e.args
+	return e.Args
 }
 
 // QuietExit reports whether err is a SystemExit whose code is None or 0
@@ -739,11 +739,11 @@ func (e *PyException) exitCode() starlark.Value {
 // error. Another code is shown as the uncaught exception it is
 // ("SystemExit: 3"), as pyprograms' CPython runner records it.
 func QuietExit(err error) bool {
-	var pe *pyError
-	if !errors.As(err, &pe) || !pe.exc.Typ.isSubclass(excSystemExit) {
+	var pe *PyError
+	if !errors.As(err, &pe) || !pe.Exc.Typ.IsSubclass(ExcSystemExit) {
 		return false
 	}
-	switch c := pe.exc.exitCode().(type) {
+	switch c := pe.Exc.exitCode().(type) {
 	case starlark.NoneType:
 		return true
 	case starlark.Bool:

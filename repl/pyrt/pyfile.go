@@ -24,27 +24,27 @@ import (
 // checked when the file is opened (a file opened for writing is created
 // or truncated then, as in Python) and again at each write.
 type PyFile struct {
-	r                  *Interp
-	name               string // as given to open()
-	vpath              string // the virtual absolute path, for files open for writing
-	p                  *Path  // nil for io.StringIO
-	mode               string
-	binary             bool
-	readable, writable bool
-	data               string // what reads return; for writers, what is written so far
-	pos                int    // read position in data
-	dirty, closed      bool
-	encoding, errors   string
-	newline            starlark.Value
+	R                  *Interp
+	Name               string // as given to open()
+	Vpath              string // the virtual absolute path, for files open for writing
+	P                  *Path  // nil for io.StringIO
+	Mode               string
+	Binary             bool
+	Readable, Writable bool
+	Data               string // what reads return; for writers, what is written so far
+	Pos                int    // read position in data
+	dirty, Closed      bool
+	Encoding, Errors   string
+	Newline            starlark.Value
 }
 
 var (
 	_ starlark.HasAttrs = (*PyFile)(nil)
 	_ starlark.Iterable = (*PyFile)(nil)
-	_ contextManager    = (*PyFile)(nil)
+	_ ContextManager    = (*PyFile)(nil)
 )
 
-func (r *Interp) pyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *Interp) PyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var fileV starlark.Value
 	mode := "r"
 	var buffering int
@@ -53,71 +53,71 @@ func (r *Interp) pyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 		"encoding?", &encoding, "errors?", &errs, "newline?", &newline, "closefd?", &closefd, "opener?", &opener); err != nil {
 		return nil, err
 	}
-	name, err := r.pathText("open", fileV)
+	name, err := r.PathText("open", fileV)
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.openFile(name, mode, encoding, errs, newline)
+	f, err := r.OpenFile(name, mode, encoding, errs, newline)
 	var fe *FsError
 	if errors.As(err, &fe) && fe.Vpath == r.Host.Absolute(name) {
-		return nil, &givenPathError{fe, name} // e.filename is the name as given, as in Python
+		return nil, &GivenPathError{fe, name} // e.filename is the name as given, as in Python
 	}
 	return f, err
 }
 
 // givenPathError is a file error of open(name), with name as given.
-type givenPathError struct {
+type GivenPathError struct {
 	*FsError
-	given string
+	Given string
 }
 
-func (e *givenPathError) Unwrap() error { return e.FsError }
+func (e *GivenPathError) Unwrap() error { return e.FsError }
 
-func (r *Interp) openFile(name, mode string, encoding, errs, newline starlark.Value) (*PyFile, error) {
-	f := &PyFile{r: r, name: name, p: r.newPath(name), mode: mode, encoding: "utf-8", errors: "strict", newline: newline}
+func (r *Interp) OpenFile(name, mode string, encoding, errs, newline starlark.Value) (*PyFile, error) {
+	f := &PyFile{R: r, Name: name, P: r.NewPath(name), Mode: mode, Encoding: "utf-8", Errors: "strict", Newline: newline}
 	if s, ok := encoding.(starlark.String); ok {
-		f.encoding = string(s)
+		f.Encoding = string(s)
 	}
 	if s, ok := errs.(starlark.String); ok {
-		f.errors = string(s)
+		f.Errors = string(s)
 	}
 	kind := ""
 	for _, c := range mode {
 		switch c {
 		case 'r', 'w', 'a', 'x':
 			if kind != "" {
-				return nil, pyErrorf(excValueError, "must have exactly one of create/read/write/append mode")
+				return nil, PyErrorf(ExcValueError, "must have exactly one of create/read/write/append mode")
 			}
 			kind = string(c)
 		case 'b':
-			f.binary = true
+			f.Binary = true
 		case 't':
 		case '+':
-			return nil, pyErrorf(excValueError, "mode %s is not supported in this REPL: read the file with 'r', then write it with 'w' or 'a'", pystr.Quote(mode))
+			return nil, PyErrorf(ExcValueError, "mode %s is not supported in this REPL: read the file with 'r', then write it with 'w' or 'a'", pystr.Quote(mode))
 		default:
-			return nil, pyErrorf(excValueError, "invalid mode: %s", pystr.Quote(mode))
+			return nil, PyErrorf(ExcValueError, "invalid mode: %s", pystr.Quote(mode))
 		}
 	}
 	if kind == "" {
-		return nil, pyErrorf(excValueError, "Must have exactly one of create/read/write/append mode and at most one plus")
+		return nil, PyErrorf(ExcValueError, "Must have exactly one of create/read/write/append mode and at most one plus")
 	}
 	switch kind {
 	case "r":
-		f.readable = true
-		raw, err := f.p.read("open")
+		f.Readable = true
+		raw, err := f.P.Read("open")
 		if err != nil {
 			return nil, err
 		}
-		if f.data, err = f.decode(string(raw)); err != nil {
+		if f.Data, err = f.Decode(string(raw)); err != nil {
 			return nil, err
 		}
 	case "w", "x":
-		f.writable = true
+		f.Writable = true
 		root, rel, v, err := r.Host.Locate("open", name)
 		if err != nil {
 			return nil, err
 		}
-		f.vpath = v
+		f.Vpath = v
 		if kind == "x" {
 			if _, err := root.Lstat(rel); err == nil {
 				return nil, r.Host.FsErr("open", v, &FsError{"open", v, fsExists, ""})
@@ -127,21 +127,21 @@ func (r *Interp) openFile(name, mode string, encoding, errs, newline starlark.Va
 			return nil, r.Host.FsErr("open", v, err)
 		}
 	case "a":
-		f.writable = true
+		f.Writable = true
 		root, rel, v, err := r.Host.Locate("open", name)
 		if err != nil {
 			return nil, err
 		}
-		f.vpath = v
+		f.Vpath = v
 		if err := root.CheckWrite("open", rel); err != nil {
 			return nil, r.Host.FsErr("open", v, err)
 		}
 		if _, err := root.Lstat(rel); err == nil {
-			raw, err := f.p.read("open")
+			raw, err := f.P.Read("open")
 			if err != nil {
 				return nil, err
 			}
-			f.data = string(raw)
+			f.Data = string(raw)
 		} else if err := root.WriteFile(rel, nil, 0o644); err != nil {
 			return nil, r.Host.FsErr("open", v, err)
 		}
@@ -151,69 +151,69 @@ func (r *Interp) openFile(name, mode string, encoding, errs, newline starlark.Va
 }
 
 // decode turns a file's bytes into what reads return.
-func (f *PyFile) decode(raw string) (string, error) {
-	if f.binary {
+func (f *PyFile) Decode(raw string) (string, error) {
+	if f.Binary {
 		return raw, nil
 	}
-	enc := f.encoding
+	enc := f.Encoding
 	if strings.EqualFold(strings.ReplaceAll(enc, "_", "-"), "utf-8-sig") {
 		raw, enc = strings.TrimPrefix(raw, "\ufeff"), "utf-8"
 	}
-	s, err := decodeBytes(raw, enc, f.errors)
+	s, err := decodeBytes(raw, enc, f.Errors)
 	if err != nil {
 		return "", err
 	}
-	if f.newline == starlark.None {
-		s = universalNewlines(s)
+	if f.Newline == starlark.None {
+		s = UniversalNewlines(s)
 	}
 	return s, nil
 }
 
 // universalNewlines turns \r\n and \r into \n, as Python's text files do.
-func universalNewlines(s string) string {
+func UniversalNewlines(s string) string {
 	if !strings.Contains(s, "\r") {
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
-func (f *PyFile) String() string { return f.reprPy() }
-func (f *PyFile) reprPy() string {
-	if f.p == nil {
+func (f *PyFile) String() string { return f.ReprPy() }
+func (f *PyFile) ReprPy() string {
+	if f.P == nil {
 		return "<_io.StringIO object>"
 	}
-	if f.binary {
-		return "<_io.BufferedReader name=" + pystr.Quote(f.name) + ">"
+	if f.Binary {
+		return "<_io.BufferedReader name=" + pystr.Quote(f.Name) + ">"
 	}
-	return "<_io.TextIOWrapper name=" + pystr.Quote(f.name) + " mode=" + pystr.Quote(f.mode) + " encoding='UTF-8'>"
+	return "<_io.TextIOWrapper name=" + pystr.Quote(f.Name) + " mode=" + pystr.Quote(f.Mode) + " encoding='UTF-8'>"
 }
 func (f *PyFile) Type() string          { return "file" }
 func (f *PyFile) Freeze()               {}
 func (f *PyFile) Truth() starlark.Bool  { return true }
-func (f *PyFile) Hash() (uint32, error) { return starlark.String(f.name).Hash() }
+func (f *PyFile) Hash() (uint32, error) { return starlark.String(f.Name).Hash() }
 
 func (f *PyFile) value(s string) starlark.Value {
-	if f.binary {
+	if f.Binary {
 		return starlark.Bytes(s)
 	}
 	return starlark.String(s)
 }
 
-func (f *PyFile) check(read bool) error {
+func (f *PyFile) Check(read bool) error {
 	switch {
-	case f.closed:
-		return pyErrorf(excValueError, "I/O operation on closed file.")
-	case read && !f.readable:
-		return &pyError{&PyException{Typ: excUnsupportedOp, args: starlark.Tuple{starlark.String("not readable")}}}
-	case !read && !f.writable:
-		return &pyError{&PyException{Typ: excUnsupportedOp, args: starlark.Tuple{starlark.String("not writable")}}}
+	case f.Closed:
+		return PyErrorf(ExcValueError, "I/O operation on closed file.")
+	case read && !f.Readable:
+		return &PyError{&PyException{Typ: excUnsupportedOp, Args: starlark.Tuple{starlark.String("not readable")}}}
+	case !read && !f.Writable:
+		return &PyError{&PyException{Typ: excUnsupportedOp, Args: starlark.Tuple{starlark.String("not writable")}}}
 	}
 	return nil
 }
 
 // readLine returns the next line with its "\n", or "" at the end.
 func (f *PyFile) readLine(limit int) string {
-	rest := f.data[f.pos:]
+	rest := f.Data[f.Pos:]
 	i := strings.IndexByte(rest, '\n')
 	end := len(rest)
 	if i >= 0 {
@@ -222,14 +222,14 @@ func (f *PyFile) readLine(limit int) string {
 	if limit >= 0 && limit < end {
 		end = f.charsToBytes(rest, limit)
 	}
-	f.pos += end
+	f.Pos += end
 	return rest[:end]
 }
 
 // charsToBytes returns the byte length of the first n characters of s
 // (bytes for binary files).
 func (f *PyFile) charsToBytes(s string, n int) int {
-	if f.binary {
+	if f.Binary {
 		return min(n, len(s))
 	}
 	i := 0
@@ -244,10 +244,10 @@ func (f *PyFile) Iterate() starlark.Iterator { return &fileLines{f} }
 
 // nextLine is next(f): the next line, or false at the end.
 func (f *PyFile) nextLine() (starlark.Value, bool, error) {
-	if err := f.check(true); err != nil {
+	if err := f.Check(true); err != nil {
 		return nil, false, err
 	}
-	if f.pos >= len(f.data) {
+	if f.Pos >= len(f.Data) {
 		return nil, false, nil
 	}
 	return f.value(f.readLine(-1)), true, nil
@@ -256,7 +256,7 @@ func (f *PyFile) nextLine() (starlark.Value, bool, error) {
 type fileLines struct{ f *PyFile }
 
 func (it *fileLines) Next(p *starlark.Value) bool {
-	if it.f.closed || !it.f.readable || it.f.pos >= len(it.f.data) {
+	if it.f.Closed || !it.f.Readable || it.f.Pos >= len(it.f.Data) {
 		return false
 	}
 	*p = it.f.value(it.f.readLine(-1))
@@ -264,24 +264,24 @@ func (it *fileLines) Next(p *starlark.Value) bool {
 }
 func (it *fileLines) Done() {}
 
-func (f *PyFile) enter() (starlark.Value, error) {
-	if f.closed {
-		return nil, pyErrorf(excValueError, "I/O operation on closed file.")
+func (f *PyFile) Enter() (starlark.Value, error) {
+	if f.Closed {
+		return nil, PyErrorf(ExcValueError, "I/O operation on closed file.")
 	}
 	return f, nil
 }
 
-func (f *PyFile) exit() error { return f.close() }
+func (f *PyFile) Exit() error { return f.Close() }
 
 // flush writes what was written to the file.
 func (f *PyFile) flush() error {
-	if !f.dirty || f.p == nil {
+	if !f.dirty || f.P == nil {
 		return nil
 	}
-	r := f.r
+	r := f.R
 	syncing := r.syncing
 	r.syncing = true // this write's own locate must not sync again
-	err := f.p.write("write", []byte(f.data))
+	err := f.P.Write("write", []byte(f.Data))
 	r.syncing = syncing
 	if err != nil {
 		return err
@@ -300,18 +300,18 @@ func (r *Interp) SyncFiles(v string) {
 		return
 	}
 	for _, f := range r.OpenFiles {
-		if f.dirty && (v == "" || f.vpath == v || strings.HasPrefix(f.vpath, v+"/") || v == "/") {
+		if f.dirty && (v == "" || f.Vpath == v || strings.HasPrefix(f.Vpath, v+"/") || v == "/") {
 			_ = f.flush()
 		}
 	}
 }
 
-func (f *PyFile) close() error {
-	if f.closed {
+func (f *PyFile) Close() error {
+	if f.Closed {
 		return nil
 	}
 	err := f.flush()
-	f.closed = true
+	f.Closed = true
 	return err
 }
 
@@ -323,37 +323,37 @@ func (f *PyFile) AttrNames() []string {
 func (f *PyFile) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "closed":
-		return starlark.Bool(f.closed), nil
+		return starlark.Bool(f.Closed), nil
 	case "name":
-		return starlark.String(f.name), nil
+		return starlark.String(f.Name), nil
 	case "mode":
-		return starlark.String(f.mode), nil
+		return starlark.String(f.Mode), nil
 	case "encoding":
-		return starlark.String(f.encoding), nil
+		return starlark.String(f.Encoding), nil
 	}
-	m, ok := fileMethods[name]
+	m, ok := FileMethods[name]
 	if !ok {
 		return nil, nil
 	}
-	return builtin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return Builtin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return m(f, b.Name(), args, kw)
 	}), nil
 }
 
-var fileMethods = map[string]func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error){
+var FileMethods = map[string]func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error){
 	"read": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		size := -1
 		if err := starlark.UnpackPositionalArgs(fn, args, kw, 0, &size); err != nil {
 			return nil, err
 		}
-		if err := f.check(true); err != nil {
+		if err := f.Check(true); err != nil {
 			return nil, err
 		}
-		rest := f.data[f.pos:]
+		rest := f.Data[f.Pos:]
 		if size >= 0 {
 			rest = rest[:f.charsToBytes(rest, size)]
 		}
-		f.pos += len(rest)
+		f.Pos += len(rest)
 		return f.value(rest), nil
 	},
 	"readline": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -361,7 +361,7 @@ var fileMethods = map[string]func(f *PyFile, fn string, args starlark.Tuple, kw 
 		if err := starlark.UnpackPositionalArgs(fn, args, kw, 0, &size); err != nil {
 			return nil, err
 		}
-		if err := f.check(true); err != nil {
+		if err := f.Check(true); err != nil {
 			return nil, err
 		}
 		return f.value(f.readLine(size)), nil
@@ -371,107 +371,107 @@ var fileMethods = map[string]func(f *PyFile, fn string, args starlark.Tuple, kw 
 		if err := starlark.UnpackPositionalArgs(fn, args, kw, 0, &hint); err != nil {
 			return nil, err
 		}
-		if err := f.check(true); err != nil {
+		if err := f.Check(true); err != nil {
 			return nil, err
 		}
 		var out []starlark.Value
 		total := 0
-		for f.pos < len(f.data) && (hint <= 0 || total < hint) {
+		for f.Pos < len(f.Data) && (hint <= 0 || total < hint) {
 			l := f.readLine(-1)
 			total += len(l)
 			out = append(out, f.value(l))
 		}
 		return starlark.NewList(out), nil
 	},
-	"write": fileWrite,
+	"write": FileWrite,
 	"writelines": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var lines starlark.Value
 		if err := starlark.UnpackPositionalArgs(fn, args, kw, 1, &lines); err != nil {
 			return nil, err
 		}
-		err := iterate(lines, func(v starlark.Value) (bool, error) {
-			_, err := fileWrite(f, "writelines", starlark.Tuple{v}, nil)
+		err := Iterate(lines, func(v starlark.Value) (bool, error) {
+			_, err := FileWrite(f, "writelines", starlark.Tuple{v}, nil)
 			return err == nil, err
 		})
 		return starlark.None, err
 	},
 	"flush": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		if f.closed {
-			return nil, pyErrorf(excValueError, "I/O operation on closed file.")
+		if f.Closed {
+			return nil, PyErrorf(ExcValueError, "I/O operation on closed file.")
 		}
 		return starlark.None, f.flush()
 	},
 	"close": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return starlark.None, f.close()
+		return starlark.None, f.Close()
 	},
 	"seek": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var off, whence int
 		if err := starlark.UnpackPositionalArgs(fn, args, kw, 1, &off, &whence); err != nil {
 			return nil, err
 		}
-		if f.closed {
-			return nil, pyErrorf(excValueError, "I/O operation on closed file.")
+		if f.Closed {
+			return nil, PyErrorf(ExcValueError, "I/O operation on closed file.")
 		}
 		switch whence {
 		case 1:
-			off += f.pos
+			off += f.Pos
 		case 2:
-			off += len(f.data)
+			off += len(f.Data)
 		}
-		f.pos = max(0, min(off, len(f.data)))
-		return starlark.MakeInt(f.pos), nil
+		f.Pos = max(0, min(off, len(f.Data)))
+		return starlark.MakeInt(f.Pos), nil
 	},
 	"tell": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		if f.writable && f.p != nil {
-			return starlark.MakeInt(len(f.data)), nil
+		if f.Writable && f.P != nil {
+			return starlark.MakeInt(len(f.Data)), nil
 		}
-		return starlark.MakeInt(f.pos), nil
+		return starlark.MakeInt(f.Pos), nil
 	},
 	"readable": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return starlark.Bool(f.readable), nil
+		return starlark.Bool(f.Readable), nil
 	},
 	"writable": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return starlark.Bool(f.writable), nil
+		return starlark.Bool(f.Writable), nil
 	},
 	"getvalue": func(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		if f.p != nil {
-			return nil, pyErrorf(ExcAttribute, "'%s' object has no attribute 'getvalue'", "TextIOWrapper")
+		if f.P != nil {
+			return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute 'getvalue'", "TextIOWrapper")
 		}
-		return f.value(f.data), nil
+		return f.value(f.Data), nil
 	},
 }
 
-func fileWrite(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func FileWrite(f *PyFile, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value
 	if err := starlark.UnpackPositionalArgs(fn, args, kw, 1, &x); err != nil {
 		return nil, err
 	}
-	if err := f.check(false); err != nil {
+	if err := f.Check(false); err != nil {
 		return nil, err
 	}
 	var s string
 	switch v := x.(type) {
 	case starlark.String:
-		if f.binary {
-			return nil, pyErrorf(excTypeError, "a bytes-like object is required, not 'str'")
+		if f.Binary {
+			return nil, PyErrorf(ExcTypeError, "a bytes-like object is required, not 'str'")
 		}
 		s = string(v)
 	case starlark.Bytes:
-		if !f.binary {
-			return nil, pyErrorf(excTypeError, "write() argument must be str, not bytes")
+		if !f.Binary {
+			return nil, PyErrorf(ExcTypeError, "write() argument must be str, not bytes")
 		}
 		s = string(v)
 	default:
-		return nil, pyErrorf(excTypeError, "write() argument must be str, not %s", pyTypeName(x))
+		return nil, PyErrorf(ExcTypeError, "write() argument must be str, not %s", PyTypeName(x))
 	}
-	if f.p == nil {
-		f.data = f.data[:f.pos] + s + f.data[min(f.pos+len(s), len(f.data)):]
-		f.pos += len(s)
+	if f.P == nil {
+		f.Data = f.Data[:f.Pos] + s + f.Data[min(f.Pos+len(s), len(f.Data)):]
+		f.Pos += len(s)
 	} else {
-		f.data += s
+		f.Data += s
 		f.dirty = true
 	}
-	if f.binary {
+	if f.Binary {
 		return starlark.MakeInt(len(s)), nil
 	}
 	return starlark.MakeInt(utf8.RuneCountInString(s)), nil
@@ -484,9 +484,9 @@ func (r *Interp) FlushFiles() string {
 	keep := r.OpenFiles[:0]
 	for _, f := range r.OpenFiles {
 		if err := f.flush(); err != nil {
-			notes = append(notes, "could not write "+f.name+" (left open): "+ErrorMessage(err))
+			notes = append(notes, "could not write "+f.Name+" (left open): "+ErrorMessage(err))
 		}
-		if !f.closed {
+		if !f.Closed {
 			keep = append(keep, f)
 		}
 	}
@@ -504,19 +504,19 @@ func (r *Interp) ioModule() starlark.Value {
 			if err := starlark.UnpackArgs(b.Name(), args, kw, "initial_value?", &initial); err != nil {
 				return nil, err
 			}
-			s, _ := textOf(initial)
-			return &PyFile{r: r, name: "<StringIO>", mode: "r+", binary: binary, readable: true, writable: true, data: s, newline: starlark.None}, nil
+			s, _ := TextOf(initial)
+			return &PyFile{R: r, Name: "<StringIO>", Mode: "r+", Binary: binary, Readable: true, Writable: true, Data: s, Newline: starlark.None}, nil
 		}
 	}
-	return newModule("io", starlark.StringDict{
-		"StringIO": builtin("io.StringIO", stringIO(false)), "BytesIO": builtin("io.BytesIO", stringIO(true)),
+	return NewModule("io", starlark.StringDict{
+		"StringIO": Builtin("io.StringIO", stringIO(false)), "BytesIO": Builtin("io.BytesIO", stringIO(true)),
 		"UnsupportedOperation": excUnsupportedOp,
-		"open":                 builtin("io.open", r.pyOpen),
+		"open":                 Builtin("io.open", r.PyOpen),
 	})
 }
 
 // pathText returns a str or Path argument as the path text it holds.
-func (r *Interp) pathText(fn string, v starlark.Value) (string, error) {
+func (r *Interp) PathText(fn string, v starlark.Value) (string, error) {
 	switch v := v.(type) {
 	case starlark.String:
 		return string(v), nil
@@ -525,5 +525,5 @@ func (r *Interp) pathText(fn string, v starlark.Value) (string, error) {
 	case starlark.Bytes:
 		return string(v), nil
 	}
-	return "", pyErrorf(excTypeError, "%s: expected str, bytes or os.PathLike object, not %s", fn, pyTypeName(v))
+	return "", PyErrorf(ExcTypeError, "%s: expected str, bytes or os.PathLike object, not %s", fn, PyTypeName(v))
 }

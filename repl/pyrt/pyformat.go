@@ -16,25 +16,25 @@ import (
 )
 
 // fmtSpec is a parsed [[fill]align][sign][z][#][0][width][grouping][.precision][type].
-type fmtSpec struct {
-	fill      rune
-	align     byte
+type FmtSpec struct {
+	Fill      rune
+	Align     byte
 	sign      byte
-	alt, zero bool
-	width     int
-	grouping  byte
-	precision int
-	typ       byte
+	Alt, Zero bool
+	Width     int
+	Grouping  byte
+	Precision int
+	Typ       byte
 }
 
-func parseSpec(s string) (fmtSpec, error) {
-	sp := fmtSpec{fill: ' ', width: -1, precision: -1}
-	bad := func() (fmtSpec, error) { return sp, pyErrorf(excValueError, "Invalid format specifier '%s'", s) }
+func ParseSpec(s string) (FmtSpec, error) {
+	sp := FmtSpec{Fill: ' ', Width: -1, Precision: -1}
+	bad := func() (FmtSpec, error) { return sp, PyErrorf(ExcValueError, "Invalid format specifier '%s'", s) }
 	i := 0
 	if r, w := utf8.DecodeRuneInString(s); w > 0 && w < len(s) && strings.IndexByte("<>=^", s[w]) >= 0 {
-		sp.fill, sp.align, i = r, s[w], w+1
+		sp.Fill, sp.Align, i = r, s[w], w+1
 	} else if len(s) > 0 && strings.IndexByte("<>=^", s[0]) >= 0 {
-		sp.align, i = s[0], 1
+		sp.Align, i = s[0], 1
 	}
 	if i < len(s) && strings.IndexByte("+- ", s[i]) >= 0 {
 		sp.sign = s[i]
@@ -44,11 +44,11 @@ func parseSpec(s string) (fmtSpec, error) {
 		i++
 	}
 	if i < len(s) && s[i] == '#' {
-		sp.alt = true
+		sp.Alt = true
 		i++
 	}
 	if i < len(s) && s[i] == '0' {
-		sp.zero = true
+		sp.Zero = true
 		i++
 	}
 	j := i
@@ -56,11 +56,11 @@ func parseSpec(s string) (fmtSpec, error) {
 		j++
 	}
 	if j > i {
-		sp.width, _ = strconv.Atoi(s[i:j])
+		sp.Width, _ = strconv.Atoi(s[i:j])
 		i = j
 	}
 	if i < len(s) && (s[i] == ',' || s[i] == '_') {
-		sp.grouping = s[i]
+		sp.Grouping = s[i]
 		i++
 	}
 	if i < len(s) && s[i] == '.' {
@@ -69,36 +69,36 @@ func parseSpec(s string) (fmtSpec, error) {
 			j++
 		}
 		if j == i+1 {
-			return pyFail(excValueError, "Format specifier missing precision")
+			return pyFail(ExcValueError, "Format specifier missing precision")
 		}
-		sp.precision, _ = strconv.Atoi(s[i+1 : j])
+		sp.Precision, _ = strconv.Atoi(s[i+1 : j])
 		i = j
 	}
 	if i < len(s) {
 		if i != len(s)-1 || strings.IndexByte("bcdeEfFgGnosxX%", s[i]) < 0 {
 			return bad()
 		}
-		sp.typ = s[i]
+		sp.Typ = s[i]
 	}
 	return sp, nil
 }
 
-func pyFail(typ *excType, msg string) (fmtSpec, error) { return fmtSpec{}, pyErrorf(typ, "%s", msg) }
+func pyFail(typ *ExcType, msg string) (FmtSpec, error) { return FmtSpec{}, PyErrorf(typ, "%s", msg) }
 
 // pyFormatter is a value with its own __format__ (dates).
-type pyFormatter interface {
-	formatPy(spec string) (string, error)
+type PyFormatter interface {
+	FormatPy(spec string) (string, error)
 }
 
 // formatValue is format(v, spec).
 func formatValue(v starlark.Value, spec string) (string, error) {
-	if f, ok := v.(pyFormatter); ok {
-		return f.formatPy(spec)
+	if f, ok := v.(PyFormatter); ok {
+		return f.FormatPy(spec)
 	}
 	if spec == "" {
-		return pyStr(v), nil
+		return PyStr(v), nil
 	}
-	sp, err := parseSpec(spec)
+	sp, err := ParseSpec(spec)
 	if err != nil {
 		return "", err
 	}
@@ -108,49 +108,49 @@ func formatValue(v starlark.Value, spec string) (string, error) {
 	case starlark.Bool:
 		// a spec formats the int (format(True, ">5") is "    1"); only
 		// an empty one gives "True"
-		if sp.typ == 's' {
-			return "", pyErrorf(excValueError, "Unknown format code 's' for object of type 'bool'")
+		if sp.Typ == 's' {
+			return "", PyErrorf(ExcValueError, "Unknown format code 's' for object of type 'bool'")
 		}
-		return formatInt(big.NewInt(int64(b2i(bool(v)))), sp)
+		return formatInt(big.NewInt(int64(B2i(bool(v)))), sp)
 	case starlark.Int:
 		return formatInt(v.BigInt(), sp)
 	case starlark.Float:
 		return formatFloat(float64(v), sp)
 	}
-	return "", pyErrorf(excTypeError, "unsupported format string passed to %s.__format__", pyTypeName(v))
+	return "", PyErrorf(ExcTypeError, "unsupported format string passed to %s.__format__", PyTypeName(v))
 }
 
-func b2i(b bool) int {
+func B2i(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-func formatString(s string, sp fmtSpec) (string, error) {
-	if sp.typ != 0 && sp.typ != 's' {
-		return "", pyErrorf(excValueError, "Unknown format code '%c' for object of type 'str'", sp.typ)
+func formatString(s string, sp FmtSpec) (string, error) {
+	if sp.Typ != 0 && sp.Typ != 's' {
+		return "", PyErrorf(ExcValueError, "Unknown format code '%c' for object of type 'str'", sp.Typ)
 	}
 	if sp.sign != 0 {
-		return "", pyErrorf(excValueError, "Sign not allowed in string format specifier")
+		return "", PyErrorf(ExcValueError, "Sign not allowed in string format specifier")
 	}
-	if sp.align == '=' {
-		return "", pyErrorf(excValueError, "'=' alignment not allowed in string format specifier")
+	if sp.Align == '=' {
+		return "", PyErrorf(ExcValueError, "'=' alignment not allowed in string format specifier")
 	}
-	if sp.precision >= 0 && utf8.RuneCountInString(s) > sp.precision {
-		s = string([]rune(s)[:sp.precision])
+	if sp.Precision >= 0 && utf8.RuneCountInString(s) > sp.Precision {
+		s = string([]rune(s)[:sp.Precision])
 	}
 	return pad("", s, sp, '<'), nil
 }
 
 // pad aligns prefix+body in sp.width, padding between them for '='.
-func pad(prefix, body string, sp fmtSpec, def byte) string {
+func pad(prefix, body string, sp FmtSpec, def byte) string {
 	n := utf8.RuneCountInString(prefix) + utf8.RuneCountInString(body)
-	if sp.width <= n {
+	if sp.Width <= n {
 		return prefix + body
 	}
-	fill := strings.Repeat(string(sp.fill), sp.width-n)
-	align := sp.align
+	fill := strings.Repeat(string(sp.Fill), sp.Width-n)
+	align := sp.Align
 	if align == 0 {
 		align = def
 	}
@@ -162,19 +162,19 @@ func pad(prefix, body string, sp fmtSpec, def byte) string {
 	case '=':
 		return prefix + fill + body
 	}
-	left := (sp.width - n) / 2
-	return strings.Repeat(string(sp.fill), left) + prefix + body + strings.Repeat(string(sp.fill), sp.width-n-left)
+	left := (sp.Width - n) / 2
+	return strings.Repeat(string(sp.Fill), left) + prefix + body + strings.Repeat(string(sp.Fill), sp.Width-n-left)
 }
 
 // numberPad applies the '0' flag: zeros after the sign, as '=' alignment.
-func numberPad(sign, prefix, digits string, sp fmtSpec) string {
-	if sp.zero && sp.align == 0 {
-		sp.fill, sp.align = '0', '='
+func numberPad(sign, prefix, digits string, sp FmtSpec) string {
+	if sp.Zero && sp.Align == 0 {
+		sp.Fill, sp.Align = '0', '='
 	}
 	return pad(sign+prefix, digits, sp, '>')
 }
 
-func signOf(neg bool, sp fmtSpec) string {
+func SignOf(neg bool, sp FmtSpec) string {
 	switch {
 	case neg:
 		return "-"
@@ -205,20 +205,20 @@ func group(digits string, sep byte, n int) string {
 	return sb.String()
 }
 
-func formatInt(x *big.Int, sp fmtSpec) (string, error) {
-	switch sp.typ {
+func formatInt(x *big.Int, sp FmtSpec) (string, error) {
+	switch sp.Typ {
 	case 'e', 'E', 'f', 'F', 'g', 'G', '%':
 		f, _ := new(big.Float).SetInt(x).Float64()
 		return formatFloat(f, sp)
 	}
-	if sp.precision >= 0 {
-		return "", pyErrorf(excValueError, "Precision not allowed in integer format specifier")
+	if sp.Precision >= 0 {
+		return "", PyErrorf(ExcValueError, "Precision not allowed in integer format specifier")
 	}
 	neg := x.Sign() < 0
 	abs := new(big.Int).Abs(x)
 	var digits, prefix string
 	every := 3
-	switch sp.typ {
+	switch sp.Typ {
 	case 0, 'd', 'n':
 		digits = abs.String()
 	case 'b':
@@ -231,42 +231,42 @@ func formatInt(x *big.Int, sp fmtSpec) (string, error) {
 		digits, prefix, every = strings.ToUpper(abs.Text(16)), "0X", 4
 	case 'c':
 		if !x.IsInt64() || x.Int64() < 0 || x.Int64() > 0x10ffff {
-			return "", pyErrorf(excOverflow, "%%c arg not in range(0x110000)")
+			return "", PyErrorf(ExcOverflow, "%%c arg not in range(0x110000)")
 		}
 		return pad("", string(rune(x.Int64())), sp, '<'), nil
 	default:
-		return "", pyErrorf(excValueError, "Unknown format code '%c' for object of type 'int'", sp.typ)
+		return "", PyErrorf(ExcValueError, "Unknown format code '%c' for object of type 'int'", sp.Typ)
 	}
-	if !sp.alt {
+	if !sp.Alt {
 		prefix = ""
 	}
-	return numberPad(signOf(neg, sp), prefix, group(digits, sp.grouping, every), sp), nil
+	return numberPad(SignOf(neg, sp), prefix, group(digits, sp.Grouping, every), sp), nil
 }
 
-func formatFloat(f float64, sp fmtSpec) (string, error) {
+func formatFloat(f float64, sp FmtSpec) (string, error) {
 	neg := math.Signbit(f) && !math.IsNaN(f)
 	a := math.Abs(f)
 	var body string
-	switch sp.typ {
+	switch sp.Typ {
 	case 'd', 'b', 'o', 'x', 'X', 'c':
-		return "", pyErrorf(excValueError, "Unknown format code '%c' for object of type 'float'", sp.typ)
+		return "", PyErrorf(ExcValueError, "Unknown format code '%c' for object of type 'float'", sp.Typ)
 	}
 	if math.IsInf(a, 0) || math.IsNaN(a) {
 		body = "inf"
 		if math.IsNaN(a) {
 			body = "nan"
 		}
-		if sp.typ == 'E' || sp.typ == 'F' || sp.typ == 'G' {
+		if sp.Typ == 'E' || sp.Typ == 'F' || sp.Typ == 'G' {
 			body = strings.ToUpper(body)
 		}
-		if sp.typ == '%' {
+		if sp.Typ == '%' {
 			body += "%"
 		}
-		sp.zero = false
-		return numberPad(signOf(neg, sp), "", body, sp), nil
+		sp.Zero = false
+		return numberPad(SignOf(neg, sp), "", body, sp), nil
 	}
-	p := sp.precision
-	switch sp.typ {
+	p := sp.Precision
+	switch sp.Typ {
 	case 'f', 'F':
 		if p < 0 {
 			p = 6
@@ -286,28 +286,28 @@ func formatFloat(f float64, sp fmtSpec) (string, error) {
 		if p < 0 {
 			p = 6
 		}
-		body = generalFormat(a, p, sp.alt, false)
+		body = generalFormat(a, p, sp.Alt, false)
 	case 0:
 		if p < 0 {
 			body = pystr.FloatRepr(a)
 		} else {
-			body = generalFormat(a, p, sp.alt, true)
+			body = generalFormat(a, p, sp.Alt, true)
 		}
 	}
-	if sp.typ == 'E' || sp.typ == 'G' || sp.typ == 'F' {
+	if sp.Typ == 'E' || sp.Typ == 'G' || sp.Typ == 'F' {
 		body = strings.ToUpper(body)
 	}
-	if sp.alt && !strings.ContainsAny(body, ".e") && (sp.typ == 'f' || sp.typ == 'F' || sp.typ == 'e' || sp.typ == 'E') {
+	if sp.Alt && !strings.ContainsAny(body, ".e") && (sp.Typ == 'f' || sp.Typ == 'F' || sp.Typ == 'e' || sp.Typ == 'E') {
 		body += "."
 	}
-	if sp.grouping != 0 {
+	if sp.Grouping != 0 {
 		intPart, rest := body, ""
 		if i := strings.IndexAny(body, ".e%"); i >= 0 {
 			intPart, rest = body[:i], body[i:]
 		}
-		body = group(intPart, sp.grouping, 3) + rest
+		body = group(intPart, sp.Grouping, 3) + rest
 	}
-	return numberPad(signOf(neg, sp), "", body, sp), nil
+	return numberPad(SignOf(neg, sp), "", body, sp), nil
 }
 
 // generalFormat is the 'g' presentation with precision p; repr-like adds
@@ -362,7 +362,7 @@ func formatTemplate(thread *starlark.Thread, tmpl string, args starlark.Tuple, k
 // mapping[name], so a dict subclass's __missing__ answers for a missing one.
 func strFormatMap(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) != 1 || len(kw) > 0 {
-		return nil, pyErrorf(excTypeError, "format_map() takes exactly one argument (%d given)", len(args)+len(kw))
+		return nil, PyErrorf(ExcTypeError, "format_map() takes exactly one argument (%d given)", len(args)+len(kw))
 	}
 	ft := &formatter{thread: thread, mapping: args[0], auto: -1}
 	s, err := ft.format(string(recv.(starlark.String)), 0)
@@ -390,7 +390,7 @@ func (ft *formatter) format(tmpl string, depth int) (string, error) {
 			sb.WriteByte('}')
 			i += 2
 		case c == '}':
-			return "", pyErrorf(excValueError, "Single '}' encountered in format string")
+			return "", PyErrorf(ExcValueError, "Single '}' encountered in format string")
 		case c == '{':
 			end, err := fieldEnd(tmpl, i)
 			if err != nil {
@@ -400,7 +400,7 @@ func (ft *formatter) format(tmpl string, depth int) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if err := growth.check(sb.Len() + len(s)); err != nil {
+			if err := growth.Check(sb.Len() + len(s)); err != nil {
 				return "", err
 			}
 			sb.WriteString(s)
@@ -427,7 +427,7 @@ func fieldEnd(tmpl string, i int) (int, error) {
 			depth--
 		}
 	}
-	return 0, pyErrorf(excValueError, "expected '}' before end of string")
+	return 0, PyErrorf(ExcValueError, "expected '}' before end of string")
 }
 
 func (ft *formatter) field(body string, depth int) (string, error) {
@@ -436,12 +436,12 @@ func (ft *formatter) field(body string, depth int) (string, error) {
 		name, spec = body[:i], body[i:]
 		if spec[0] == '!' {
 			if len(spec) < 2 {
-				return "", pyErrorf(excValueError, "end of string while looking for conversion specifier")
+				return "", PyErrorf(ExcValueError, "end of string while looking for conversion specifier")
 			}
 			conv = spec[1]
 			spec = spec[2:]
 			if spec != "" && spec[0] != ':' {
-				return "", pyErrorf(excValueError, "expected ':' after conversion specifier")
+				return "", PyErrorf(ExcValueError, "expected ':' after conversion specifier")
 			}
 		}
 		spec = strings.TrimPrefix(spec, ":")
@@ -455,15 +455,15 @@ func (ft *formatter) field(body string, depth int) (string, error) {
 	case 'r':
 		v = starlark.String(PyRepr(v))
 	case 's':
-		v = starlark.String(pyStr(v))
+		v = starlark.String(PyStr(v))
 	case 'a':
 		v = starlark.String(asciiRepr(PyRepr(v)))
 	default:
-		return "", pyErrorf(excValueError, "Unknown conversion specifier %c", conv)
+		return "", PyErrorf(ExcValueError, "Unknown conversion specifier %c", conv)
 	}
 	if strings.Contains(spec, "{") {
 		if depth > 0 {
-			return "", pyErrorf(excValueError, "Max string recursion exceeded")
+			return "", PyErrorf(ExcValueError, "Max string recursion exceeded")
 		}
 		if spec, err = ft.format(spec, depth+1); err != nil {
 			return "", err
@@ -481,11 +481,11 @@ func checkSpecWidth(thread *starlark.Thread, spec string) error {
 	if len(spec) < 7 { // widths under a million pass unparsed
 		return nil
 	}
-	sp, err := parseSpec(spec)
+	sp, err := ParseSpec(spec)
 	if err != nil {
 		return nil // formatValue reports it
 	}
-	return checkGrowth(thread, "a format width", 4*int64(max(sp.width, sp.precision)))
+	return checkGrowth(thread, "a format width", 4*int64(max(sp.Width, sp.Precision)))
 }
 
 // lookup resolves a field name: an argument, then .attr and [key] parts.
@@ -498,27 +498,27 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 	var v starlark.Value
 	switch {
 	case ft.mapping != nil && (first == "" || first[0] >= '0' && first[0] <= '9'):
-		return nil, pyErrorf(excValueError, "Format string contains positional fields")
+		return nil, PyErrorf(ExcValueError, "Format string contains positional fields")
 	case first == "":
 		if ft.auto == -2 {
-			return nil, pyErrorf(excValueError, "cannot switch from manual field specification to automatic field numbering")
+			return nil, PyErrorf(ExcValueError, "cannot switch from manual field specification to automatic field numbering")
 		}
 		if ft.auto < 0 {
 			ft.auto = 0
 		}
 		if ft.auto >= len(ft.args) {
-			return nil, pyErrorf(excIndexError, "Replacement index %d out of range for positional args tuple", ft.auto)
+			return nil, PyErrorf(ExcIndexError, "Replacement index %d out of range for positional args tuple", ft.auto)
 		}
 		v = ft.args[ft.auto]
 		ft.auto++
 	case first[0] >= '0' && first[0] <= '9':
 		if ft.auto >= 0 {
-			return nil, pyErrorf(excValueError, "cannot switch from automatic field numbering to manual field specification")
+			return nil, PyErrorf(ExcValueError, "cannot switch from automatic field numbering to manual field specification")
 		}
 		ft.auto = -2
 		n, err := strconv.Atoi(first)
 		if err != nil || n >= len(ft.args) {
-			return nil, pyErrorf(excIndexError, "Replacement index %s out of range for positional args tuple", first)
+			return nil, PyErrorf(ExcIndexError, "Replacement index %s out of range for positional args tuple", first)
 		}
 		v = ft.args[n]
 	case ft.mapping != nil:
@@ -530,7 +530,7 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 	default:
 		x, ok := ft.kw[first]
 		if !ok {
-			return nil, keyError(starlark.String(first))
+			return nil, KeyError(starlark.String(first))
 		}
 		v = x
 	}
@@ -542,7 +542,7 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 				attr = rest[1 : j+1]
 			}
 			rest = rest[1+len(attr):]
-			x, err := getAttr(v, attr)
+			x, err := GetAttr(v, attr)
 			if err != nil {
 				return nil, err
 			}
@@ -551,7 +551,7 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 		}
 		j := strings.IndexByte(rest, ']')
 		if j < 0 {
-			return nil, pyErrorf(excValueError, "Missing ']' in format string")
+			return nil, PyErrorf(ExcValueError, "Missing ']' in format string")
 		}
 		key := rest[1:j]
 		rest = rest[j+1:]
@@ -568,7 +568,7 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 	return v, nil
 }
 
-func getAttr(v starlark.Value, name string) (starlark.Value, error) {
+func GetAttr(v starlark.Value, name string) (starlark.Value, error) {
 	if x, ok := numberAttr(v, name); ok {
 		return x, nil
 	}
@@ -581,7 +581,7 @@ func getAttr(v starlark.Value, name string) (starlark.Value, error) {
 			return x, nil
 		}
 	}
-	return nil, pyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", pyTypeName(v), name)
+	return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(v), name)
 }
 
 // asciiRepr escapes the non-ASCII characters of a repr, as ascii() does.
@@ -592,17 +592,17 @@ func asciiRepr(s string) string {
 		case r < 0x80:
 			sb.WriteRune(r)
 		case r < 0x100:
-			sb.WriteString(`\x` + hex2(int(r), 2))
+			sb.WriteString(`\x` + Hex2(int(r), 2))
 		case r < 0x10000:
-			sb.WriteString(`\u` + hex2(int(r), 4))
+			sb.WriteString(`\u` + Hex2(int(r), 4))
 		default:
-			sb.WriteString(`\U` + hex2(int(r), 8))
+			sb.WriteString(`\U` + Hex2(int(r), 8))
 		}
 	}
 	return sb.String()
 }
 
-func hex2(n, width int) string {
+func Hex2(n, width int) string {
 	s := strconv.FormatInt(int64(n), 16)
 	return strings.Repeat("0", max(width-len(s), 0)) + s
 }

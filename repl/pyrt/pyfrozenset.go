@@ -32,7 +32,7 @@ func newFrozenSet(s *starlark.Set) *frozenSet {
 	return &frozenSet{s: s}
 }
 
-func (f *frozenSet) String() string       { return f.reprPy() }
+func (f *frozenSet) String() string       { return f.ReprPy() }
 func (f *frozenSet) Type() string         { return "frozenset" }
 func (f *frozenSet) Freeze()              {}
 func (f *frozenSet) Truth() starlark.Bool { return f.s.Len() > 0 }
@@ -58,7 +58,7 @@ func (f *frozenSet) Hash() (uint32, error) {
 	return h*69069 + 907133923, nil
 }
 
-func (f *frozenSet) reprPy() string {
+func (f *frozenSet) ReprPy() string {
 	if f.s.Len() == 0 {
 		return "frozenset()"
 	}
@@ -86,7 +86,7 @@ func (f *frozenSet) Binary(op syntax.Token, y starlark.Value, side starlark.Side
 	if side == starlark.Right {
 		x, z = other, f.s
 	}
-	v, err := starlark.Binary(op, copySet(x), z)
+	v, err := starlark.Binary(op, CopySet(x), z)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (f *frozenSet) Attr(name string) (starlark.Value, error) {
 		if name == "copy" {
 			return f, starlark.UnpackPositionalArgs(name, args, kw, 0)
 		}
-		v, err := callMethod(thread, copySet(f.s), name, args, kw)
+		v, err := CallMethod(thread, CopySet(f.s), name, args, kw)
 		if s, ok := v.(*starlark.Set); ok && err == nil {
 			return newFrozenSet(s), nil
 		}
@@ -130,19 +130,19 @@ func (f *frozenSet) Attr(name string) (starlark.Value, error) {
 // frozensetCall is frozenset(iterable=()).
 func (r *Interp) frozensetCall(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(kw) > 0 {
-		return nil, pyErrorf(excTypeError, "frozenset() takes no keyword arguments")
+		return nil, PyErrorf(ExcTypeError, "frozenset() takes no keyword arguments")
 	}
 	if len(args) > 1 {
-		return nil, pyErrorf(excTypeError, "frozenset expected at most 1 argument, got %d", len(args))
+		return nil, PyErrorf(ExcTypeError, "frozenset expected at most 1 argument, got %d", len(args))
 	}
 	s := starlark.NewSet(0)
 	if len(args) == 1 {
 		if f, ok := args[0].(*frozenSet); ok {
 			return f, nil
 		}
-		err := iterate(args[0], func(x starlark.Value) (bool, error) {
+		err := Iterate(args[0], func(x starlark.Value) (bool, error) {
 			if err := s.Insert(storedElem(s, x)); err != nil {
-				return false, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(x))
+				return false, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(x))
 			}
 			return true, nil
 		})
@@ -154,13 +154,13 @@ func (r *Interp) frozensetCall(thread *starlark.Thread, args starlark.Tuple, kw 
 }
 
 // sameTuple reports whether a and b are the same tuple (not only equal).
-func sameTuple(a, b starlark.Tuple) bool {
+func SameTuple(a, b starlark.Tuple) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // copySet is a new set with the elements of s (which, being hashable,
 // are never copied themselves).
-func copySet(s *starlark.Set) *starlark.Set {
+func CopySet(s *starlark.Set) *starlark.Set {
 	out := new(starlark.Set)
 	iter := s.Iterate()
 	defer iter.Done()

@@ -72,34 +72,34 @@ type genResume struct {
 }
 
 // genFunc is a generator function: calling it makes a generator.
-type genFunc struct {
+type GenFunc struct {
 	r  *Interp
 	fn starlark.Value
 }
 
-var _ starlark.Callable = (*genFunc)(nil)
+var _ starlark.Callable = (*GenFunc)(nil)
 
-func (f *genFunc) Name() string {
+func (f *GenFunc) Name() string {
 	if n, ok := f.fn.(interface{ Name() string }); ok {
 		return n.Name()
 	}
 	return "generator"
 }
-func (f *genFunc) String() string        { return "<function " + f.Name() + ">" }
-func (f *genFunc) Type() string          { return "function" }
-func (f *genFunc) Freeze()               { f.fn.Freeze() }
-func (f *genFunc) Truth() starlark.Bool  { return true }
-func (f *genFunc) Hash() (uint32, error) { return f.fn.Hash() }
-func (f *genFunc) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (f *GenFunc) String() string        { return "<function " + f.Name() + ">" }
+func (f *GenFunc) Type() string          { return "function" }
+func (f *GenFunc) Freeze()               { f.fn.Freeze() }
+func (f *GenFunc) Truth() starlark.Bool  { return true }
+func (f *GenFunc) Hash() (uint32, error) { return f.fn.Hash() }
+func (f *GenFunc) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	g := &PyGen{r: f.r, fn: f.fn, args: args, kw: kw}
-	it := newLazyIter(thread, "generator", g.next)
-	it.gen = g
+	it := NewLazyIter(thread, "generator", g.next)
+	it.Gen = g
 	return it, nil
 }
 
 // pyGenerator is __py_generator(f).
 func (r *Interp) pyGenerator(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	return &genFunc{r: r, fn: args[0]}, nil
+	return &GenFunc{r: r, fn: args[0]}, nil
 }
 
 // next runs the body to its next yield.
@@ -113,9 +113,9 @@ func (g *PyGen) step(m genResume) (starlark.Value, bool, error) {
 	case genDone:
 		return nil, false, nil
 	case genClosed:
-		return nil, false, pyErrorf(excRuntime, "this generator was suspended when the REPL call that ran it ended, and was closed then; consume a generator within one call (list(gen()) keeps its values)")
+		return nil, false, PyErrorf(ExcRuntime, "this generator was suspended when the REPL call that ran it ended, and was closed then; consume a generator within one call (list(gen()) keeps its values)")
 	case genRunning:
-		return nil, false, pyErrorf(excValueError, "generator already executing")
+		return nil, false, PyErrorf(ExcValueError, "generator already executing")
 	}
 	c := g.r.Host.CallOf()
 	if g.state == genNew {
@@ -148,7 +148,7 @@ func (g *PyGen) start() error {
 		r.Gens = map[*PyGen]bool{}
 	}
 	if len(r.Gens) >= maxSuspended {
-		return pyErrorf(excRuntime, "more than %d generators are suspended at once; consume each before starting the next, or build lists", maxSuspended)
+		return PyErrorf(ExcRuntime, "more than %d generators are suspended at once; consume each before starting the next, or build lists", maxSuspended)
 	}
 	g.thread = &starlark.Thread{Name: "generator", Print: r.Thread.Print, OnMaxSteps: r.Host.OnSteps}
 	g.thread.SetLocal(ThreadInterp, r)
@@ -192,7 +192,7 @@ func (g *PyGen) yield(v starlark.Value) (starlark.Value, error) {
 func genOf(thread *starlark.Thread) (*PyGen, error) {
 	g, _ := thread.Local(genKey).(*PyGen)
 	if g == nil {
-		return nil, pyErrorf(excSyntax, "'yield' outside a generator function")
+		return nil, PyErrorf(ExcSyntax, "'yield' outside a generator function")
 	}
 	return g, nil
 }
@@ -215,29 +215,29 @@ func pyYieldFrom(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, err
 	}
-	if it, ok := args[0].(*pyIter); ok && it.gen != nil && !it.done {
+	if it, ok := args[0].(*PyIter); ok && it.Gen != nil && !it.done {
 		return g.delegate(it)
 	}
-	return starlark.None, iterate(args[0], func(v starlark.Value) (bool, error) {
+	return starlark.None, Iterate(args[0], func(v starlark.Value) (bool, error) {
 		_, err := g.yield(v)
 		return true, err
 	})
 }
 
 // delegate runs the generator it inside g's yield from.
-func (g *PyGen) delegate(it *pyIter) (starlark.Value, error) {
+func (g *PyGen) delegate(it *PyIter) (starlark.Value, error) {
 	m := genResume{v: starlark.None}
 	for {
-		v, ok, err := it.gen.step(m)
+		v, ok, err := it.Gen.step(m)
 		if err != nil || !ok {
 			it.done = true
 			if err != nil {
 				return nil, err
 			}
-			if it.gen.ret == nil {
+			if it.Gen.ret == nil {
 				return starlark.None, nil
 			}
-			return it.gen.ret, nil
+			return it.Gen.ret, nil
 		}
 		sent, exc := g.yield(v)
 		if exc == errGenClosed {

@@ -7,56 +7,56 @@ import (
 	"go.starlark.net/starlark"
 )
 
-var _ starlark.HasAttrs = (*pyIter)(nil)
+var _ starlark.HasAttrs = (*PyIter)(nil)
 
-func (it *pyIter) AttrNames() []string {
-	if it.extra != nil {
+func (it *PyIter) AttrNames() []string {
+	if it.Extra != nil {
 		names := []string{"__next__"}
-		for k := range it.extra {
+		for k := range it.Extra {
 			names = append(names, k)
 		}
 		return names
 	}
-	if it.gen != nil {
+	if it.Gen != nil {
 		return []string{"__next__", "close", "send", "throw"}
 	}
 	return []string{"__next__"}
 }
 
-func (it *pyIter) Attr(name string) (starlark.Value, error) {
-	if v, ok := it.extra[name]; ok {
+func (it *PyIter) Attr(name string) (starlark.Value, error) {
+	if v, ok := it.Extra[name]; ok {
 		return v, nil
 	}
 	switch name {
 	case "__next__":
-		return builtin("__next__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("__next__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return it.stepOrStop(it.step())
 		}), nil
 	case "__iter__":
-		return builtin("__iter__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("__iter__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return it, nil
 		}), nil
 	}
-	g := it.gen
+	g := it.Gen
 	if g == nil {
 		return nil, nil
 	}
 	switch name {
 	case "send":
-		return builtin("send", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("send", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
 			if err := starlark.UnpackPositionalArgs("send", args, kw, 1, &v); err != nil {
 				return nil, err
 			}
 			if g.state == genNew && v != starlark.None {
-				return nil, pyErrorf(excTypeError, "can't send non-None value to a just-started generator")
+				return nil, PyErrorf(ExcTypeError, "can't send non-None value to a just-started generator")
 			}
 			return it.stepOrStop(g.step(genResume{v: v}))
 		}), nil
 	case "throw":
-		return builtin("throw", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("throw", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if len(args) == 0 || len(args) > 3 || len(kw) > 0 {
-				return nil, pyErrorf(excTypeError, "throw expected at least 1 argument, got 0")
+				return nil, PyErrorf(ExcTypeError, "throw expected at least 1 argument, got 0")
 			}
 			exc, err := thrownException(thread, args)
 			if err != nil {
@@ -70,7 +70,7 @@ func (it *pyIter) Attr(name string) (starlark.Value, error) {
 			return it.stepOrStop(g.step(genResume{exc: exc}))
 		}), nil
 	case "close":
-		return builtin("close", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("close", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return starlark.None, it.closeGen()
 		}), nil
 	case "gi_running":
@@ -81,15 +81,15 @@ func (it *pyIter) Attr(name string) (starlark.Value, error) {
 
 // stepOrStop is a step's result as __next__ and send return it: the value,
 // or StopIteration at the end.
-func (it *pyIter) stepOrStop(v starlark.Value, ok bool, err error) (starlark.Value, error) {
+func (it *PyIter) stepOrStop(v starlark.Value, ok bool, err error) (starlark.Value, error) {
 	if err != nil || !ok {
 		it.done = true
 		if err == nil {
 			exc := &PyException{Typ: excStopIteration}
-			if it.gen != nil && it.gen.ret != nil && it.gen.ret != starlark.None {
-				exc.args = starlark.Tuple{it.gen.ret}
+			if it.Gen != nil && it.Gen.ret != nil && it.Gen.ret != starlark.None {
+				exc.Args = starlark.Tuple{it.Gen.ret}
 			}
-			err = &pyError{exc}
+			err = &PyError{exc}
 		}
 		return nil, err
 	}
@@ -98,8 +98,8 @@ func (it *pyIter) stepOrStop(v starlark.Value, ok bool, err error) (starlark.Val
 
 // closeGen is generator.close(): GeneratorExit thrown in at the yield
 // where the body waits; the body must end, not yield again.
-func (it *pyIter) closeGen() error {
-	g := it.gen
+func (it *PyIter) closeGen() error {
+	g := it.Gen
 	switch g.state {
 	case genNew, genDone, genClosed:
 		if g.state == genNew {
@@ -108,16 +108,16 @@ func (it *pyIter) closeGen() error {
 		it.done = true
 		return nil
 	}
-	exit := &pyError{&PyException{Typ: excGeneratorExit}}
+	exit := &PyError{&PyException{Typ: excGeneratorExit}}
 	_, ok, err := g.step(genResume{exc: exit})
 	if ok {
-		return pyErrorf(excRuntime, "generator ignored GeneratorExit")
+		return PyErrorf(ExcRuntime, "generator ignored GeneratorExit")
 	}
 	it.done = true
 	if err == nil {
 		return nil
 	}
-	if t := g.r.ExceptionOf(err).Typ; t.isSubclass(excGeneratorExit) || t.isSubclass(excStopIteration) {
+	if t := g.r.ExceptionOf(err).Typ; t.IsSubclass(excGeneratorExit) || t.IsSubclass(excStopIteration) {
 		return nil
 	}
 	return err
@@ -127,12 +127,12 @@ func (it *pyIter) closeGen() error {
 func thrownException(thread *starlark.Thread, args starlark.Tuple) (error, error) {
 	switch x := args[0].(type) {
 	case *PyException:
-		return &pyError{x}, nil
-	case *excType:
+		return &PyError{x}, nil
+	case *ExcType:
 		var cargs starlark.Tuple
 		if len(args) > 1 && args[1] != starlark.None {
 			if e, ok := args[1].(*PyException); ok {
-				return &pyError{e}, nil
+				return &PyError{e}, nil
 			}
 			cargs = starlark.Tuple{args[1]}
 		}
@@ -140,7 +140,7 @@ func thrownException(thread *starlark.Thread, args starlark.Tuple) (error, error
 		if err != nil {
 			return nil, err
 		}
-		return &pyError{v.(*PyException)}, nil
+		return &PyError{v.(*PyException)}, nil
 	}
-	return nil, pyErrorf(excTypeError, "exceptions must be classes or instances deriving from BaseException, not %s", pyTypeName(args[0]))
+	return nil, PyErrorf(ExcTypeError, "exceptions must be classes or instances deriving from BaseException, not %s", PyTypeName(args[0]))
 }

@@ -24,10 +24,10 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 			return f(args[0], args[1])
 		}
 	}
-	add(rewrite.HidPow, "**", two(r.pyPow))
+	add(rewrite.HidPow, "**", two(r.PyPow))
 	add(rewrite.HidIs, "is", two(func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(Identical(x, y)), nil }))
 	add(rewrite.HidMod, "%", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return percentOp(thread, args[0], args[1])
+		return PercentOp(thread, args[0], args[1])
 	})
 	add(rewrite.HidIndex, "[]", two(pyIndex))
 	for name, op := range map[string]syntax.Token{rewrite.HidAnd: syntax.AMP, rewrite.HidOr: syntax.PIPE, rewrite.HidXor: syntax.CIRCUMFLEX, rewrite.HidShl: syntax.LTLT, rewrite.HidShr: syntax.GTGT} {
@@ -47,11 +47,11 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	})
 	add(rewrite.HidGen, "genexpr", genexpr)
 	for name, op := range map[string]syntax.Token{rewrite.HidSub: syntax.MINUS, rewrite.HidDiv: syntax.SLASH, rewrite.HidFloorDiv: syntax.SLASHSLASH} {
-		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return arith(op, x, y) }))
+		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) { return Arith(op, x, y) }))
 	}
 	for name, op := range map[string]syntax.Token{rewrite.HidLT: syntax.LT, rewrite.HidLE: syntax.LE, rewrite.HidGT: syntax.GT, rewrite.HidGE: syntax.GE, rewrite.HidEq: syntax.EQL} {
 		add(name, name, two(func(x, y starlark.Value) (starlark.Value, error) {
-			ok, err := pyCompare(op, x, y)
+			ok, err := PyCompare(op, x, y)
 			return starlark.Bool(ok), err
 		}))
 	}
@@ -59,7 +59,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		add(name, name[1:], func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			x := args[0]
 			if b, ok := x.(starlark.Bool); ok {
-				x = starlark.MakeInt(b2i(bool(b)))
+				x = starlark.MakeInt(B2i(bool(b)))
 			}
 			return starlark.Unary(op, x)
 		})
@@ -83,14 +83,14 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		x, name := args[0], string(args[1].(starlark.String))
 		h, ok := x.(starlark.HasAttrs)
 		if !ok {
-			return nil, pyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
+			return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(x), name)
 		}
 		old, err := h.Attr(name)
 		if err != nil {
 			return nil, err
 		}
 		if old == nil {
-			return nil, pyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
+			return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(x), name)
 		}
 		v, err := augApply(thread, string(args[2].(starlark.String)), old, args[3])
 		if err != nil {
@@ -98,15 +98,15 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		}
 		f, ok := x.(starlark.HasSetField)
 		if !ok {
-			return nil, pyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", pyTypeName(x), name)
+			return nil, PyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", PyTypeName(x), name)
 		}
 		return starlark.None, f.SetField(name, v)
 	})
 	add(rewrite.HidIAdd, "+=", two(func(x, y starlark.Value) (starlark.Value, error) {
 		if l, ok := x.(*starlark.List); ok {
-			vals, err := listOf(y)
+			vals, err := ListOf(y)
 			if err != nil {
-				return nil, pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(y))
+				return nil, PyErrorf(ExcTypeError, "'%s' object is not iterable", PyTypeName(y))
 			}
 			for _, v := range vals {
 				if err := l.Append(v); err != nil {
@@ -115,11 +115,11 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 			}
 			return l, nil
 		}
-		v, err := arith(syntax.PLUS, x, y)
+		v, err := Arith(syntax.PLUS, x, y)
 		if err != nil && strings.Contains(ErrorMessage(err), "unknown binary op") {
 			if _, msg := classifyMessage(ErrorMessage(err)); strings.HasPrefix(msg, "unsupported operand type(s) for +:") {
 				// CPython names the augmented operator: for +=: 'int' and 'str'
-				return nil, pyErrorf(excTypeError, "unsupported operand type(s) for +=: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+				return nil, PyErrorf(ExcTypeError, "unsupported operand type(s) for +=: '%s' and '%s'", PyTypeName(x), PyTypeName(y))
 			}
 		}
 		return v, err
@@ -128,20 +128,20 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		return pySlice(args[0], args[1], args[2], args[3])
 	})
 	add(rewrite.HidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return starlark.None, pySetSlice(args[0], args[1], args[2], args[3], args[4])
+		return starlark.None, PySetSlice(args[0], args[1], args[2], args[3], args[4])
 	})
 	add(rewrite.HidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.iterable(args[0])
 	})
 	add(rewrite.HidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return callMethod(thread, args[0], string(args[1].(starlark.String)), args[2:], kw)
+		return CallMethod(thread, args[0], string(args[1].(starlark.String)), args[2:], kw)
 	})
 	add(rewrite.HidArgs, "*args", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		var out starlark.Tuple
 		for _, a := range args {
-			vals, err := listOf(a)
+			vals, err := ListOf(a)
 			if err != nil {
-				return nil, pyErrorf(excTypeError, "argument after * must be an iterable, not %s", pyTypeName(a))
+				return nil, PyErrorf(ExcTypeError, "argument after * must be an iterable, not %s", PyTypeName(a))
 			}
 			out = append(out, vals...)
 		}
@@ -149,7 +149,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	})
 	add(rewrite.HidKwargs, "**kwargs", pyDictMerge)
 	add(rewrite.HidDunder, "attr", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return r.dunderAttr(args[0], string(args[1].(starlark.String)))
+		return r.DunderAttr(args[0], string(args[1].(starlark.String)))
 	})
 	add(rewrite.HidGlobal, "global", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return r.liveGlobal(thread, string(args[0].(starlark.String)))
@@ -157,7 +157,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	add(rewrite.HidWalrus, "walrus", r.pyWalrus)
 	r.tryBuiltins(g)
 	r.classBuiltins(g)
-	g["getattr"], g["hasattr"] = builtin("getattr", r.pyGetattr), builtin("hasattr", r.pyHasattr)
+	g["getattr"], g["hasattr"] = Builtin("getattr", r.pyGetattr), Builtin("hasattr", r.pyHasattr)
 	for name, f := range map[string]BuiltinFunc{
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
@@ -173,8 +173,8 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 // dunderAttr is x.__name__, x.__qualname__, x.__doc__, x.__module__ or
 // x.__class__: the value's own attribute when it has one, else what
 // Python gives functions and every object.
-func (r *Interp) dunderAttr(x starlark.Value, name string) (starlark.Value, error) {
-	if v, ok := r.classIntrospect(x, name); ok {
+func (r *Interp) DunderAttr(x starlark.Value, name string) (starlark.Value, error) {
+	if v, ok := r.ClassIntrospect(x, name); ok {
 		return v, nil
 	}
 	if v, ok := numberAttr(x, name); ok {
@@ -190,7 +190,7 @@ func (r *Interp) dunderAttr(x starlark.Value, name string) (starlark.Value, erro
 		}
 	}
 	switch f := x.(type) {
-	case *starlark.Function, *starlark.Builtin, *boundMethod, *goMethod:
+	case *starlark.Function, *starlark.Builtin, *BoundMethod, *GoMethod:
 		n := f.(interface{ Name() string }).Name()
 		if _, isFn := f.(*starlark.Function); isFn && n == "lambda" {
 			n = "<lambda>"
@@ -200,8 +200,8 @@ func (r *Interp) dunderAttr(x starlark.Value, name string) (starlark.Value, erro
 			if q, ok := r.qualnames[x]; ok {
 				return starlark.String(q), nil
 			}
-			if bm, ok := x.(*boundMethod); ok {
-				if q, ok := r.qualnames[bm.fn]; ok {
+			if bm, ok := x.(*BoundMethod); ok {
+				if q, ok := r.qualnames[bm.Fn]; ok {
 					return starlark.String(q), nil
 				}
 			}
@@ -219,11 +219,11 @@ func (r *Interp) dunderAttr(x starlark.Value, name string) (starlark.Value, erro
 	}
 	switch name {
 	case "__class__":
-		return r.typeOf(x), nil
+		return r.TypeOf(x), nil
 	case "__doc__":
 		return starlark.None, nil
 	}
-	return nil, pyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", pyTypeName(x), name)
+	return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(x), name)
 }
 
 // identical is Python's "is": the same object for mutable values, equal
@@ -240,7 +240,7 @@ func Identical(x, y starlark.Value) bool {
 		eq, err := starlark.Equal(x, y)
 		return err == nil && eq
 	case starlark.Tuple: // the same tuple: t is t, deepcopy(t) is t
-		return sameTuple(x, y.(starlark.Tuple))
+		return SameTuple(x, y.(starlark.Tuple))
 	}
 	return false
 }
@@ -267,11 +267,11 @@ func (r *Interp) iterable(v starlark.Value) (starlark.Value, error) {
 	case starlark.Iterable:
 		return v, nil
 	}
-	return nil, pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(v))
+	return nil, PyErrorf(ExcTypeError, "'%s' object is not iterable", PyTypeName(v))
 }
 
 func tryOutside(_ *starlark.Thread, b *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	return nil, pyErrorf(excRuntime, "a try at the top level of a helper file cannot run; put it inside a function (a try in a def works everywhere)")
+	return nil, PyErrorf(ExcRuntime, "a try at the top level of a helper file cannot run; put it inside a function (a try in a def works everywhere)")
 }
 
 // pyAssert is assert cond, msg: msg is a function called only on failure.
@@ -279,77 +279,77 @@ func pyAssert(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple,
 	if args[0].Truth() {
 		return starlark.None, nil
 	}
-	e := &PyException{Typ: excAssertion}
+	e := &PyException{Typ: ExcAssertion}
 	if len(args) > 1 {
 		msg, err := starlark.Call(thread, args[1], nil, nil)
 		if err != nil {
 			return nil, err
 		}
-		e.args = starlark.Tuple{msg}
+		e.Args = starlark.Tuple{msg}
 	}
-	return nil, &pyError{e}
+	return nil, &PyError{e}
 }
 
 // pyRaise is raise, raise E, raise E(...) and raise E from cause.
 func (r *Interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
 		if n := len(r.Handling); n > 0 {
-			return nil, &pyError{r.Handling[n-1]}
+			return nil, &PyError{r.Handling[n-1]}
 		}
-		return nil, pyErrorf(excRuntime, "No active exception to reraise")
+		return nil, PyErrorf(ExcRuntime, "No active exception to reraise")
 	}
 	var exc *PyException
 	switch x := args[0].(type) {
 	case *PyException:
 		exc = x
-	case *excType:
+	case *ExcType:
 		v, err := x.CallInternal(thread, nil, nil)
 		if err != nil {
 			return nil, err
 		}
 		exc = v.(*PyException)
 	default:
-		return nil, pyErrorf(excTypeError, "exceptions must derive from BaseException")
+		return nil, PyErrorf(ExcTypeError, "exceptions must derive from BaseException")
 	}
-	if exc.Typ.user != nil && exc.text == "" {
+	if exc.Typ.user != nil && exc.Text == "" {
 		// The message of a class with its own __str__, taken now: the
 		// traceback is written after the call, when REPL code cannot run.
 		if s, ok := exc.textMethod("__str__"); ok {
 			if err := r.takeReprErr(); err != nil {
 				return nil, err
 			}
-			exc.text = s
+			exc.Text = s
 		}
 	}
 	if len(args) > 1 {
-		exc.cause, exc.suppress = args[1], true
+		exc.Cause, exc.Suppress = args[1], true
 	}
-	if n := len(r.Handling); n > 0 && r.Handling[n-1] != exc && exc.context == nil {
-		exc.context = r.Handling[n-1]
+	if n := len(r.Handling); n > 0 && r.Handling[n-1] != exc && exc.Context == nil {
+		exc.Context = r.Handling[n-1]
 	}
-	return nil, &pyError{exc}
+	return nil, &PyError{exc}
 }
 
 func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, k := args[0], args[1]
 	switch c := x.(type) {
 	case *PyObject:
-		if _, ok, err := c.callDunder("__delitem__", k); ok {
+		if _, ok, err := c.CallDunder("__delitem__", k); ok {
 			return starlark.None, err
 		}
 	case *starlark.List:
-		i, err := indexInt(k)
+		i, err := IndexInt(k)
 		if err != nil {
-			return nil, pyErrorf(excTypeError, "list indices must be integers or slices, not %s", pyTypeName(k))
+			return nil, PyErrorf(ExcTypeError, "list indices must be integers or slices, not %s", PyTypeName(k))
 		}
 		n := c.Len()
 		if i < 0 {
 			i += n
 		}
 		if i < 0 || i >= n {
-			return nil, pyErrorf(excIndexError, "list assignment index out of range")
+			return nil, PyErrorf(ExcIndexError, "list assignment index out of range")
 		}
-		return starlark.None, pyDelSlice(c, starlark.MakeInt(i), starlark.MakeInt(i+1), starlark.None)
+		return starlark.None, PyDelSlice(c, starlark.MakeInt(i), starlark.MakeInt(i+1), starlark.None)
 	case interface {
 		Delete(starlark.Value) (starlark.Value, bool, error)
 	}:
@@ -358,22 +358,22 @@ func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ [
 			return nil, err
 		}
 		if !found {
-			return nil, keyError(k)
+			return nil, KeyError(k)
 		}
 		return starlark.None, nil
 	}
-	return nil, pyErrorf(excTypeError, "'%s' object doesn't support item deletion", pyTypeName(x))
+	return nil, PyErrorf(ExcTypeError, "'%s' object doesn't support item deletion", PyTypeName(x))
 }
 
 func pyDelsliceBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	return starlark.None, pyDelSlice(args[0], args[1], args[2], args[3])
+	return starlark.None, PyDelSlice(args[0], args[1], args[2], args[3])
 }
 
 func pyDelattr(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	if d, ok := args[0].(interface{ delAttr(string) error }); ok {
-		return starlark.None, d.delAttr(pyStr(args[1])) // argparse.Namespace
+	if d, ok := args[0].(interface{ DelAttr(string) error }); ok {
+		return starlark.None, d.DelAttr(PyStr(args[1])) // argparse.Namespace
 	}
-	return nil, pyErrorf(ExcAttribute, "'%s' object attribute '%s' cannot be deleted", pyTypeName(args[0]), pyStr(args[1]))
+	return nil, PyErrorf(ExcAttribute, "'%s' object attribute '%s' cannot be deleted", PyTypeName(args[0]), PyStr(args[1]))
 }
 
 // pyDelname is a top-level del of names; the driver runs it between chunks.
@@ -381,7 +381,7 @@ func (r *Interp) pyDelname(_ *starlark.Thread, _ *starlark.Builtin, args starlar
 	for _, a := range args {
 		name := string(a.(starlark.String))
 		if _, ok := r.Globals[name]; !ok {
-			return nil, pyErrorf(excNameError, "name '%s' is not defined", name)
+			return nil, PyErrorf(excNameError, "name '%s' is not defined", name)
 		}
 		delete(r.Globals, name)
 	}
@@ -394,7 +394,7 @@ func pyDictMerge(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _
 	for _, a := range args {
 		m, ok := a.(starlark.IterableMapping)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "'%s' object is not a mapping", pyTypeName(a))
+			return nil, PyErrorf(ExcTypeError, "'%s' object is not a mapping", PyTypeName(a))
 		}
 		for _, kv := range m.Items() {
 			if err := out.SetKey(storedKey(out, kv[0]), kv[1]); err != nil {
@@ -421,17 +421,17 @@ func (r *Interp) pyDisplay(_ *starlark.Thread, _ *starlark.Builtin, args starlar
 	var out []starlark.Value
 	for i, a := range args[1:] {
 		if i%2 == 0 {
-			out = append(out, elems(a)...)
+			out = append(out, Elems(a)...)
 			continue
 		}
-		err := iterate(a, func(x starlark.Value) (bool, error) {
+		err := Iterate(a, func(x starlark.Value) (bool, error) {
 			out = append(out, x)
 			return true, nil
 		})
 		if err != nil {
-			var pe *pyError
-			if errors.As(err, &pe) && pe.exc.Typ == excTypeError && strings.Contains(pe.exc.Str(), "is not iterable") {
-				return nil, pyErrorf(excTypeError, "Value after * must be an iterable, not %s", pyTypeName(a))
+			var pe *PyError
+			if errors.As(err, &pe) && pe.Exc.Typ == ExcTypeError && strings.Contains(pe.Exc.Str(), "is not iterable") {
+				return nil, PyErrorf(ExcTypeError, "Value after * must be an iterable, not %s", PyTypeName(a))
 			}
 			return nil, err
 		}
@@ -443,7 +443,7 @@ func (r *Interp) pyDisplay(_ *starlark.Thread, _ *starlark.Builtin, args starlar
 		s := starlark.NewSet(len(out))
 		for _, x := range out {
 			if err := s.Insert(x); err != nil {
-				return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(x))
+				return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(x))
 			}
 		}
 		return s, nil
@@ -454,14 +454,14 @@ func (r *Interp) pyDisplay(_ *starlark.Thread, _ *starlark.Builtin, args starlar
 // pyUnpack is a starred assignment: before elements, the rest as a list,
 // after elements.
 func pyUnpack(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	vals, err := listOf(args[0])
+	vals, err := ListOf(args[0])
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "cannot unpack non-iterable %s object", pyTypeName(args[0]))
+		return nil, PyErrorf(ExcTypeError, "cannot unpack non-iterable %s object", PyTypeName(args[0]))
 	}
 	before, _ := starlark.AsInt32(args[1])
 	after, _ := starlark.AsInt32(args[2])
 	if len(vals) < before+after {
-		return nil, pyErrorf(excValueError, "not enough values to unpack (expected at least %d, got %d)", before+after, len(vals))
+		return nil, PyErrorf(ExcValueError, "not enough values to unpack (expected at least %d, got %d)", before+after, len(vals))
 	}
 	out := append(starlark.Tuple(nil), vals[:before]...)
 	out = append(out, starlark.NewList(append([]starlark.Value(nil), vals[before:len(vals)-after]...)))
@@ -511,9 +511,9 @@ func pyDup(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []sta
 }
 
 // contextManager is a value usable in a with statement.
-type contextManager interface {
-	enter() (starlark.Value, error)
-	exit() error
+type ContextManager interface {
+	Enter() (starlark.Value, error)
+	Exit() error
 }
 
 // withValue is the one-pass iterable of a with statement: created with
@@ -521,7 +521,7 @@ type contextManager interface {
 // the loop ends, however it ends.
 type withValue struct {
 	thread   *starlark.Thread
-	managers []contextManager
+	managers []ContextManager
 	values   []starlark.Value
 }
 
@@ -557,7 +557,7 @@ func (it *withIterator) Next(p *starlark.Value) bool {
 func (it *withIterator) Done() {
 	var first error
 	for i := len(it.w.managers) - 1; i >= 0; i-- {
-		if err := it.w.managers[i].exit(); err != nil && first == nil {
+		if err := it.w.managers[i].Exit(); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -570,17 +570,17 @@ func (it *withIterator) Done() {
 func (r *Interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	w := &withValue{thread: thread}
 	for _, a := range args {
-		cm, ok := a.(contextManager)
-		if o, isObj := a.(*PyObject); isObj && o.dunderOf("__enter__") != nil && o.dunderOf("__exit__") != nil {
+		cm, ok := a.(ContextManager)
+		if o, isObj := a.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
 			cm, ok = objectManager{o}, true
 		}
 		if !ok {
 			for i := len(w.managers) - 1; i >= 0; i-- {
-				_ = w.managers[i].exit()
+				_ = w.managers[i].Exit()
 			}
-			return nil, pyErrorf(excTypeError, "'%s' object does not support the context manager protocol", pyTypeName(a))
+			return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(a))
 		}
-		v, err := cm.enter()
+		v, err := cm.Enter()
 		if err != nil {
 			return nil, err
 		}
@@ -615,13 +615,13 @@ func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 	if v, ok := starlark.Universe[name]; ok {
 		return v, nil
 	}
-	return nil, pyErrorf(excNameError, "name '%s' is not defined", name)
+	return nil, PyErrorf(excNameError, "name '%s' is not defined", name)
 }
 
 // arith is x op y with Python's bool: an int in arithmetic (True + True
 // is 2, "x" * flag), unless the other operand is an object of a class,
 // whose method sees the bool.
-func arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+func Arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
 	if xs, ys, ok := twinSets(x, y); ok {
 		if v, ok := twinSetOp(op, xs, ys); ok {
 			return v, nil // {1, 2} - {True} is {2}
@@ -646,7 +646,7 @@ func boolOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 	if xo || yo {
 		return x, y
 	}
-	return boolToInt(x), boolToInt(y)
+	return BoolToInt(x), BoolToInt(y)
 }
 
 // chainOps are the comparison operators of a chain, by their text.
@@ -674,7 +674,7 @@ func pyChain(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 			}
 			ok = bool(v.Truth()) == (op == "in")
 		default:
-			if ok, err = pyCompare(chainOps[op], left, right); err != nil {
+			if ok, err = PyCompare(chainOps[op], left, right); err != nil {
 				return nil, err
 			}
 		}

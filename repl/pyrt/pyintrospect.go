@@ -16,24 +16,24 @@ func (r *Interp) addSubclass(base, sub starlark.Value) {
 
 // classIntrospect answers the introspection attributes of a class; ok is
 // false when x is not a class or name is not one of them.
-func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value, bool) {
+func (r *Interp) ClassIntrospect(x starlark.Value, name string) (starlark.Value, bool) {
 	var mro starlark.Tuple
-	var user *userClass
+	var user *UserClass
 	switch t := x.(type) {
 	case *PyType:
-		user = t.user
-		for c := t; c != nil; c = c.base {
+		user = t.User
+		for c := t; c != nil; c = c.Base {
 			mro = append(mro, c)
 		}
-	case *excType:
+	case *ExcType:
 		user = t.user
 		for _, c := range t.mro() {
 			mro = append(mro, c)
 		}
-		mro = append(mro, r.types["object"])
-		if name == "__bases__" && len(t.also) > 0 {
-			bases := starlark.Tuple{t.base}
-			for _, b := range t.also {
+		mro = append(mro, r.Types["object"])
+		if name == "__bases__" && len(t.Also) > 0 {
+			bases := starlark.Tuple{t.Base}
+			for _, b := range t.Also {
 				bases = append(bases, b)
 			}
 			return bases, true
@@ -71,8 +71,8 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 			_ = d.SetKey(starlark.String("__doc__"), starlark.String(user.doc))
 		}
 		if user != nil {
-			for _, k := range user.order {
-				_ = d.SetKey(starlark.String(k), user.dict[k])
+			for _, k := range user.Order {
+				_ = d.SetKey(starlark.String(k), user.Dict[k])
 			}
 		}
 		if _, has, _ := d.Get(starlark.String("__doc__")); !has && user != nil {
@@ -83,7 +83,7 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 		if user == nil {
 			return nil, false
 		}
-		if v, ok := user.dict["__doc__"]; ok {
+		if v, ok := user.Dict["__doc__"]; ok {
 			return v, true
 		}
 		if user.doc != "" {
@@ -97,11 +97,11 @@ func (r *Interp) classIntrospect(x starlark.Value, name string) (starlark.Value,
 // noteQualnames records Class.name as the __qualname__ of the functions
 // of class cls's body (methods, static and class methods, properties'
 // getters).
-func (r *Interp) noteQualnames(cls string, u *userClass) {
+func (r *Interp) noteQualnames(cls string, u *UserClass) {
 	if r.qualnames == nil {
 		r.qualnames = map[starlark.Value]string{}
 	}
-	for name, v := range u.dict {
+	for name, v := range u.Dict {
 		switch f := v.(type) {
 		case *staticMethod:
 			v = f.fn

@@ -25,7 +25,7 @@ func (r *Interp) pyAnnotate(thread *starlark.Thread, _ *starlark.Builtin, args s
 	r.annots[args[0]] = a
 	v, err := starlark.Call(thread, args[1], nil, nil)
 	if err != nil {
-		if !r.catchable(err) {
+		if !r.Catchable(err) {
 			return nil, err
 		}
 		a.err = err
@@ -41,11 +41,11 @@ func (r *Interp) pyAnnotate(thread *starlark.Thread, _ *starlark.Builtin, args s
 
 // pyFunction returns the Starlark function behind f (a generator
 // function's body), or nil.
-func pyFunction(f starlark.Value) *starlark.Function {
-	if m, ok := f.(*boundMethod); ok {
-		f = m.fn
+func PyFunction(f starlark.Value) *starlark.Function {
+	if m, ok := f.(*BoundMethod); ok {
+		f = m.Fn
 	}
-	if g, ok := f.(*genFunc); ok {
+	if g, ok := f.(*GenFunc); ok {
 		f = g.fn
 	}
 	fn, _ := f.(*starlark.Function)
@@ -53,11 +53,11 @@ func pyFunction(f starlark.Value) *starlark.Function {
 }
 
 // annotations returns f.__annotations__, the same dict each time.
-func (r *Interp) annotations(f starlark.Value) (*starlark.Dict, error) {
-	if m, ok := f.(*boundMethod); ok {
-		f = m.fn
+func (r *Interp) Annotations(f starlark.Value) (*starlark.Dict, error) {
+	if m, ok := f.(*BoundMethod); ok {
+		f = m.Fn
 	}
-	if g, ok := f.(*genFunc); ok {
+	if g, ok := f.(*GenFunc); ok {
 		f = g.fn
 	}
 	a := r.annots[f]
@@ -74,19 +74,19 @@ func (r *Interp) annotations(f starlark.Value) (*starlark.Dict, error) {
 // funcAttr answers the introspection attributes of a function defined in
 // the REPL; ok is false when name is not one of them.
 func (r *Interp) funcAttr(f starlark.Value, name string) (starlark.Value, bool, error) {
-	fn := pyFunction(f)
+	fn := PyFunction(f)
 	if fn == nil {
 		return nil, false, nil
 	}
 	switch name {
 	case "__annotations__":
-		d, err := r.annotations(f)
+		d, err := r.Annotations(f)
 		return d, true, err
 	case "__defaults__":
 		var out starlark.Tuple
-		for _, p := range funcParams(fn) {
-			if p.kind <= paramPosOrKw && p.dflt != nil {
-				out = append(out, p.dflt)
+		for _, p := range FuncParams(fn) {
+			if p.Kind <= ParamPosOrKw && p.Dflt != nil {
+				out = append(out, p.Dflt)
 			}
 		}
 		if out == nil {
@@ -95,9 +95,9 @@ func (r *Interp) funcAttr(f starlark.Value, name string) (starlark.Value, bool, 
 		return out, true, nil
 	case "__kwdefaults__":
 		d := starlark.NewDict(0)
-		for _, p := range funcParams(fn) {
-			if p.kind == paramKwOnly && p.dflt != nil {
-				_ = d.SetKey(starlark.String(p.name), p.dflt)
+		for _, p := range FuncParams(fn) {
+			if p.Kind == ParamKwOnly && p.Dflt != nil {
+				_ = d.SetKey(starlark.String(p.Name), p.Dflt)
 			}
 		}
 		if d.Len() == 0 {
@@ -113,26 +113,26 @@ func (r *Interp) funcAttr(f starlark.Value, name string) (starlark.Value, bool, 
 // The kinds of parameters, in inspect's order.
 const (
 	paramPosOnly = iota
-	paramPosOrKw
-	paramVarPos
-	paramKwOnly
-	paramVarKw
+	ParamPosOrKw
+	ParamVarPos
+	ParamKwOnly
+	ParamVarKw
 )
 
-var paramKindNames = []string{"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "VAR_POSITIONAL", "KEYWORD_ONLY", "VAR_KEYWORD"}
+var ParamKindNames = []string{"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "VAR_POSITIONAL", "KEYWORD_ONLY", "VAR_KEYWORD"}
 
 // funcParam is one parameter of a function; dflt is nil when it has no
 // default.
 type funcParam struct {
-	name string
-	kind int
-	dflt starlark.Value
+	Name string
+	Kind int
+	Dflt starlark.Value
 }
 
 // funcParams lists fn's parameters in Python's order: the positional
 // ones, *args, the keyword-only ones, **kwargs. (The pre-pass drops the
 // positional-only marker /, so there are none.)
-func funcParams(fn *starlark.Function) []funcParam {
+func FuncParams(fn *starlark.Function) []funcParam {
 	n, kwonly := fn.NumParams(), fn.NumKwonlyParams()
 	named := n
 	if fn.HasVarargs() {
@@ -144,20 +144,20 @@ func funcParams(fn *starlark.Function) []funcParam {
 	var out []funcParam
 	for i := 0; i < named; i++ {
 		name, _ := fn.Param(i)
-		kind := paramPosOrKw
+		kind := ParamPosOrKw
 		if i >= named-kwonly {
-			kind = paramKwOnly
+			kind = ParamKwOnly
 		}
-		out = append(out, funcParam{name: name, kind: kind, dflt: fn.ParamDefault(i)})
+		out = append(out, funcParam{Name: name, Kind: kind, Dflt: fn.ParamDefault(i)})
 	}
 	if fn.HasVarargs() {
 		name, _ := fn.Param(named)
-		p := funcParam{name: name, kind: paramVarPos}
+		p := funcParam{Name: name, Kind: ParamVarPos}
 		out = append(out[:named-kwonly], append([]funcParam{p}, out[named-kwonly:]...)...)
 	}
 	if fn.HasKwargs() {
 		name, _ := fn.Param(n - 1)
-		out = append(out, funcParam{name: name, kind: paramVarKw})
+		out = append(out, funcParam{Name: name, Kind: ParamVarKw})
 	}
 	return out
 }
@@ -167,7 +167,7 @@ type codeObject struct{ fn *starlark.Function }
 
 func (c *codeObject) String() string {
 	pos := c.fn.Position()
-	return "<code object " + c.fn.Name() + ", file \"<stdin>\", line " + itoa(int(pos.Line)) + ">"
+	return "<code object " + c.fn.Name() + ", file \"<stdin>\", line " + Itoa(int(pos.Line)) + ">"
 }
 func (c *codeObject) Type() string          { return "code" }
 func (c *codeObject) Freeze()               {}
@@ -177,11 +177,11 @@ func (c *codeObject) AttrNames() []string {
 	return []string{"co_argcount", "co_filename", "co_firstlineno", "co_kwonlyargcount", "co_name", "co_posonlyargcount", "co_qualname", "co_varnames"}
 }
 func (c *codeObject) Attr(name string) (starlark.Value, error) {
-	params := funcParams(c.fn)
+	params := FuncParams(c.fn)
 	count := func(kind int) starlark.Value {
 		n := 0
 		for _, p := range params {
-			if p.kind == kind {
+			if p.Kind == kind {
 				n++
 			}
 		}
@@ -189,9 +189,9 @@ func (c *codeObject) Attr(name string) (starlark.Value, error) {
 	}
 	switch name {
 	case "co_argcount":
-		return count(paramPosOrKw), nil
+		return count(ParamPosOrKw), nil
 	case "co_kwonlyargcount":
-		return count(paramKwOnly), nil
+		return count(ParamKwOnly), nil
 	case "co_posonlyargcount":
 		return starlark.MakeInt(0), nil
 	case "co_name", "co_qualname":
@@ -216,7 +216,7 @@ func (c *codeObject) Attr(name string) (starlark.Value, error) {
 func numberAttr(x starlark.Value, name string) (starlark.Value, bool) {
 	switch v := x.(type) {
 	case starlark.Bool:
-		return numberAttr(starlark.MakeInt(b2i(bool(v))), name)
+		return numberAttr(starlark.MakeInt(B2i(bool(v))), name)
 	case starlark.Int:
 		switch name {
 		case "real", "numerator":
@@ -245,8 +245,8 @@ func (r *Interp) pyGetattr(_ *starlark.Thread, b *starlark.Builtin, args starlar
 	if err := starlark.UnpackPositionalArgs("getattr", args, kw, 2, &x, &name, &dflt); err != nil {
 		return nil, err
 	}
-	v, err := r.dunderAttr(x, name)
-	if err != nil && dflt != nil && r.catchable(err) && r.ExceptionOf(err).Typ.isSubclass(ExcAttribute) {
+	v, err := r.DunderAttr(x, name)
+	if err != nil && dflt != nil && r.Catchable(err) && r.ExceptionOf(err).Typ.IsSubclass(ExcAttribute) {
 		return dflt, nil
 	}
 	return v, err
@@ -259,8 +259,8 @@ func (r *Interp) pyHasattr(_ *starlark.Thread, b *starlark.Builtin, args starlar
 	if err := starlark.UnpackPositionalArgs("hasattr", args, kw, 2, &x, &name); err != nil {
 		return nil, err
 	}
-	_, err := r.dunderAttr(x, name)
-	if err != nil && r.catchable(err) && r.ExceptionOf(err).Typ.isSubclass(ExcAttribute) {
+	_, err := r.DunderAttr(x, name)
+	if err != nil && r.Catchable(err) && r.ExceptionOf(err).Typ.IsSubclass(ExcAttribute) {
 		return starlark.False, nil
 	}
 	return starlark.Bool(err == nil), err

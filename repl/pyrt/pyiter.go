@@ -14,20 +14,20 @@ import (
 // precomputed (items) or produced on demand (next). Starlark iterators
 // cannot fail, so an error while producing an element stops the thread
 // with the error's text (see fail).
-type pyIter struct {
+type PyIter struct {
 	name   string
 	items  []starlark.Value
 	pos    int
 	next   func() (starlark.Value, bool, error)
 	done   bool
-	thread *starlark.Thread
-	gen    *PyGen              // a generator's: send, throw and close (pygen_methods.go)
-	extra  starlark.StringDict // attributes of its own (csv.DictReader's fieldnames)
+	Thread *starlark.Thread
+	Gen    *PyGen              // a generator's: send, throw and close (pygen_methods.go)
+	Extra  starlark.StringDict // attributes of its own (csv.DictReader's fieldnames)
 }
 
 var (
-	_ starlark.Iterable  = (*pyIter)(nil)
-	_ starlark.Container = (*pyIter)(nil)
+	_ starlark.Iterable  = (*PyIter)(nil)
+	_ starlark.Container = (*PyIter)(nil)
 )
 
 // oneShot reports whether v is consumed by iterating it (an iterator or a
@@ -35,18 +35,18 @@ var (
 // not taken is left for the next reader.
 func oneShot(v starlark.Value) bool {
 	switch v.(type) {
-	case *pyIter, *PyFile:
+	case *PyIter, *PyFile:
 		return true
 	}
 	return false
 }
 
-func newListIter(name string, items []starlark.Value) *pyIter {
-	return &pyIter{name: name, items: items}
+func NewListIter(name string, items []starlark.Value) *PyIter {
+	return &PyIter{name: name, items: items}
 }
 
-func newLazyIter(thread *starlark.Thread, name string, next func() (starlark.Value, bool, error)) *pyIter {
-	return &pyIter{name: name, next: next, thread: thread}
+func NewLazyIter(thread *starlark.Thread, name string, next func() (starlark.Value, bool, error)) *PyIter {
+	return &PyIter{name: name, next: next, Thread: thread}
 }
 
 // stepIter is the iterator map, filter and enumerate return, named name:
@@ -55,17 +55,17 @@ func newLazyIter(thread *starlark.Thread, name string, next func() (starlark.Val
 // error is the call's.
 func stepIter(thread *starlark.Thread, name string, lazy bool, next func() (starlark.Value, bool, error)) (starlark.Value, error) {
 	if lazy {
-		return newLazyIter(thread, name, next), nil
+		return NewLazyIter(thread, name, next), nil
 	}
-	out, err := drain(next)
+	out, err := Drain(next)
 	if err != nil {
 		return nil, err
 	}
-	return newListIter(name, out), nil
+	return NewListIter(name, out), nil
 }
 
 // drain calls next until it ends and returns what it gave.
-func drain(next func() (starlark.Value, bool, error)) ([]starlark.Value, error) {
+func Drain(next func() (starlark.Value, bool, error)) ([]starlark.Value, error) {
 	var out []starlark.Value
 	for {
 		v, ok, err := next()
@@ -79,21 +79,21 @@ func drain(next func() (starlark.Value, bool, error)) ([]starlark.Value, error) 
 	}
 }
 
-func (it *pyIter) String() string       { return "<" + it.name + " object>" }
-func (it *pyIter) reprPy() string       { return "<" + it.name + " object>" }
-func (it *pyIter) Type() string         { return it.name }
-func (it *pyIter) Freeze()              {}
-func (it *pyIter) Truth() starlark.Bool { return true }
-func (it *pyIter) Hash() (uint32, error) {
-	return 0, pyErrorf(excTypeError, "unhashable type: '%s'", it.name)
+func (it *PyIter) String() string       { return "<" + it.name + " object>" }
+func (it *PyIter) ReprPy() string       { return "<" + it.name + " object>" }
+func (it *PyIter) Type() string         { return it.name }
+func (it *PyIter) Freeze()              {}
+func (it *PyIter) Truth() starlark.Bool { return true }
+func (it *PyIter) Hash() (uint32, error) {
+	return 0, PyErrorf(ExcTypeError, "unhashable type: '%s'", it.name)
 }
-func (it *pyIter) Iterate() starlark.Iterator {
+func (it *PyIter) Iterate() starlark.Iterator {
 	return &pyIterator{it}
 }
 
 // Has is x in it: Python takes elements up to the first equal to x and
 // leaves the rest for the next reader.
-func (it *pyIter) Has(x starlark.Value) (bool, error) {
+func (it *PyIter) Has(x starlark.Value) (bool, error) {
 	for {
 		v, ok, err := it.step()
 		if err != nil || !ok {
@@ -109,7 +109,7 @@ func (it *pyIter) Has(x starlark.Value) (bool, error) {
 }
 
 // step returns the next element.
-func (it *pyIter) step() (starlark.Value, bool, error) {
+func (it *PyIter) step() (starlark.Value, bool, error) {
 	if it.done {
 		return nil, false, nil
 	}
@@ -130,12 +130,12 @@ func (it *pyIter) step() (starlark.Value, bool, error) {
 	return v, ok, err
 }
 
-type pyIterator struct{ it *pyIter }
+type pyIterator struct{ it *PyIter }
 
 func (p *pyIterator) Next(out *starlark.Value) bool {
 	v, ok, err := p.it.step()
 	if err != nil {
-		p.it.fail(err)
+		p.it.Fail(err)
 		return false
 	}
 	if ok {
@@ -149,21 +149,21 @@ func (p *pyIterator) Done() {}
 // fail stops the thread: a Starlark loop cannot see an iterator's error.
 // The interpreter keeps the error, which try and the result then see in
 // place of the stop (iterfail.go).
-func (it *pyIter) fail(err error) {
-	if it.thread == nil {
+func (it *PyIter) Fail(err error) {
+	if it.Thread == nil {
 		return
 	}
-	if r, _ := it.thread.Local(ThreadInterp).(*Interp); r != nil && r.IterErr == nil {
-		r.IterErr, r.IterThread = err, it.thread
-		it.thread.Cancel(iterCancel)
+	if r, _ := it.Thread.Local(ThreadInterp).(*Interp); r != nil && r.IterErr == nil {
+		r.IterErr, r.IterThread = err, it.Thread
+		it.Thread.Cancel(iterCancel)
 		return
 	}
-	it.thread.Cancel(ErrorMessage(err))
+	it.Thread.Cancel(ErrorMessage(err))
 }
 
 // iterate calls f for each element of an iterable value (strings yield
 // their characters); f returns false to stop.
-func iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
+func Iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
 	if b, ok := v.(starlark.Bytes); ok {
 		v = byteInts(string(b))
 	}
@@ -185,7 +185,7 @@ func iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
 		}
 		v = it
 	}
-	if it, ok := v.(*pyIter); ok {
+	if it, ok := v.(*PyIter); ok {
 		for {
 			x, ok, err := it.step()
 			if err != nil || !ok {
@@ -198,7 +198,7 @@ func iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
 	}
 	itv, ok := v.(starlark.Iterable)
 	if !ok {
-		return pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(v))
+		return PyErrorf(ExcTypeError, "'%s' object is not iterable", PyTypeName(v))
 	}
 	iter := itv.Iterate()
 	defer iter.Done()
@@ -212,12 +212,12 @@ func iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
 }
 
 // listOf returns the elements of an iterable value.
-func listOf(v starlark.Value) ([]starlark.Value, error) {
+func ListOf(v starlark.Value) ([]starlark.Value, error) {
 	var out []starlark.Value
 	if n := starlark.Len(v); n > 0 {
 		out = make([]starlark.Value, 0, n)
 	}
-	err := iterate(v, func(x starlark.Value) (bool, error) {
+	err := Iterate(v, func(x starlark.Value) (bool, error) {
 		out = append(out, x)
 		return true, nil
 	})
@@ -239,14 +239,14 @@ func chars(s string) []starlark.Value {
 // a one-pass iterator's own, or those of a copy of v (so that no
 // Starlark iteration stays open, which would freeze a list against
 // appends).
-func stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
+func Stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
 	switch it := v.(type) {
-	case *pyIter:
+	case *PyIter:
 		return it.step, nil
 	case *PyFile:
 		return it.nextLine, nil
 	}
-	vals, err := listOf(v)
+	vals, err := ListOf(v)
 	if err != nil {
 		return nil, err
 	}
@@ -266,13 +266,13 @@ func stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
 // values that element gives. Elements are taken one at a time, when the
 // consumer asks for a value the pending ones cannot give.
 func genexpr(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	step, err := stepper(args[0])
+	step, err := Stepper(args[0])
 	if err != nil {
 		return nil, err
 	}
 	fn := args[1]
 	var pending []starlark.Value
-	return newLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
+	return NewLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
 		for len(pending) == 0 {
 			v, ok, err := step()
 			if err != nil || !ok {
@@ -282,7 +282,7 @@ func genexpr(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 			if err != nil {
 				return nil, false, err
 			}
-			pending = elems(res)
+			pending = Elems(res)
 		}
 		v := pending[0]
 		pending = pending[1:]

@@ -21,7 +21,7 @@ import (
 func boolTwin(k starlark.Value) starlark.Value {
 	switch k := k.(type) {
 	case starlark.Bool:
-		return starlark.MakeInt(b2i(bool(k)))
+		return starlark.MakeInt(B2i(bool(k)))
 	case starlark.Int:
 		if n, ok := k.Int64(); ok && (n == 0 || n == 1) {
 			return starlark.Bool(n == 1)
@@ -82,7 +82,7 @@ func bitOp(op syntax.Token) func(x, y starlark.Value) (starlark.Value, error) {
 				}
 			}
 		}
-		return arith(op, x, y)
+		return Arith(op, x, y)
 	}
 }
 
@@ -138,14 +138,14 @@ func pySetItem(v, x, k starlark.Value) error {
 	case starlark.HasSetIndex:
 		i, err := sequenceIndex(x, k, x.Len())
 		if err != nil {
-			if pe, ok := err.(*pyError); ok && pe.exc.Typ == excIndexError {
-				return pyErrorf(excIndexError, "%s assignment index out of range", pyTypeName(x))
+			if pe, ok := err.(*PyError); ok && pe.Exc.Typ == ExcIndexError {
+				return PyErrorf(ExcIndexError, "%s assignment index out of range", PyTypeName(x))
 			}
 			return err
 		}
 		return x.SetIndex(i, v)
 	}
-	return pyErrorf(excTypeError, "'%s' object does not support item assignment", pyTypeName(x))
+	return PyErrorf(ExcTypeError, "'%s' object does not support item assignment", PyTypeName(x))
 }
 
 // mergeBoolKeys makes a dict or set just built (a display, a
@@ -201,10 +201,10 @@ func dictDisplay(kv starlark.Tuple) (starlark.Value, error) {
 	for i := 0; i+1 < len(kv); i += 2 {
 		k := kv[i]
 		if _, err := k.Hash(); err != nil {
-			if _, raised := err.(*pyError); raised {
+			if _, raised := err.(*PyError); raised {
 				return nil, err // a __hash__'s own error
 			}
-			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+			return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(k))
 		}
 		if err := d.SetKey(storedKey(d, k), kv[i+1]); err != nil {
 			return nil, err
@@ -241,7 +241,7 @@ func dictGet(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []
 	d := recv.(*starlark.Dict)
 	v, found, err := d.Get(storedKey(d, k))
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+		return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(k))
 	}
 	if !found {
 		return def, nil
@@ -259,7 +259,7 @@ func dictSetdefault(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple
 	k = storedKey(d, k)
 	v, found, err := d.Get(k)
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+		return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(k))
 	}
 	if found {
 		return v, nil
@@ -275,7 +275,7 @@ func setAdd(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []s
 	s := recv.(*starlark.Set)
 	if err := s.Insert(storedElem(s, k)); err != nil {
 		if _, herr := k.Hash(); herr != nil {
-			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+			return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(k))
 		}
 		return nil, err
 	}
@@ -294,12 +294,12 @@ func setRemove(name string) methodFunc {
 		found, err := s.Delete(storedElem(s, k))
 		if err != nil {
 			if _, herr := k.Hash(); herr != nil {
-				return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(k))
+				return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(k))
 			}
 			return nil, err
 		}
 		if !found && name == "remove" {
-			return nil, keyError(k)
+			return nil, KeyError(k)
 		}
 		return starlark.None, nil
 	}
@@ -427,14 +427,14 @@ func dictUpdate(thread *starlark.Thread, recv starlark.Value, args starlark.Tupl
 // twin the set already holds.
 func setUpdate(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(kw) > 0 {
-		return nil, pyErrorf(excTypeError, "set.update() takes no keyword arguments")
+		return nil, PyErrorf(ExcTypeError, "set.update() takes no keyword arguments")
 	}
 	s := recv.(*starlark.Set)
 	for _, it := range args {
-		err := iterate(it, func(e starlark.Value) (bool, error) {
+		err := Iterate(it, func(e starlark.Value) (bool, error) {
 			if err := s.Insert(storedElem(s, e)); err != nil {
 				if _, herr := e.Hash(); herr != nil {
-					return false, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(e))
+					return false, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(e))
 				}
 				return false, err
 			}
@@ -455,9 +455,9 @@ func setOpMethod(name string, op syntax.Token) methodFunc {
 		s := recv.(*starlark.Set)
 		native := func() (starlark.Value, error) { // Starlark's takes one iterable: folded over them
 			if len(kw) > 0 {
-				return nil, pyErrorf(excTypeError, "set.%s() takes no keyword arguments", name)
+				return nil, PyErrorf(ExcTypeError, "set.%s() takes no keyword arguments", name)
 			}
-			var res starlark.Value = copySet(s)
+			var res starlark.Value = CopySet(s)
 			for _, a := range args {
 				m, err := res.(*starlark.Set).Attr(name)
 				if err != nil {
@@ -479,9 +479,9 @@ func setOpMethod(name string, op syntax.Token) methodFunc {
 			o, ok := a.(*starlark.Set)
 			if isSet[i] = ok; !ok {
 				o = starlark.NewSet(0)
-				err := iterate(a, func(e starlark.Value) (bool, error) {
+				err := Iterate(a, func(e starlark.Value) (bool, error) {
 					if err := o.Insert(storedElem(o, e)); err != nil {
-						return false, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(e))
+						return false, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(e))
 					}
 					return true, nil
 				})
@@ -528,7 +528,7 @@ func setOpMethod(name string, op syntax.Token) methodFunc {
 			res, _ = twinSetOp(op, res.(*starlark.Set), o)
 		}
 		if res == recv {
-			return copySet(s), nil
+			return CopySet(s), nil
 		}
 		return res, nil
 	}

@@ -83,7 +83,7 @@ func (r *Interp) matchPattern(thread *starlark.Thread, x starlark.Value, p starl
 	case "k":
 		return r.matchClass(thread, x, p, caps)
 	}
-	return false, pyErrorf(excRuntime, "unknown pattern %s", PyRepr(p))
+	return false, PyErrorf(ExcRuntime, "unknown pattern %s", PyRepr(p))
 }
 
 // matchSequence matches lists, tuples and ranges, never strings, bytes
@@ -92,12 +92,12 @@ func (r *Interp) matchSequence(thread *starlark.Thread, x starlark.Value, p star
 	var items []starlark.Value
 	switch s := x.(type) {
 	case *starlark.List, starlark.Tuple:
-		items = elems(s)
+		items = Elems(s)
 	default:
 		if x.Type() != "range" {
 			return false, nil
 		}
-		items = elemsOf(x)
+		items = ElemsOf(x)
 	}
 	subs := p[1].(starlark.Tuple)
 	star, _ := starlark.AsInt32(p[2])
@@ -193,7 +193,7 @@ func (r *Interp) matchClass(thread *starlark.Thread, x starlark.Value, p starlar
 	}
 	for _, a := range attrs {
 		pair := a.(starlark.Tuple)
-		v, err := getAttr(x, string(pair[0].(starlark.String)))
+		v, err := GetAttr(x, string(pair[0].(starlark.String)))
 		if err != nil {
 			return false, nil // no such attribute: no match
 		}
@@ -208,22 +208,22 @@ func (r *Interp) matchClass(thread *starlark.Thread, x starlark.Value, p starlar
 // cls, or nil for a builtin type matching its subject itself.
 func matchArgs(cls starlark.Value, n int) ([]string, error) {
 	t, _ := cls.(*PyType)
-	name := pyTypeName(cls)
+	name := PyTypeName(cls)
 	if t != nil {
-		name = t.name
-		if t.user == nil && selfMatching[t.name] {
+		name = t.TypeName
+		if t.User == nil && selfMatching[t.TypeName] {
 			if n > 1 {
-				return nil, pyErrorf(excTypeError, "%s() accepts 1 positional sub-pattern (%d given)", t.name, n)
+				return nil, PyErrorf(ExcTypeError, "%s() accepts 1 positional sub-pattern (%d given)", t.TypeName, n)
 			}
 			return nil, nil
 		}
 	}
 	var names []string
-	if v, err := getAttr(cls, "__match_args__"); err == nil {
-		for _, x := range elems(v) {
+	if v, err := GetAttr(cls, "__match_args__"); err == nil {
+		for _, x := range Elems(v) {
 			s, ok := x.(starlark.String)
 			if !ok {
-				return nil, pyErrorf(excTypeError, "__match_args__ elements must be strings (got %s)", pyTypeName(x))
+				return nil, PyErrorf(ExcTypeError, "__match_args__ elements must be strings (got %s)", PyTypeName(x))
 			}
 			names = append(names, string(s))
 		}
@@ -235,12 +235,12 @@ func matchArgs(cls starlark.Value, n int) ([]string, error) {
 		}
 	}
 	if n > len(names) {
-		return nil, pyErrorf(excTypeError, "%s() accepts %d positional sub-pattern%s (%d given)", name, len(names), plural(len(names)), n)
+		return nil, PyErrorf(ExcTypeError, "%s() accepts %d positional sub-pattern%s (%d given)", name, len(names), Plural(len(names)), n)
 	}
 	return names[:n], nil
 }
 
-func elemsOf(v starlark.Value) starlark.Tuple {
-	vals, _ := listOf(v)
+func ElemsOf(v starlark.Value) starlark.Tuple {
+	vals, _ := ListOf(v)
 	return vals
 }

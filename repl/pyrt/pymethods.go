@@ -75,11 +75,11 @@ func init() {
 
 // callMethod is x.name(*args): the Python method where Starlark's differs
 // or is missing, the value's own otherwise.
-func callMethod(thread *starlark.Thread, recv starlark.Value, name string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func CallMethod(thread *starlark.Thread, recv starlark.Value, name string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if f, ok := methodTable(recv)[name]; ok {
 		return f(thread, recv, args, kw)
 	}
-	attr, err := getAttr(recv, name)
+	attr, err := GetAttr(recv, name)
 	if err != nil {
 		return nil, err
 	}
@@ -96,9 +96,9 @@ func strSplit(name string) methodFunc {
 			return nil, err
 		}
 		if s, ok := sep.(starlark.String); ok && s == "" {
-			return nil, pyErrorf(excValueError, "empty separator")
+			return nil, PyErrorf(ExcValueError, "empty separator")
 		}
-		m, err := getAttr(recv, name)
+		m, err := GetAttr(recv, name)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +172,7 @@ func strJust(align byte) methodFunc {
 			return nil, err
 		}
 		if utf8.RuneCountInString(fill) != 1 {
-			return nil, pyErrorf(excTypeError, "The fill character must be exactly one character long")
+			return nil, PyErrorf(ExcTypeError, "The fill character must be exactly one character long")
 		}
 		s := string(recv.(starlark.String))
 		marg := width - pystr.CharLen(s)
@@ -235,7 +235,7 @@ func strFind(last, raise bool) methodFunc {
 
 func notFound(raise bool) (starlark.Value, error) {
 	if raise {
-		return nil, pyErrorf(excValueError, "substring not found")
+		return nil, PyErrorf(ExcValueError, "substring not found")
 	}
 	return starlark.MakeInt(-1), nil
 }
@@ -331,7 +331,7 @@ func strEncode(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw 
 	case "latin-1":
 		limit = 0x100
 	default:
-		return nil, pyErrorf(excLookup, "unknown encoding: %s", encoding)
+		return nil, PyErrorf(excLookup, "unknown encoding: %s", encoding)
 	}
 	var out []byte
 	pos := 0
@@ -343,7 +343,7 @@ func strEncode(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw 
 		case errs == "replace":
 			out = append(out, '?')
 		default:
-			return nil, &pyError{&PyException{Typ: excUnicodeEncode, text: "'" + normEncoding(encoding) + "' codec can't encode character " + pystr.Quote(string(r)) + " in position " + itoa(pos) + ": ordinal not in range(" + itoa(limit) + ")"}}
+			return nil, &PyError{&PyException{Typ: excUnicodeEncode, Text: "'" + normEncoding(encoding) + "' codec can't encode character " + pystr.Quote(string(r)) + " in position " + Itoa(pos) + ": ordinal not in range(" + Itoa(limit) + ")"}}
 		}
 		pos++
 	}
@@ -374,7 +374,7 @@ func listSort(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple,
 	for i := range vals {
 		vals[i] = l.Index(i)
 	}
-	sorted, err := sortValues(thread, vals, key, reverse)
+	sorted, err := SortValues(thread, vals, key, reverse)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +387,7 @@ func listSort(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple,
 }
 
 // sortValues sorts stably by key (called once per element), as Python does.
-func sortValues(thread *starlark.Thread, vals []starlark.Value, key starlark.Value, reverse bool) ([]starlark.Value, error) {
+func SortValues(thread *starlark.Thread, vals []starlark.Value, key starlark.Value, reverse bool) ([]starlark.Value, error) {
 	keys := vals
 	if key != starlark.None {
 		keys = make([]starlark.Value, len(vals))
@@ -421,7 +421,7 @@ func sortValues(thread *starlark.Thread, vals []starlark.Value, key starlark.Val
 	return out, nil
 }
 
-func elems(v starlark.Value) []starlark.Value {
+func Elems(v starlark.Value) []starlark.Value {
 	switch v := v.(type) {
 	case starlark.Tuple:
 		return v
@@ -439,7 +439,7 @@ func seqCopy(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []
 	if err := starlark.UnpackPositionalArgs("copy", args, kw, 0); err != nil {
 		return nil, err
 	}
-	return starlark.NewList(elems(recv)), nil
+	return starlark.NewList(Elems(recv)), nil
 }
 
 func seqCount(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -448,7 +448,7 @@ func seqCount(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 		return nil, err
 	}
 	n := 0
-	for _, v := range elems(recv) {
+	for _, v := range Elems(recv) {
 		if eq, err := starlark.Equal(v, x); err == nil && eq {
 			n++
 		}
@@ -462,7 +462,7 @@ func seqIndex(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 	if err := starlark.UnpackPositionalArgs("index", args, kw, 1, &x, &start, &end); err != nil {
 		return nil, err
 	}
-	vals := elems(recv)
+	vals := Elems(recv)
 	a, b, _, err := sliceIndices(start, end, starlark.None, len(vals))
 	if err != nil {
 		return nil, err
@@ -473,9 +473,9 @@ func seqIndex(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw [
 		}
 	}
 	if _, ok := recv.(starlark.Tuple); ok {
-		return nil, pyErrorf(excValueError, "tuple.index(x): x not in tuple")
+		return nil, PyErrorf(ExcValueError, "tuple.index(x): x not in tuple")
 	}
-	return nil, pyErrorf(excValueError, "%s is not in list", PyRepr(x))
+	return nil, PyErrorf(ExcValueError, "%s is not in list", PyRepr(x))
 }
 
 func listReverse(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -483,7 +483,7 @@ func listReverse(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, k
 		return nil, err
 	}
 	l := recv.(*starlark.List)
-	vals := elems(l)
+	vals := Elems(l)
 	for i, v := range vals {
 		if err := l.SetIndex(len(vals)-1-i, v); err != nil {
 			return nil, err
@@ -497,7 +497,7 @@ func listExtend(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw
 	if err := starlark.UnpackPositionalArgs("extend", args, kw, 1, &x); err != nil {
 		return nil, err
 	}
-	vals, err := listOf(x)
+	vals, err := ListOf(x)
 	if err != nil {
 		return nil, err
 	}
@@ -538,7 +538,7 @@ func dictPop(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []
 	if def != nil {
 		return def, nil
 	}
-	return nil, keyError(k)
+	return nil, KeyError(k)
 }
 
 func dictPopitem(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -548,7 +548,7 @@ func dictPopitem(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, k
 	d := recv.(*starlark.Dict)
 	items := d.Items()
 	if len(items) == 0 {
-		return nil, pyErrorf(excKeyError, "popitem(): dictionary is empty")
+		return nil, PyErrorf(ExcKeyError, "popitem(): dictionary is empty")
 	}
 	last := items[len(items)-1]
 	if _, _, err := d.Delete(last[0]); err != nil {
@@ -561,7 +561,7 @@ func setCopy(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []
 	if err := starlark.UnpackPositionalArgs("copy", args, kw, 0); err != nil {
 		return nil, err
 	}
-	return copySet(recv.(*starlark.Set)), nil
+	return CopySet(recv.(*starlark.Set)), nil
 }
 
 func setIsDisjoint(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -571,7 +571,7 @@ func setIsDisjoint(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple,
 	}
 	s := recv.(*starlark.Set)
 	disjoint := true
-	err := iterate(other, func(x starlark.Value) (bool, error) {
+	err := Iterate(other, func(x starlark.Value) (bool, error) {
 		if ok, _ := s.Has(x); ok {
 			disjoint = false
 			return false, nil

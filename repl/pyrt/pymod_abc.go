@@ -33,9 +33,9 @@ func (m *abstractMethod) CallInternal(thread *starlark.Thread, args starlark.Tup
 
 func (r *Interp) abcModule() starlark.Value {
 	abc := r.abcClass()
-	return newModule("abc", starlark.StringDict{
+	return NewModule("abc", starlark.StringDict{
 		"ABC": abc,
-		"abstractmethod": builtin("abstractmethod", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"abstractmethod": Builtin("abstractmethod", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var f starlark.Value
 			if err := starlark.UnpackPositionalArgs("abstractmethod", args, kw, 1, &f); err != nil {
 				return nil, err
@@ -47,21 +47,21 @@ func (r *Interp) abcModule() starlark.Value {
 
 // abcClass is abc.ABC, made once per interpreter.
 func (r *Interp) abcClass() *PyType {
-	if t, ok := r.types["abc.ABC"]; ok {
+	if t, ok := r.Types["abc.ABC"]; ok {
 		return t
 	}
-	t := &PyType{name: "ABC", module: "abc", base: r.types["object"], user: &userClass{r: r, dict: map[string]starlark.Value{}}}
-	t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return t.construct(thread, args, kw)
+	t := &PyType{TypeName: "ABC", Module: "abc", Base: r.Types["object"], User: &UserClass{R: r, Dict: map[string]starlark.Value{}}}
+	t.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return t.Construct(thread, args, kw)
 	}
-	r.types["abc.ABC"] = t
+	r.Types["abc.ABC"] = t
 	return t
 }
 
 // derivesABC reports whether t is or derives from abc.ABC.
 func derivesABC(t *PyType) bool {
-	for c := t; c != nil; c = c.base {
-		if c.module == "abc" && c.name == "ABC" {
+	for c := t; c != nil; c = c.Base {
+		if c.Module == "abc" && c.TypeName == "ABC" {
 			return true
 		}
 	}
@@ -76,16 +76,16 @@ func abstractLeft(t *PyType) []string {
 	}
 	seen := map[string]bool{}
 	var left []string
-	for c := t; c != nil; c = c.base {
-		if c.user == nil {
+	for c := t; c != nil; c = c.Base {
+		if c.User == nil {
 			continue
 		}
-		for _, name := range c.user.order {
+		for _, name := range c.User.Order {
 			if seen[name] {
 				continue
 			}
 			seen[name] = true
-			v := c.user.dict[name]
+			v := c.User.Dict[name]
 			if p, ok := v.(*pyProperty); ok {
 				v = p.fget
 			}
@@ -104,5 +104,5 @@ func abstractError(t *PyType, left []string) error {
 	if len(left) > 1 {
 		s = "s"
 	}
-	return pyErrorf(excTypeError, "Can't instantiate abstract class %s with abstract method%s %s", t.name, s, strings.Join(left, ", "))
+	return PyErrorf(ExcTypeError, "Can't instantiate abstract class %s with abstract method%s %s", t.TypeName, s, strings.Join(left, ", "))
 }

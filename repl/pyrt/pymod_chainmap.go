@@ -22,10 +22,10 @@ var (
 )
 
 func (r *Interp) chainMapType() *PyType {
-	t := &PyType{name: "ChainMap", module: "collections", base: r.types["object"]}
-	t.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	t := &PyType{TypeName: "ChainMap", Module: "collections", Base: r.Types["object"]}
+	t.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(kw) > 0 {
-			return nil, pyErrorf(excTypeError, "ChainMap() takes no keyword arguments")
+			return nil, PyErrorf(ExcTypeError, "ChainMap() takes no keyword arguments")
 		}
 		maps := append([]starlark.Value(nil), args...)
 		if len(maps) == 0 {
@@ -33,13 +33,13 @@ func (r *Interp) chainMapType() *PyType {
 		}
 		return &chainMap{cls: t, maps: starlark.NewList(maps)}, nil
 	}
-	r.types["ChainMap"] = t
+	r.Types["ChainMap"] = t
 	return t
 }
 
-func (c *chainMap) pyClass() *PyType { return c.cls }
-func (c *chainMap) String() string   { return c.reprPy() }
-func (c *chainMap) reprPy() string {
+func (c *chainMap) PyClass() *PyType { return c.cls }
+func (c *chainMap) String() string   { return c.ReprPy() }
+func (c *chainMap) ReprPy() string {
 	parts := make([]string, c.maps.Len())
 	for i := range parts {
 		parts[i] = PyRepr(c.maps.Index(i))
@@ -50,7 +50,7 @@ func (c *chainMap) Type() string         { return "ChainMap" }
 func (c *chainMap) Freeze()              { c.maps.Freeze() }
 func (c *chainMap) Truth() starlark.Bool { return c.Len() > 0 }
 func (c *chainMap) Hash() (uint32, error) {
-	return 0, pyErrorf(excTypeError, "unhashable type: 'ChainMap'")
+	return 0, PyErrorf(ExcTypeError, "unhashable type: 'ChainMap'")
 }
 
 func (c *chainMap) Get(k starlark.Value) (starlark.Value, bool, error) {
@@ -72,7 +72,7 @@ func (c *chainMap) Has(k starlark.Value) (bool, error) {
 func (c *chainMap) SetKey(k, v starlark.Value) error {
 	m, ok := c.maps.Index(0).(starlark.HasSetKey)
 	if !ok {
-		return pyErrorf(excTypeError, "'%s' object does not support item assignment", pyTypeName(c.maps.Index(0)))
+		return PyErrorf(ExcTypeError, "'%s' object does not support item assignment", PyTypeName(c.maps.Index(0)))
 	}
 	return m.SetKey(k, v)
 }
@@ -121,7 +121,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 		return &chainMap{cls: c.cls, maps: starlark.NewList(rest)}, nil
 	}
 	m := func(f func(args starlark.Tuple) (starlark.Value, error)) (starlark.Value, error) {
-		return builtin("ChainMap."+name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("ChainMap."+name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			return f(args)
 		}), nil
 	}
@@ -129,7 +129,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 	case "get":
 		return m(func(args starlark.Tuple) (starlark.Value, error) {
 			if len(args) < 1 || len(args) > 2 {
-				return nil, pyErrorf(excTypeError, "get expected 1 or 2 arguments, got %d", len(args))
+				return nil, PyErrorf(ExcTypeError, "get expected 1 or 2 arguments, got %d", len(args))
 			}
 			v, found, err := c.Get(args[0])
 			if err != nil || found {
@@ -141,14 +141,14 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 			return starlark.None, nil
 		})
 	case "keys":
-		return m(func(starlark.Tuple) (starlark.Value, error) { return newListIter("dict_keys", c.keys()), nil })
+		return m(func(starlark.Tuple) (starlark.Value, error) { return NewListIter("dict_keys", c.keys()), nil })
 	case "values":
 		return m(func(starlark.Tuple) (starlark.Value, error) {
 			var out []starlark.Value
 			for _, kv := range c.Items() {
 				out = append(out, kv[1])
 			}
-			return newListIter("dict_values", out), nil
+			return NewListIter("dict_values", out), nil
 		})
 	case "items":
 		return m(func(starlark.Tuple) (starlark.Value, error) {
@@ -156,7 +156,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 			for _, kv := range c.Items() {
 				out = append(out, kv)
 			}
-			return newListIter("dict_items", out), nil
+			return NewListIter("dict_items", out), nil
 		})
 	case "new_child":
 		return m(func(args starlark.Tuple) (starlark.Value, error) {
@@ -173,7 +173,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 	case "pop":
 		return m(func(args starlark.Tuple) (starlark.Value, error) {
 			if len(args) < 1 {
-				return nil, pyErrorf(excTypeError, "pop expected at least 1 argument, got 0")
+				return nil, PyErrorf(ExcTypeError, "pop expected at least 1 argument, got 0")
 			}
 			if d, ok := c.maps.Index(0).(*starlark.Dict); ok {
 				if v, found, err := d.Delete(args[0]); err != nil || found {
@@ -183,7 +183,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 			if len(args) > 1 {
 				return args[1], nil
 			}
-			return nil, pyErrorf(excKeyError, "Key not found in the first mapping: %s", PyRepr(args[0]))
+			return nil, PyErrorf(ExcKeyError, "Key not found in the first mapping: %s", PyRepr(args[0]))
 		})
 	}
 	return nil, nil

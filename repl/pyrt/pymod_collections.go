@@ -11,48 +11,48 @@ import (
 )
 
 func (r *Interp) collectionsModule() starlark.Value {
-	dict := r.types["dict"]
-	counter := &PyType{name: "Counter", module: "collections", base: dict}
-	counter.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		c := &dictLike{d: starlark.NewDict(0), cls: counter, kind: kindCounter}
+	dict := r.Types["dict"]
+	counter := &PyType{TypeName: "Counter", Module: "collections", Base: dict}
+	counter.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		c := &DictLike{D: starlark.NewDict(0), Cls: counter, Kind: kindCounter}
 		if len(args) > 1 {
-			return nil, pyErrorf(excTypeError, "Counter expected at most 1 argument, got %d", len(args))
+			return nil, PyErrorf(ExcTypeError, "Counter expected at most 1 argument, got %d", len(args))
 		}
 		return c, c.count(args, kw, 1)
 	}
-	defaultdict := &PyType{name: "defaultdict", module: "collections", base: dict}
-	defaultdict.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		d := &dictLike{d: starlark.NewDict(0), cls: defaultdict, kind: kindDefault, factory: starlark.None, thread: thread}
+	defaultdict := &PyType{TypeName: "defaultdict", Module: "collections", Base: dict}
+	defaultdict.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		d := &DictLike{D: starlark.NewDict(0), Cls: defaultdict, Kind: kindDefault, Factory: starlark.None, Thread: thread}
 		if len(args) > 0 {
 			if _, ok := args[0].(starlark.Callable); !ok && args[0] != starlark.None {
-				return nil, pyErrorf(excTypeError, "first argument must be callable or None")
+				return nil, PyErrorf(ExcTypeError, "first argument must be callable or None")
 			}
-			d.factory, args = args[0], args[1:]
+			d.Factory, args = args[0], args[1:]
 		}
 		return d, d.update(args, kw)
 	}
-	ordered := &PyType{name: "OrderedDict", module: "collections", base: dict}
-	ordered.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		d := &dictLike{d: starlark.NewDict(0), cls: ordered, kind: kindOrdered}
+	ordered := &PyType{TypeName: "OrderedDict", Module: "collections", Base: dict}
+	ordered.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		d := &DictLike{D: starlark.NewDict(0), Cls: ordered, Kind: KindOrdered}
 		return d, d.update(args, kw)
 	}
 	fromkeys := func(t *PyType, kind int) *starlark.Builtin {
-		return builtin(t.name+".fromkeys", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin(t.TypeName+".fromkeys", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			d, err := dictFromkeys(thread, b, args, kw)
 			if err != nil {
 				return nil, err
 			}
-			return &dictLike{d: d.(*starlark.Dict), cls: t, kind: kind, factory: starlark.None, thread: thread}, nil
+			return &DictLike{D: d.(*starlark.Dict), Cls: t, Kind: kind, Factory: starlark.None, Thread: thread}, nil
 		})
 	}
-	ordered.attrs = starlark.StringDict{"fromkeys": fromkeys(ordered, kindOrdered)}
-	defaultdict.attrs = starlark.StringDict{"fromkeys": fromkeys(defaultdict, kindDefault)}
+	ordered.Attrs = starlark.StringDict{"fromkeys": fromkeys(ordered, KindOrdered)}
+	defaultdict.Attrs = starlark.StringDict{"fromkeys": fromkeys(defaultdict, kindDefault)}
 	for _, t := range []*PyType{counter, defaultdict, ordered} {
-		r.types[t.name] = t
+		r.Types[t.TypeName] = t
 	}
-	return newModule("collections", starlark.StringDict{
+	return NewModule("collections", starlark.StringDict{
 		"Counter": counter, "defaultdict": defaultdict, "OrderedDict": ordered,
-		"namedtuple": builtin("collections.namedtuple", r.namedtuple),
+		"namedtuple": Builtin("collections.namedtuple", r.Namedtuple),
 		"deque":      r.dequeType(),
 		"ChainMap":   r.chainMapType(),
 	})
@@ -61,48 +61,48 @@ func (r *Interp) collectionsModule() starlark.Value {
 const (
 	kindCounter = iota + 1
 	kindDefault
-	kindOrdered
+	KindOrdered
 )
 
 // dictLike is a Counter, defaultdict or OrderedDict: a dict with its own
 // reading of missing keys, methods and repr.
-type dictLike struct {
-	d       *starlark.Dict
-	cls     *PyType
-	kind    int
-	factory starlark.Value // defaultdict
-	thread  *starlark.Thread
+type DictLike struct {
+	D       *starlark.Dict
+	Cls     *PyType
+	Kind    int
+	Factory starlark.Value // defaultdict
+	Thread  *starlark.Thread
 }
 
 var (
-	_ starlark.IterableMapping = (*dictLike)(nil)
-	_ starlark.HasSetKey       = (*dictLike)(nil)
-	_ starlark.Container       = (*dictLike)(nil)
-	_ starlark.HasBinary       = (*dictLike)(nil)
-	_ starlark.HasUnary        = (*dictLike)(nil)
-	_ starlark.Comparable      = (*dictLike)(nil)
+	_ starlark.IterableMapping = (*DictLike)(nil)
+	_ starlark.HasSetKey       = (*DictLike)(nil)
+	_ starlark.Container       = (*DictLike)(nil)
+	_ starlark.HasBinary       = (*DictLike)(nil)
+	_ starlark.HasUnary        = (*DictLike)(nil)
+	_ starlark.Comparable      = (*DictLike)(nil)
 )
 
-func (d *dictLike) pyClass() *PyType { return d.cls }
-func (d *dictLike) String() string   { return d.reprPy() }
-func (d *dictLike) reprPy() string {
+func (d *DictLike) PyClass() *PyType { return d.Cls }
+func (d *DictLike) String() string   { return d.ReprPy() }
+func (d *DictLike) ReprPy() string {
 	var sb strings.Builder
-	switch d.kind {
+	switch d.Kind {
 	case kindCounter:
-		if d.d.Len() == 0 {
+		if d.D.Len() == 0 {
 			return "Counter()"
 		}
 		sb.WriteString("Counter(")
 		writeDictItems(&sb, d.mostCommon(-1), nil)
 	case kindDefault:
-		sb.WriteString("defaultdict(" + PyRepr(d.factory) + ", ")
-		writeDictItems(&sb, d.d.Items(), nil)
+		sb.WriteString("defaultdict(" + PyRepr(d.Factory) + ", ")
+		writeDictItems(&sb, d.D.Items(), nil)
 	default:
-		if d.d.Len() == 0 {
+		if d.D.Len() == 0 {
 			return "OrderedDict()"
 		}
 		sb.WriteString("OrderedDict([") // 3.11's repr: a list of pairs
-		for i, kv := range d.d.Items() {
+		for i, kv := range d.D.Items() {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
@@ -113,68 +113,68 @@ func (d *dictLike) reprPy() string {
 	sb.WriteByte(')')
 	return sb.String()
 }
-func (d *dictLike) Type() string         { return d.cls.name }
-func (d *dictLike) Freeze()              { d.d.Freeze() }
-func (d *dictLike) Truth() starlark.Bool { return d.d.Len() > 0 }
-func (d *dictLike) Hash() (uint32, error) {
-	return 0, pyErrorf(excTypeError, "unhashable type: '%s'", d.cls.name)
+func (d *DictLike) Type() string         { return d.Cls.TypeName }
+func (d *DictLike) Freeze()              { d.D.Freeze() }
+func (d *DictLike) Truth() starlark.Bool { return d.D.Len() > 0 }
+func (d *DictLike) Hash() (uint32, error) {
+	return 0, PyErrorf(ExcTypeError, "unhashable type: '%s'", d.Cls.TypeName)
 }
-func (d *dictLike) Len() int                   { return d.d.Len() }
-func (d *dictLike) Iterate() starlark.Iterator { return d.d.Iterate() }
-func (d *dictLike) Items() []starlark.Tuple    { return d.d.Items() }
-func (d *dictLike) Has(k starlark.Value) (bool, error) {
-	_, found, err := d.d.Get(k)
+func (d *DictLike) Len() int                   { return d.D.Len() }
+func (d *DictLike) Iterate() starlark.Iterator { return d.D.Iterate() }
+func (d *DictLike) Items() []starlark.Tuple    { return d.D.Items() }
+func (d *DictLike) Has(k starlark.Value) (bool, error) {
+	_, found, err := d.D.Get(k)
 	return found, err
 }
-func (d *dictLike) SetKey(k, v starlark.Value) error { return d.d.SetKey(storedKey(d.d, k), v) }
-func (d *dictLike) Delete(k starlark.Value) (starlark.Value, bool, error) {
-	return d.d.Delete(k)
+func (d *DictLike) SetKey(k, v starlark.Value) error { return d.D.SetKey(storedKey(d.D, k), v) }
+func (d *DictLike) Delete(k starlark.Value) (starlark.Value, bool, error) {
+	return d.D.Delete(k)
 }
 
 // Get reads d[k]: a missing key counts 0 in a Counter and is made by the
 // factory in a defaultdict.
-func (d *dictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
-	v, found, err := d.d.Get(k)
+func (d *DictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
+	v, found, err := d.D.Get(k)
 	if found || err != nil {
 		return v, found, err
 	}
 	if t := boolTwin(k); t != nil {
-		if v, found, _ := d.d.Get(t); found {
+		if v, found, _ := d.D.Get(t); found {
 			return v, true, nil // d[True] when d holds 1
 		}
 	}
-	switch d.kind {
+	switch d.Kind {
 	case kindCounter:
 		return starlark.MakeInt(0), true, nil
 	case kindDefault:
-		if d.factory == starlark.None {
+		if d.Factory == starlark.None {
 			return nil, false, nil
 		}
-		v, err := starlark.Call(d.thread, d.factory, nil, nil)
+		v, err := starlark.Call(d.Thread, d.Factory, nil, nil)
 		if err != nil {
 			return nil, false, err
 		}
-		return v, true, d.d.SetKey(storedKey(d.d, k), v)
+		return v, true, d.D.SetKey(storedKey(d.D, k), v)
 	}
 	return nil, false, nil
 }
 
-func (d *dictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
-	o := y.(*dictLike)
-	if d.kind == kindCounter && o.kind == kindCounter {
+func (d *DictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	o := y.(*DictLike)
+	if d.Kind == kindCounter && o.Kind == kindCounter {
 		return counterCompare(op, d, o)
 	}
-	if d.kind == kindOrdered && o.kind == kindOrdered && (op == syntax.EQL || op == syntax.NEQ) {
+	if d.Kind == KindOrdered && o.Kind == KindOrdered && (op == syntax.EQL || op == syntax.NEQ) {
 		eq, err := orderedEqual(d, o, depth)
 		return eq == (op == syntax.EQL), err
 	}
-	return starlark.CompareDepth(op, d.d, o.d, depth)
+	return starlark.CompareDepth(op, d.D, o.D, depth)
 }
 
 // orderedEqual is OrderedDict == OrderedDict: the same items in the same
 // order (against a plain dict the order does not count).
-func orderedEqual(a, b *dictLike, depth int) (bool, error) {
-	x, y := a.d.Items(), b.d.Items()
+func orderedEqual(a, b *DictLike, depth int) (bool, error) {
+	x, y := a.D.Items(), b.D.Items()
 	if len(x) != len(y) {
 		return false, nil
 	}
@@ -189,17 +189,17 @@ func orderedEqual(a, b *dictLike, depth int) (bool, error) {
 
 // counterCompare compares Counters as multisets, a missing element
 // counting zero: == equal counts, <= a subset, < a proper one.
-func counterCompare(op syntax.Token, a, b *dictLike) (bool, error) {
+func counterCompare(op syntax.Token, a, b *DictLike) (bool, error) {
 	zero := starlark.MakeInt(0)
-	count := func(c *dictLike, k starlark.Value) starlark.Value {
-		if v, found, _ := c.d.Get(k); found {
+	count := func(c *DictLike, k starlark.Value) starlark.Value {
+		if v, found, _ := c.D.Get(k); found {
 			return v
 		}
 		return zero
 	}
-	le := func(x, y *dictLike) (bool, error) { // every count of x <= y's
-		for _, k := range append(x.d.Keys(), y.d.Keys()...) {
-			ok, err := pyCompare(syntax.LE, count(x, k), count(y, k))
+	le := func(x, y *DictLike) (bool, error) { // every count of x <= y's
+		for _, k := range append(x.D.Keys(), y.D.Keys()...) {
+			ok, err := PyCompare(syntax.LE, count(x, k), count(y, k))
 			if err != nil || !ok {
 				return false, err
 			}
@@ -232,29 +232,29 @@ func counterCompare(op syntax.Token, a, b *dictLike) (bool, error) {
 }
 
 // update adds a mapping or pairs and keyword arguments, as dict.update.
-func (d *dictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
+func (d *DictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
 	if len(args) > 1 {
-		return pyErrorf(excTypeError, "expected at most 1 argument, got %d", len(args))
+		return PyErrorf(ExcTypeError, "expected at most 1 argument, got %d", len(args))
 	}
 	if len(args) == 1 {
 		if m, ok := args[0].(starlark.IterableMapping); ok {
 			for _, kv := range m.Items() {
-				if err := d.d.SetKey(storedKey(d.d, kv[0]), kv[1]); err != nil {
+				if err := d.D.SetKey(storedKey(d.D, kv[0]), kv[1]); err != nil {
 					return err
 				}
 			}
-		} else if err := iterate(args[0], func(v starlark.Value) (bool, error) {
+		} else if err := Iterate(args[0], func(v starlark.Value) (bool, error) {
 			pair, err := unpackN(v, 2)
 			if err != nil {
 				return false, err
 			}
-			return true, d.d.SetKey(storedKey(d.d, pair[0]), pair[1])
+			return true, d.D.SetKey(storedKey(d.D, pair[0]), pair[1])
 		}); err != nil {
 			return err
 		}
 	}
 	for _, kv := range kw {
-		if err := d.d.SetKey(storedKey(d.d, kv[0]), kv[1]); err != nil {
+		if err := d.D.SetKey(storedKey(d.D, kv[0]), kv[1]); err != nil {
 			return err
 		}
 	}
@@ -263,10 +263,10 @@ func (d *dictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
 
 // count adds sign × the counts of an iterable or mapping (Counter.update
 // and subtract).
-func (d *dictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) error {
+func (d *DictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) error {
 	add := func(k, n starlark.Value) error {
-		k = storedKey(d.d, k)
-		cur, found, err := d.d.Get(k)
+		k = storedKey(d.D, k)
+		cur, found, err := d.D.Get(k)
 		if err != nil {
 			return err
 		}
@@ -279,11 +279,11 @@ func (d *dictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) e
 				return err
 			}
 		}
-		sum, err := pyAdd(cur, n)
+		sum, err := PyAdd(cur, n)
 		if err != nil {
 			return err
 		}
-		return d.d.SetKey(k, sum)
+		return d.D.SetKey(k, sum)
 	}
 	if len(args) == 1 && args[0] != starlark.None {
 		if m, ok := args[0].(starlark.IterableMapping); ok {
@@ -292,7 +292,7 @@ func (d *dictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) e
 					return err
 				}
 			}
-		} else if err := iterate(args[0], func(v starlark.Value) (bool, error) {
+		} else if err := Iterate(args[0], func(v starlark.Value) (bool, error) {
 			return true, add(v, starlark.MakeInt(1))
 		}); err != nil {
 			return err
@@ -308,8 +308,8 @@ func (d *dictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) e
 
 // mostCommon returns the items by count, largest first, ties in insertion
 // order (as Python's most_common).
-func (d *dictLike) mostCommon(n int) []starlark.Tuple {
-	items := d.d.Items()
+func (d *DictLike) mostCommon(n int) []starlark.Tuple {
+	items := d.D.Items()
 	sort.SliceStable(items, func(i, j int) bool {
 		gt, _ := starlark.Compare(syntax.GT, items[i][1], items[j][1])
 		return gt
@@ -320,31 +320,31 @@ func (d *dictLike) mostCommon(n int) []starlark.Tuple {
 	return items
 }
 
-func (d *dictLike) AttrNames() []string {
+func (d *DictLike) AttrNames() []string {
 	names := []string{"clear", "copy", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"}
-	switch d.kind {
+	switch d.Kind {
 	case kindCounter:
 		names = append(names, "elements", "most_common", "subtract", "total")
 	case kindDefault:
 		names = append(names, "default_factory")
-	case kindOrdered:
+	case KindOrdered:
 		names = append(names, "move_to_end")
 	}
 	return names
 }
 
-func (d *dictLike) Attr(name string) (starlark.Value, error) {
-	if name == "default_factory" && d.kind == kindDefault {
-		return d.factory, nil
+func (d *DictLike) Attr(name string) (starlark.Value, error) {
+	if name == "default_factory" && d.Kind == kindDefault {
+		return d.Factory, nil
 	}
 	m := d.method(name)
 	if m == nil {
 		return nil, nil
 	}
-	return builtin(d.cls.name+"."+name, m), nil
+	return Builtin(d.Cls.TypeName+"."+name, m), nil
 }
 
-func (d *dictLike) method(name string) BuiltinFunc {
+func (d *DictLike) method(name string) BuiltinFunc {
 	switch name {
 	case "keys", "values", "items":
 		view := viewMethod(d, name)
@@ -353,16 +353,16 @@ func (d *dictLike) method(name string) BuiltinFunc {
 		}
 	case "update":
 		return func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			if d.kind == kindCounter {
+			if d.Kind == kindCounter {
 				return starlark.None, d.count(args, kw, 1)
 			}
 			return starlark.None, d.update(args, kw)
 		}
 	case "copy":
 		return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			out := &dictLike{d: starlark.NewDict(d.d.Len()), cls: d.cls, kind: d.kind, factory: d.factory, thread: d.thread}
-			for _, kv := range d.d.Items() {
-				_ = out.d.SetKey(storedKey(out.d, kv[0]), kv[1])
+			out := &DictLike{D: starlark.NewDict(d.D.Len()), Cls: d.Cls, Kind: d.Kind, Factory: d.Factory, Thread: d.Thread}
+			for _, kv := range d.D.Items() {
+				_ = out.D.SetKey(storedKey(out.D, kv[0]), kv[1])
 			}
 			return out, nil
 		}
@@ -372,23 +372,23 @@ func (d *dictLike) method(name string) BuiltinFunc {
 			if err := starlark.UnpackArgs(b.Name(), args, kw, "last?", &last); err != nil {
 				return nil, err
 			}
-			items := d.d.Items()
+			items := d.D.Items()
 			if len(items) == 0 {
-				return nil, pyErrorf(excKeyError, "popitem(): dictionary is empty")
+				return nil, PyErrorf(ExcKeyError, "popitem(): dictionary is empty")
 			}
 			kv := items[len(items)-1]
 			if !last {
 				kv = items[0]
 			}
-			_, _, err := d.d.Delete(kv[0])
+			_, _, err := d.D.Delete(kv[0])
 			return kv, err
 		}
 	case "pop":
 		return func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return dictPop(thread, d.d, args, kw)
+			return dictPop(thread, d.D, args, kw)
 		}
 	}
-	switch d.kind {
+	switch d.Kind {
 	case kindCounter:
 		switch name {
 		case "most_common":
@@ -415,13 +415,13 @@ func (d *dictLike) method(name string) BuiltinFunc {
 		case "elements":
 			return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 				var out []starlark.Value
-				for _, kv := range d.d.Items() {
+				for _, kv := range d.D.Items() {
 					n, _ := starlark.AsInt32(kv[1])
 					for i := 0; i < n; i++ {
 						out = append(out, kv[0])
 					}
 				}
-				return newListIter("itertools.chain", out), nil
+				return NewListIter("itertools.chain", out), nil
 			}
 		case "subtract":
 			return func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -430,8 +430,8 @@ func (d *dictLike) method(name string) BuiltinFunc {
 		case "total":
 			return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 				var total starlark.Value = starlark.MakeInt(0)
-				for _, kv := range d.d.Items() {
-					v, err := pyAdd(total, kv[1])
+				for _, kv := range d.D.Items() {
+					v, err := PyAdd(total, kv[1])
 					if err != nil {
 						return nil, err
 					}
@@ -440,7 +440,7 @@ func (d *dictLike) method(name string) BuiltinFunc {
 				return total, nil
 			}
 		}
-	case kindOrdered:
+	case KindOrdered:
 		if name == "move_to_end" {
 			return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 				var k starlark.Value
@@ -448,24 +448,24 @@ func (d *dictLike) method(name string) BuiltinFunc {
 				if err := starlark.UnpackArgs(b.Name(), args, kw, "key", &k, "last?", &last); err != nil {
 					return nil, err
 				}
-				v, found, err := d.d.Delete(k)
+				v, found, err := d.D.Delete(k)
 				if err != nil || !found {
-					return nil, keyError(k)
+					return nil, KeyError(k)
 				}
 				if last {
-					return starlark.None, d.d.SetKey(storedKey(d.d, k), v)
+					return starlark.None, d.D.SetKey(storedKey(d.D, k), v)
 				}
-				rest := d.d.Items()
-				d.d.Clear()
-				_ = d.d.SetKey(storedKey(d.d, k), v)
+				rest := d.D.Items()
+				d.D.Clear()
+				_ = d.D.SetKey(storedKey(d.D, k), v)
 				for _, kv := range rest {
-					_ = d.d.SetKey(storedKey(d.d, kv[0]), kv[1])
+					_ = d.D.SetKey(storedKey(d.D, kv[0]), kv[1])
 				}
 				return starlark.None, nil
 			}
 		}
 	}
-	attr, err := d.d.Attr(name)
+	attr, err := d.D.Attr(name)
 	if err != nil || attr == nil {
 		return nil
 	}
@@ -476,24 +476,24 @@ func (d *dictLike) method(name string) BuiltinFunc {
 
 // Binary is Counter arithmetic: + and - keep positive counts, & the
 // minimum, | the maximum; dicts of other kinds support | (merge).
-func (d *dictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	o, ok := y.(*dictLike)
-	if !ok || d.kind != kindCounter || o.kind != kindCounter {
+func (d *DictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	o, ok := y.(*DictLike)
+	if !ok || d.Kind != kindCounter || o.Kind != kindCounter {
 		return nil, nil
 	}
 	a, b := d, o
 	if side == starlark.Right {
 		a, b = o, d
 	}
-	out := &dictLike{d: starlark.NewDict(0), cls: d.cls, kind: kindCounter}
-	get := func(c *dictLike, k starlark.Value) starlark.Value {
-		v, found, _ := c.d.Get(k)
+	out := &DictLike{D: starlark.NewDict(0), Cls: d.Cls, Kind: kindCounter}
+	get := func(c *DictLike, k starlark.Value) starlark.Value {
+		v, found, _ := c.D.Get(k)
 		if !found {
 			return starlark.MakeInt(0)
 		}
 		return v
 	}
-	keys := append(a.d.Keys(), b.d.Keys()...)
+	keys := append(a.D.Keys(), b.D.Keys()...)
 	for _, k := range keys {
 		if found, _ := out.Has(k); found {
 			continue
@@ -525,7 +525,7 @@ func (d *dictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 			return nil, err
 		}
 		if pos, _ := starlark.Compare(syntax.GT, v, starlark.MakeInt(0)); pos {
-			_ = out.d.SetKey(storedKey(out.d, k), v)
+			_ = out.D.SetKey(storedKey(out.D, k), v)
 		}
 	}
 	return out, nil
@@ -533,13 +533,13 @@ func (d *dictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 
 // Unary is +counter (the positive counts) and -counter (the negative
 // counts, negated), as CPython's.
-func (d *dictLike) Unary(op syntax.Token) (starlark.Value, error) {
-	if d.kind != kindCounter || op != syntax.PLUS && op != syntax.MINUS {
+func (d *DictLike) Unary(op syntax.Token) (starlark.Value, error) {
+	if d.Kind != kindCounter || op != syntax.PLUS && op != syntax.MINUS {
 		return nil, nil
 	}
-	out := &dictLike{d: starlark.NewDict(0), cls: d.cls, kind: kindCounter}
+	out := &DictLike{D: starlark.NewDict(0), Cls: d.Cls, Kind: kindCounter}
 	zero := starlark.MakeInt(0)
-	for _, kv := range d.d.Items() {
+	for _, kv := range d.D.Items() {
 		v := kv[1]
 		if op == syntax.MINUS {
 			var err error
@@ -547,8 +547,8 @@ func (d *dictLike) Unary(op syntax.Token) (starlark.Value, error) {
 				return nil, err
 			}
 		}
-		if pos, _ := pyCompare(syntax.GT, v, zero); pos {
-			_ = out.d.SetKey(storedKey(out.d, kv[0]), v)
+		if pos, _ := PyCompare(syntax.GT, v, zero); pos {
+			_ = out.D.SetKey(storedKey(out.D, kv[0]), v)
 		}
 	}
 	return out, nil

@@ -19,40 +19,40 @@ import (
 )
 
 func (r *Interp) contextlibModule() starlark.Value {
-	return newModule("contextlib", starlark.StringDict{
-		"contextmanager": builtin("contextmanager", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return NewModule("contextlib", starlark.StringDict{
+		"contextmanager": Builtin("contextmanager", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var fn starlark.Callable
 			if err := starlark.UnpackPositionalArgs("contextmanager", args, kw, 1, &fn); err != nil {
 				return nil, err
 			}
 			return &cmFactory{fn: fn}, nil
 		}),
-		"suppress": builtin("suppress", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"suppress": Builtin("suppress", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if len(kw) > 0 {
-				return nil, pyErrorf(excTypeError, "suppress() got an unexpected keyword argument '%s'", kw[0][0].(starlark.String).GoString())
+				return nil, PyErrorf(ExcTypeError, "suppress() got an unexpected keyword argument '%s'", kw[0][0].(starlark.String).GoString())
 			}
 			return &simpleCM{name: "suppress", suppress: args}, nil
 		}),
-		"nullcontext": builtin("nullcontext", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"nullcontext": Builtin("nullcontext", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value = starlark.None
 			if err := starlark.UnpackArgs("nullcontext", args, kw, "enter_result?", &v); err != nil {
 				return nil, err
 			}
 			return &simpleCM{name: "nullcontext", value: v}, nil
 		}),
-		"closing": builtin("closing", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"closing": Builtin("closing", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
 			if err := starlark.UnpackArgs("closing", args, kw, "thing", &v); err != nil {
 				return nil, err
 			}
 			return &simpleCM{name: "closing", value: v, onExit: func() error {
-				_, err := callMethod(thread, v, "close", nil, nil)
+				_, err := CallMethod(thread, v, "close", nil, nil)
 				return err
 			}}, nil
 		}),
 		"redirect_stdout": r.redirector("redirect_stdout", 0),
 		"redirect_stderr": r.redirector("redirect_stderr", 1),
-		"ExitStack": builtin("ExitStack", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"ExitStack": Builtin("ExitStack", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs("ExitStack", args, kw, 0); err != nil {
 				return nil, err
 			}
@@ -76,16 +76,16 @@ func (f *cmFactory) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	it, ok := g.(*pyIter)
+	it, ok := g.(*PyIter)
 	if !ok {
-		return nil, pyErrorf(excTypeError, "@contextmanager needs a generator function (a def that yields); %s returned %s", f.Name(), pyTypeName(g))
+		return nil, PyErrorf(ExcTypeError, "@contextmanager needs a generator function (a def that yields); %s returned %s", f.Name(), PyTypeName(g))
 	}
 	return &genCM{it: it}, nil
 }
 
 // genCM is the manager a @contextmanager function returns.
 type genCM struct {
-	it      *pyIter
+	it      *PyIter
 	entered bool
 }
 
@@ -95,9 +95,9 @@ func (m *genCM) Freeze()               {}
 func (m *genCM) Truth() starlark.Bool  { return true }
 func (m *genCM) Hash() (uint32, error) { return 0, nil }
 
-func (m *genCM) enter() (starlark.Value, error) {
+func (m *genCM) Enter() (starlark.Value, error) {
 	if m.entered {
-		return nil, pyErrorf(excRuntime, "generator didn't yield")
+		return nil, PyErrorf(ExcRuntime, "generator didn't yield")
 	}
 	m.entered = true
 	v, ok, err := m.it.step()
@@ -105,18 +105,18 @@ func (m *genCM) enter() (starlark.Value, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, pyErrorf(excRuntime, "generator didn't yield")
+		return nil, PyErrorf(ExcRuntime, "generator didn't yield")
 	}
 	return v, nil
 }
 
-func (m *genCM) exit() error {
+func (m *genCM) Exit() error {
 	_, ok, err := m.it.step()
 	if err != nil {
 		return err
 	}
 	if ok {
-		return pyErrorf(excRuntime, "generator didn't stop")
+		return PyErrorf(ExcRuntime, "generator didn't stop")
 	}
 	return nil
 }
@@ -124,10 +124,10 @@ func (m *genCM) exit() error {
 // exitExc throws the block's exception into the generator at its yield:
 // the generator swallows it by ending, or raises it (or another) again.
 func (m *genCM) exitExc(r *Interp, exc *PyException, err error) (bool, error) {
-	if m.it.gen == nil {
-		return false, m.exit()
+	if m.it.Gen == nil {
+		return false, m.Exit()
 	}
-	_, ok, gerr := m.it.gen.step(genResume{exc: err})
+	_, ok, gerr := m.it.Gen.step(genResume{exc: err})
 	switch {
 	case gerr != nil:
 		if r.ExceptionOf(gerr) == exc {
@@ -135,13 +135,13 @@ func (m *genCM) exitExc(r *Interp, exc *PyException, err error) (bool, error) {
 		}
 		return false, gerr
 	case ok:
-		return false, pyErrorf(excRuntime, "generator didn't stop after throw()")
+		return false, PyErrorf(ExcRuntime, "generator didn't stop after throw()")
 	}
 	return true, nil
 }
 
 func (m *simpleCM) exitExc(r *Interp, exc *PyException, _ error) (bool, error) {
-	if xerr := m.exit(); xerr != nil {
+	if xerr := m.Exit(); xerr != nil {
 		return false, xerr
 	}
 	return m.suppresses(r, exc)
@@ -170,13 +170,13 @@ func (m *simpleCM) Type() string          { return m.name }
 func (m *simpleCM) Freeze()               {}
 func (m *simpleCM) Truth() starlark.Bool  { return true }
 func (m *simpleCM) Hash() (uint32, error) { return 0, nil }
-func (m *simpleCM) enter() (starlark.Value, error) {
+func (m *simpleCM) Enter() (starlark.Value, error) {
 	if m.value == nil {
 		return starlark.None, nil
 	}
 	return m.value, nil
 }
-func (m *simpleCM) exit() error {
+func (m *simpleCM) Exit() error {
 	if m.onExit != nil {
 		return m.onExit()
 	}
@@ -187,7 +187,7 @@ func (m *simpleCM) exit() error {
 // and sys.stdout.write (or sys.stderr.write and logging) go to the target
 // inside the block.
 func (r *Interp) redirector(name string, stream int) *starlark.Builtin {
-	return builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return Builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var target starlark.Value
 		if err := starlark.UnpackArgs(name, args, kw, "new_target", &target); err != nil {
 			return nil, err
@@ -211,16 +211,16 @@ type redirectCM struct {
 	enterFn func()
 }
 
-func (m *redirectCM) enter() (starlark.Value, error) {
+func (m *redirectCM) Enter() (starlark.Value, error) {
 	m.enterFn()
-	return m.simpleCM.enter()
+	return m.simpleCM.Enter()
 }
 
 // writeStd writes s to stdout (stream 0) or stderr (1): the call's output,
 // or a redirect_stdout/redirect_stderr target.
-func (r *Interp) writeStd(stream int, s string) error {
+func (r *Interp) WriteStd(stream int, s string) error {
 	if t := r.stdRedirect[stream]; t != nil && t != starlark.None {
-		_, err := callMethod(r.Thread, t, "write", starlark.Tuple{starlark.String(s)}, nil)
+		_, err := CallMethod(r.Thread, t, "write", starlark.Tuple{starlark.String(s)}, nil)
 		return err
 	}
 	r.Host.CallOf().Write(s)
@@ -238,10 +238,10 @@ func (s *exitStack) Type() string          { return "ExitStack" }
 func (s *exitStack) Freeze()               {}
 func (s *exitStack) Truth() starlark.Bool  { return true }
 func (s *exitStack) Hash() (uint32, error) { return 0, nil }
-func (s *exitStack) enter() (starlark.Value, error) {
+func (s *exitStack) Enter() (starlark.Value, error) {
 	return s, nil
 }
-func (s *exitStack) exit() error {
+func (s *exitStack) Exit() error {
 	var first error
 	for len(s.exits) > 0 {
 		f := s.exits[len(s.exits)-1]
@@ -266,24 +266,24 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &v); err != nil {
 				return nil, err
 			}
-			cm, ok := v.(contextManager)
-			if o, isObj := v.(*PyObject); isObj && o.dunderOf("__enter__") != nil && o.dunderOf("__exit__") != nil {
+			cm, ok := v.(ContextManager)
+			if o, isObj := v.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
 				cm, ok = objectManager{o}, true
 			}
 			if !ok {
-				return nil, pyErrorf(excTypeError, "'%s' object does not support the context manager protocol", pyTypeName(v))
+				return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(v))
 			}
-			res, err := cm.enter()
+			res, err := cm.Enter()
 			if err != nil {
 				return nil, err
 			}
-			s.exits = append(s.exits, cm.exit)
+			s.exits = append(s.exits, cm.Exit)
 			return res, nil
 		}
 	case "callback":
 		f = func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if len(args) == 0 {
-				return nil, pyErrorf(excTypeError, "ExitStack.callback() missing 1 required positional argument: 'callback'")
+				return nil, PyErrorf(ExcTypeError, "ExitStack.callback() missing 1 required positional argument: 'callback'")
 			}
 			fn, rest := args[0], append(starlark.Tuple(nil), args[1:]...)
 			s.exits = append(s.exits, func() error {
@@ -306,7 +306,7 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 		}
 	case "close":
 		f = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.None, s.exit()
+			return starlark.None, s.Exit()
 		}
 	case "pop_all":
 		f = func(thread *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
@@ -317,12 +317,12 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 	default:
 		return nil, nil
 	}
-	return builtin("ExitStack."+name, f), nil
+	return Builtin("ExitStack."+name, f), nil
 }
 
 // stream is 0 for sys.stdout, 1 for sys.stderr.
-func (s *stdStream) stream() int {
-	if s.name == "<stderr>" {
+func (s *StdStream) Stream() int {
+	if s.Name == "<stderr>" {
 		return 1
 	}
 	return 0

@@ -30,8 +30,8 @@ type dcField struct {
 }
 
 var (
-	excFrozenInstance = &excType{name: "FrozenInstanceError", module: "dataclasses", base: ExcAttribute}
-	dcMissing         = &typingAlias{name: "MISSING"}
+	excFrozenInstance = &ExcType{TypeName: "FrozenInstanceError", Module: "dataclasses", Base: ExcAttribute}
+	dcMissing         = &TypingAlias{name: "MISSING"}
 )
 
 // fieldSpec is field(...) in a class body, and the Field objects fields()
@@ -75,9 +75,9 @@ func (s *fieldSpec) Attr(name string) (starlark.Value, error) {
 }
 
 func (r *Interp) dataclassesModule() starlark.Value {
-	return newModule("dataclasses", starlark.StringDict{
-		"dataclass": builtin("dataclass", r.dataclassDecorator),
-		"field": builtin("field", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return NewModule("dataclasses", starlark.StringDict{
+		"dataclass": Builtin("dataclass", r.dataclassDecorator),
+		"field": Builtin("field", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			s := &fieldSpec{f: dcField{init: true, repr: true, compare: true}}
 			var hash, metadata, kwOnly starlark.Value
 			if err := starlark.UnpackArgs("field", args, kw, "default?", &s.f.def, "default_factory?", &s.f.factory, "init?", &s.f.init,
@@ -85,16 +85,16 @@ func (r *Interp) dataclassesModule() starlark.Value {
 				return nil, err
 			}
 			if s.f.def != nil && s.f.factory != nil {
-				return nil, pyErrorf(excValueError, "cannot specify both default and default_factory")
+				return nil, PyErrorf(ExcValueError, "cannot specify both default and default_factory")
 			}
 			s.f.kwOnly = kwOnly != nil && bool(kwOnly.Truth())
 			return s, nil
 		}),
-		"asdict":  builtin("asdict", dcConvert(true)),
-		"astuple": builtin("astuple", dcConvert(false)),
-		"fields":  builtin("fields", dcFields),
-		"replace": builtin("replace", dcReplace),
-		"is_dataclass": builtin("is_dataclass", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"asdict":  Builtin("asdict", dcConvert(true)),
+		"astuple": Builtin("astuple", dcConvert(false)),
+		"fields":  Builtin("fields", dcFields),
+		"replace": Builtin("replace", dcReplace),
+		"is_dataclass": Builtin("is_dataclass", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &x); err != nil {
 				return nil, err
@@ -110,7 +110,7 @@ func (r *Interp) dataclassesModule() starlark.Value {
 func dcOf(x starlark.Value) *dataclassInfo {
 	switch v := x.(type) {
 	case *PyObject:
-		return v.cls.dataclass()
+		return v.Cls.dataclass()
 	case *PyType:
 		return v.dataclass()
 	}
@@ -128,7 +128,7 @@ func (r *Interp) dataclassDecorator(_ *starlark.Thread, b *starlark.Builtin, arg
 	}
 	info.kwOnlyOK = kwOnly != nil && bool(kwOnly.Truth())
 	if cls == nil || cls == starlark.None {
-		return builtin("dataclass", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("dataclass", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var c starlark.Value
 			if err := starlark.UnpackPositionalArgs("dataclass", args, kw, 1, &c); err != nil {
 				return nil, err
@@ -145,11 +145,11 @@ func (r *Interp) dataclassDecorator(_ *starlark.Thread, b *starlark.Builtin, arg
 // methods, __hash__) unless the class body defines them.
 func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error) {
 	t, ok := c.(*PyType)
-	if !ok || t.user == nil {
-		return nil, pyErrorf(excTypeError, "dataclass() should be called on a class defined in this REPL, not %s", pyTypeName(c))
+	if !ok || t.User == nil {
+		return nil, PyErrorf(ExcTypeError, "dataclass() should be called on a class defined in this REPL, not %s", PyTypeName(c))
 	}
-	u := t.user
-	if base := t.base.dataclass(); base != nil {
+	u := t.User
+	if base := t.Base.dataclass(); base != nil {
 		for _, f := range base.fields {
 			g := *f
 			info.fields = append(info.fields, &g)
@@ -157,14 +157,14 @@ func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error
 	}
 	for _, name := range u.fields {
 		f := &dcField{name: name, init: true, repr: true, compare: true, kwOnly: info.kwOnlyOK}
-		if v, ok := u.dict[name]; ok {
+		if v, ok := u.Dict[name]; ok {
 			if s, isSpec := v.(*fieldSpec); isSpec {
 				g := s.f
 				g.name = name
 				g.kwOnly = g.kwOnly || info.kwOnlyOK
 				*f = g
 				if f.def != nil {
-					u.dict[name] = f.def
+					u.Dict[name] = f.def
 				} else {
 					u.remove(name)
 				}
@@ -175,7 +175,7 @@ func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error
 		if f.def != nil {
 			switch f.def.(type) {
 			case *starlark.List, *starlark.Dict, *starlark.Set:
-				return nil, pyErrorf(excValueError, "mutable default <class '%s'> for field %s is not allowed: use default_factory", pyTypeName(f.def), name)
+				return nil, PyErrorf(ExcValueError, "mutable default <class '%s'> for field %s is not allowed: use default_factory", PyTypeName(f.def), name)
 			}
 		}
 		replaced := false
@@ -196,13 +196,13 @@ func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error
 		if f.def != nil || f.factory != nil {
 			seenDefault = true
 		} else if seenDefault {
-			return nil, pyErrorf(excTypeError, "non-default argument '%s' follows default argument", f.name)
+			return nil, PyErrorf(ExcTypeError, "non-default argument '%s' follows default argument", f.name)
 		}
 	}
-	own := func(name string) bool { _, ok := u.dict[name]; return ok }
+	own := func(name string) bool { _, ok := u.Dict[name]; return ok }
 	gen := func(name string, fn func(*starlark.Thread, starlark.Value, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) {
 		if !own(name) {
-			u.set(name, &goMethod{name: name, fn: fn})
+			u.Set(name, &GoMethod{MethodName: name, Fn: fn})
 		}
 	}
 	if info.init {
@@ -219,7 +219,7 @@ func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error
 					parts = append(parts, f.name+"="+PyRepr(o.Attrs[f.name]))
 				}
 			}
-			return starlark.String(o.cls.name + "(" + strings.Join(parts, ", ") + ")"), o.interp().takeReprErr()
+			return starlark.String(o.Cls.TypeName + "(" + strings.Join(parts, ", ") + ")"), o.interp().takeReprErr()
 		})
 	}
 	if info.eq {
@@ -236,27 +236,27 @@ func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error
 	switch {
 	case own("__hash__"):
 	case info.eq && info.frozen:
-		u.set("__hash__", &goMethod{name: "__hash__", fn: func(_ *starlark.Thread, self starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		u.Set("__hash__", &GoMethod{MethodName: "__hash__", Fn: func(_ *starlark.Thread, self starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			h, err := dcValues(info, self.(*PyObject), true).Hash()
 			return starlark.MakeUint64(uint64(h)), err
 		}})
 	case info.eq:
-		u.set("__hash__", starlark.None)
+		u.Set("__hash__", starlark.None)
 	}
 	u.dc = info
 	byName := starlark.NewDict(len(info.fields))
 	for _, f := range info.fields {
 		_ = byName.SetKey(starlark.String(f.name), &fieldSpec{f: *f})
 	}
-	u.set("__dataclass_fields__", byName) // what fields() reads in CPython; some programs read it directly
+	u.Set("__dataclass_fields__", byName) // what fields() reads in CPython; some programs read it directly
 	return t, nil
 }
 
-func (u *userClass) remove(name string) {
-	delete(u.dict, name)
-	for i, n := range u.order {
+func (u *UserClass) remove(name string) {
+	delete(u.Dict, name)
+	for i, n := range u.Order {
 		if n == name {
-			u.order = append(u.order[:i], u.order[i+1:]...)
+			u.Order = append(u.Order[:i], u.Order[i+1:]...)
 			break
 		}
 	}
@@ -275,7 +275,7 @@ func dcInit(thread *starlark.Thread, info *dataclassInfo, o *PyObject, args star
 		}
 	}
 	if len(args) > len(positional) {
-		return nil, pyErrorf(excTypeError, "%s.__init__() takes %d positional arguments but %d were given", o.cls.name, len(positional)+1, len(args)+1)
+		return nil, PyErrorf(ExcTypeError, "%s.__init__() takes %d positional arguments but %d were given", o.Cls.TypeName, len(positional)+1, len(args)+1)
 	}
 	vals := map[string]starlark.Value{}
 	for i, a := range args {
@@ -284,10 +284,10 @@ func dcInit(thread *starlark.Thread, info *dataclassInfo, o *PyObject, args star
 	for _, kv := range kw {
 		k := string(kv[0].(starlark.String))
 		if byName[k] == nil {
-			return nil, pyErrorf(excTypeError, "%s.__init__() got an unexpected keyword argument '%s'", o.cls.name, k)
+			return nil, PyErrorf(ExcTypeError, "%s.__init__() got an unexpected keyword argument '%s'", o.Cls.TypeName, k)
 		}
 		if _, dup := vals[k]; dup {
-			return nil, pyErrorf(excTypeError, "%s.__init__() got multiple values for argument '%s'", o.cls.name, k)
+			return nil, PyErrorf(ExcTypeError, "%s.__init__() got multiple values for argument '%s'", o.Cls.TypeName, k)
 		}
 		vals[k] = kv[1]
 	}
@@ -305,14 +305,14 @@ func dcInit(thread *starlark.Thread, info *dataclassInfo, o *PyObject, args star
 		case !f.init:
 			continue
 		default:
-			return nil, pyErrorf(excTypeError, "%s.__init__() missing 1 required positional argument: '%s'", o.cls.name, f.name)
+			return nil, PyErrorf(ExcTypeError, "%s.__init__() missing 1 required positional argument: '%s'", o.Cls.TypeName, f.name)
 		}
 		if _, seen := o.Attrs[f.name]; !seen {
-			o.keys = append(o.keys, f.name)
+			o.Keys = append(o.Keys, f.name)
 		}
 		o.Attrs[f.name] = v
 	}
-	if post, _ := classLookup(o.cls, "__post_init__"); post != nil {
+	if post, _ := ClassLookup(o.Cls, "__post_init__"); post != nil {
 		if _, err := callBound(thread, post, o, nil, nil); err != nil {
 			return nil, err
 		}
@@ -341,8 +341,8 @@ func dcCompare(info *dataclassInfo, test func(int) bool) func(*starlark.Thread, 
 	return func(_ *starlark.Thread, self starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		o := self.(*PyObject)
 		other, ok := args[0].(*PyObject)
-		if !ok || other.cls != o.cls {
-			return notImplemented, nil
+		if !ok || other.Cls != o.Cls {
+			return NotImplemented, nil
 		}
 		a, b := dcValues(info, o, true), dcValues(info, other, true)
 		if test == nil {
@@ -376,7 +376,7 @@ func dcConvert(toDict bool) BuiltinFunc {
 	conv = func(v starlark.Value) starlark.Value {
 		switch x := v.(type) {
 		case *PyObject:
-			info := x.cls.dataclass()
+			info := x.Cls.dataclass()
 			if info == nil {
 				return v
 			}
@@ -420,8 +420,8 @@ func dcConvert(toDict bool) BuiltinFunc {
 		if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &x); err != nil {
 			return nil, err
 		}
-		if o, ok := x.(*PyObject); !ok || o.cls.dataclass() == nil {
-			return nil, pyErrorf(excTypeError, "%s() should be called on dataclass instances", name)
+		if o, ok := x.(*PyObject); !ok || o.Cls.dataclass() == nil {
+			return nil, PyErrorf(ExcTypeError, "%s() should be called on dataclass instances", name)
 		}
 		return conv(x), nil
 	}
@@ -434,7 +434,7 @@ func dcFields(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw [
 	}
 	info := dcOf(x)
 	if info == nil {
-		return nil, pyErrorf(excTypeError, "must be called with a dataclass type or instance")
+		return nil, PyErrorf(ExcTypeError, "must be called with a dataclass type or instance")
 	}
 	var t starlark.Tuple
 	for _, f := range info.fields {
@@ -446,21 +446,21 @@ func dcFields(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw [
 // dcReplace is replace(obj, **changes): a new instance through __init__.
 func dcReplace(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) != 1 {
-		return nil, pyErrorf(excTypeError, "replace() takes 1 positional argument")
+		return nil, PyErrorf(ExcTypeError, "replace() takes 1 positional argument")
 	}
 	o, ok := args[0].(*PyObject)
-	if !ok || o.cls.dataclass() == nil {
-		return nil, pyErrorf(excTypeError, "replace() should be called on dataclass instances")
+	if !ok || o.Cls.dataclass() == nil {
+		return nil, PyErrorf(ExcTypeError, "replace() should be called on dataclass instances")
 	}
 	changes := map[string]bool{}
 	for _, kv := range kw {
 		changes[string(kv[0].(starlark.String))] = true
 	}
 	all := append([]starlark.Tuple(nil), kw...)
-	for _, f := range o.cls.dataclass().fields {
+	for _, f := range o.Cls.dataclass().fields {
 		if f.init && !changes[f.name] {
 			all = append(all, starlark.Tuple{starlark.String(f.name), o.Attrs[f.name]})
 		}
 	}
-	return o.cls.construct(thread, nil, all)
+	return o.Cls.Construct(thread, nil, all)
 }

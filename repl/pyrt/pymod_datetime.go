@@ -17,11 +17,11 @@ import (
 
 // pyDate is a date (dateOnly) or a datetime. Naive datetimes keep their
 // wall-clock fields in UTC; aware ones carry a fixed-offset zone.
-type pyDate struct {
-	t        time.Time
-	dateOnly bool
-	tz       *pyTimezone // nil when naive
-	cls      *DtClasses
+type PyDate struct {
+	T        time.Time
+	DateOnly bool
+	Tz       *pyTimezone // nil when naive
+	Cls      *DtClasses
 }
 
 // pyDelta is a timedelta, in microseconds.
@@ -45,73 +45,73 @@ type DtClasses struct {
 }
 
 var (
-	_ starlark.HasBinary  = (*pyDate)(nil)
-	_ starlark.Comparable = (*pyDate)(nil)
-	_ starlark.HasAttrs   = (*pyDate)(nil)
+	_ starlark.HasBinary  = (*PyDate)(nil)
+	_ starlark.Comparable = (*PyDate)(nil)
+	_ starlark.HasAttrs   = (*PyDate)(nil)
 	_ starlark.HasBinary  = (*pyDelta)(nil)
 	_ starlark.HasUnary   = (*pyDelta)(nil)
 	_ starlark.Comparable = (*pyDelta)(nil)
 )
 
-func (r *Interp) dtClasses() *DtClasses {
+func (r *Interp) DtClasses() *DtClasses {
 	if r.Dt != nil {
 		return r.Dt
 	}
 	c := &DtClasses{}
 	c.utc = &pyTimezone{name: "UTC", cls: c}
-	c.timedelta = &PyType{name: "timedelta", module: "datetime", call: c.newDelta}
-	c.timedelta.attrs = starlark.StringDict{"max": &pyDelta{us: math.MaxInt64, cls: c}, "min": &pyDelta{us: math.MinInt64, cls: c}}
-	c.timezone = &PyType{name: "timezone", module: "datetime", call: c.newTimezone, attrs: starlark.StringDict{"utc": c.utc}}
-	c.date = &PyType{name: "date", module: "datetime", call: c.newDate(true)}
-	c.datetime = &PyType{name: "datetime", module: "datetime", base: c.date, call: c.newDate(false)}
-	c.timeT = &PyType{name: "time", module: "datetime", call: c.newTimeOfDay}
-	c.date.attrs = starlark.StringDict{
-		"today": builtin("date.today", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	c.timedelta = &PyType{TypeName: "timedelta", Module: "datetime", Call: c.newDelta}
+	c.timedelta.Attrs = starlark.StringDict{"max": &pyDelta{us: math.MaxInt64, cls: c}, "min": &pyDelta{us: math.MinInt64, cls: c}}
+	c.timezone = &PyType{TypeName: "timezone", Module: "datetime", Call: c.newTimezone, Attrs: starlark.StringDict{"utc": c.utc}}
+	c.date = &PyType{TypeName: "date", Module: "datetime", Call: c.newDate(true)}
+	c.datetime = &PyType{TypeName: "datetime", Module: "datetime", Base: c.date, Call: c.newDate(false)}
+	c.timeT = &PyType{TypeName: "time", Module: "datetime", Call: c.newTimeOfDay}
+	c.date.Attrs = starlark.StringDict{
+		"today": Builtin("date.today", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return c.localNow(true), nil
 		}),
-		"fromtimestamp": builtin("date.fromtimestamp", c.fromTimestamp(true, false)),
-		"fromisoformat": builtin("date.fromisoformat", c.fromISO(true)),
+		"fromtimestamp": Builtin("date.fromtimestamp", c.fromTimestamp(true, false)),
+		"fromisoformat": Builtin("date.fromisoformat", c.fromISO(true)),
 	}
-	c.datetime.attrs = starlark.StringDict{
-		"now": builtin("datetime.now", c.now),
-		"today": builtin("datetime.today", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	c.datetime.Attrs = starlark.StringDict{
+		"now": Builtin("datetime.now", c.now),
+		"today": Builtin("datetime.today", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return c.localNow(false), nil
 		}),
-		"utcnow": builtin("datetime.utcnow", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return c.naive(time.Now().UTC(), false), nil
+		"utcnow": Builtin("datetime.utcnow", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return c.Naive(time.Now().UTC(), false), nil
 		}),
-		"fromtimestamp":    builtin("datetime.fromtimestamp", c.fromTimestamp(false, false)),
-		"utcfromtimestamp": builtin("datetime.utcfromtimestamp", c.fromTimestamp(false, true)),
-		"fromisoformat":    builtin("datetime.fromisoformat", c.fromISO(false)),
-		"strptime":         builtin("datetime.strptime", c.strptime),
-		"combine":          builtin("datetime.combine", c.combine),
+		"fromtimestamp":    Builtin("datetime.fromtimestamp", c.fromTimestamp(false, false)),
+		"utcfromtimestamp": Builtin("datetime.utcfromtimestamp", c.fromTimestamp(false, true)),
+		"fromisoformat":    Builtin("datetime.fromisoformat", c.fromISO(false)),
+		"strptime":         Builtin("datetime.strptime", c.strptime),
+		"combine":          Builtin("datetime.combine", c.combine),
 	}
 	r.Dt = c
 	return c
 }
 
 func (r *Interp) datetimeModule() starlark.Value {
-	c := r.dtClasses()
-	return newModule("datetime", starlark.StringDict{
+	c := r.DtClasses()
+	return NewModule("datetime", starlark.StringDict{
 		"date": c.date, "datetime": c.datetime, "timedelta": c.timedelta, "timezone": c.timezone, "time": c.timeT,
 		"MINYEAR": starlark.MakeInt(1), "MAXYEAR": starlark.MakeInt(9999),
 	})
 }
 
 // naive returns a naive date or datetime with t's wall-clock fields.
-func (c *DtClasses) naive(t time.Time, dateOnly bool) *pyDate {
+func (c *DtClasses) Naive(t time.Time, dateOnly bool) *PyDate {
 	w := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1000*1000, time.UTC)
 	if dateOnly {
 		w = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 	}
-	return &pyDate{t: w, dateOnly: dateOnly, cls: c}
+	return &PyDate{T: w, DateOnly: dateOnly, Cls: c}
 }
 
-func (c *DtClasses) localNow(dateOnly bool) *pyDate { return c.naive(time.Now(), dateOnly) }
+func (c *DtClasses) localNow(dateOnly bool) *PyDate { return c.Naive(time.Now(), dateOnly) }
 
-func (c *DtClasses) aware(t time.Time, tz *pyTimezone) *pyDate {
+func (c *DtClasses) aware(t time.Time, tz *pyTimezone) *PyDate {
 	t = t.In(time.FixedZone(tz.name, int(tz.offset.Seconds())))
-	return &pyDate{t: t.Truncate(time.Microsecond), tz: tz, cls: c}
+	return &PyDate{T: t.Truncate(time.Microsecond), Tz: tz, Cls: c}
 }
 
 func (c *DtClasses) now(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -139,35 +139,35 @@ func (c *DtClasses) newDate(dateOnly bool) func(*starlark.Thread, starlark.Tuple
 			err = starlark.UnpackArgs(name, args, kw, "year", &y, "month", &mo, "day", &d, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz)
 		}
 		if err != nil {
-			return nil, pyErrorf(excTypeError, "%s", err.Error())
+			return nil, PyErrorf(ExcTypeError, "%s", err.Error())
 		}
-		if err := checkDate(y, mo, d, h, mi, s, us); err != nil {
+		if err := CheckDate(y, mo, d, h, mi, s, us); err != nil {
 			return nil, err
 		}
 		t := time.Date(y, time.Month(mo), d, h, mi, s, us*1000, time.UTC)
 		if z, ok := tz.(*pyTimezone); ok {
-			return &pyDate{t: time.Date(y, time.Month(mo), d, h, mi, s, us*1000, time.FixedZone(z.name, int(z.offset.Seconds()))), tz: z, cls: c}, nil
+			return &PyDate{T: time.Date(y, time.Month(mo), d, h, mi, s, us*1000, time.FixedZone(z.name, int(z.offset.Seconds()))), Tz: z, Cls: c}, nil
 		}
-		return &pyDate{t: t, dateOnly: dateOnly, cls: c}, nil
+		return &PyDate{T: t, DateOnly: dateOnly, Cls: c}, nil
 	}
 }
 
-func checkDate(y, mo, d, h, mi, s, us int) error {
+func CheckDate(y, mo, d, h, mi, s, us int) error {
 	switch {
 	case y < 1 || y > 9999:
-		return pyErrorf(excValueError, "year %d is out of range", y)
+		return PyErrorf(ExcValueError, "year %d is out of range", y)
 	case mo < 1 || mo > 12:
-		return pyErrorf(excValueError, "month must be in 1..12")
+		return PyErrorf(ExcValueError, "month must be in 1..12")
 	case d < 1 || d > time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day():
-		return pyErrorf(excValueError, "day is out of range for month")
+		return PyErrorf(ExcValueError, "day is out of range for month")
 	case h < 0 || h > 23:
-		return pyErrorf(excValueError, "hour must be in 0..23")
+		return PyErrorf(ExcValueError, "hour must be in 0..23")
 	case mi < 0 || mi > 59:
-		return pyErrorf(excValueError, "minute must be in 0..59")
+		return PyErrorf(ExcValueError, "minute must be in 0..59")
 	case s < 0 || s > 59:
-		return pyErrorf(excValueError, "second must be in 0..59")
+		return PyErrorf(ExcValueError, "second must be in 0..59")
 	case us < 0 || us > 999999:
-		return pyErrorf(excValueError, "microsecond must be in 0..999999")
+		return PyErrorf(ExcValueError, "microsecond must be in 0..999999")
 	}
 	return nil
 }
@@ -178,9 +178,9 @@ func (c *DtClasses) fromTimestamp(dateOnly, utc bool) BuiltinFunc {
 		if err := starlark.UnpackArgs(b.Name(), args, kw, "timestamp", &ts, "tz?", &tz); err != nil {
 			return nil, err
 		}
-		f, ok := toFloat(ts)
+		f, ok := ToFloat(ts)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as a timestamp", pyTypeName(ts))
+			return nil, PyErrorf(ExcTypeError, "'%s' object cannot be interpreted as a timestamp", PyTypeName(ts))
 		}
 		sec, frac := math.Modf(f)
 		t := time.Unix(int64(sec), int64(math.Round(frac*1e6))*1000)
@@ -190,7 +190,7 @@ func (c *DtClasses) fromTimestamp(dateOnly, utc bool) BuiltinFunc {
 		if utc {
 			t = t.UTC()
 		}
-		return c.naive(t, dateOnly), nil
+		return c.Naive(t, dateOnly), nil
 	}
 }
 
@@ -201,7 +201,7 @@ func (c *DtClasses) fromISO(dateOnly bool) BuiltinFunc {
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &s); err != nil {
 			return nil, err
 		}
-		bad := pyErrorf(excValueError, "Invalid isoformat string: %s", pystr.Quote(s))
+		bad := PyErrorf(ExcValueError, "Invalid isoformat string: %s", pystr.Quote(s))
 		layouts := []string{"2006-01-02T15:04:05.999999Z07:00", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04Z07:00",
 			"2006-01-02T15:04:05.999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02T15", "2006-01-02", "20060102"}
 		norm := strings.Replace(s, " ", "T", 1)
@@ -214,19 +214,19 @@ func (c *DtClasses) fromISO(dateOnly bool) BuiltinFunc {
 				if l != "2006-01-02" && l != "20060102" {
 					return nil, bad
 				}
-				return c.naive(t, true), nil
+				return c.Naive(t, true), nil
 			}
 			if strings.Contains(l, "Z07") {
 				_, off := t.Zone()
-				return c.aware(t, c.zone(time.Duration(off)*time.Second)), nil
+				return c.aware(t, c.Zone(time.Duration(off)*time.Second)), nil
 			}
-			return c.naive(t, false), nil
+			return c.Naive(t, false), nil
 		}
 		return nil, bad
 	}
 }
 
-func (c *DtClasses) zone(off time.Duration) *pyTimezone {
+func (c *DtClasses) Zone(off time.Duration) *pyTimezone {
 	if off == 0 {
 		return c.utc
 	}
@@ -243,12 +243,12 @@ func offsetText(off time.Duration, sep string) string {
 }
 
 func (c *DtClasses) combine(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var d *pyDate
-	var tod *pyTimeOfDay
+	var d *PyDate
+	var tod *PyTimeOfDay
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &d, &tod); err != nil {
 		return nil, err
 	}
-	return &pyDate{t: time.Date(d.t.Year(), d.t.Month(), d.t.Day(), tod.h, tod.m, tod.s, tod.us*1000, time.UTC), cls: c}, nil
+	return &PyDate{T: time.Date(d.T.Year(), d.T.Month(), d.T.Day(), tod.H, tod.M, tod.S, tod.Us*1000, time.UTC), Cls: c}, nil
 }
 
 // strptime parses s with the % directives of format.
@@ -257,7 +257,7 @@ func (c *DtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &s, &format); err != nil {
 		return nil, err
 	}
-	bad := pyErrorf(excValueError, "time data %s does not match format %s", pystr.Quote(s), pystr.Quote(format))
+	bad := PyErrorf(ExcValueError, "time data %s does not match format %s", pystr.Quote(s), pystr.Quote(format))
 	y, mo, d, h, mi, sec, us := 1900, 1, 1, 0, 0, 0, 0
 	pm, twelve := -1, false
 	var off *time.Duration
@@ -399,25 +399,25 @@ func (c *DtClasses) strptime(_ *starlark.Thread, b *starlark.Builtin, args starl
 			ok = i < len(s) && s[i] == '%'
 			i++
 		default:
-			return nil, pyErrorf(excValueError, "'%c' is a bad directive in format %s", format[f], pystr.Quote(format))
+			return nil, PyErrorf(ExcValueError, "'%c' is a bad directive in format %s", format[f], pystr.Quote(format))
 		}
 		if !ok {
 			return nil, bad
 		}
 	}
 	if i != len(s) {
-		return nil, pyErrorf(excValueError, "unconverted data remains: %s", s[i:])
+		return nil, PyErrorf(ExcValueError, "unconverted data remains: %s", s[i:])
 	}
 	if twelve {
 		h = h%12 + 12*max(pm, 0) // %I without %p is a morning hour, as in Python
 	}
-	if err := checkDate(y, mo, d, h, mi, sec, us); err != nil {
+	if err := CheckDate(y, mo, d, h, mi, sec, us); err != nil {
 		return nil, err
 	}
 	t := time.Date(y, time.Month(mo), d, h, mi, sec, us*1000, time.UTC)
 	if off != nil {
-		z := c.zone(*off)
-		return &pyDate{t: time.Date(y, time.Month(mo), d, h, mi, sec, us*1000, time.FixedZone(z.name, int(off.Seconds()))), tz: z, cls: c}, nil
+		z := c.Zone(*off)
+		return &PyDate{T: time.Date(y, time.Month(mo), d, h, mi, sec, us*1000, time.FixedZone(z.name, int(off.Seconds()))), Tz: z, Cls: c}, nil
 	}
-	return &pyDate{t: t, cls: c}, nil
+	return &PyDate{T: t, Cls: c}, nil
 }

@@ -10,33 +10,33 @@ import (
 	"go.starlark.net/syntax"
 )
 
-func (d *pyDate) pyClass() *PyType {
-	if d.dateOnly {
-		return d.cls.date
+func (d *PyDate) PyClass() *PyType {
+	if d.DateOnly {
+		return d.Cls.date
 	}
-	return d.cls.datetime
+	return d.Cls.datetime
 }
 
-func (d *pyDate) isoformat(sep string) string {
-	s := fmt.Sprintf("%04d-%02d-%02d", d.t.Year(), d.t.Month(), d.t.Day())
-	if d.dateOnly {
+func (d *PyDate) isoformat(sep string) string {
+	s := fmt.Sprintf("%04d-%02d-%02d", d.T.Year(), d.T.Month(), d.T.Day())
+	if d.DateOnly {
 		return s
 	}
-	s += fmt.Sprintf("%s%02d:%02d:%02d", sep, d.t.Hour(), d.t.Minute(), d.t.Second())
-	if us := d.t.Nanosecond() / 1000; us != 0 {
+	s += fmt.Sprintf("%s%02d:%02d:%02d", sep, d.T.Hour(), d.T.Minute(), d.T.Second())
+	if us := d.T.Nanosecond() / 1000; us != 0 {
 		s += fmt.Sprintf(".%06d", us)
 	}
-	if d.tz != nil {
-		s += offsetText(d.tz.offset, ":")
+	if d.Tz != nil {
+		s += offsetText(d.Tz.offset, ":")
 	}
 	return s
 }
 
-func (d *pyDate) String() string { return d.strPy() }
-func (d *pyDate) strPy() string  { return d.isoformat(" ") }
-func (d *pyDate) reprPy() string {
-	t := d.t
-	if d.dateOnly {
+func (d *PyDate) String() string { return d.StrPy() }
+func (d *PyDate) StrPy() string  { return d.isoformat(" ") }
+func (d *PyDate) ReprPy() string {
+	t := d.T
+	if d.DateOnly {
 		return fmt.Sprintf("datetime.date(%d, %d, %d)", t.Year(), t.Month(), t.Day())
 	}
 	s := fmt.Sprintf("datetime.datetime(%d, %d, %d, %d, %d", t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute())
@@ -46,34 +46,34 @@ func (d *pyDate) reprPy() string {
 			s += fmt.Sprintf(", %d", us)
 		}
 	}
-	if d.tz != nil {
-		s += ", tzinfo=" + d.tz.reprPy()
+	if d.Tz != nil {
+		s += ", tzinfo=" + d.Tz.ReprPy()
 	}
 	return s + ")"
 }
-func (d *pyDate) Type() string          { return "datetime." + d.pyClass().name } // CPython's tp_name, as its messages write it
-func (d *pyDate) Freeze()               {}
-func (d *pyDate) Truth() starlark.Bool  { return true }
-func (d *pyDate) Hash() (uint32, error) { return uint32(d.t.UnixNano() / 1000), nil }
-func (d *pyDate) formatPy(spec string) (string, error) {
+func (d *PyDate) Type() string          { return "datetime." + d.PyClass().TypeName } // CPython's tp_name, as its messages write it
+func (d *PyDate) Freeze()               {}
+func (d *PyDate) Truth() starlark.Bool  { return true }
+func (d *PyDate) Hash() (uint32, error) { return uint32(d.T.UnixNano() / 1000), nil }
+func (d *PyDate) FormatPy(spec string) (string, error) {
 	if spec == "" {
-		return d.strPy(), nil
+		return d.StrPy(), nil
 	}
-	return strftime(d.t, spec), nil
+	return Strftime(d.T, spec), nil
 }
 
-func (d *pyDate) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
-	o := y.(*pyDate)
-	if (d.tz == nil) != (o.tz == nil) {
+func (d *PyDate) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	o := y.(*PyDate)
+	if (d.Tz == nil) != (o.Tz == nil) {
 		if op == syntax.EQL || op == syntax.NEQ {
 			return op == syntax.NEQ, nil
 		}
-		return false, pyErrorf(excTypeError, "can't compare offset-naive and offset-aware datetimes")
+		return false, PyErrorf(ExcTypeError, "can't compare offset-naive and offset-aware datetimes")
 	}
-	return compareInts(op, d.t.UnixNano(), o.t.UnixNano()), nil
+	return CompareInts(op, d.T.UnixNano(), o.T.UnixNano()), nil
 }
 
-func compareInts(op syntax.Token, a, b int64) bool {
+func CompareInts(op syntax.Token, a, b int64) bool {
 	switch op {
 	case syntax.EQL:
 		return a == b
@@ -89,7 +89,7 @@ func compareInts(op syntax.Token, a, b int64) bool {
 	return a >= b
 }
 
-func (d *pyDate) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+func (d *PyDate) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
 	switch y := y.(type) {
 	case *pyDelta:
 		if op == syntax.PLUS || (op == syntax.MINUS && side == starlark.Left) {
@@ -97,17 +97,17 @@ func (d *pyDate) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (
 			if op == syntax.MINUS {
 				us = -us
 			}
-			if d.dateOnly {
+			if d.DateOnly {
 				us = us / 86400e6 * 86400e6
 			}
-			return &pyDate{t: d.t.Add(time.Duration(us) * time.Microsecond), dateOnly: d.dateOnly, tz: d.tz, cls: d.cls}, nil
+			return &PyDate{T: d.T.Add(time.Duration(us) * time.Microsecond), DateOnly: d.DateOnly, Tz: d.Tz, Cls: d.Cls}, nil
 		}
-	case *pyDate:
+	case *PyDate:
 		if op == syntax.MINUS && side == starlark.Left {
-			if (d.tz == nil) != (y.tz == nil) {
-				return nil, pyErrorf(excTypeError, "can't subtract offset-naive and offset-aware datetimes")
+			if (d.Tz == nil) != (y.Tz == nil) {
+				return nil, PyErrorf(ExcTypeError, "can't subtract offset-naive and offset-aware datetimes")
 			}
-			return &pyDelta{us: d.t.Sub(y.t).Microseconds(), cls: d.cls}, nil
+			return &pyDelta{us: d.T.Sub(y.T).Microseconds(), cls: d.Cls}, nil
 		}
 	}
 	return nil, nil
@@ -115,22 +115,22 @@ func (d *pyDate) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (
 
 // isoCalendarDate is the class of isocalendar()'s named tuple.
 var (
-	isoCalendarDate   = &PyType{name: "IsoCalendarDate", module: "datetime"}
+	isoCalendarDate   = &PyType{TypeName: "IsoCalendarDate", Module: "datetime"}
 	isoCalendarFields = []string{"year", "week", "weekday"}
 )
 
 var dateFields = []string{"year", "month", "day", "weekday", "isoweekday", "isoformat", "strftime", "replace", "timetuple", "toordinal", "ctime", "isocalendar"}
 var datetimeFields = []string{"hour", "minute", "second", "microsecond", "tzinfo", "date", "time", "timestamp", "astimezone", "utcoffset", "tzname"}
 
-func (d *pyDate) AttrNames() []string {
-	if d.dateOnly {
+func (d *PyDate) AttrNames() []string {
+	if d.DateOnly {
 		return dateFields
 	}
 	return append(append([]string{}, dateFields...), datetimeFields...)
 }
 
-func (d *pyDate) Attr(name string) (starlark.Value, error) {
-	t := d.t
+func (d *PyDate) Attr(name string) (starlark.Value, error) {
+	t := d.T
 	switch name {
 	case "year":
 		return starlark.MakeInt(t.Year()), nil
@@ -139,7 +139,7 @@ func (d *pyDate) Attr(name string) (starlark.Value, error) {
 	case "day":
 		return starlark.MakeInt(t.Day()), nil
 	}
-	if !d.dateOnly {
+	if !d.DateOnly {
 		switch name {
 		case "hour":
 			return starlark.MakeInt(t.Hour()), nil
@@ -150,20 +150,20 @@ func (d *pyDate) Attr(name string) (starlark.Value, error) {
 		case "microsecond":
 			return starlark.MakeInt(t.Nanosecond() / 1000), nil
 		case "tzinfo":
-			if d.tz == nil {
+			if d.Tz == nil {
 				return starlark.None, nil
 			}
-			return d.tz, nil
+			return d.Tz, nil
 		}
 	}
 	m := d.method(name)
 	if m == nil {
 		return nil, nil
 	}
-	return builtin(d.pyClass().name+"."+name, m), nil
+	return Builtin(d.PyClass().TypeName+"."+name, m), nil
 }
 
-func (d *pyDate) method(name string) BuiltinFunc {
+func (d *PyDate) method(name string) BuiltinFunc {
 	noArgs := func(f func() starlark.Value) BuiltinFunc {
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
@@ -172,7 +172,7 @@ func (d *pyDate) method(name string) BuiltinFunc {
 			return f(), nil
 		}
 	}
-	t := d.t
+	t := d.T
 	switch name {
 	case "weekday":
 		return noArgs(func() starlark.Value { return starlark.MakeInt((int(t.Weekday()) + 6) % 7) })
@@ -187,11 +187,11 @@ func (d *pyDate) method(name string) BuiltinFunc {
 	case "isocalendar":
 		return noArgs(func() starlark.Value {
 			y, w := t.ISOWeek()
-			return &record{cls: isoCalendarDate, fields: isoCalendarFields,
-				vals: starlark.Tuple{starlark.MakeInt(y), starlark.MakeInt(w), starlark.MakeInt((int(t.Weekday())+6)%7 + 1)}}
+			return &Record{Cls: isoCalendarDate, Fields: isoCalendarFields,
+				Vals: starlark.Tuple{starlark.MakeInt(y), starlark.MakeInt(w), starlark.MakeInt((int(t.Weekday())+6)%7 + 1)}}
 		})
 	case "ctime":
-		return noArgs(func() starlark.Value { return starlark.String(strftime(t, "%a %b %e %H:%M:%S %Y")) })
+		return noArgs(func() starlark.Value { return starlark.String(Strftime(t, "%a %b %e %H:%M:%S %Y")) })
 	case "timetuple":
 		return noArgs(func() starlark.Value { return &structTime{t: t} })
 	case "isoformat":
@@ -217,42 +217,42 @@ func (d *pyDate) method(name string) BuiltinFunc {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &f); err != nil {
 				return nil, err
 			}
-			return starlark.String(strftime(t, f)), nil
+			return starlark.String(Strftime(t, f)), nil
 		}
 	case "replace":
 		return d.replace
 	}
-	if d.dateOnly {
+	if d.DateOnly {
 		return nil
 	}
 	switch name {
 	case "date":
-		return noArgs(func() starlark.Value { return d.cls.naive(t, true) })
+		return noArgs(func() starlark.Value { return d.Cls.Naive(t, true) })
 	case "time":
 		return noArgs(func() starlark.Value {
-			return &pyTimeOfDay{h: t.Hour(), m: t.Minute(), s: t.Second(), us: t.Nanosecond() / 1000, cls: d.cls}
+			return &PyTimeOfDay{H: t.Hour(), M: t.Minute(), S: t.Second(), Us: t.Nanosecond() / 1000, Cls: d.Cls}
 		})
 	case "timestamp":
 		return noArgs(func() starlark.Value {
 			wall := t
-			if d.tz == nil {
+			if d.Tz == nil {
 				wall = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.Local)
 			}
 			return starlark.Float(float64(wall.UnixNano()) / 1e9)
 		})
 	case "utcoffset":
 		return noArgs(func() starlark.Value {
-			if d.tz == nil {
+			if d.Tz == nil {
 				return starlark.None
 			}
-			return &pyDelta{us: d.tz.offset.Microseconds(), cls: d.cls}
+			return &pyDelta{us: d.Tz.offset.Microseconds(), cls: d.Cls}
 		})
 	case "tzname":
 		return noArgs(func() starlark.Value {
-			if d.tz == nil {
+			if d.Tz == nil {
 				return starlark.None
 			}
-			return starlark.String(d.tz.name)
+			return starlark.String(d.Tz.name)
 		})
 	case "astimezone":
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -261,37 +261,37 @@ func (d *pyDate) method(name string) BuiltinFunc {
 				return nil, err
 			}
 			instant := t
-			if d.tz == nil {
+			if d.Tz == nil {
 				instant = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.Local)
 			}
 			z, ok := tz.(*pyTimezone)
 			if !ok {
 				_, off := instant.In(time.Local).Zone()
-				z = d.cls.zone(time.Duration(off) * time.Second)
+				z = d.Cls.Zone(time.Duration(off) * time.Second)
 			}
-			return d.cls.aware(instant, z), nil
+			return d.Cls.aware(instant, z), nil
 		}
 	}
 	return nil
 }
 
-func (d *pyDate) replace(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	t := d.t
+func (d *PyDate) replace(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	t := d.T
 	y, mo, day, h, mi, s, us := t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1000
 	var tz starlark.Value = starlark.None
-	if d.tz != nil {
-		tz = d.tz
+	if d.Tz != nil {
+		tz = d.Tz
 	}
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "year?", &y, "month?", &mo, "day?", &day, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz); err != nil {
 		return nil, err
 	}
-	if err := checkDate(y, mo, day, h, mi, s, us); err != nil {
+	if err := CheckDate(y, mo, day, h, mi, s, us); err != nil {
 		return nil, err
 	}
-	out := &pyDate{t: time.Date(y, time.Month(mo), day, h, mi, s, us*1000, time.UTC), dateOnly: d.dateOnly, cls: d.cls}
-	if z, ok := tz.(*pyTimezone); ok && !d.dateOnly {
-		out.tz = z
-		out.t = time.Date(y, time.Month(mo), day, h, mi, s, us*1000, time.FixedZone(z.name, int(z.offset.Seconds())))
+	out := &PyDate{T: time.Date(y, time.Month(mo), day, h, mi, s, us*1000, time.UTC), DateOnly: d.DateOnly, Cls: d.Cls}
+	if z, ok := tz.(*pyTimezone); ok && !d.DateOnly {
+		out.Tz = z
+		out.T = time.Date(y, time.Month(mo), day, h, mi, s, us*1000, time.FixedZone(z.name, int(z.offset.Seconds())))
 	}
 	return out, nil
 }

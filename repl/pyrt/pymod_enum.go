@@ -49,37 +49,37 @@ func (enumAuto) Hash() (uint32, error) { return 0, nil }
 func (r *Interp) enumModule() starlark.Value {
 	base := func(name string, kind enumKind) *PyType {
 		key := "enum." + name
-		if t, ok := r.types[key]; ok {
+		if t, ok := r.Types[key]; ok {
 			return t
 		}
-		t := &PyType{name: name, module: "enum", base: r.types["object"], user: &userClass{r: r, dict: map[string]starlark.Value{}}}
-		t.user.enum = &enumInfo{kind: kind, cls: t, byName: map[string]*enumMember{}}
-		t.call = func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return nil, pyErrorf(excTypeError, "%s() needs members: define a class deriving from %s", name, name)
+		t := &PyType{TypeName: name, Module: "enum", Base: r.Types["object"], User: &UserClass{R: r, Dict: map[string]starlark.Value{}}}
+		t.User.enum = &enumInfo{kind: kind, cls: t, byName: map[string]*enumMember{}}
+		t.Call = func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return nil, PyErrorf(ExcTypeError, "%s() needs members: define a class deriving from %s", name, name)
 		}
-		r.types[key] = t
+		r.Types[key] = t
 		return t
 	}
 	enum := base("Enum", enumPlain)
-	return newModule("enum", starlark.StringDict{
+	return NewModule("enum", starlark.StringDict{
 		"Enum": enum, "IntEnum": base("IntEnum", enumInt), "StrEnum": base("StrEnum", enumStr),
 		"Flag": base("Flag", enumFlag), "IntFlag": base("IntFlag", enumIntFlag),
-		"EnumType": r.classNamed("EnumType"), "EnumMeta": r.classNamed("EnumType"),
-		"auto": builtin("auto", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"EnumType": r.ClassNamed("EnumType"), "EnumMeta": r.ClassNamed("EnumType"),
+		"auto": Builtin("auto", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if len(args)+len(kw) > 0 {
-				return nil, pyErrorf(excTypeError, "auto() takes no arguments")
+				return nil, PyErrorf(ExcTypeError, "auto() takes no arguments")
 			}
 			return enumAuto{}, nil
 		}),
-		"unique": builtin("unique", enumUnique),
+		"unique": Builtin("unique", enumUnique),
 	})
 }
 
 // enumInfoOf returns the enum part of class t or its bases, or nil.
 func enumInfoOf(t *PyType) *enumInfo {
-	for c := t; c != nil; c = c.base {
-		if c.user != nil && c.user.enum != nil {
-			return c.user.enum
+	for c := t; c != nil; c = c.Base {
+		if c.User != nil && c.User.enum != nil {
+			return c.User.enum
 		}
 	}
 	return nil
@@ -89,15 +89,15 @@ func enumInfoOf(t *PyType) *enumInfo {
 // members of its own (what iteration, len and [] see), or nil.
 func enumClassOf(v starlark.Value) *enumInfo {
 	t, ok := v.(*PyType)
-	if !ok || t.user == nil || t.user.enum == nil || t.user.enum.cls != t {
+	if !ok || t.User == nil || t.User.enum == nil || t.User.enum.cls != t {
 		return nil
 	}
-	return t.user.enum
+	return t.User.enum
 }
 
 // enumSubclass makes the class of a class statement whose bases include
 // an enum class; ok is false when none does.
-func (r *Interp) enumSubclass(name string, bases []starlark.Value, u *userClass) (starlark.Value, bool, error) {
+func (r *Interp) enumSubclass(name string, bases []starlark.Value, u *UserClass) (starlark.Value, bool, error) {
 	var parent *PyType
 	var mix enumKind = -1
 	for _, b := range bases {
@@ -105,15 +105,15 @@ func (r *Interp) enumSubclass(name string, bases []starlark.Value, u *userClass)
 		switch {
 		case isType && enumInfoOf(t) != nil:
 			parent = t
-		case b == r.types["str"]:
+		case b == r.Types["str"]:
 			mix = enumMixStr
-		case b == r.types["int"]:
+		case b == r.Types["int"]:
 			mix = enumMixInt
 		default:
 			if parent == nil {
 				continue
 			}
-			return nil, true, pyErrorf(excNotImplemented, "an enum here derives from Enum, IntEnum, StrEnum, Flag or IntFlag, optionally with str or int first")
+			return nil, true, PyErrorf(ExcNotImplemented, "an enum here derives from Enum, IntEnum, StrEnum, Flag or IntFlag, optionally with str or int first")
 		}
 	}
 	if parent == nil {
@@ -121,16 +121,16 @@ func (r *Interp) enumSubclass(name string, bases []starlark.Value, u *userClass)
 	}
 	pinfo := enumInfoOf(parent)
 	if len(pinfo.members) > 0 {
-		return nil, true, pyErrorf(excTypeError, "<enum '%s'> cannot extend <enum '%s'>", name, parent.name)
+		return nil, true, PyErrorf(ExcTypeError, "<enum '%s'> cannot extend <enum '%s'>", name, parent.TypeName)
 	}
 	kind := pinfo.kind
 	if mix >= 0 && kind == enumPlain {
 		kind = mix
 	}
-	t := &PyType{name: name, module: "__main__", base: parent, user: u}
+	t := &PyType{TypeName: name, Module: "__main__", Base: parent, User: u}
 	info := &enumInfo{kind: kind, cls: t, byName: map[string]*enumMember{}, pseudo: map[string]*enumMember{}}
 	u.enum = info
-	t.call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	t.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var v starlark.Value
 		if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &v); err != nil {
 			return nil, err
@@ -150,18 +150,18 @@ func isEnumMemberValue(name string, v starlark.Value) bool {
 		return false
 	}
 	switch v.(type) {
-	case *starlark.Function, *starlark.Builtin, *goMethod, *staticMethod, *classMethod, *pyProperty, *abstractMethod, *genFunc, *PyType, *excType:
+	case *starlark.Function, *starlark.Builtin, *GoMethod, *staticMethod, *classMethod, *pyProperty, *abstractMethod, *GenFunc, *PyType, *ExcType:
 		return false
 	}
 	return true
 }
 
 // addMembers turns the body's plain values into members.
-func (e *enumInfo) addMembers(r *Interp, u *userClass) error {
+func (e *enumInfo) addMembers(r *Interp, u *UserClass) error {
 	thread := r.Thread
 	var last []starlark.Value
-	for _, name := range append([]string(nil), u.order...) {
-		v := u.dict[name]
+	for _, name := range append([]string(nil), u.Order...) {
+		v := u.Dict[name]
 		if !isEnumMemberValue(name, v) {
 			continue
 		}
@@ -181,25 +181,25 @@ func (e *enumInfo) addMembers(r *Interp, u *userClass) error {
 		e.names = append(e.names, name)
 		if old := e.byValue(val); old != nil {
 			e.byName[name] = old
-			u.dict[name] = old
+			u.Dict[name] = old
 			continue
 		}
 		e.members = append(e.members, m)
 		e.byName[name] = m
-		u.dict[name] = m
+		u.Dict[name] = m
 	}
 	members := starlark.NewDict(len(e.names))
 	for _, n := range e.names {
 		_ = members.SetKey(starlark.String(n), e.byName[n])
 	}
-	u.dict["__members__"] = members
+	u.Dict["__members__"] = members
 	return nil
 }
 
 // memberValue is the value a member gets from its class body value: the
 // int or str of IntEnum and StrEnum, an __init__'s arguments.
 func (e *enumInfo) memberValue(thread *starlark.Thread, m *enumMember, v starlark.Value) (starlark.Value, error) {
-	if init, _ := classLookup(e.cls, "__init__"); init != nil {
+	if init, _ := ClassLookup(e.cls, "__init__"); init != nil {
 		args, ok := v.(starlark.Tuple)
 		if !ok {
 			args = starlark.Tuple{v}
@@ -212,14 +212,14 @@ func (e *enumInfo) memberValue(thread *starlark.Thread, m *enumMember, v starlar
 	switch {
 	case e.kind.intLike() || e.kind == enumFlag:
 		if _, ok := v.(starlark.Int); !ok {
-			return nil, pyErrorf(excTypeError, "invalid literal for int() with base 10: %s", PyRepr(v))
+			return nil, PyErrorf(ExcTypeError, "invalid literal for int() with base 10: %s", PyRepr(v))
 		}
 	case e.kind == enumStr || e.kind == enumMixStr:
 		if _, ok := v.(starlark.String); !ok {
 			if e.kind == enumStr {
-				return nil, pyErrorf(excTypeError, "%s is not a string", PyRepr(v))
+				return nil, PyErrorf(ExcTypeError, "%s is not a string", PyRepr(v))
 			}
-			return starlark.String(pyStr(v)), nil
+			return starlark.String(PyStr(v)), nil
 		}
 	}
 	return v, nil
@@ -229,7 +229,7 @@ func (e *enumInfo) memberValue(thread *starlark.Thread, m *enumMember, v starlar
 // one, else the lower-case name (StrEnum), the next power of two (Flag) or
 // one more than the last int.
 func (e *enumInfo) nextValue(thread *starlark.Thread, name string, last []starlark.Value) (starlark.Value, error) {
-	if gen, _ := classLookup(e.cls, "_generate_next_value_"); gen != nil {
+	if gen, _ := ClassLookup(e.cls, "_generate_next_value_"); gen != nil {
 		if s, ok := gen.(*staticMethod); ok {
 			gen = s.fn
 		}
@@ -286,7 +286,7 @@ func (e *enumInfo) lookup(thread *starlark.Thread, v starlark.Value) (starlark.V
 			}
 		}
 	}
-	if missing, _ := classLookup(e.cls, "_missing_"); missing != nil {
+	if missing, _ := ClassLookup(e.cls, "_missing_"); missing != nil {
 		res, err := callBound(thread, missing, e.cls, starlark.Tuple{v}, nil)
 		if err != nil {
 			return nil, err
@@ -295,7 +295,7 @@ func (e *enumInfo) lookup(thread *starlark.Thread, v starlark.Value) (starlark.V
 			return res, nil
 		}
 	}
-	return nil, pyErrorf(excValueError, "%s is not a valid %s", PyRepr(v), e.cls.name)
+	return nil, PyErrorf(ExcValueError, "%s is not a valid %s", PyRepr(v), e.cls.TypeName)
 }
 
 // getItem is Color["RED"].
@@ -305,7 +305,7 @@ func (e *enumInfo) getItem(k starlark.Value) (starlark.Value, error) {
 			return m, nil
 		}
 	}
-	return nil, keyError(k)
+	return nil, KeyError(k)
 }
 
 // enumIterable is what iterating v gives when v is an enum class (its
@@ -339,7 +339,7 @@ func (e *enumInfo) memberTuple() starlark.Tuple {
 func (e *enumInfo) has(x starlark.Value) (bool, error) {
 	m, ok := x.(*enumMember)
 	if !ok {
-		return false, pyErrorf(excTypeError, "unsupported operand type(s) for 'in': '%s' and 'EnumType'", pyTypeName(x))
+		return false, PyErrorf(ExcTypeError, "unsupported operand type(s) for 'in': '%s' and 'EnumType'", PyTypeName(x))
 	}
 	if m.cls != e.cls {
 		return false, nil
@@ -356,7 +356,7 @@ func (t *PyType) Has(x starlark.Value) (bool, error) {
 	if e := enumClassOf(t); e != nil {
 		return e.has(x)
 	}
-	return false, pyErrorf(excTypeError, "argument of type 'type' is not iterable")
+	return false, PyErrorf(ExcTypeError, "argument of type 'type' is not iterable")
 }
 
 // enumUnique is @unique: a ValueError naming the aliases.
@@ -376,7 +376,7 @@ func enumUnique(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 		}
 	}
 	if len(dups) > 0 {
-		return nil, pyErrorf(excValueError, "duplicate values found in <enum '%s'>: %s", e.cls.name, strings.Join(dups, ", "))
+		return nil, PyErrorf(ExcValueError, "duplicate values found in <enum '%s'>: %s", e.cls.TypeName, strings.Join(dups, ", "))
 	}
 	return cls, nil
 }
@@ -427,7 +427,7 @@ func (t *PyType) Get(k starlark.Value) (starlark.Value, bool, error) {
 		v, err := e.getItem(k)
 		return v, err == nil, err
 	}
-	return nil, false, pyErrorf(excTypeError, "'type' object is not subscriptable")
+	return nil, false, PyErrorf(ExcTypeError, "'type' object is not subscriptable")
 }
 
 // enumMixinValue is the int or str an IntEnum, StrEnum, IntFlag or

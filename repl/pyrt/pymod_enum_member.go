@@ -27,16 +27,16 @@ var (
 	_ starlark.HasBinary   = (*enumMember)(nil)
 	_ starlark.HasUnary    = (*enumMember)(nil)
 	_ starlark.Container   = (*enumMember)(nil)
-	_ pyFormatter          = (*enumMember)(nil)
+	_ PyFormatter          = (*enumMember)(nil)
 	_ classed              = (*enumMember)(nil)
 )
 
-func (m *enumMember) pyClass() *PyType { return m.cls }
-func (m *enumMember) Type() string     { return m.cls.name }
+func (m *enumMember) PyClass() *PyType { return m.cls }
+func (m *enumMember) Type() string     { return m.cls.TypeName }
 func (m *enumMember) Freeze()          {}
-func (m *enumMember) String() string   { return m.reprPy() }
+func (m *enumMember) String() string   { return m.ReprPy() }
 func (m *enumMember) thread() *starlark.Thread {
-	return m.cls.userRoot().r.Thread
+	return m.cls.userRoot().R.Thread
 }
 
 func (m *enumMember) bits() int64 {
@@ -50,57 +50,57 @@ func (m *enumMember) bits() int64 {
 
 // text calls a __repr__/__str__/__format__ the enum class body defines.
 func (m *enumMember) Text(name string, args ...starlark.Value) (string, bool) {
-	fn, owner := classLookup(m.cls, name)
-	if fn == nil || owner.user == nil || owner.user.enum == nil || owner.module == "enum" {
+	fn, owner := ClassLookup(m.cls, name)
+	if fn == nil || owner.User == nil || owner.User.enum == nil || owner.Module == "enum" {
 		return "", false
 	}
 	v, err := callBound(m.thread(), fn, m, args, nil)
 	if err != nil {
-		m.cls.userRoot().r.noteReprErr(err)
+		m.cls.userRoot().R.noteReprErr(err)
 		return "", true
 	}
 	s, ok := v.(starlark.String)
 	if !ok {
-		m.cls.userRoot().r.noteReprErr(pyErrorf(excTypeError, "%s returned non-string (type %s)", name, pyTypeName(v)))
+		m.cls.userRoot().R.noteReprErr(PyErrorf(ExcTypeError, "%s returned non-string (type %s)", name, PyTypeName(v)))
 	}
 	return string(s), true
 }
 
-func (m *enumMember) reprPy() string {
+func (m *enumMember) ReprPy() string {
 	if s, ok := m.Text("__repr__"); ok {
 		return s
 	}
 	if m.pseudo && m.name == "" {
-		return "<" + m.cls.name + ": " + PyRepr(m.value) + ">"
+		return "<" + m.cls.TypeName + ": " + PyRepr(m.value) + ">"
 	}
-	return "<" + m.cls.name + "." + m.name + ": " + PyRepr(m.value) + ">"
+	return "<" + m.cls.TypeName + "." + m.name + ": " + PyRepr(m.value) + ">"
 }
 
-func (m *enumMember) strPy() string {
+func (m *enumMember) StrPy() string {
 	if s, ok := m.Text("__str__"); ok {
 		return s
 	}
 	switch m.info.kind {
 	case enumInt, enumIntFlag, enumStr:
-		return pyStr(m.value)
+		return PyStr(m.value)
 	}
 	if m.pseudo && m.name == "" {
-		return m.cls.name + "(" + PyRepr(m.value) + ")"
+		return m.cls.TypeName + "(" + PyRepr(m.value) + ")"
 	}
-	return m.cls.name + "." + m.name
+	return m.cls.TypeName + "." + m.name
 }
 
-func (m *enumMember) formatPy(spec string) (string, error) {
+func (m *enumMember) FormatPy(spec string) (string, error) {
 	if s, ok := m.Text("__format__", starlark.String(spec)); ok {
-		return s, m.cls.userRoot().r.takeReprErr()
+		return s, m.cls.userRoot().R.takeReprErr()
 	}
-	if fn, _ := classLookup(m.cls, "__str__"); fn == nil {
+	if fn, _ := ClassLookup(m.cls, "__str__"); fn == nil {
 		switch m.info.kind {
 		case enumInt, enumIntFlag, enumStr:
 			return formatValue(m.value, spec)
 		}
 	}
-	return formatValue(starlark.String(m.strPy()), spec)
+	return formatValue(starlark.String(m.StrPy()), spec)
 }
 
 func (m *enumMember) Truth() starlark.Bool {
@@ -140,7 +140,7 @@ func (m *enumMember) Attr(name string) (starlark.Value, error) {
 	if v, ok := m.attrs[name]; ok {
 		return v, nil
 	}
-	if v, _ := classLookup(m.cls, name); v != nil {
+	if v, _ := ClassLookup(m.cls, name); v != nil {
 		return bindAttr(m.thread(), v, m)
 	}
 	if v := enumMixinValue(m); v != starlark.Value(m) {
@@ -155,7 +155,7 @@ func (m *enumMember) Attr(name string) (starlark.Value, error) {
 // read-only as in Python.
 func (m *enumMember) SetField(name string, v starlark.Value) error {
 	if m.attrs == nil || name == "name" || name == "value" {
-		return pyErrorf(ExcAttribute, "cannot set attribute '%s' of an enum member", name)
+		return PyErrorf(ExcAttribute, "cannot set attribute '%s' of an enum member", name)
 	}
 	if p, ok := m.classValue(name).(*pyProperty); ok && p.fset != starlark.None {
 		_, err := starlark.Call(m.thread(), p.fset, starlark.Tuple{m, v}, nil)
@@ -166,7 +166,7 @@ func (m *enumMember) SetField(name string, v starlark.Value) error {
 }
 
 func (m *enumMember) classValue(name string) starlark.Value {
-	v, _ := classLookup(m.cls, name)
+	v, _ := ClassLookup(m.cls, name)
 	return v
 }
 
@@ -176,13 +176,13 @@ func (m *enumMember) CompareSameType(op syntax.Token, yv starlark.Value, depth i
 	y := yv.(*enumMember)
 	if fn := m.classValue(compareNames[op][0]); fn != nil {
 		v, err := callBound(m.thread(), fn, m, starlark.Tuple{y}, nil)
-		if err != nil || v != notImplemented {
+		if err != nil || v != NotImplemented {
 			return err == nil && bool(v.Truth()), err
 		}
 	}
 	if fn := y.classValue(compareNames[op][1]); fn != nil { // the reflected method: a > b is b < a
 		v, err := callBound(m.thread(), fn, y, starlark.Tuple{m}, nil)
-		if err != nil || v != notImplemented {
+		if err != nil || v != NotImplemented {
 			return err == nil && bool(v.Truth()), err
 		}
 	}
@@ -195,7 +195,7 @@ func (m *enumMember) CompareSameType(op syntax.Token, yv starlark.Value, depth i
 	case syntax.NEQ:
 		return !(m == y || m.pseudo && y.pseudo && m.cls == y.cls && m.bits() == y.bits()), nil
 	}
-	return false, pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", opSymbols[op], m.cls.name, y.cls.name)
+	return false, PyErrorf(ExcTypeError, "'%s' not supported between instances of '%s' and '%s'", opSymbols[op], m.cls.TypeName, y.cls.TypeName)
 }
 
 // Binary: flags combine with | & ^; IntEnum and IntFlag members are ints
@@ -261,13 +261,13 @@ func (m *enumMember) Unary(op syntax.Token) (starlark.Value, error) {
 func (m *enumMember) Has(x starlark.Value) (bool, error) {
 	if !m.info.kind.flag() {
 		if m.info.kind == enumStr || m.info.kind == enumMixStr {
-			return starlark.String(pyStr(m.value)).Has(x)
+			return starlark.String(PyStr(m.value)).Has(x)
 		}
-		return false, pyErrorf(excTypeError, "argument of type '%s' is not iterable", m.cls.name)
+		return false, PyErrorf(ExcTypeError, "argument of type '%s' is not iterable", m.cls.TypeName)
 	}
 	o, ok := x.(*enumMember)
 	if !ok || o.cls != m.cls {
-		return false, pyErrorf(excTypeError, "unsupported operand type(s) for 'in': '%s' and '%s'", pyTypeName(x), m.cls.name)
+		return false, PyErrorf(ExcTypeError, "unsupported operand type(s) for 'in': '%s' and '%s'", PyTypeName(x), m.cls.TypeName)
 	}
 	return m.bits()&o.bits() == o.bits(), nil
 }

@@ -10,17 +10,17 @@ import (
 )
 
 func (r *Interp) functoolsModule() starlark.Value {
-	return newModule("functools", starlark.StringDict{
-		"reduce":          builtin("functools.reduce", ftReduce),
-		"partial":         builtin("functools.partial", ftPartial),
-		"lru_cache":       builtin("functools.lru_cache", ftCache(true)),
-		"cache":           builtin("functools.cache", ftCache(false)),
-		"cmp_to_key":      builtin("functools.cmp_to_key", ftCmpToKey),
-		"wraps":           builtin("functools.wraps", ftWraps),
-		"update_wrapper":  builtin("functools.update_wrapper", ftUpdateWrapper),
-		"total_ordering":  builtin("functools.total_ordering", ftTotalOrdering),
-		"cached_property": builtin("functools.cached_property", ftCachedProperty),
-		"singledispatch":  builtin("functools.singledispatch", r.ftSingledispatch),
+	return NewModule("functools", starlark.StringDict{
+		"reduce":          Builtin("functools.reduce", ftReduce),
+		"partial":         Builtin("functools.partial", ftPartial),
+		"lru_cache":       Builtin("functools.lru_cache", ftCache(true)),
+		"cache":           Builtin("functools.cache", ftCache(false)),
+		"cmp_to_key":      Builtin("functools.cmp_to_key", ftCmpToKey),
+		"wraps":           Builtin("functools.wraps", ftWraps),
+		"update_wrapper":  Builtin("functools.update_wrapper", ftUpdateWrapper),
+		"total_ordering":  Builtin("functools.total_ordering", ftTotalOrdering),
+		"cached_property": Builtin("functools.cached_property", ftCachedProperty),
+		"singledispatch":  Builtin("functools.singledispatch", r.ftSingledispatch),
 	})
 }
 
@@ -29,7 +29,7 @@ func ftReduce(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &fn, &it, &acc); err != nil {
 		return nil, err
 	}
-	err := iterate(it, func(v starlark.Value) (bool, error) {
+	err := Iterate(it, func(v starlark.Value) (bool, error) {
 		if acc == nil {
 			acc = v
 			return true, nil
@@ -42,7 +42,7 @@ func ftReduce(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		return nil, err
 	}
 	if acc == nil {
-		return nil, pyErrorf(excTypeError, "reduce() of empty iterable with no initial value")
+		return nil, PyErrorf(ExcTypeError, "reduce() of empty iterable with no initial value")
 	}
 	return acc, nil
 }
@@ -56,22 +56,22 @@ type partial struct {
 
 func ftPartial(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
-		return nil, pyErrorf(excTypeError, "partial() missing the function")
+		return nil, PyErrorf(ExcTypeError, "partial() missing the function")
 	}
 	if _, ok := args[0].(starlark.Callable); !ok {
-		return nil, pyErrorf(excTypeError, "the first argument must be callable")
+		return nil, PyErrorf(ExcTypeError, "the first argument must be callable")
 	}
 	return &partial{fn: args[0], args: append(starlark.Tuple(nil), args[1:]...), kw: kw}, nil
 }
 
-func (p *partial) String() string { return p.reprPy() }
-func (p *partial) reprPy() string {
+func (p *partial) String() string { return p.ReprPy() }
+func (p *partial) ReprPy() string {
 	parts := []string{PyRepr(p.fn)}
 	for _, a := range p.args {
 		parts = append(parts, PyRepr(a))
 	}
 	for _, kv := range p.kw {
-		parts = append(parts, pyStr(kv[0])+"="+PyRepr(kv[1]))
+		parts = append(parts, PyStr(kv[0])+"="+PyRepr(kv[1]))
 	}
 	return "functools.partial(" + strings.Join(parts, ", ") + ")"
 }
@@ -125,9 +125,9 @@ func ftCmpToKey(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &cmp); err != nil {
 		return nil, err
 	}
-	return builtin("cmp_to_key", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return Builtin("cmp_to_key", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 {
-			return nil, pyErrorf(excTypeError, "the key function takes one argument")
+			return nil, PyErrorf(ExcTypeError, "the key function takes one argument")
 		}
 		return &cmpKey{v: args[0], cmp: cmp, thread: thread}, nil
 	}), nil
@@ -138,7 +138,7 @@ func (k *cmpKey) Type() string         { return "functools.KeyWrapper" }
 func (k *cmpKey) Freeze()              {}
 func (k *cmpKey) Truth() starlark.Bool { return true }
 func (k *cmpKey) Hash() (uint32, error) {
-	return 0, pyErrorf(excTypeError, "unhashable type: 'functools.KeyWrapper'")
+	return 0, PyErrorf(ExcTypeError, "unhashable type: 'functools.KeyWrapper'")
 }
 func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
 	res, err := starlark.Call(k.thread, k.cmp, starlark.Tuple{k.v, y.(*cmpKey).v}, nil)
@@ -150,16 +150,16 @@ func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool
 
 func (r *Interp) operatorModule() starlark.Value {
 	bin := func(name string, op syntax.Token) *starlark.Builtin {
-		return builtin("operator."+name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("operator."+name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
 			}
 			switch op {
 			case syntax.STARSTAR:
-				return r.pyPow(x, y)
+				return r.PyPow(x, y)
 			case syntax.PERCENT:
-				return percentOp(thread, x, y)
+				return PercentOp(thread, x, y)
 			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
 				ok, err := starlark.Compare(op, x, y)
 				return starlark.Bool(ok), err
@@ -174,31 +174,31 @@ func (r *Interp) operatorModule() starlark.Value {
 		"lshift": bin("lshift", syntax.LTLT), "rshift": bin("rshift", syntax.GTGT), "concat": bin("concat", syntax.PLUS),
 		"eq": bin("eq", syntax.EQL), "ne": bin("ne", syntax.NEQ), "lt": bin("lt", syntax.LT), "le": bin("le", syntax.LE),
 		"gt": bin("gt", syntax.GT), "ge": bin("ge", syntax.GE),
-		"contains": builtin("operator.contains", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"contains": Builtin("operator.contains", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
 			}
 			return starlark.Binary(syntax.IN, y, x)
 		}),
-		"getitem": builtin("operator.getitem", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"getitem": Builtin("operator.getitem", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
 			}
 			return pyIndex(x, y)
 		}),
-		"not_":  builtin("operator.not_", unary(func(v starlark.Value) (starlark.Value, error) { return !v.Truth(), nil })),
-		"truth": builtin("operator.truth", unary(func(v starlark.Value) (starlark.Value, error) { return v.Truth(), nil })),
-		"neg":   builtin("operator.neg", unary(func(v starlark.Value) (starlark.Value, error) { return starlark.Unary(syntax.MINUS, v) })),
-		"is_": builtin("operator.is_", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		"not_":  Builtin("operator.not_", Unary(func(v starlark.Value) (starlark.Value, error) { return !v.Truth(), nil })),
+		"truth": Builtin("operator.truth", Unary(func(v starlark.Value) (starlark.Value, error) { return v.Truth(), nil })),
+		"neg":   Builtin("operator.neg", Unary(func(v starlark.Value) (starlark.Value, error) { return starlark.Unary(syntax.MINUS, v) })),
+		"is_": Builtin("operator.is_", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			return starlark.Bool(len(args) == 2 && Identical(args[0], args[1])), nil
 		}),
-		"itemgetter":   builtin("operator.itemgetter", getter(false)),
-		"attrgetter":   builtin("operator.attrgetter", getter(true)),
-		"methodcaller": builtin("operator.methodcaller", methodcaller),
+		"itemgetter":   Builtin("operator.itemgetter", getter(false)),
+		"attrgetter":   Builtin("operator.attrgetter", getter(true)),
+		"methodcaller": Builtin("operator.methodcaller", methodcaller),
 	}
-	return newModule("operator", m)
+	return NewModule("operator", m)
 }
 
 // getter returns itemgetter or attrgetter: one key gives the value, more
@@ -206,14 +206,14 @@ func (r *Interp) operatorModule() starlark.Value {
 func getter(attr bool) BuiltinFunc {
 	return func(_ *starlark.Thread, _ *starlark.Builtin, keys starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(keys) == 0 {
-			return nil, pyErrorf(excTypeError, "expected at least 1 argument")
+			return nil, PyErrorf(ExcTypeError, "expected at least 1 argument")
 		}
 		get := func(v, k starlark.Value) (starlark.Value, error) {
 			if !attr {
 				return pyIndex(v, k)
 			}
-			for _, part := range strings.Split(pyStr(k), ".") {
-				x, err := getAttr(v, part)
+			for _, part := range strings.Split(PyStr(k), ".") {
+				x, err := GetAttr(v, part)
 				if err != nil {
 					return nil, err
 				}
@@ -221,9 +221,9 @@ func getter(attr bool) BuiltinFunc {
 			}
 			return v, nil
 		}
-		return builtin("getter", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("getter", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			if len(args) != 1 {
-				return nil, pyErrorf(excTypeError, "the getter takes one argument")
+				return nil, PyErrorf(ExcTypeError, "the getter takes one argument")
 			}
 			if len(keys) == 1 {
 				return get(args[0], keys[0])
@@ -243,14 +243,14 @@ func getter(attr bool) BuiltinFunc {
 
 func methodcaller(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
-		return nil, pyErrorf(excTypeError, "methodcaller needs a method name")
+		return nil, PyErrorf(ExcTypeError, "methodcaller needs a method name")
 	}
-	name := pyStr(args[0])
+	name := PyStr(args[0])
 	bound := args[1:]
-	return builtin("methodcaller", func(thread *starlark.Thread, _ *starlark.Builtin, a starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return Builtin("methodcaller", func(thread *starlark.Thread, _ *starlark.Builtin, a starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(a) != 1 {
-			return nil, pyErrorf(excTypeError, "methodcaller takes one argument")
+			return nil, PyErrorf(ExcTypeError, "methodcaller takes one argument")
 		}
-		return callMethod(thread, a[0], name, bound, kw)
+		return CallMethod(thread, a[0], name, bound, kw)
 	}), nil
 }

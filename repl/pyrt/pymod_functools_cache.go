@@ -9,7 +9,7 @@ import (
 
 // cacheInfoType is the class of cache_info()'s named tuple.
 var (
-	cacheInfoType   = &PyType{name: "CacheInfo", module: "functools"}
+	cacheInfoType   = &PyType{TypeName: "CacheInfo", Module: "functools"}
 	cacheInfoFields = []string{"hits", "misses", "maxsize", "currsize"}
 )
 
@@ -29,7 +29,7 @@ func ftCache(lru bool) BuiltinFunc {
 		maxsize := -1
 		wrap := func(fn starlark.Value) (starlark.Value, error) {
 			if _, ok := fn.(starlark.Callable); !ok {
-				return nil, pyErrorf(excTypeError, "Expected first argument to be an integer, a callable, or None")
+				return nil, PyErrorf(ExcTypeError, "Expected first argument to be an integer, a callable, or None")
 			}
 			return &cached{fn: fn, memo: starlark.NewDict(0), maxsize: maxsize}, nil
 		}
@@ -42,7 +42,7 @@ func ftCache(lru bool) BuiltinFunc {
 			}
 		}
 		if !lru {
-			return nil, pyErrorf(excTypeError, "cache() takes a function")
+			return nil, PyErrorf(ExcTypeError, "cache() takes a function")
 		}
 		var size starlark.Value = starlark.MakeInt(128)
 		var typed starlark.Value = starlark.False
@@ -55,11 +55,11 @@ func ftCache(lru bool) BuiltinFunc {
 			n, _ := s.Int64()
 			maxsize = max(int(n), 0)
 		default:
-			return nil, pyErrorf(excTypeError, "Expected first argument to be an integer, a callable, or None")
+			return nil, PyErrorf(ExcTypeError, "Expected first argument to be an integer, a callable, or None")
 		}
-		return builtin("lru_cache", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("lru_cache", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			if len(args) != 1 {
-				return nil, pyErrorf(excTypeError, "lru_cache() decorates one function")
+				return nil, PyErrorf(ExcTypeError, "lru_cache() decorates one function")
 			}
 			return wrap(args[0])
 		}), nil
@@ -67,7 +67,7 @@ func ftCache(lru bool) BuiltinFunc {
 }
 
 func (c *cached) String() string        { return "<functools._lru_cache_wrapper " + PyRepr(c.fn) + ">" }
-func (c *cached) reprPy() string        { return c.String() }
+func (c *cached) ReprPy() string        { return c.String() }
 func (c *cached) Type() string          { return "functools._lru_cache_wrapper" }
 func (c *cached) Freeze()               {}
 func (c *cached) Truth() starlark.Bool  { return true }
@@ -85,7 +85,7 @@ func (c *cached) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw [
 		key = append(key, kv[0], kv[1])
 	}
 	if v, found, err := c.memo.Get(key); err != nil {
-		return nil, pyErrorf(excTypeError, "unhashable type: '%s'", unhashableIn(key))
+		return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", unhashableIn(key))
 	} else if found {
 		c.hits++
 		c.touch(key)
@@ -123,7 +123,7 @@ func (c *cached) touch(key starlark.Value) {
 func unhashableIn(key starlark.Tuple) string {
 	for _, v := range key {
 		if _, err := v.Hash(); err != nil {
-			return pyTypeName(v)
+			return PyTypeName(v)
 		}
 	}
 	return "tuple"
@@ -137,20 +137,20 @@ func (c *cached) Attr(name string) (starlark.Value, error) {
 	case "__name__", "__qualname__", "__doc__", "__module__":
 		return wrappedAttr(c.fn, name)
 	case "cache_clear":
-		return builtin("cache_clear", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("cache_clear", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			c.memo.Clear()
 			c.order = nil
 			c.hits, c.misses = 0, 0
 			return starlark.None, nil
 		}), nil
 	case "cache_info":
-		return builtin("cache_info", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("cache_info", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			var size starlark.Value = starlark.None
 			if c.maxsize >= 0 {
 				size = starlark.MakeInt(c.maxsize)
 			}
 			vals := starlark.Tuple{starlark.MakeInt(c.hits), starlark.MakeInt(c.misses), size, starlark.MakeInt(c.memo.Len())}
-			return &record{cls: cacheInfoType, fields: cacheInfoFields, vals: vals}, nil
+			return &Record{Cls: cacheInfoType, Fields: cacheInfoFields, Vals: vals}, nil
 		}), nil
 	}
 	return nil, nil
@@ -221,9 +221,9 @@ func ftWraps(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 	if err := starlark.UnpackPositionalArgs("wraps", args, nil, 1, &wrapped); err != nil {
 		return nil, err
 	}
-	return builtin("wraps", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return Builtin("wraps", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 {
-			return nil, pyErrorf(excTypeError, "wraps() decorates one function")
+			return nil, PyErrorf(ExcTypeError, "wraps() decorates one function")
 		}
 		return updateWrapper(thread, args[0], wrapped)
 	}), nil
@@ -245,7 +245,7 @@ func updateWrapper(thread *starlark.Thread, wrapper, wrapped starlark.Value) (st
 	if o, ok := wrapper.(*PyObject); ok {
 		if r, _ := thread.Local(ThreadInterp).(*Interp); r != nil {
 			for _, name := range []string{"__module__", "__name__", "__qualname__", "__doc__"} {
-				if v, err := r.dunderAttr(wrapped, name); err == nil && v != nil {
+				if v, err := r.DunderAttr(wrapped, name); err == nil && v != nil {
 					if err := o.SetField(name, v); err != nil {
 						return nil, err
 					}

@@ -19,40 +19,40 @@ func ftTotalOrdering(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tupl
 		return nil, err
 	}
 	t, ok := cls.(*PyType)
-	if !ok || t.user == nil {
-		return nil, pyErrorf(excTypeError, "total_ordering decorates a class defined in this REPL")
+	if !ok || t.User == nil {
+		return nil, PyErrorf(ExcTypeError, "total_ordering decorates a class defined in this REPL")
 	}
 	var root string
 	for _, name := range totalOrderingRoots {
-		if v, _ := classLookup(t, name); v != nil && v != starlark.None {
+		if v, _ := ClassLookup(t, name); v != nil && v != starlark.None {
 			root = name
 			break
 		}
 	}
 	if root == "" {
-		return nil, pyErrorf(excValueError, "must define at least one ordering operation: < > <= >=")
+		return nil, PyErrorf(ExcValueError, "must define at least one ordering operation: < > <= >=")
 	}
 	for _, name := range totalOrderingRoots {
-		if v, _ := classLookup(t, name); v == nil || v == starlark.None {
-			t.user.set(name, derivedCompare(root, name))
+		if v, _ := ClassLookup(t, name); v == nil || v == starlark.None {
+			t.User.Set(name, derivedCompare(root, name))
 		}
 	}
 	return t, nil
 }
 
 // derivedCompare is method name made from method root and ==.
-func derivedCompare(root, name string) *goMethod {
-	return &goMethod{name: name, fn: func(thread *starlark.Thread, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func derivedCompare(root, name string) *GoMethod {
+	return &GoMethod{MethodName: name, Fn: func(thread *starlark.Thread, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 || len(kw) > 0 {
-			return nil, pyErrorf(excTypeError, "%s() takes exactly one argument", name)
+			return nil, PyErrorf(ExcTypeError, "%s() takes exactly one argument", name)
 		}
 		other := args[0]
 		o, _ := self.(*PyObject)
 		if o == nil {
-			return notImplemented, nil
+			return NotImplemented, nil
 		}
-		v, _, err := o.callDunder(root, other)
-		if err != nil || v == notImplemented {
+		v, _, err := o.CallDunder(root, other)
+		if err != nil || v == NotImplemented {
 			return v, err
 		}
 		r := bool(v.Truth())
@@ -117,7 +117,7 @@ func (p *cachedProperty) get(thread *starlark.Thread, self starlark.Value) (star
 	if o, ok := self.(*PyObject); ok {
 		name := p.fn.(starlark.Callable).Name()
 		if _, had := o.Attrs[name]; !had {
-			o.keys = append(o.keys, name)
+			o.Keys = append(o.Keys, name)
 		}
 		o.Attrs[name] = v
 	}
@@ -152,14 +152,14 @@ func (r *Interp) ftSingledispatch(_ *starlark.Thread, _ *starlark.Builtin, args 
 
 func (d *dispatcher) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
-		return nil, pyErrorf(excTypeError, "%s requires at least 1 positional argument", d.Name())
+		return nil, PyErrorf(ExcTypeError, "%s requires at least 1 positional argument", d.Name())
 	}
 	return starlark.Call(thread, d.dispatch(args[0]), args, kw)
 }
 
 // dispatch is the function registered for the nearest class of x.
 func (d *dispatcher) dispatch(x starlark.Value) starlark.Value {
-	mro, _ := d.r.classIntrospect(d.r.typeOf(x), "__mro__")
+	mro, _ := d.r.ClassIntrospect(d.r.TypeOf(x), "__mro__")
 	if t, ok := mro.(starlark.Tuple); ok {
 		for _, c := range t {
 			for _, e := range d.registry {
@@ -180,14 +180,14 @@ func (d *dispatcher) dispatch(x starlark.Value) starlark.Value {
 // firstAnnotation is the class fn's first parameter is annotated with, or
 // nil.
 func (d *dispatcher) firstAnnotation(fn starlark.Value) starlark.Value {
-	params := funcParams(pyFunction(fn))
-	ann, err := d.r.annotations(fn)
+	params := FuncParams(PyFunction(fn))
+	ann, err := d.r.Annotations(fn)
 	if len(params) == 0 || err != nil {
 		return nil
 	}
-	c, found, _ := ann.Get(starlark.String(params[0].name))
+	c, found, _ := ann.Get(starlark.String(params[0].Name))
 	switch c.(type) {
-	case *PyType, *excType:
+	case *PyType, *ExcType:
 		if found {
 			return c
 		}
@@ -199,14 +199,14 @@ func (d *dispatcher) AttrNames() []string { return []string{"dispatch", "registe
 func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "register":
-		return builtin("register", d.register), nil
+		return Builtin("register", d.register), nil
 	case "dispatch":
-		return builtin("dispatch", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("dispatch", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var cls starlark.Value
 			if err := starlark.UnpackPositionalArgs("dispatch", args, kw, 1, &cls); err != nil {
 				return nil, err
 			}
-			mro, ok := d.r.classIntrospect(cls, "__mro__")
+			mro, ok := d.r.ClassIntrospect(cls, "__mro__")
 			if !ok {
 				mro = starlark.Tuple{cls}
 			}
@@ -221,7 +221,7 @@ func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 		}), nil
 	case "registry": // object first, then the classes as registered, a later one replacing
 		reg := starlark.NewDict(len(d.registry) + 1)
-		_ = reg.SetKey(d.r.types["object"], d.fn)
+		_ = reg.SetKey(d.r.Types["object"], d.fn)
 		for _, e := range d.registry {
 			_ = reg.SetKey(e.cls, e.fn)
 		}
@@ -239,7 +239,7 @@ func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 // with the class read from the annotation of fn's first parameter.
 func (d *dispatcher) register(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 || len(args) > 2 || len(kw) > 0 {
-		return nil, pyErrorf(excTypeError, "register() takes a class and optionally a function")
+		return nil, PyErrorf(ExcTypeError, "register() takes a class and optionally a function")
 	}
 	cls := args[0]
 	add := func(fn starlark.Value) starlark.Value {
@@ -247,23 +247,23 @@ func (d *dispatcher) register(_ *starlark.Thread, _ *starlark.Builtin, args star
 		return fn
 	}
 	switch cls.(type) {
-	case *PyType, *excType:
+	case *PyType, *ExcType:
 	default:
-		if len(args) == 2 || pyFunction(cls) == nil {
-			return nil, pyErrorf(excTypeError, "Invalid first argument to `register()`. %s is not a class or union type.", PyRepr(cls))
+		if len(args) == 2 || PyFunction(cls) == nil {
+			return nil, PyErrorf(ExcTypeError, "Invalid first argument to `register()`. %s is not a class or union type.", PyRepr(cls))
 		}
 		fn := cls
 		if cls = d.firstAnnotation(fn); cls == nil {
-			return nil, pyErrorf(excTypeError, "Invalid first argument to `register()`: %s. Use either `@register(some_class)` or plain `@register` on an annotated function.", PyRepr(fn))
+			return nil, PyErrorf(ExcTypeError, "Invalid first argument to `register()`: %s. Use either `@register(some_class)` or plain `@register` on an annotated function.", PyRepr(fn))
 		}
 		return add(fn), nil
 	}
 	if len(args) == 2 {
 		return add(args[1]), nil
 	}
-	return builtin("register", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return Builtin("register", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 {
-			return nil, pyErrorf(excTypeError, "register() decorates one function")
+			return nil, PyErrorf(ExcTypeError, "register() decorates one function")
 		}
 		return add(args[0]), nil
 	}), nil

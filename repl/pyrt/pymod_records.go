@@ -11,7 +11,7 @@ import (
 
 // namedtuple(typename, field_names, *, defaults=None) returns a class
 // whose instances are tuples with named fields.
-func (r *Interp) namedtuple(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *Interp) Namedtuple(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var name string
 	var fieldsV, defaultsV, rename, module starlark.Value = nil, starlark.None, starlark.None, starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "typename", &name, "field_names", &fieldsV, "rename?", &rename, "defaults?", &defaultsV, "module?", &module); err != nil {
@@ -21,52 +21,52 @@ func (r *Interp) namedtuple(_ *starlark.Thread, b *starlark.Builtin, args starla
 	if s, ok := fieldsV.(starlark.String); ok {
 		fields = strings.Fields(strings.ReplaceAll(string(s), ",", " "))
 	} else {
-		vals, err := listOf(fieldsV)
+		vals, err := ListOf(fieldsV)
 		if err != nil {
 			return nil, err
 		}
 		for _, v := range vals {
 			s, ok := starlark.AsString(v)
 			if !ok {
-				return nil, pyErrorf(excTypeError, "Type names and field names must be strings")
+				return nil, PyErrorf(ExcTypeError, "Type names and field names must be strings")
 			}
 			fields = append(fields, s)
 		}
 	}
 	var defaults []starlark.Value
 	if defaultsV != starlark.None {
-		d, err := listOf(defaultsV)
+		d, err := ListOf(defaultsV)
 		if err != nil {
 			return nil, err
 		}
 		if len(d) > len(fields) {
-			return nil, pyErrorf(excTypeError, "Got more default values than field names")
+			return nil, PyErrorf(ExcTypeError, "Got more default values than field names")
 		}
 		defaults = d
 	}
-	cls := &PyType{name: name, base: r.types["tuple"]}
+	cls := &PyType{TypeName: name, Base: r.Types["tuple"]}
 	fieldDefaults := starlark.NewDict(len(defaults))
 	for i, v := range defaults {
 		_ = fieldDefaults.SetKey(starlark.String(fields[len(fields)-len(defaults)+i]), v)
 	}
-	cls.attrs = starlark.StringDict{"_fields": toTuple(fields), "_field_defaults": fieldDefaults}
-	cls.attrs["_make"] = builtin("_make", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	cls.Attrs = starlark.StringDict{"_fields": ToTuple(fields), "_field_defaults": fieldDefaults}
+	cls.Attrs["_make"] = Builtin("_make", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var it starlark.Value
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &it); err != nil {
 			return nil, err
 		}
-		vals, err := listOf(it)
+		vals, err := ListOf(it)
 		if err != nil {
 			return nil, err
 		}
 		if len(vals) != len(fields) {
-			return nil, pyErrorf(excTypeError, "Expected %d arguments, got %d", len(fields), len(vals))
+			return nil, PyErrorf(ExcTypeError, "Expected %d arguments, got %d", len(fields), len(vals))
 		}
-		return cls.call(thread, vals, nil)
+		return cls.Call(thread, vals, nil)
 	})
-	cls.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	cls.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) > len(fields) {
-			return nil, pyErrorf(excTypeError, "%s() takes %d positional arguments but %d were given", name, len(fields), len(args))
+			return nil, PyErrorf(ExcTypeError, "%s() takes %d positional arguments but %d were given", name, len(fields), len(args))
 		}
 		vals := make(starlark.Tuple, len(fields))
 		copy(vals, args)
@@ -74,7 +74,7 @@ func (r *Interp) namedtuple(_ *starlark.Thread, b *starlark.Builtin, args starla
 			k := string(kv[0].(starlark.String))
 			i := indexOf(fields, k)
 			if i < 0 {
-				return nil, pyErrorf(excTypeError, "%s() got an unexpected keyword argument '%s'", name, k)
+				return nil, PyErrorf(ExcTypeError, "%s() got an unexpected keyword argument '%s'", name, k)
 			}
 			vals[i] = kv[1]
 		}
@@ -84,15 +84,15 @@ func (r *Interp) namedtuple(_ *starlark.Thread, b *starlark.Builtin, args starla
 					vals[i] = defaults[j]
 					continue
 				}
-				return nil, pyErrorf(excTypeError, "%s() missing required argument: '%s'", name, fields[i])
+				return nil, PyErrorf(ExcTypeError, "%s() missing required argument: '%s'", name, fields[i])
 			}
 		}
-		return &record{cls: cls, fields: fields, vals: vals}, nil
+		return &Record{Cls: cls, Fields: fields, Vals: vals}, nil
 	}
 	return cls, nil
 }
 
-func toTuple(s []string) starlark.Tuple {
+func ToTuple(s []string) starlark.Tuple {
 	t := make(starlark.Tuple, len(s))
 	for i, x := range s {
 		t[i] = starlark.String(x)
@@ -110,80 +110,80 @@ func indexOf(s []string, x string) int {
 }
 
 // record is a namedtuple instance.
-type record struct {
-	cls    *PyType
-	fields []string
-	vals   starlark.Tuple
+type Record struct {
+	Cls    *PyType
+	Fields []string
+	Vals   starlark.Tuple
 }
 
 var (
-	_ starlark.Indexable  = (*record)(nil)
-	_ starlark.Sliceable  = (*record)(nil)
-	_ starlark.Comparable = (*record)(nil)
+	_ starlark.Indexable  = (*Record)(nil)
+	_ starlark.Sliceable  = (*Record)(nil)
+	_ starlark.Comparable = (*Record)(nil)
 )
 
-func (t *record) pyClass() *PyType { return t.cls }
-func (t *record) String() string   { return t.reprPy() }
-func (t *record) reprPy() string {
-	parts := make([]string, len(t.fields))
-	for i, f := range t.fields {
-		parts[i] = f + "=" + PyRepr(t.vals[i])
+func (t *Record) PyClass() *PyType { return t.Cls }
+func (t *Record) String() string   { return t.ReprPy() }
+func (t *Record) ReprPy() string {
+	parts := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		parts[i] = f + "=" + PyRepr(t.Vals[i])
 	}
-	name := t.cls.name
-	if t.cls == isoCalendarDate {
+	name := t.Cls.TypeName
+	if t.Cls == isoCalendarDate {
 		name = "datetime." + name // as Python writes it
 	}
 	return name + "(" + strings.Join(parts, ", ") + ")"
 }
-func (t *record) Type() string                       { return t.cls.name }
-func (t *record) Freeze()                            { t.vals.Freeze() }
-func (t *record) Truth() starlark.Bool               { return len(t.vals) > 0 }
-func (t *record) Hash() (uint32, error)              { return t.vals.Hash() }
-func (t *record) Len() int                           { return len(t.vals) }
-func (t *record) Index(i int) starlark.Value         { return t.vals[i] }
-func (t *record) Slice(a, b, s int) starlark.Value   { return t.vals.Slice(a, b, s) }
-func (t *record) Iterate() starlark.Iterator         { return t.vals.Iterate() }
-func (t *record) Has(x starlark.Value) (bool, error) { return t.vals.Has(x) }
-func (t *record) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
-	return starlark.CompareDepth(op, t.vals, y.(*record).vals, depth)
+func (t *Record) Type() string                       { return t.Cls.TypeName }
+func (t *Record) Freeze()                            { t.Vals.Freeze() }
+func (t *Record) Truth() starlark.Bool               { return len(t.Vals) > 0 }
+func (t *Record) Hash() (uint32, error)              { return t.Vals.Hash() }
+func (t *Record) Len() int                           { return len(t.Vals) }
+func (t *Record) Index(i int) starlark.Value         { return t.Vals[i] }
+func (t *Record) Slice(a, b, s int) starlark.Value   { return t.Vals.Slice(a, b, s) }
+func (t *Record) Iterate() starlark.Iterator         { return t.Vals.Iterate() }
+func (t *Record) Has(x starlark.Value) (bool, error) { return t.Vals.Has(x) }
+func (t *Record) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	return starlark.CompareDepth(op, t.Vals, y.(*Record).Vals, depth)
 }
-func (t *record) AttrNames() []string {
-	return append(append([]string{}, t.fields...), "_asdict", "_fields", "_replace", "count", "index")
+func (t *Record) AttrNames() []string {
+	return append(append([]string{}, t.Fields...), "_asdict", "_fields", "_replace", "count", "index")
 }
-func (t *record) Attr(name string) (starlark.Value, error) {
-	if i := indexOf(t.fields, name); i >= 0 {
-		return t.vals[i], nil
+func (t *Record) Attr(name string) (starlark.Value, error) {
+	if i := indexOf(t.Fields, name); i >= 0 {
+		return t.Vals[i], nil
 	}
 	switch name {
 	case "_fields":
-		return toTuple(t.fields), nil
+		return ToTuple(t.Fields), nil
 	case "_asdict":
-		return builtin("_asdict", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			d := starlark.NewDict(len(t.fields))
-			for i, f := range t.fields {
-				_ = d.SetKey(starlark.String(f), t.vals[i])
+		return Builtin("_asdict", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			d := starlark.NewDict(len(t.Fields))
+			for i, f := range t.Fields {
+				_ = d.SetKey(starlark.String(f), t.Vals[i])
 			}
 			return d, nil
 		}), nil
 	case "_replace":
-		return builtin("_replace", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return t.cls.call(thread, nil, append(t.kwargs(), kw...))
+		return Builtin("_replace", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return t.Cls.Call(thread, nil, append(t.kwargs(), kw...))
 		}), nil
 	case "count", "index":
-		return builtin(name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			return tupleMethods[name](thread, t.vals, args, kw)
+		return Builtin(name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			return tupleMethods[name](thread, t.Vals, args, kw)
 		}), nil
 	}
-	if v, _ := classLookup(t.cls, name); v != nil && t.cls.user != nil {
-		return bindAttr(t.cls.user.r.Thread, v, t) // a method of a typing.NamedTuple class
+	if v, _ := ClassLookup(t.Cls, name); v != nil && t.Cls.User != nil {
+		return bindAttr(t.Cls.User.R.Thread, v, t) // a method of a typing.NamedTuple class
 	}
 	return nil, nil
 }
 
-func (t *record) kwargs() []starlark.Tuple {
-	out := make([]starlark.Tuple, len(t.fields))
-	for i, f := range t.fields {
-		out[i] = starlark.Tuple{starlark.String(f), t.vals[i]}
+func (t *Record) kwargs() []starlark.Tuple {
+	out := make([]starlark.Tuple, len(t.Fields))
+	for i, f := range t.Fields {
+		out[i] = starlark.Tuple{starlark.String(f), t.Vals[i]}
 	}
 	return out
 }
@@ -197,8 +197,8 @@ type deque struct {
 }
 
 func (r *Interp) dequeType() *PyType {
-	cls := &PyType{name: "deque", module: "collections"}
-	cls.call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	cls := &PyType{TypeName: "deque", Module: "collections"}
+	cls.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var it starlark.Value = starlark.Tuple(nil)
 		var maxlen starlark.Value = starlark.None
 		if err := starlark.UnpackArgs("deque", args, kw, "iterable?", &it, "maxlen?", &maxlen); err != nil {
@@ -208,11 +208,11 @@ func (r *Interp) dequeType() *PyType {
 		if maxlen != starlark.None {
 			n, err := starlark.AsInt32(maxlen)
 			if err != nil || n < 0 {
-				return nil, pyErrorf(excValueError, "maxlen must be non-negative")
+				return nil, PyErrorf(ExcValueError, "maxlen must be non-negative")
 			}
 			d.maxlen = n
 		}
-		vals, err := listOf(it)
+		vals, err := ListOf(it)
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +221,7 @@ func (r *Interp) dequeType() *PyType {
 		}
 		return d, nil
 	}
-	r.types["deque"] = cls
+	r.Types["deque"] = cls
 	return cls
 }
 
@@ -239,19 +239,19 @@ func (d *deque) push(v starlark.Value, left bool) {
 	}
 }
 
-func (d *deque) pyClass() *PyType { return d.cls }
-func (d *deque) String() string   { return d.reprPy() }
-func (d *deque) reprPy() string {
+func (d *deque) PyClass() *PyType { return d.cls }
+func (d *deque) String() string   { return d.ReprPy() }
+func (d *deque) ReprPy() string {
 	s := "deque(" + PyRepr(starlark.NewList(d.items))
 	if d.maxlen >= 0 {
-		s += ", maxlen=" + itoa(d.maxlen)
+		s += ", maxlen=" + Itoa(d.maxlen)
 	}
 	return s + ")"
 }
 func (d *deque) Type() string               { return "deque" }
 func (d *deque) Freeze()                    {}
 func (d *deque) Truth() starlark.Bool       { return len(d.items) > 0 }
-func (d *deque) Hash() (uint32, error)      { return 0, pyErrorf(excTypeError, "unhashable type: 'deque'") }
+func (d *deque) Hash() (uint32, error)      { return 0, PyErrorf(ExcTypeError, "unhashable type: 'deque'") }
 func (d *deque) Len() int                   { return len(d.items) }
 func (d *deque) Index(i int) starlark.Value { return d.items[i] }
 func (d *deque) Iterate() starlark.Iterator {
@@ -270,7 +270,7 @@ func (d *deque) Attr(name string) (starlark.Value, error) {
 		return starlark.MakeInt(d.maxlen), nil
 	}
 	one := func(f func(v starlark.Value) (starlark.Value, error)) (starlark.Value, error) {
-		return builtin("deque."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("deque."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &v); err != nil {
 				return nil, err
@@ -279,7 +279,7 @@ func (d *deque) Attr(name string) (starlark.Value, error) {
 		}), nil
 	}
 	none := func(f func() (starlark.Value, error)) (starlark.Value, error) {
-		return builtin("deque."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("deque."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 				return nil, err
 			}
@@ -294,7 +294,7 @@ func (d *deque) Attr(name string) (starlark.Value, error) {
 		})
 	case "extend", "extendleft":
 		return one(func(v starlark.Value) (starlark.Value, error) {
-			vals, err := listOf(v)
+			vals, err := ListOf(v)
 			for _, x := range vals {
 				d.push(x, name == "extendleft")
 			}
@@ -303,7 +303,7 @@ func (d *deque) Attr(name string) (starlark.Value, error) {
 	case "pop", "popleft":
 		return none(func() (starlark.Value, error) {
 			if len(d.items) == 0 {
-				return nil, pyErrorf(excIndexError, "pop from an empty deque")
+				return nil, PyErrorf(ExcIndexError, "pop from an empty deque")
 			}
 			var v starlark.Value
 			if name == "pop" {
@@ -334,14 +334,14 @@ func (d *deque) Attr(name string) (starlark.Value, error) {
 					return starlark.None, nil
 				}
 			}
-			return nil, pyErrorf(excValueError, "%s is not in deque", PyRepr(v))
+			return nil, PyErrorf(ExcValueError, "%s is not in deque", PyRepr(v))
 		})
 	case "count", "index":
-		return builtin("deque."+name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("deque."+name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return tupleMethods[name](thread, starlark.Tuple(d.items), args, kw)
 		}), nil
 	case "rotate":
-		return builtin("deque.rotate", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("deque.rotate", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			n := 1
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0, &n); err != nil {
 				return nil, err

@@ -21,21 +21,21 @@ func (r *Interp) TimeModule() starlark.Value {
 	}
 	starTime := ltime.Module.Members["time"]
 	seconds := func(t time.Time) starlark.Value { return starlark.Float(float64(t.UnixNano()) / 1e9) }
-	m["time"] = builtin("time.time", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	m["time"] = Builtin("time.time", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) == 0 && len(kw) == 0 {
 			return seconds(time.Now()), nil // Python's time.time()
 		}
 		return starlark.Call(thread, starTime, args, kw) // Starlark's time.time(year=…)
 	})
-	m["time_ns"] = builtin("time.time_ns", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	m["time_ns"] = Builtin("time.time_ns", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 		return starlark.MakeInt64(time.Now().UnixNano()), nil
 	})
-	mono := builtin("time.monotonic", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	mono := Builtin("time.monotonic", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 		return starlark.Float(time.Since(processStart).Seconds()), nil
 	})
 	m["monotonic"], m["perf_counter"], m["process_time"] = mono, mono, mono
-	m["sleep"] = builtin("time.sleep", r.sleep)
-	m["strftime"] = builtin("time.strftime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	m["sleep"] = Builtin("time.sleep", r.sleep)
+	m["strftime"] = Builtin("time.strftime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var format string
 		var t starlark.Value = starlark.None
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &format, &t); err != nil {
@@ -45,25 +45,25 @@ func (r *Interp) TimeModule() starlark.Value {
 		if st, ok := t.(*structTime); ok {
 			when = st.t
 		}
-		return starlark.String(strftime(when, format)), nil
+		return starlark.String(Strftime(when, format)), nil
 	})
-	m["localtime"] = builtin("time.localtime", structTimeOf(time.Local))
-	m["gmtime"] = builtin("time.gmtime", structTimeOf(time.UTC))
-	m["ctime"] = builtin("time.ctime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	m["localtime"] = Builtin("time.localtime", structTimeOf(time.Local))
+	m["gmtime"] = Builtin("time.gmtime", structTimeOf(time.UTC))
+	m["ctime"] = Builtin("time.ctime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		t, err := secondsArg(b.Name(), args, kw, time.Local)
 		if err != nil {
 			return nil, err
 		}
-		return starlark.String(strftime(t, "%a %b %e %H:%M:%S %Y")), nil
+		return starlark.String(Strftime(t, "%a %b %e %H:%M:%S %Y")), nil
 	})
-	m["mktime"] = builtin("time.mktime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	m["mktime"] = Builtin("time.mktime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var st *structTime
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &st); err != nil {
 			return nil, err
 		}
 		return seconds(st.t), nil
 	})
-	return newModule("time", m)
+	return NewModule("time", m)
 }
 
 // sleep waits, and stops at once when the call is stopped (Esc).
@@ -72,9 +72,9 @@ func (r *Interp) sleep(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &secs); err != nil {
 		return nil, err
 	}
-	f, ok := toFloat(secs)
+	f, ok := ToFloat(secs)
 	if !ok || f < 0 {
-		return nil, pyErrorf(excValueError, "sleep length must be a non-negative number")
+		return nil, PyErrorf(ExcValueError, "sleep length must be a non-negative number")
 	}
 	t := time.NewTimer(time.Duration(f * float64(time.Second)))
 	defer t.Stop()
@@ -94,9 +94,9 @@ func secondsArg(fn string, args starlark.Tuple, kw []starlark.Tuple, loc *time.L
 	if secs == starlark.None {
 		return time.Now().In(loc), nil
 	}
-	f, ok := toFloat(secs)
+	f, ok := ToFloat(secs)
 	if !ok {
-		return time.Time{}, pyErrorf(excTypeError, "'%s' object cannot be interpreted as a number", pyTypeName(secs))
+		return time.Time{}, PyErrorf(ExcTypeError, "'%s' object cannot be interpreted as a number", PyTypeName(secs))
 	}
 	return time.Unix(0, int64(f*1e9)).In(loc), nil
 }
@@ -127,8 +127,8 @@ func (s *structTime) fields() starlark.Tuple {
 		starlark.MakeInt((int(t.Weekday()) + 6) % 7), starlark.MakeInt(t.YearDay()), starlark.MakeInt(isdst)}
 }
 
-func (s *structTime) String() string { return s.reprPy() }
-func (s *structTime) reprPy() string {
+func (s *structTime) String() string { return s.ReprPy() }
+func (s *structTime) ReprPy() string {
 	var parts []string
 	for i, v := range s.fields() {
 		parts = append(parts, structTimeFields[i]+"="+v.String())
@@ -161,7 +161,7 @@ var (
 )
 
 // strftime formats t with C's (and Python's) % directives.
-func strftime(t time.Time, format string) string {
+func Strftime(t time.Time, format string) string {
 	var sb strings.Builder
 	wd := (int(t.Weekday()) + 6) % 7
 	for i := 0; i < len(format); i++ {
@@ -173,7 +173,7 @@ func strftime(t time.Time, format string) string {
 		i++
 		if format[i] == '-' && i+1 < len(format) { // glibc's %-d: no padding, as CPython on Linux
 			i++
-			v := strftime(t, "%"+format[i:i+1])
+			v := Strftime(t, "%"+format[i:i+1])
 			if u := strings.TrimLeft(v, "0 "); u != v {
 				if u == "" {
 					u = "0"
@@ -249,13 +249,13 @@ func strftime(t time.Time, format string) string {
 			}
 			fmt.Fprintf(&sb, "%c%02d%02d", sign, off/3600, off%3600/60)
 		case 'c':
-			sb.WriteString(strftime(t, "%a %b %e %H:%M:%S %Y"))
+			sb.WriteString(Strftime(t, "%a %b %e %H:%M:%S %Y"))
 		case 'x', 'D':
-			sb.WriteString(strftime(t, "%m/%d/%y"))
+			sb.WriteString(Strftime(t, "%m/%d/%y"))
 		case 'X', 'T':
-			sb.WriteString(strftime(t, "%H:%M:%S"))
+			sb.WriteString(Strftime(t, "%H:%M:%S"))
 		case 'F':
-			sb.WriteString(strftime(t, "%Y-%m-%d"))
+			sb.WriteString(Strftime(t, "%Y-%m-%d"))
 		case '%':
 			sb.WriteByte('%')
 		default:

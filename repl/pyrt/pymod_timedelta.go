@@ -15,13 +15,13 @@ func (c *DtClasses) newDelta(_ *starlark.Thread, args starlark.Tuple, kw []starl
 	names := []string{"days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"}
 	units := []float64{86400e6, 1e6, 1, 1e3, 60e6, 3600e6, 7 * 86400e6}
 	if len(args) > len(names) {
-		return nil, pyErrorf(excTypeError, "timedelta takes at most 7 arguments")
+		return nil, PyErrorf(ExcTypeError, "timedelta takes at most 7 arguments")
 	}
 	total := 0.0
 	add := func(i int, v starlark.Value) error {
-		f, ok := toFloat(v)
+		f, ok := ToFloat(v)
 		if !ok {
-			return pyErrorf(excTypeError, "unsupported type for timedelta %s component: %s", names[i], pyTypeName(v))
+			return PyErrorf(ExcTypeError, "unsupported type for timedelta %s component: %s", names[i], PyTypeName(v))
 		}
 		total += f * units[i]
 		return nil
@@ -43,19 +43,19 @@ func (c *DtClasses) newDelta(_ *starlark.Thread, args starlark.Tuple, kw []starl
 			}
 		}
 		if !found {
-			return nil, pyErrorf(excTypeError, "'%s' is an invalid keyword argument for timedelta()", k)
+			return nil, PyErrorf(ExcTypeError, "'%s' is an invalid keyword argument for timedelta()", k)
 		}
 	}
 	return &pyDelta{us: int64(math.RoundToEven(total)), cls: c}, nil
 }
 
 func (d *pyDelta) parts() (days, secs, us int64) {
-	days = floorDiv(d.us, 86400e6)
+	days = FloorDiv(d.us, 86400e6)
 	rest := d.us - days*86400e6
 	return days, rest / 1e6, rest % 1e6
 }
 
-func floorDiv(a, b int64) int64 {
+func FloorDiv(a, b int64) int64 {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--
@@ -63,9 +63,9 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-func (d *pyDelta) pyClass() *PyType { return d.cls.timedelta }
-func (d *pyDelta) String() string   { return d.strPy() }
-func (d *pyDelta) strPy() string {
+func (d *pyDelta) PyClass() *PyType { return d.cls.timedelta }
+func (d *pyDelta) String() string   { return d.StrPy() }
+func (d *pyDelta) StrPy() string {
 	days, secs, us := d.parts()
 	s := fmt.Sprintf("%d:%02d:%02d", secs/3600, secs%3600/60, secs%60)
 	if us != 0 {
@@ -79,7 +79,7 @@ func (d *pyDelta) strPy() string {
 	}
 	return s
 }
-func (d *pyDelta) reprPy() string {
+func (d *pyDelta) ReprPy() string {
 	days, secs, us := d.parts()
 	var parts []string
 	if days != 0 {
@@ -108,7 +108,7 @@ func (d *pyDelta) Freeze()               {}
 func (d *pyDelta) Truth() starlark.Bool  { return d.us != 0 }
 func (d *pyDelta) Hash() (uint32, error) { return uint32(d.us), nil }
 func (d *pyDelta) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
-	return compareInts(op, d.us, y.(*pyDelta).us), nil
+	return CompareInts(op, d.us, y.(*pyDelta).us), nil
 }
 
 func (d *pyDelta) AttrNames() []string {
@@ -125,7 +125,7 @@ func (d *pyDelta) Attr(name string) (starlark.Value, error) {
 	case "microseconds":
 		return starlark.MakeInt64(us), nil
 	case "total_seconds":
-		return builtin("timedelta.total_seconds", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("timedelta.total_seconds", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return starlark.Float(float64(d.us) / 1e6), nil
 		}), nil
 	}
@@ -157,33 +157,33 @@ func (d *pyDelta) Binary(op syntax.Token, y starlark.Value, side starlark.Side) 
 			return &pyDelta{us: a - b, cls: d.cls}, nil
 		case syntax.SLASH:
 			if b == 0 {
-				return nil, pyErrorf(excZeroDivision, "division by zero")
+				return nil, PyErrorf(ExcZeroDivision, "division by zero")
 			}
 			return starlark.Float(float64(a) / float64(b)), nil
 		case syntax.SLASHSLASH:
 			if b == 0 {
-				return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+				return nil, PyErrorf(ExcZeroDivision, "integer division or modulo by zero")
 			}
-			return starlark.MakeInt64(floorDiv(a, b)), nil
+			return starlark.MakeInt64(FloorDiv(a, b)), nil
 		case syntax.PERCENT:
 			if b == 0 {
-				return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+				return nil, PyErrorf(ExcZeroDivision, "integer division or modulo by zero")
 			}
-			return &pyDelta{us: a - floorDiv(a, b)*b, cls: d.cls}, nil
+			return &pyDelta{us: a - FloorDiv(a, b)*b, cls: d.cls}, nil
 		}
 	case starlark.Int, starlark.Float:
-		f, _ := toFloat(y)
+		f, _ := ToFloat(y)
 		switch {
 		case op == syntax.STAR:
 			return mk(float64(d.us) * f), nil
 		case op == syntax.SLASH && side == starlark.Left:
 			if f == 0 {
-				return nil, pyErrorf(excZeroDivision, "division by zero")
+				return nil, PyErrorf(ExcZeroDivision, "division by zero")
 			}
 			return mk(float64(d.us) / f), nil
 		case op == syntax.SLASHSLASH && side == starlark.Left:
 			if f == 0 {
-				return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+				return nil, PyErrorf(ExcZeroDivision, "integer division or modulo by zero")
 			}
 			return mk(math.Floor(float64(d.us) / f)), nil
 		}
@@ -197,24 +197,24 @@ func (c *DtClasses) newTimezone(_ *starlark.Thread, args starlark.Tuple, kw []st
 	if err := starlark.UnpackArgs("timezone", args, kw, "offset", &off, "name?", &name); err != nil {
 		return nil, err
 	}
-	z := c.zone(time.Duration(off.us) * time.Microsecond)
+	z := c.Zone(time.Duration(off.us) * time.Microsecond)
 	if name != "" {
 		z = &pyTimezone{offset: z.offset, name: name, named: true, cls: c}
 	}
 	return z, nil
 }
 
-func (z *pyTimezone) pyClass() *PyType { return z.cls.timezone }
-func (z *pyTimezone) String() string   { return z.strPy() }
-func (z *pyTimezone) strPy() string    { return z.name }
-func (z *pyTimezone) reprPy() string {
+func (z *pyTimezone) PyClass() *PyType { return z.cls.timezone }
+func (z *pyTimezone) String() string   { return z.StrPy() }
+func (z *pyTimezone) StrPy() string    { return z.name }
+func (z *pyTimezone) ReprPy() string {
 	if z.offset == 0 && z.name == "UTC" {
 		return "datetime.timezone.utc"
 	}
 	if z.named {
-		return "datetime.timezone(" + (&pyDelta{us: z.offset.Microseconds(), cls: z.cls}).reprPy() + ", " + PyRepr(starlark.String(z.name)) + ")"
+		return "datetime.timezone(" + (&pyDelta{us: z.offset.Microseconds(), cls: z.cls}).ReprPy() + ", " + PyRepr(starlark.String(z.name)) + ")"
 	}
-	return "datetime.timezone(" + (&pyDelta{us: z.offset.Microseconds(), cls: z.cls}).reprPy() + ")"
+	return "datetime.timezone(" + (&pyDelta{us: z.offset.Microseconds(), cls: z.cls}).ReprPy() + ")"
 }
 func (z *pyTimezone) AttrNames() []string { return []string{"dst", "tzname", "utcoffset"} }
 
@@ -231,7 +231,7 @@ func (z *pyTimezone) Attr(name string) (starlark.Value, error) {
 	default:
 		return nil, nil
 	}
-	return builtin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	return Builtin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var dt starlark.Value
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &dt); err != nil {
 			return nil, err
@@ -246,80 +246,80 @@ func (z *pyTimezone) Truth() starlark.Bool  { return true }
 func (z *pyTimezone) Hash() (uint32, error) { return uint32(z.offset.Seconds()), nil }
 
 // pyTimeOfDay is datetime.time.
-type pyTimeOfDay struct {
-	h, m, s, us int
-	cls         *DtClasses
+type PyTimeOfDay struct {
+	H, M, S, Us int
+	Cls         *DtClasses
 }
 
 func (c *DtClasses) newTimeOfDay(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	t := &pyTimeOfDay{cls: c}
-	if err := starlark.UnpackArgs("time", args, kw, "hour?", &t.h, "minute?", &t.m, "second?", &t.s, "microsecond?", &t.us); err != nil {
+	t := &PyTimeOfDay{Cls: c}
+	if err := starlark.UnpackArgs("time", args, kw, "hour?", &t.H, "minute?", &t.M, "second?", &t.S, "microsecond?", &t.Us); err != nil {
 		return nil, err
 	}
-	if err := checkDate(2000, 1, 1, t.h, t.m, t.s, t.us); err != nil {
+	if err := CheckDate(2000, 1, 1, t.H, t.M, t.S, t.Us); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-func (t *pyTimeOfDay) pyClass() *PyType { return t.cls.timeT }
-func (t *pyTimeOfDay) String() string   { return t.strPy() }
-func (t *pyTimeOfDay) strPy() string {
-	s := fmt.Sprintf("%02d:%02d:%02d", t.h, t.m, t.s)
-	if t.us != 0 {
-		s += fmt.Sprintf(".%06d", t.us)
+func (t *PyTimeOfDay) PyClass() *PyType { return t.Cls.timeT }
+func (t *PyTimeOfDay) String() string   { return t.StrPy() }
+func (t *PyTimeOfDay) StrPy() string {
+	s := fmt.Sprintf("%02d:%02d:%02d", t.H, t.M, t.S)
+	if t.Us != 0 {
+		s += fmt.Sprintf(".%06d", t.Us)
 	}
 	return s
 }
-func (t *pyTimeOfDay) reprPy() string {
-	s := fmt.Sprintf("datetime.time(%d, %d", t.h, t.m)
-	if t.s != 0 || t.us != 0 {
-		s += fmt.Sprintf(", %d", t.s)
-		if t.us != 0 {
-			s += fmt.Sprintf(", %d", t.us)
+func (t *PyTimeOfDay) ReprPy() string {
+	s := fmt.Sprintf("datetime.time(%d, %d", t.H, t.M)
+	if t.S != 0 || t.Us != 0 {
+		s += fmt.Sprintf(", %d", t.S)
+		if t.Us != 0 {
+			s += fmt.Sprintf(", %d", t.Us)
 		}
 	}
 	return s + ")"
 }
-func (t *pyTimeOfDay) Type() string          { return "datetime.time" }
-func (t *pyTimeOfDay) Freeze()               {}
-func (t *pyTimeOfDay) Truth() starlark.Bool  { return true }
-func (t *pyTimeOfDay) Hash() (uint32, error) { return uint32(t.h*3600 + t.m*60 + t.s), nil }
-func (t *pyTimeOfDay) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
-	o := y.(*pyTimeOfDay)
-	key := func(x *pyTimeOfDay) int64 { return int64(((x.h*60+x.m)*60+x.s)*1000000 + x.us) }
-	return compareInts(op, key(t), key(o)), nil
+func (t *PyTimeOfDay) Type() string          { return "datetime.time" }
+func (t *PyTimeOfDay) Freeze()               {}
+func (t *PyTimeOfDay) Truth() starlark.Bool  { return true }
+func (t *PyTimeOfDay) Hash() (uint32, error) { return uint32(t.H*3600 + t.M*60 + t.S), nil }
+func (t *PyTimeOfDay) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	o := y.(*PyTimeOfDay)
+	key := func(x *PyTimeOfDay) int64 { return int64(((x.H*60+x.M)*60+x.S)*1000000 + x.Us) }
+	return CompareInts(op, key(t), key(o)), nil
 }
-func (t *pyTimeOfDay) formatPy(spec string) (string, error) {
+func (t *PyTimeOfDay) FormatPy(spec string) (string, error) {
 	if spec == "" {
-		return t.strPy(), nil
+		return t.StrPy(), nil
 	}
-	return strftime(time.Date(1900, 1, 1, t.h, t.m, t.s, t.us*1000, time.UTC), spec), nil
+	return Strftime(time.Date(1900, 1, 1, t.H, t.M, t.S, t.Us*1000, time.UTC), spec), nil
 }
-func (t *pyTimeOfDay) AttrNames() []string {
+func (t *PyTimeOfDay) AttrNames() []string {
 	return []string{"hour", "isoformat", "microsecond", "minute", "second", "strftime"}
 }
-func (t *pyTimeOfDay) Attr(name string) (starlark.Value, error) {
+func (t *PyTimeOfDay) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "hour":
-		return starlark.MakeInt(t.h), nil
+		return starlark.MakeInt(t.H), nil
 	case "minute":
-		return starlark.MakeInt(t.m), nil
+		return starlark.MakeInt(t.M), nil
 	case "second":
-		return starlark.MakeInt(t.s), nil
+		return starlark.MakeInt(t.S), nil
 	case "microsecond":
-		return starlark.MakeInt(t.us), nil
+		return starlark.MakeInt(t.Us), nil
 	case "isoformat":
-		return builtin("time.isoformat", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.String(t.strPy()), nil
+		return Builtin("time.isoformat", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			return starlark.String(t.StrPy()), nil
 		}), nil
 	case "strftime":
-		return builtin("time.strftime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return Builtin("time.strftime", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var f string
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &f); err != nil {
 				return nil, err
 			}
-			s, err := t.formatPy(f)
+			s, err := t.FormatPy(f)
 			return starlark.String(s), err
 		}), nil
 	}

@@ -16,65 +16,21 @@ var ModuleMakers map[string]func(r *Interp) starlark.Value
 
 func init() {
 	ModuleMakers = map[string]func(r *Interp) starlark.Value{
-		"json":            (*Interp).JsonModule,
 		"re":              func(r *Interp) starlark.Value { return r.Globals["re"] },
-		"math":            (*Interp).MathModule,
 		"time":            (*Interp).TimeModule,
 		"datetime":        (*Interp).datetimeModule,
-		"os":              (*Interp).osModule,
-		"os.path":         (*Interp).osPathModule,
-		"pathlib":         (*Interp).pathlibModule,
-		"glob":            (*Interp).globModule,
-		"subprocess":      (*Interp).subprocessModule,
-		"shutil":          (*Interp).shutilModule,
 		"collections":     (*Interp).collectionsModule,
-		"itertools":       (*Interp).itertoolsModule,
 		"functools":       (*Interp).functoolsModule,
-		"textwrap":        (*Interp).textwrapModule,
-		"string":          (*Interp).stringModule,
 		"sys":             (*Interp).sysModule,
-		"random":          (*Interp).randomModule,
 		"hashlib":         (*Interp).hashlibModule,
-		"base64":          (*Interp).base64Module,
-		"fnmatch":         (*Interp).fnmatchModule,
-		"csv":             (*Interp).csvModule,
-		"pprint":          (*Interp).pprintModule,
 		"typing":          (*Interp).typingModule,
-		"statistics":      (*Interp).statisticsModule,
-		"heapq":           (*Interp).heapqModule,
-		"bisect":          (*Interp).bisectModule,
-		"copy":            (*Interp).copyModule,
 		"operator":        (*Interp).operatorModule,
 		"io":              (*Interp).ioModule,
 		"collections.abc": (*Interp).typingModule,
 		"dataclasses":     (*Interp).dataclassesModule,
-		"tomllib":         (*Interp).tomllibModule,
 		"abc":             (*Interp).abcModule,
-		"struct":          (*Interp).structModule,
-		"binascii":        (*Interp).binasciiModule,
-		"zlib":            (*Interp).zlibModule,
-		"gzip":            (*Interp).gzipModule,
-		"zipfile":         (*Interp).zipfileModule,
-		"difflib":         (*Interp).difflibModule,
-		"shlex":           (*Interp).shlexModule,
-		"html":            (*Interp).htmlModule,
 		"enum":            (*Interp).enumModule,
 		"contextlib":      (*Interp).contextlibModule,
-		"ast":             (*Interp).astModule,
-		"traceback":       (*Interp).tracebackModule,
-		"warnings":        (*Interp).warningsModule,
-		"logging":         (*Interp).loggingModule,
-		"tempfile":        (*Interp).tempfileModule,
-		"argparse":        (*Interp).argparseModule,
-		"fractions":       (*Interp).fractionsModule,
-		"inspect":         (*Interp).inspectModule,
-		"types":           (*Interp).typesModule,
-		"configparser":    (*Interp).configparserModule,
-		"decimal":         (*Interp).decimalModule,
-		"calendar":        (*Interp).calendarModule,
-		"uuid":            (*Interp).uuidModule,
-		"secrets":         (*Interp).secretsModule,
-		"tarfile":         (*Interp).tarfileModule,
 	}
 }
 
@@ -112,14 +68,14 @@ func (r *Interp) Module(name string) (starlark.Value, error) {
 		} else {
 			text += "available: " + strings.Join(ModuleList(), ", ")
 		}
-		return nil, &pyError{&PyException{Typ: excModuleNotFound, args: starlark.Tuple{starlark.String(name)}, text: text}}
+		return nil, &PyError{&PyException{Typ: excModuleNotFound, Args: starlark.Tuple{starlark.String(name)}, Text: text}}
 	}
 	m := make(r)
 	r.Modules[name] = m
 	return m, nil
 }
 
-func newModule(name string, members starlark.StringDict) *starlarkstruct.Module {
+func NewModule(name string, members starlark.StringDict) *starlarkstruct.Module {
 	if members == nil {
 		members = starlark.StringDict{}
 	}
@@ -135,7 +91,7 @@ func AsModule(v starlark.Value) (*starlarkstruct.Module, bool) {
 	switch m := v.(type) {
 	case *starlarkstruct.Module:
 		return m, true
-	case *sysModule:
+	case *SysModule:
 		return m.Module, true
 	}
 	return nil, false
@@ -147,7 +103,7 @@ func (r *Interp) pyImport(_ *starlark.Thread, _ *starlark.Builtin, args starlark
 	name := string(args[0].(starlark.String))
 	full := len(args) > 1 && bool(args[1].Truth())
 	if name == "__future__" {
-		return newModule("__future__", nil), nil
+		return NewModule("__future__", nil), nil
 	}
 	m, err := r.Module(name)
 	if err != nil {
@@ -163,7 +119,7 @@ func (r *Interp) pyImport(_ *starlark.Thread, _ *starlark.Builtin, args starlark
 func (r *Interp) pyFrom(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	name := string(args[0].(starlark.String))
 	if strings.HasPrefix(name, ".") {
-		return nil, &pyError{&PyException{Typ: excImport, text: "relative imports (from " + name + " import ...) have no package to import from in the REPL"}}
+		return nil, &PyError{&PyException{Typ: excImport, Text: "relative imports (from " + name + " import ...) have no package to import from in the REPL"}}
 	}
 	m, err := r.Module(name)
 	if err != nil {
@@ -172,28 +128,28 @@ func (r *Interp) pyFrom(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 	out := make([]starlark.Value, 0, len(args)-1)
 	for _, a := range args[1:] {
 		member := string(a.(starlark.String))
-		v, err := moduleMember(m, member)
+		v, err := ModuleMember(m, member)
 		if err != nil {
 			if sub, err2 := r.Module(name + "." + member); err2 == nil {
 				v, err = sub, nil
 			}
 		}
 		if err != nil {
-			return nil, &pyError{&PyException{Typ: excImport, text: "cannot import name '" + member + "' from '" + name + "' (the REPL's " + name + " has: " + strings.Join(PublicNames(m), ", ") + ")"}}
+			return nil, &PyError{&PyException{Typ: excImport, Text: "cannot import name '" + member + "' from '" + name + "' (the REPL's " + name + " has: " + strings.Join(PublicNames(m), ", ") + ")"}}
 		}
 		out = append(out, v)
 	}
 	return starlark.NewList(out), nil
 }
 
-func moduleMember(m starlark.Value, name string) (starlark.Value, error) {
+func ModuleMember(m starlark.Value, name string) (starlark.Value, error) {
 	if h, ok := m.(starlark.HasAttrs); ok {
 		v, err := h.Attr(name)
 		if err == nil && v != nil {
 			return v, nil
 		}
 	}
-	return nil, pyErrorf(ExcAttribute, "module has no attribute '%s'", name)
+	return nil, PyErrorf(ExcAttribute, "module has no attribute '%s'", name)
 }
 
 func PublicNames(m starlark.Value) []string {
@@ -216,7 +172,7 @@ func (r *Interp) pyImportStar(_ *starlark.Thread, _ *starlark.Builtin, args star
 		return nil, err
 	}
 	for _, n := range PublicNames(m) {
-		v, _ := moduleMember(m, n)
+		v, _ := ModuleMember(m, n)
 		r.Globals[n] = v
 	}
 	return starlark.None, nil
@@ -224,25 +180,25 @@ func (r *Interp) pyImportStar(_ *starlark.Thread, _ *starlark.Builtin, args star
 
 // unavailable stands for a member the REPL deliberately does not provide
 // (os.environ): using it raises an error saying why.
-type unavailable struct{ name, why string }
+type Unavailable struct{ ModName, Why string }
 
-func (u *unavailable) String() string        { return "<" + u.name + ": not available>" }
-func (u *unavailable) Type() string          { return "unavailable" }
-func (u *unavailable) Freeze()               {}
-func (u *unavailable) Truth() starlark.Bool  { return true }
-func (u *unavailable) Hash() (uint32, error) { return 0, u.err() }
-func (u *unavailable) err() error {
-	return pyErrorf(excNotImplemented, "%s is not available in this REPL: %s", u.name, u.why)
+func (u *Unavailable) String() string        { return "<" + u.ModName + ": not available>" }
+func (u *Unavailable) Type() string          { return "unavailable" }
+func (u *Unavailable) Freeze()               {}
+func (u *Unavailable) Truth() starlark.Bool  { return true }
+func (u *Unavailable) Hash() (uint32, error) { return 0, u.Err() }
+func (u *Unavailable) Err() error {
+	return PyErrorf(ExcNotImplemented, "%s is not available in this REPL: %s", u.ModName, u.Why)
 }
-func (u *unavailable) AttrNames() []string { return nil }
-func (u *unavailable) Attr(string) (starlark.Value, error) {
-	return nil, u.err()
+func (u *Unavailable) AttrNames() []string { return nil }
+func (u *Unavailable) Attr(string) (starlark.Value, error) {
+	return nil, u.Err()
 }
-func (u *unavailable) Get(starlark.Value) (starlark.Value, bool, error) { return nil, false, u.err() }
-func (u *unavailable) CallInternal(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-	return nil, u.err()
+func (u *Unavailable) Get(starlark.Value) (starlark.Value, bool, error) { return nil, false, u.Err() }
+func (u *Unavailable) CallInternal(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return nil, u.Err()
 }
-func (u *unavailable) Name() string { return u.name }
+func (u *Unavailable) Name() string { return u.ModName }
 
 // builtin wraps a Go function as a module member called module.name.
-func builtin(name string, f BuiltinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, f) }
+func Builtin(name string, f BuiltinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, f) }

@@ -20,25 +20,25 @@ import (
 // int, float, round, abs, hash, **, divmod, the comparisons with numbers
 // of other types, % formatting and math.floor/ceil/trunc ask it, as
 // Python asks __int__, __float__, __round__, __floor__, ...
-type numberObject interface {
+type NumberObject interface {
 	starlark.Value
-	intPy() (starlark.Value, error)            // int(x), math.trunc(x)
-	floatPy() (float64, error)                 // float(x)
-	floorPy(ceil bool) (starlark.Value, error) // math.floor(x), math.ceil(x)
-	roundPy(nd starlark.Value) (starlark.Value, error)
-	hashPy() (starlark.Int, error)
-	absPy() (starlark.Value, error)
+	IntPy() (starlark.Value, error)            // int(x), math.trunc(x)
+	FloatPy() (float64, error)                 // float(x)
+	FloorPy(ceil bool) (starlark.Value, error) // math.floor(x), math.ceil(x)
+	RoundPy(nd starlark.Value) (starlark.Value, error)
+	HashPy() (starlark.Int, error)
+	AbsPy() (starlark.Value, error)
 	// comparePy is x op y, or y op x when reversed, for y of another type;
 	// handled is false when x cannot compare itself with y.
-	comparePy(op syntax.Token, y starlark.Value, reversed bool) (result, handled bool, err error)
+	ComparePy(op syntax.Token, y starlark.Value, reversed bool) (result, handled bool, err error)
 	// powPy and divmodPy are x ** y and divmod(x, y), or with x on the
 	// right; nil, nil when y is no number they know.
-	powPy(r *Interp, y starlark.Value, side starlark.Side) (starlark.Value, error)
-	divmodPy(y starlark.Value, side starlark.Side) (starlark.Value, error)
+	PowPy(r *Interp, y starlark.Value, side starlark.Side) (starlark.Value, error)
+	DivmodPy(y starlark.Value, side starlark.Side) (starlark.Value, error)
 }
 
 // intCall is int(x=0, base=10).
-func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *Interp) IntCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value = starlark.MakeInt(0)
 	var baseV starlark.Value = starlark.None
 	if err := starlark.UnpackArgs("int", args, kw, "x?", &x, "base?", &baseV); err != nil {
@@ -47,40 +47,40 @@ func (r *Interp) intCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.
 	if baseV != starlark.None {
 		base, err := starlark.AsInt32(baseV)
 		if err != nil || base != 0 && (base < 2 || base > 36) {
-			return nil, pyErrorf(excValueError, "int() base must be >= 2 and <= 36, or 0")
+			return nil, PyErrorf(ExcValueError, "int() base must be >= 2 and <= 36, or 0")
 		}
-		s, ok := textOf(x)
+		s, ok := TextOf(x)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "int() can't convert non-string with explicit base")
+			return nil, PyErrorf(ExcTypeError, "int() can't convert non-string with explicit base")
 		}
-		return parseInt(s, base)
+		return ParseInt(s, base)
 	}
 	x = enumMixinValue(x) // an IntEnum member is its int
 	switch v := x.(type) {
-	case numberObject:
-		return v.intPy()
+	case NumberObject:
+		return v.IntPy()
 	case intValued:
-		return starlark.MakeBigInt(v.intPy()), nil // UUID.__int__
+		return starlark.MakeBigInt(v.IntPy()), nil // UUID.__int__
 	case starlark.Int:
 		return v, nil
 	case starlark.Bool:
-		return starlark.MakeInt(b2i(bool(v))), nil
+		return starlark.MakeInt(B2i(bool(v))), nil
 	case starlark.Float:
 		f := float64(v)
 		if math.IsInf(f, 0) {
-			return nil, pyErrorf(excOverflow, "cannot convert float infinity to integer")
+			return nil, PyErrorf(ExcOverflow, "cannot convert float infinity to integer")
 		}
 		if math.IsNaN(f) {
-			return nil, pyErrorf(excValueError, "cannot convert float NaN to integer")
+			return nil, PyErrorf(ExcValueError, "cannot convert float NaN to integer")
 		}
 		i, _ := big.NewFloat(math.Trunc(f)).Int(nil)
 		return starlark.MakeBigInt(i), nil
 	case starlark.String, starlark.Bytes:
-		s, _ := textOf(v)
-		n, err := parseInt(s, 10)
+		s, _ := TextOf(v)
+		n, err := ParseInt(s, 10)
 		return n, bytesLiteralError(err, v, s)
 	}
-	return nil, pyErrorf(excTypeError, "int() argument must be a string, a bytes-like object or a real number, not '%s'", pyTypeName(x))
+	return nil, PyErrorf(ExcTypeError, "int() argument must be a string, a bytes-like object or a real number, not '%s'", PyTypeName(x))
 }
 
 // bytesLiteralError writes the bytes a failed int(b) or float(b) read as
@@ -90,10 +90,10 @@ func bytesLiteralError(err error, v starlark.Value, text string) error {
 		return err
 	}
 	msg := strings.TrimPrefix(ErrorMessage(err), "ValueError: ")
-	return pyErrorf(excValueError, "%s", strings.Replace(msg, pystr.Quote(text), PyRepr(v), 1))
+	return PyErrorf(ExcValueError, "%s", strings.Replace(msg, pystr.Quote(text), PyRepr(v), 1))
 }
 
-func textOf(v starlark.Value) (string, bool) {
+func TextOf(v starlark.Value) (string, bool) {
 	switch v := v.(type) {
 	case starlark.String:
 		return string(v), true
@@ -106,9 +106,9 @@ func textOf(v starlark.Value) (string, bool) {
 // parseInt reads an int literal as int(s, base) does: surrounding
 // whitespace, a sign, a base prefix matching base (or any with base 0),
 // and underscores between digits.
-func parseInt(orig string, base int) (starlark.Value, error) {
+func ParseInt(orig string, base int) (starlark.Value, error) {
 	bad := func() (starlark.Value, error) {
-		return nil, pyErrorf(excValueError, "invalid literal for int() with base %d: %s", base, pystr.Quote(orig))
+		return nil, PyErrorf(ExcValueError, "invalid literal for int() with base %d: %s", base, pystr.Quote(orig))
 	}
 	s := strings.TrimSpace(orig)
 	neg := false
@@ -143,14 +143,14 @@ func parseInt(orig string, base int) (starlark.Value, error) {
 }
 
 // floatCall is float(x=0.0).
-func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *Interp) FloatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value = starlark.Float(0)
 	if err := starlark.UnpackPositionalArgs("float", args, kw, 0, &x); err != nil {
 		return nil, err
 	}
 	switch v := x.(type) {
-	case numberObject:
-		f, err := v.floatPy()
+	case NumberObject:
+		f, err := v.FloatPy()
 		if err != nil {
 			return nil, err
 		}
@@ -160,20 +160,20 @@ func (r *Interp) floatCall(_ *starlark.Thread, args starlark.Tuple, kw []starlar
 	case starlark.Int:
 		f, acc := new(big.Float).SetInt(v.BigInt()).Float64()
 		if math.IsInf(f, 0) && acc != big.Exact {
-			return nil, pyErrorf(excOverflow, "int too large to convert to float")
+			return nil, PyErrorf(ExcOverflow, "int too large to convert to float")
 		}
 		return starlark.Float(f), nil
 	case starlark.Bool:
-		return starlark.Float(b2i(bool(v))), nil
+		return starlark.Float(B2i(bool(v))), nil
 	case starlark.String, starlark.Bytes:
-		s, _ := textOf(v)
-		f, err := parseFloat(s)
+		s, _ := TextOf(v)
+		f, err := ParseFloat(s)
 		return f, bytesLiteralError(err, v, s)
 	}
-	return nil, pyErrorf(excTypeError, "float() argument must be a string or a real number, not '%s'", pyTypeName(x))
+	return nil, PyErrorf(ExcTypeError, "float() argument must be a string or a real number, not '%s'", PyTypeName(x))
 }
 
-func parseFloat(orig string) (starlark.Value, error) {
+func ParseFloat(orig string) (starlark.Value, error) {
 	s := strings.TrimSpace(orig)
 	t := strings.ToLower(strings.TrimLeft(s, "+-"))
 	switch t {
@@ -191,7 +191,7 @@ func parseFloat(orig string) (starlark.Value, error) {
 	bad := s == "" || strings.ContainsAny(strings.ToLower(s), "xpi") || strings.Contains(s, "__") || s[0] == '_' || s[len(s)-1] == '_'
 	f, err := strconv.ParseFloat(clean, 64)
 	if bad || err != nil && !strings.Contains(err.Error(), "range") {
-		return nil, pyErrorf(excValueError, "could not convert string to float: %s", pystr.Quote(orig))
+		return nil, PyErrorf(ExcValueError, "could not convert string to float: %s", pystr.Quote(orig))
 	}
 	return starlark.Float(f), nil
 }
@@ -204,18 +204,18 @@ func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 	}
 	switch v := x.(type) {
 	case starlark.Bool:
-		x = starlark.MakeInt(b2i(bool(v)))
+		x = starlark.MakeInt(B2i(bool(v)))
 	}
 	switch v := x.(type) {
-	case numberObject:
-		return v.roundPy(nd)
+	case NumberObject:
+		return v.RoundPy(nd)
 	case starlark.Int:
 		if nd == starlark.None {
 			return v, nil
 		}
 		n, err := starlark.AsInt32(nd)
 		if err != nil {
-			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(nd))
+			return nil, PyErrorf(ExcTypeError, "'%s' object cannot be interpreted as an integer", PyTypeName(nd))
 		}
 		if n >= 0 {
 			return v, nil
@@ -231,17 +231,17 @@ func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 		f := float64(v)
 		if nd == starlark.None {
 			if math.IsInf(f, 0) {
-				return nil, pyErrorf(excOverflow, "cannot convert float infinity to integer")
+				return nil, PyErrorf(ExcOverflow, "cannot convert float infinity to integer")
 			}
 			if math.IsNaN(f) {
-				return nil, pyErrorf(excValueError, "cannot convert float NaN to integer")
+				return nil, PyErrorf(ExcValueError, "cannot convert float NaN to integer")
 			}
 			i, _ := big.NewFloat(math.RoundToEven(f)).Int(nil)
 			return starlark.MakeBigInt(i), nil
 		}
 		n, err := starlark.AsInt32(nd)
 		if err != nil {
-			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(nd))
+			return nil, PyErrorf(ExcTypeError, "'%s' object cannot be interpreted as an integer", PyTypeName(nd))
 		}
 		if math.IsInf(f, 0) || math.IsNaN(f) || f == 0 {
 			return v, nil
@@ -256,23 +256,23 @@ func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 		p := math.Pow(10, float64(-n))
 		return starlark.Float(math.RoundToEven(f/p) * p), nil
 	}
-	return nil, pyErrorf(excTypeError, "type %s doesn't define __round__ method", pyTypeName(x))
+	return nil, PyErrorf(ExcTypeError, "type %s doesn't define __round__ method", PyTypeName(x))
 }
 
 // pyPow is x ** y: exact for integers, floats as in Python.
-func (r *Interp) pyPow(x, y starlark.Value) (starlark.Value, error) {
+func (r *Interp) PyPow(x, y starlark.Value) (starlark.Value, error) {
 	if b, ok := x.(starlark.Bool); ok {
-		x = starlark.MakeInt(b2i(bool(b)))
+		x = starlark.MakeInt(B2i(bool(b)))
 	}
 	if b, ok := y.(starlark.Bool); ok {
-		y = starlark.MakeInt(b2i(bool(b)))
+		y = starlark.MakeInt(B2i(bool(b)))
 	}
-	if n, ok := x.(numberObject); ok {
-		if v, err := n.powPy(r, y, starlark.Left); v != nil || err != nil {
+	if n, ok := x.(NumberObject); ok {
+		if v, err := n.PowPy(r, y, starlark.Left); v != nil || err != nil {
 			return v, err
 		}
-	} else if n, ok := y.(numberObject); ok {
-		if v, err := n.powPy(r, x, starlark.Right); v != nil || err != nil {
+	} else if n, ok := y.(NumberObject); ok {
+		if v, err := n.PowPy(r, x, starlark.Right); v != nil || err != nil {
 			return v, err
 		}
 	}
@@ -281,7 +281,7 @@ func (r *Interp) pyPow(x, y starlark.Value) (starlark.Value, error) {
 	if xInt && yInt && yi.Sign() >= 0 {
 		bx, by := xi.BigInt(), yi.BigInt()
 		if bits := int64(bx.BitLen()); bits > 1 {
-			tooLarge := pyErrorf(excOverflow, "the result of %s ** %s would be too large to hold", PyRepr(x), PyRepr(y))
+			tooLarge := PyErrorf(ExcOverflow, "the result of %s ** %s would be too large to hold", PyRepr(x), PyRepr(y))
 			if !by.IsInt64() || by.Int64() > math.MaxInt64/bits {
 				return nil, tooLarge
 			}
@@ -297,25 +297,25 @@ func (r *Interp) pyPow(x, y starlark.Value) (starlark.Value, error) {
 		}
 		return starlark.MakeBigInt(new(big.Int).Exp(bx, by, nil)), nil
 	}
-	fx, okx := toFloat(x)
-	fy, oky := toFloat(y)
+	fx, okx := ToFloat(x)
+	fy, oky := ToFloat(y)
 	if !okx || !oky {
-		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for ** or pow(): '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+		return nil, PyErrorf(ExcTypeError, "unsupported operand type(s) for ** or pow(): '%s' and '%s'", PyTypeName(x), PyTypeName(y))
 	}
 	if fx == 0 && fy < 0 {
-		return nil, pyErrorf(excZeroDivision, "0.0 cannot be raised to a negative power")
+		return nil, PyErrorf(ExcZeroDivision, "0.0 cannot be raised to a negative power")
 	}
 	if fx < 0 && fy != math.Trunc(fy) && !math.IsInf(fy, 0) {
-		return nil, pyErrorf(excValueError, "a negative number raised to a fractional power is a complex number, which this REPL does not support")
+		return nil, PyErrorf(ExcValueError, "a negative number raised to a fractional power is a complex number, which this REPL does not support")
 	}
 	out := math.Pow(fx, fy)
 	if math.IsInf(out, 0) && !math.IsInf(fx, 0) && !math.IsInf(fy, 0) {
-		return nil, pyErrorf(excOverflow, "(34, 'Numerical result out of range')")
+		return nil, PyErrorf(ExcOverflow, "(34, 'Numerical result out of range')")
 	}
 	return starlark.Float(out), nil
 }
 
-func toFloat(v starlark.Value) (float64, bool) {
+func ToFloat(v starlark.Value) (float64, bool) {
 	switch v := v.(type) {
 	case starlark.Float:
 		return float64(v), true
@@ -333,22 +333,22 @@ func (r *Interp) pyPowBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args star
 		return nil, err
 	}
 	if mod == starlark.None {
-		return r.pyPow(x, y)
+		return r.PyPow(x, y)
 	}
-	xi, ok1 := boolToInt(x).(starlark.Int)
-	yi, ok2 := boolToInt(y).(starlark.Int)
-	mi, ok3 := boolToInt(mod).(starlark.Int)
+	xi, ok1 := BoolToInt(x).(starlark.Int)
+	yi, ok2 := BoolToInt(y).(starlark.Int)
+	mi, ok3 := BoolToInt(mod).(starlark.Int)
 	if !ok1 || !ok2 || !ok3 {
-		return nil, pyErrorf(excTypeError, "pow() 3rd argument not allowed unless all arguments are integers")
+		return nil, PyErrorf(ExcTypeError, "pow() 3rd argument not allowed unless all arguments are integers")
 	}
 	if mi.Sign() == 0 {
-		return nil, pyErrorf(excValueError, "pow() 3rd argument cannot be 0")
+		return nil, PyErrorf(ExcValueError, "pow() 3rd argument cannot be 0")
 	}
 	bx, by, bm := xi.BigInt(), yi.BigInt(), mi.BigInt()
 	if by.Sign() < 0 {
 		inv := new(big.Int).ModInverse(bx, new(big.Int).Abs(bm))
 		if inv == nil {
-			return nil, pyErrorf(excValueError, "base is not invertible for the given modulus")
+			return nil, PyErrorf(ExcValueError, "base is not invertible for the given modulus")
 		}
 		bx, by = inv, new(big.Int).Neg(by)
 	}
@@ -360,37 +360,37 @@ func (r *Interp) pyPowBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args star
 }
 
 // pyDivmod is divmod(a, b).
-func pyDivmod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func PyDivmod(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x, y starlark.Value
 	if err := starlark.UnpackPositionalArgs("divmod", args, kw, 2, &x, &y); err != nil {
 		return nil, err
 	}
 	for _, v := range []*starlark.Value{&x, &y} {
 		if b, ok := (*v).(starlark.Bool); ok {
-			*v = starlark.MakeInt(b2i(bool(b)))
+			*v = starlark.MakeInt(B2i(bool(b)))
 		}
 	}
-	if n, ok := x.(numberObject); ok {
-		if v, err := n.divmodPy(y, starlark.Left); v != nil || err != nil {
+	if n, ok := x.(NumberObject); ok {
+		if v, err := n.DivmodPy(y, starlark.Left); v != nil || err != nil {
 			return v, err
 		}
-	} else if n, ok := y.(numberObject); ok {
-		if v, err := n.divmodPy(x, starlark.Right); v != nil || err != nil {
+	} else if n, ok := y.(NumberObject); ok {
+		if v, err := n.DivmodPy(x, starlark.Right); v != nil || err != nil {
 			return v, err
 		}
 	}
 	if isZero(y) {
 		if _, f := x.(starlark.Float); f {
-			return nil, pyErrorf(excZeroDivision, "float divmod()")
+			return nil, PyErrorf(ExcZeroDivision, "float divmod()")
 		}
 		if _, f := y.(starlark.Float); f {
-			return nil, pyErrorf(excZeroDivision, "float divmod()")
+			return nil, PyErrorf(ExcZeroDivision, "float divmod()")
 		}
-		return nil, pyErrorf(excZeroDivision, "integer division or modulo by zero")
+		return nil, PyErrorf(ExcZeroDivision, "integer division or modulo by zero")
 	}
 	q, err := starlark.Binary(syntax.SLASHSLASH, x, y)
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for divmod(): '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+		return nil, PyErrorf(ExcTypeError, "unsupported operand type(s) for divmod(): '%s' and '%s'", PyTypeName(x), PyTypeName(y))
 	}
 	m, err := starlark.Binary(syntax.PERCENT, x, y)
 	if err != nil {
@@ -411,11 +411,11 @@ func intText(name string, base int, prefix string) BuiltinFunc {
 			return nil, err
 		}
 		if b, ok := x.(starlark.Bool); ok {
-			x = starlark.MakeInt(b2i(bool(b)))
+			x = starlark.MakeInt(B2i(bool(b)))
 		}
 		i, ok := x.(starlark.Int)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "'%s' object cannot be interpreted as an integer", pyTypeName(x))
+			return nil, PyErrorf(ExcTypeError, "'%s' object cannot be interpreted as an integer", PyTypeName(x))
 		}
 		n := i.BigInt()
 		sign := ""
@@ -429,19 +429,19 @@ func intText(name string, base int, prefix string) BuiltinFunc {
 
 // pyFloat unpacks a number argument as Python does for floats: ints and
 // bools too.
-type pyFloat float64
+type PyFloat float64
 
-func (f *pyFloat) Unpack(v starlark.Value) error {
-	x, ok := toFloat(boolToInt(v))
+func (f *PyFloat) Unpack(v starlark.Value) error {
+	x, ok := ToFloat(BoolToInt(v))
 	if !ok {
-		return pyErrorf(excTypeError, "must be real number, not %s", pyTypeName(v))
+		return PyErrorf(ExcTypeError, "must be real number, not %s", PyTypeName(v))
 	}
-	*f = pyFloat(x)
+	*f = PyFloat(x)
 	return nil
 }
 
 // flipCompare is the operator of y op' x meaning x op y.
-var flipCompare = map[syntax.Token]syntax.Token{
+var FlipCompare = map[syntax.Token]syntax.Token{
 	syntax.LT: syntax.GT, syntax.GT: syntax.LT, syntax.LE: syntax.GE, syntax.GE: syntax.LE,
 	syntax.EQL: syntax.EQL, syntax.NEQ: syntax.NEQ,
 }
@@ -452,20 +452,20 @@ func compareNumberObjects(op syntax.Token, x, y starlark.Value) (bool, bool, err
 	if x.Type() == y.Type() {
 		return false, false, nil
 	}
-	if n, ok := x.(numberObject); ok {
-		if v, handled, err := n.comparePy(op, y, false); handled || err != nil {
+	if n, ok := x.(NumberObject); ok {
+		if v, handled, err := n.ComparePy(op, y, false); handled || err != nil {
 			return v, true, err
 		}
 	}
-	if n, ok := y.(numberObject); ok {
-		return n.comparePy(op, x, true)
+	if n, ok := y.(NumberObject); ok {
+		return n.ComparePy(op, x, true)
 	}
 	return false, false, nil
 }
 
 // pyHashNumber is hash(x) for a rational as CPython computes it, so that
 // equal ints, floats and fractions hash alike: |n| / d modulo 2**61 - 1.
-func pyHashNumber(q *big.Rat) starlark.Int {
+func PyHashNumber(q *big.Rat) starlark.Int {
 	p := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 61), big.NewInt(1))
 	var h *big.Int
 	dinv := new(big.Int).ModInverse(new(big.Int).Mod(q.Denom(), p), p)
@@ -487,5 +487,5 @@ func pyHashNumber(q *big.Rat) starlark.Int {
 // intValued is a value that int() reads as an int and hash() hashes as
 // that int (uuid.UUID), as its class's __int__ and __hash__ do.
 type intValued interface {
-	intPy() *big.Int
+	IntPy() *big.Int
 }

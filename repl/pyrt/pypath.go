@@ -30,7 +30,7 @@ func (p *Path) open(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "mode?", &mode, "buffering?", &buffering, "encoding?", &encoding, "errors?", &errs, "newline?", &newline); err != nil {
 		return nil, err
 	}
-	return p.r.openFile(p.P, mode, encoding, errs, newline)
+	return p.r.OpenFile(p.P, mode, encoding, errs, newline)
 }
 
 // readTextPy is read_text(encoding=None, errors=None): UTF-8 decoded
@@ -41,18 +41,18 @@ func (p *Path) readTextPy(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackArgs(b.Name(), args, kw, "encoding?", &encoding, "errors?", &errs, "newline?", new(starlark.Value)); err != nil {
 		return nil, err
 	}
-	data, err := p.read("read_text")
+	data, err := p.Read("read_text")
 	if err != nil {
 		return nil, err
 	}
-	f := &PyFile{encoding: "utf-8", errors: "strict", newline: starlark.None}
+	f := &PyFile{Encoding: "utf-8", Errors: "strict", Newline: starlark.None}
 	if s, ok := encoding.(starlark.String); ok {
-		f.encoding = string(s)
+		f.Encoding = string(s)
 	}
 	if s, ok := errs.(starlark.String); ok {
-		f.errors = string(s)
+		f.Errors = string(s)
 	}
-	text, err := f.decode(string(data))
+	text, err := f.Decode(string(data))
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (p *Path) absolutePath(_ *starlark.Thread, b *starlark.Builtin, args starla
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 0); err != nil {
 		return nil, err
 	}
-	return p.r.newPath(p.r.Host.Absolute(p.P)), nil
+	return p.r.NewPath(p.r.Host.Absolute(p.P)), nil
 }
 
 func (p *Path) isRelativeTo(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -111,8 +111,8 @@ func (p *Path) withStem(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &stem); err != nil {
 		return nil, err
 	}
-	if p.name() == "" || stem == "" || strings.Contains(stem, "/") {
-		return nil, pyErrorf(excValueError, "%s has an empty name", PyRepr(p))
+	if p.Name() == "" || stem == "" || strings.Contains(stem, "/") {
+		return nil, PyErrorf(ExcValueError, "%s has an empty name", PyRepr(p))
 	}
 	return p.parent().join(stem + p.suffix()), nil
 }

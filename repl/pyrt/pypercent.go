@@ -13,9 +13,9 @@ import (
 
 // percentOp is x % y: %-formatting when x is a string, Starlark's
 // operator otherwise, with Python's errors.
-func percentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {
+func PercentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {
 	if s, ok := x.(starlark.String); ok {
-		out, err := percentFormat(thread, string(s), y)
+		out, err := PercentFormat(thread, string(s), y)
 		if err != nil {
 			return nil, err
 		}
@@ -30,21 +30,21 @@ func percentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, er
 		switch x.(type) {
 		case starlark.Int, starlark.Float, starlark.Bool:
 			if _, ok := x.(starlark.Float); ok {
-				return nil, pyErrorf(excZeroDivision, "float modulo")
+				return nil, PyErrorf(ExcZeroDivision, "float modulo")
 			}
 			if _, ok := y.(starlark.Float); ok {
-				return nil, pyErrorf(excZeroDivision, "float modulo")
+				return nil, PyErrorf(ExcZeroDivision, "float modulo")
 			}
-			return nil, pyErrorf(excZeroDivision, "integer modulo by zero")
+			return nil, PyErrorf(ExcZeroDivision, "integer modulo by zero")
 		}
 	}
 	bx, by := boolOperands(x, y) // True % 2 is 1
 	v, err := starlark.Binary(syntax.PERCENT, bx, by)
-	if _, raised := err.(*pyError); raised {
+	if _, raised := err.(*PyError); raised {
 		return nil, err // a Fraction's ZeroDivisionError
 	}
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "unsupported operand type(s) for %%: '%s' and '%s'", pyTypeName(x), pyTypeName(y))
+		return nil, PyErrorf(ExcTypeError, "unsupported operand type(s) for %%: '%s' and '%s'", PyTypeName(x), PyTypeName(y))
 	}
 	return v, nil
 }
@@ -63,7 +63,7 @@ func isZero(v starlark.Value) bool {
 
 // percentFormat formats like Python's str % args, within the memory
 // budget of thread's REPL.
-func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (string, error) {
+func PercentFormat(thread *starlark.Thread, f string, args starlark.Value) (string, error) {
 	growth := textGrowth{thread: thread, what: "%-formatting"}
 	var list []starlark.Value
 	var mapping starlark.Mapping
@@ -79,7 +79,7 @@ func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (stri
 	next := 0
 	take := func() (starlark.Value, error) {
 		if next >= len(list) {
-			return nil, pyErrorf(excTypeError, "not enough arguments for format string")
+			return nil, PyErrorf(ExcTypeError, "not enough arguments for format string")
 		}
 		next++
 		return list[next-1], nil
@@ -93,16 +93,16 @@ func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (stri
 		}
 		i++
 		if i >= len(f) {
-			return "", pyErrorf(excValueError, "incomplete format")
+			return "", PyErrorf(ExcValueError, "incomplete format")
 		}
 		var arg starlark.Value
 		if f[i] == '(' {
 			j := strings.IndexByte(f[i:], ')')
 			if j < 0 {
-				return "", pyErrorf(excValueError, "incomplete format key")
+				return "", PyErrorf(ExcValueError, "incomplete format key")
 			}
 			if mapping == nil {
-				return "", pyErrorf(excTypeError, "format requires a mapping")
+				return "", PyErrorf(ExcTypeError, "format requires a mapping")
 			}
 			key := starlark.String(f[i+1 : i+j])
 			v, found, err := mapping.Get(key)
@@ -110,16 +110,16 @@ func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (stri
 				return "", err
 			}
 			if !found {
-				return "", keyError(key)
+				return "", KeyError(key)
 			}
 			arg, usedMapping = v, true
 			i += j + 1
 		}
-		sp := fmtSpec{fill: ' ', width: -1, precision: -1}
+		sp := FmtSpec{Fill: ' ', Width: -1, Precision: -1}
 		for ; i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0; i++ {
 			switch f[i] {
 			case '-':
-				sp.align = '<'
+				sp.Align = '<'
 			case '+':
 				sp.sign = '+'
 			case ' ':
@@ -127,9 +127,9 @@ func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (stri
 					sp.sign = ' '
 				}
 			case '#':
-				sp.alt = true
+				sp.Alt = true
 			case '0':
-				sp.zero = true
+				sp.Zero = true
 			}
 		}
 		num := func() (int, error) {
@@ -141,7 +141,7 @@ func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (stri
 				}
 				n, err := starlark.AsInt32(v)
 				if err != nil {
-					return 0, pyErrorf(excTypeError, "* wants int")
+					return 0, PyErrorf(ExcTypeError, "* wants int")
 				}
 				return n, nil
 			}
@@ -161,22 +161,22 @@ func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (stri
 			return "", err
 		}
 		if w < -1 {
-			sp.align, w = '<', -w
+			sp.Align, w = '<', -w
 		}
-		sp.width = w
+		sp.Width = w
 		if i < len(f) && f[i] == '.' {
 			i++
 			p, err := num()
 			if err != nil {
 				return "", err
 			}
-			sp.precision = max(p, 0)
+			sp.Precision = max(p, 0)
 		}
 		for i < len(f) && strings.IndexByte("hlL", f[i]) >= 0 {
 			i++
 		}
 		if i >= len(f) {
-			return "", pyErrorf(excValueError, "incomplete format")
+			return "", PyErrorf(ExcValueError, "incomplete format")
 		}
 		conv := f[i]
 		if conv == '%' {
@@ -188,50 +188,50 @@ func percentFormat(thread *starlark.Thread, f string, args starlark.Value) (stri
 				return "", err
 			}
 		}
-		if sp.align == '<' {
-			sp.zero = false
+		if sp.Align == '<' {
+			sp.Zero = false
 		}
-		if err := checkGrowth(thread, "a %-format width", 4*int64(max(sp.width, sp.precision))); err != nil {
+		if err := checkGrowth(thread, "a %-format width", 4*int64(max(sp.Width, sp.Precision))); err != nil {
 			return "", err
 		}
 		s, err := percentOne(conv, arg, sp)
 		if err != nil {
 			return "", err
 		}
-		if err := growth.check(sb.Len() + len(s)); err != nil {
+		if err := growth.Check(sb.Len() + len(s)); err != nil {
 			return "", err
 		}
 		sb.WriteString(s)
 	}
 	if next < len(list) && !usedMapping && mapping == nil {
-		return "", pyErrorf(excTypeError, "not all arguments converted during string formatting")
+		return "", PyErrorf(ExcTypeError, "not all arguments converted during string formatting")
 	}
 	return sb.String(), nil
 }
 
-func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
+func percentOne(conv byte, arg starlark.Value, sp FmtSpec) (string, error) {
 	switch conv {
 	case 's', 'r', 'a':
 		var s string
 		switch conv {
 		case 's':
-			s = pyStr(arg)
+			s = PyStr(arg)
 		case 'r':
 			s = PyRepr(arg)
 		default:
 			s = asciiRepr(PyRepr(arg))
 		}
-		if sp.precision >= 0 && len([]rune(s)) > sp.precision {
-			s = string([]rune(s)[:sp.precision])
+		if sp.Precision >= 0 && len([]rune(s)) > sp.Precision {
+			s = string([]rune(s)[:sp.Precision])
 		}
-		sp.zero = false
+		sp.Zero = false
 		return pad("", s, sp, '>'), nil
 	case 'c':
 		switch a := arg.(type) {
 		case starlark.Int:
 			n, ok := a.Int64()
 			if !ok || n < 0 || n > 0x10ffff {
-				return "", pyErrorf(excOverflow, "%%c arg not in range(0x110000)")
+				return "", PyErrorf(ExcOverflow, "%%c arg not in range(0x110000)")
 			}
 			return pad("", string(rune(n)), sp, '>'), nil
 		case starlark.String:
@@ -239,25 +239,25 @@ func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
 				return pad("", string(a), sp, '>'), nil
 			}
 		}
-		return "", pyErrorf(excTypeError, "%%c requires int or char")
+		return "", PyErrorf(ExcTypeError, "%%c requires int or char")
 	case 'd', 'i', 'u', 'o', 'x', 'X':
 		var x *big.Int
 		switch a := arg.(type) {
 		case starlark.Int:
 			x = a.BigInt()
 		case starlark.Bool:
-			x = big.NewInt(int64(b2i(bool(a))))
+			x = big.NewInt(int64(B2i(bool(a))))
 		case starlark.Float:
 			if conv != 'd' && conv != 'i' && conv != 'u' {
-				return "", pyErrorf(excTypeError, "%%%c format: an integer is required, not float", conv)
+				return "", PyErrorf(ExcTypeError, "%%%c format: an integer is required, not float", conv)
 			}
 			bf := new(big.Float).SetFloat64(float64(a))
 			x, _ = bf.Int(nil)
-		case numberObject:
+		case NumberObject:
 			if conv != 'd' && conv != 'i' && conv != 'u' {
-				return "", pyErrorf(excTypeError, "%%%c format: an integer is required, not %s", conv, pyTypeName(arg))
+				return "", PyErrorf(ExcTypeError, "%%%c format: an integer is required, not %s", conv, PyTypeName(arg))
 			}
-			i, err := a.intPy()
+			i, err := a.IntPy()
 			if err != nil {
 				return "", err
 			}
@@ -267,15 +267,15 @@ func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
 			if conv != 'd' && conv != 'i' && conv != 'u' {
 				kind = "an integer"
 			}
-			return "", pyErrorf(excTypeError, "%%%c format: %s is required, not %s", conv, kind, pyTypeName(arg))
+			return "", PyErrorf(ExcTypeError, "%%%c format: %s is required, not %s", conv, kind, PyTypeName(arg))
 		}
 		t := conv
 		if t == 'i' || t == 'u' {
 			t = 'd'
 		}
-		sp.typ = t
-		precision := sp.precision
-		sp.precision = -1
+		sp.Typ = t
+		precision := sp.Precision
+		sp.Precision = -1
 		if precision > 0 {
 			neg := x.Sign() < 0
 			digits := new(big.Int).Abs(x).Text(map[byte]int{'d': 10, 'o': 8, 'x': 16, 'X': 16}[t])
@@ -286,10 +286,10 @@ func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
 				digits = strings.Repeat("0", precision-len(digits)) + digits
 			}
 			prefix := ""
-			if sp.alt && t != 'd' {
+			if sp.Alt && t != 'd' {
 				prefix = map[byte]string{'o': "0o", 'x': "0x", 'X': "0X"}[t]
 			}
-			return numberPad(signOf(neg, sp), prefix, digits, sp), nil
+			return numberPad(SignOf(neg, sp), prefix, digits, sp), nil
 		}
 		return formatInt(x, sp)
 	case 'e', 'E', 'f', 'F', 'g', 'G':
@@ -300,20 +300,20 @@ func percentOne(conv byte, arg starlark.Value, sp fmtSpec) (string, error) {
 		case starlark.Int:
 			f, _ = new(big.Float).SetInt(a.BigInt()).Float64()
 		case starlark.Bool:
-			f = float64(b2i(bool(a)))
-		case numberObject:
+			f = float64(B2i(bool(a)))
+		case NumberObject:
 			var err error
-			if f, err = a.floatPy(); err != nil {
+			if f, err = a.FloatPy(); err != nil {
 				return "", err
 			}
 		default:
-			return "", pyErrorf(excTypeError, "must be real number, not %s", pyTypeName(arg))
+			return "", PyErrorf(ExcTypeError, "must be real number, not %s", PyTypeName(arg))
 		}
-		sp.typ = conv
-		if sp.precision < 0 {
-			sp.precision = 6
+		sp.Typ = conv
+		if sp.Precision < 0 {
+			sp.Precision = 6
 		}
 		return formatFloat(f, sp)
 	}
-	return "", pyErrorf(excValueError, "unsupported format character '%c' (0x%x)", conv, conv)
+	return "", PyErrorf(ExcValueError, "unsupported format character '%c' (0x%x)", conv, conv)
 }

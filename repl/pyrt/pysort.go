@@ -157,9 +157,9 @@ func reverseInts(s []int) {
 func sortLess(keys []starlark.Value) func(a, b int) (bool, error) {
 	return func(a, b int) (bool, error) {
 		x, y := keys[a], keys[b]
-		lt, err := pyCompare(syntax.LT, x, y)
+		lt, err := PyCompare(syntax.LT, x, y)
 		if err != nil {
-			return false, comparisonError(err, "<", x, y)
+			return false, ComparisonError(err, "<", x, y)
 		}
 		return lt, nil
 	}
@@ -169,11 +169,11 @@ func sortLess(keys []starlark.Value) func(a, b int) (bool, error) {
 // exception raised by the program's own comparison method (__lt__, or
 // __eq__ called by total_ordering's __gt__) as it is, else CPython's
 // "not supported between instances" TypeError.
-func comparisonError(err error, op string, x, y starlark.Value) error {
-	var pe *pyError
+func ComparisonError(err error, op string, x, y starlark.Value) error {
+	var pe *PyError
 	var ee *starlark.EvalError
 	if errors.As(err, &pe) || errors.As(err, &ee) {
 		return err
 	}
-	return pyErrorf(excTypeError, "'%s' not supported between instances of '%s' and '%s'", op, pyTypeName(x), pyTypeName(y))
+	return PyErrorf(ExcTypeError, "'%s' not supported between instances of '%s' and '%s'", op, PyTypeName(x), PyTypeName(y))
 }

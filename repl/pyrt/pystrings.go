@@ -15,12 +15,12 @@ import (
 func sliceIndices(lo, hi, step starlark.Value, n int) (int, int, int, error) {
 	st := 1
 	if step != starlark.None {
-		s, err := indexInt(step)
+		s, err := IndexInt(step)
 		if err != nil {
 			return 0, 0, 0, err
 		}
 		if s == 0 {
-			return 0, 0, 0, pyErrorf(excValueError, "slice step cannot be zero")
+			return 0, 0, 0, PyErrorf(ExcValueError, "slice step cannot be zero")
 		}
 		st = s
 	}
@@ -28,7 +28,7 @@ func sliceIndices(lo, hi, step starlark.Value, n int) (int, int, int, error) {
 		if v == starlark.None {
 			return def, nil
 		}
-		i, err := indexInt(v)
+		i, err := IndexInt(v)
 		if err != nil {
 			return 0, err
 		}
@@ -60,7 +60,7 @@ func sliceIndices(lo, hi, step starlark.Value, n int) (int, int, int, error) {
 	return a, b, st, err
 }
 
-func indexInt(v starlark.Value) (int, error) {
+func IndexInt(v starlark.Value) (int, error) {
 	switch v := v.(type) {
 	case starlark.Int:
 		if i, ok := v.Int64(); ok && i == int64(int(i)) {
@@ -71,9 +71,9 @@ func indexInt(v starlark.Value) (int, error) {
 		}
 		return 1 << 62, nil
 	case starlark.Bool:
-		return b2i(bool(v)), nil
+		return B2i(bool(v)), nil
 	}
-	return 0, pyErrorf(excTypeError, "slice indices must be integers or None or have an __index__ method")
+	return 0, PyErrorf(ExcTypeError, "slice indices must be integers or None or have an __index__ method")
 }
 
 // pyIndex is x[i] with Python's meaning and errors.
@@ -88,9 +88,9 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 		n, ok := i.(starlark.Int)
 		if !ok {
 			if b, isBool := i.(starlark.Bool); isBool {
-				n = starlark.MakeInt(b2i(bool(b)))
+				n = starlark.MakeInt(B2i(bool(b)))
 			} else {
-				return nil, pyErrorf(excTypeError, "string indices must be integers, not '%s'", pyTypeName(i))
+				return nil, PyErrorf(ExcTypeError, "string indices must be integers, not '%s'", PyTypeName(i))
 			}
 		}
 		t := pystr.Cache.Table(string(x))
@@ -100,7 +100,7 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 			k += int64(size)
 		}
 		if !ok || k < 0 || k >= int64(size) {
-			return nil, pyErrorf(excIndexError, "string index out of range")
+			return nil, PyErrorf(ExcIndexError, "string index out of range")
 		}
 		return starlark.String(t.CharAt(int(k))), nil
 	case starlark.Bytes:
@@ -112,17 +112,17 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 	case starlark.Mapping:
 		v, found, err := x.Get(i)
 		if err != nil {
-			var pe *pyError
+			var pe *PyError
 			if errors.As(err, &pe) {
 				return nil, err
 			}
-			return nil, pyErrorf(excTypeError, "unhashable type: '%s'", pyTypeName(i))
+			return nil, PyErrorf(ExcTypeError, "unhashable type: '%s'", PyTypeName(i))
 		}
 		if alt := keyAlias(i); !found && alt != nil {
 			v, found, _ = x.Get(alt)
 		}
 		if !found {
-			return nil, keyError(i)
+			return nil, KeyError(i)
 		}
 		return v, nil
 	case starlark.Indexable:
@@ -132,7 +132,7 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 		}
 		return x.Index(k), nil
 	}
-	return nil, pyErrorf(excTypeError, "'%s' object is not subscriptable", pyTypeName(x))
+	return nil, PyErrorf(ExcTypeError, "'%s' object is not subscriptable", PyTypeName(x))
 }
 
 // keyAlias is the key of another type that Python's dict treats as the
@@ -141,7 +141,7 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 func keyAlias(k starlark.Value) starlark.Value {
 	switch k := k.(type) {
 	case starlark.Bool:
-		return starlark.MakeInt(b2i(bool(k)))
+		return starlark.MakeInt(B2i(bool(k)))
 	case starlark.Int:
 		if n, ok := k.Int64(); ok && (n == 0 || n == 1) {
 			return starlark.Bool(n == 1)
@@ -150,8 +150,8 @@ func keyAlias(k starlark.Value) starlark.Value {
 		if k == 0 || k == 1 {
 			return starlark.Bool(k == 1)
 		}
-	case *record:
-		return k.vals
+	case *Record:
+		return k.Vals
 	case *enumMember:
 		if v := enumMixinValue(k); v != k {
 			return v
@@ -170,15 +170,15 @@ func sequenceIndex(x, i starlark.Value, n int) (int, error) {
 			k = 1 << 62
 		}
 	case starlark.Bool:
-		k = int64(b2i(bool(i)))
+		k = int64(B2i(bool(i)))
 	default:
-		return 0, pyErrorf(excTypeError, "%s indices must be integers or slices, not %s", pyTypeName(x), pyTypeName(i))
+		return 0, PyErrorf(ExcTypeError, "%s indices must be integers or slices, not %s", PyTypeName(x), PyTypeName(i))
 	}
 	if k < 0 {
 		k += int64(n)
 	}
 	if k < 0 || k >= int64(n) {
-		return 0, pyErrorf(excIndexError, "%s index out of range", pyTypeName(x))
+		return 0, PyErrorf(ExcIndexError, "%s index out of range", PyTypeName(x))
 	}
 	return int(k), nil
 }
@@ -200,18 +200,18 @@ func pySlice(x, lo, hi, step starlark.Value) (starlark.Value, error) {
 		}
 		return x.Slice(a, b, st), nil
 	}
-	return nil, pyErrorf(excTypeError, "'%s' object is not subscriptable", pyTypeName(x))
+	return nil, PyErrorf(ExcTypeError, "'%s' object is not subscriptable", PyTypeName(x))
 }
 
 // pySetSlice is x[lo:hi:step] = v for lists.
-func pySetSlice(x, lo, hi, step, v starlark.Value) error {
+func PySetSlice(x, lo, hi, step, v starlark.Value) error {
 	l, ok := x.(*starlark.List)
 	if !ok {
-		return pyErrorf(excTypeError, "'%s' object does not support slice assignment", pyTypeName(x))
+		return PyErrorf(ExcTypeError, "'%s' object does not support slice assignment", PyTypeName(x))
 	}
-	vals, err := listOf(v)
+	vals, err := ListOf(v)
 	if err != nil {
-		return pyErrorf(excTypeError, "can only assign an iterable")
+		return PyErrorf(ExcTypeError, "can only assign an iterable")
 	}
 	a, b, st, err := sliceIndices(lo, hi, step, l.Len())
 	if err != nil {
@@ -231,7 +231,7 @@ func pySetSlice(x, lo, hi, step, v starlark.Value) error {
 			idx = append(idx, i)
 		}
 		if len(idx) != len(vals) {
-			return pyErrorf(excValueError, "attempt to assign sequence of size %d to extended slice of size %d", len(vals), len(idx))
+			return PyErrorf(ExcValueError, "attempt to assign sequence of size %d to extended slice of size %d", len(vals), len(idx))
 		}
 		out = old
 		for k, i := range idx {
@@ -250,10 +250,10 @@ func pySetSlice(x, lo, hi, step, v starlark.Value) error {
 }
 
 // pyDelSlice is del x[lo:hi:step] for lists.
-func pyDelSlice(x, lo, hi, step starlark.Value) error {
+func PyDelSlice(x, lo, hi, step starlark.Value) error {
 	l, ok := x.(*starlark.List)
 	if !ok {
-		return pyErrorf(excTypeError, "'%s' object does not support item deletion", pyTypeName(x))
+		return PyErrorf(ExcTypeError, "'%s' object does not support item deletion", PyTypeName(x))
 	}
 	a, b, st, err := sliceIndices(lo, hi, step, l.Len())
 	if err != nil {
@@ -295,5 +295,5 @@ func pyLen(x starlark.Value) (int, error) {
 	if n := starlark.Len(x); n >= 0 {
 		return n, nil
 	}
-	return 0, pyErrorf(excTypeError, "object of type '%s' has no len()", pyTypeName(x))
+	return 0, PyErrorf(ExcTypeError, "object of type '%s' has no len()", PyTypeName(x))
 }

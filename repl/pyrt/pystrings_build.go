@@ -17,16 +17,16 @@ func strJoin(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, 
 	if _, ok := it.(starlark.String); ok {
 		it = starlark.Tuple(chars(string(it.(starlark.String))))
 	}
-	items, err := listOf(it)
+	items, err := ListOf(it)
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "can only join an iterable")
+		return nil, PyErrorf(ExcTypeError, "can only join an iterable")
 	}
 	sep := string(recv.(starlark.String))
 	total := int64(len(sep)) * int64(max(len(items)-1, 0))
 	for i, x := range items {
 		s, ok := x.(starlark.String)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "sequence item %d: expected str instance, %s found", i, pyTypeName(x))
+			return nil, PyErrorf(ExcTypeError, "sequence item %d: expected str instance, %s found", i, PyTypeName(x))
 		}
 		total += int64(len(s))
 	}

@@ -111,18 +111,18 @@ func strMaketrans(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	if y == nil {
 		d, ok := x.(*starlark.Dict)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "if you give only one argument to maketrans it must be a dict")
+			return nil, PyErrorf(ExcTypeError, "if you give only one argument to maketrans it must be a dict")
 		}
 		for _, kv := range d.Items() {
 			k := kv[0]
 			if s, ok := k.(starlark.String); ok {
 				r := []rune(string(s))
 				if len(r) != 1 {
-					return nil, pyErrorf(excValueError, "string keys in translate table must be of length 1")
+					return nil, PyErrorf(ExcValueError, "string keys in translate table must be of length 1")
 				}
 				k = starlark.MakeInt(int(r[0]))
 			} else if _, ok := k.(starlark.Int); !ok {
-				return nil, pyErrorf(excTypeError, "keys in translate table must be strings or integers")
+				return nil, PyErrorf(ExcTypeError, "keys in translate table must be strings or integers")
 			}
 			if err := out.SetKey(k, kv[1]); err != nil {
 				return nil, err
@@ -133,11 +133,11 @@ func strMaketrans(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	from, ok1 := y.(starlark.String)
 	xs, ok2 := x.(starlark.String)
 	if !ok1 || !ok2 {
-		return nil, pyErrorf(excTypeError, "maketrans() arguments must be strings")
+		return nil, PyErrorf(ExcTypeError, "maketrans() arguments must be strings")
 	}
 	a, b := []rune(string(xs)), []rune(string(from))
 	if len(a) != len(b) {
-		return nil, pyErrorf(excValueError, "the first two maketrans arguments must have equal length")
+		return nil, PyErrorf(ExcValueError, "the first two maketrans arguments must have equal length")
 	}
 	for i := range a {
 		_ = out.SetKey(starlark.MakeInt(int(a[i])), starlark.MakeInt(int(b[i])))
@@ -145,7 +145,7 @@ func strMaketrans(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	if z != nil {
 		del, ok := z.(starlark.String)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "maketrans() argument 3 must be str, not %s", pyTypeName(z))
+			return nil, PyErrorf(ExcTypeError, "maketrans() argument 3 must be str, not %s", PyTypeName(z))
 		}
 		for _, r := range string(del) {
 			_ = out.SetKey(starlark.MakeInt(int(r)), starlark.None)
@@ -182,7 +182,7 @@ func strTranslate(thread *starlark.Thread, recv starlark.Value, args starlark.Tu
 				v = x
 			}
 		default:
-			return nil, pyErrorf(excTypeError, "translate() needs a table from str.maketrans or a dict, not %s", pyTypeName(table))
+			return nil, PyErrorf(ExcTypeError, "translate() needs a table from str.maketrans or a dict, not %s", PyTypeName(table))
 		}
 		switch x := v.(type) {
 		case nil:
@@ -193,13 +193,13 @@ func strTranslate(thread *starlark.Thread, recv starlark.Value, args starlark.Tu
 		case starlark.Int:
 			n, ok := x.Int64()
 			if !ok || n < 0 || n > 0x10ffff {
-				return nil, pyErrorf(excValueError, "character mapping must be in range(0x110000)")
+				return nil, PyErrorf(ExcValueError, "character mapping must be in range(0x110000)")
 			}
 			sb.WriteRune(rune(n))
 		default:
-			return nil, pyErrorf(excTypeError, "character mapping must return integer, None or str")
+			return nil, PyErrorf(ExcTypeError, "character mapping must return integer, None or str")
 		}
-		if err := g.check(sb.Len()); err != nil {
+		if err := g.Check(sb.Len()); err != nil {
 			return nil, err
 		}
 	}

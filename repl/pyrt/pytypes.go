@@ -14,13 +14,13 @@ import (
 // Path("a")), its attributes are class attributes (dict.fromkeys,
 // Path.cwd) or unbound methods (str.lower), and type() returns it.
 type PyType struct {
-	name, module string
-	base         *PyType
-	call         func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
-	attrs        starlark.StringDict
-	methods      bool           // unknown attributes are unbound methods: str.lower(s) is s.lower()
-	proto        starlark.Value // when set, only its methods are: hasattr(str, "x") is False
-	user         *userClass     // a class defined by a class statement (pyclass.go)
+	TypeName, Module string
+	Base             *PyType
+	Call             func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
+	Attrs            starlark.StringDict
+	methods          bool           // unknown attributes are unbound methods: str.lower(s) is s.lower()
+	proto            starlark.Value // when set, only its methods are: hasattr(str, "x") is False
+	User             *UserClass     // a class defined by a class statement (pyclass.go)
 }
 
 var (
@@ -31,31 +31,31 @@ var (
 
 func (t *PyType) String() string {
 	if enumClassOf(t) != nil {
-		return "<enum '" + t.name + "'>" // pymod_enum.go
+		return "<enum '" + t.TypeName + "'>" // pymod_enum.go
 	}
-	return classRepr(t.module, t.name)
+	return classRepr(t.Module, t.TypeName)
 }
 func (t *PyType) Type() string          { return "type" }
 func (t *PyType) Freeze()               {}
 func (t *PyType) Truth() starlark.Bool  { return true }
-func (t *PyType) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
-func (t *PyType) Name() string          { return t.name }
+func (t *PyType) Hash() (uint32, error) { return starlark.String(t.TypeName).Hash() }
+func (t *PyType) Name() string          { return t.TypeName }
 
 func (t *PyType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	if t.call == nil {
-		return nil, pyErrorf(excTypeError, "cannot create '%s' instances", t.name)
+	if t.Call == nil {
+		return nil, PyErrorf(ExcTypeError, "cannot create '%s' instances", t.TypeName)
 	}
-	return t.call(thread, args, kw)
+	return t.Call(thread, args, kw)
 }
 
 func (t *PyType) AttrNames() []string {
 	names := []string{"__name__", "__qualname__"}
-	for k := range t.attrs {
+	for k := range t.Attrs {
 		names = append(names, k)
 	}
-	for c := t; c != nil; c = c.base {
-		if c.user != nil {
-			names = append(names, c.user.order...)
+	for c := t; c != nil; c = c.Base {
+		if c.User != nil {
+			names = append(names, c.User.Order...)
 		}
 	}
 	sort.Strings(names)
@@ -63,19 +63,19 @@ func (t *PyType) AttrNames() []string {
 }
 
 func (t *PyType) Attr(name string) (starlark.Value, error) {
-	if v, ok := classNameAttr(t.module, t.name, name); ok {
+	if v, ok := classNameAttr(t.Module, t.TypeName, name); ok {
 		return v, nil
 	}
-	if v, ok := t.attrs[name]; ok {
+	if v, ok := t.Attrs[name]; ok {
 		return v, nil
 	}
-	if v, _ := classLookup(t, name); v != nil {
+	if v, _ := ClassLookup(t, name); v != nil {
 		return classAttr(t, v), nil
 	}
-	if t.user != nil {
+	if t.User != nil {
 		switch name {
 		case "__bases__":
-			return starlark.Tuple{t.base}, nil
+			return starlark.Tuple{t.Base}, nil
 		case "__doc__":
 			return starlark.None, nil
 		}
@@ -83,19 +83,19 @@ func (t *PyType) Attr(name string) (starlark.Value, error) {
 	if !t.methods || t.proto != nil && !hasMethod(t.proto, name) {
 		return nil, nil
 	}
-	qual := t.name + "." + name
+	qual := t.TypeName + "." + name
 	return starlark.NewBuiltin(qual, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) == 0 {
-			return nil, pyErrorf(excTypeError, "unbound method %s() needs an argument", qual)
+			return nil, PyErrorf(ExcTypeError, "unbound method %s() needs an argument", qual)
 		}
-		return callMethod(thread, args[0], name, args[1:], kw)
+		return CallMethod(thread, args[0], name, args[1:], kw)
 	}), nil
 }
 
 // SetField sets a class attribute of a class defined in the REPL
 // (Counter.total = 0); built-in classes are immutable.
 func (t *PyType) SetField(name string, v starlark.Value) error {
-	return setClassAttr(t.user, t.name, name, v)
+	return setClassAttr(t.User, t.TypeName, name, v)
 }
 
 // What every class has, the REPL's own (pyType) and the exception
@@ -128,28 +128,28 @@ func classNameAttr(module, name, attr string) (starlark.Value, bool) {
 
 // setClassAttr sets attribute name of class cls to v: user is the part a
 // class statement defined, nil for a built-in class, which is immutable.
-func setClassAttr(user *userClass, cls, name string, v starlark.Value) error {
+func setClassAttr(user *UserClass, cls, name string, v starlark.Value) error {
 	if user == nil {
-		return pyErrorf(excTypeError, "cannot set '%s' attribute of immutable type '%s'", name, cls)
+		return PyErrorf(ExcTypeError, "cannot set '%s' attribute of immutable type '%s'", name, cls)
 	}
-	user.set(name, v)
+	user.Set(name, v)
 	return nil
 }
 
 // dataclass returns the dataclass description of t or its nearest base
 // that has one.
 func (t *PyType) dataclass() *dataclassInfo {
-	for c := t; c != nil; c = c.base {
-		if c.user != nil && c.user.dc != nil {
-			return c.user.dc
+	for c := t; c != nil; c = c.Base {
+		if c.User != nil && c.User.dc != nil {
+			return c.User.dc
 		}
 	}
 	return nil
 }
 
 // subclassOf reports whether t is c or derives from it.
-func (t *PyType) subclassOf(c starlark.Value) bool {
-	for x := t; x != nil; x = x.base {
+func (t *PyType) SubclassOf(c starlark.Value) bool {
+	for x := t; x != nil; x = x.Base {
 		if x == c {
 			return true
 		}
@@ -158,34 +158,34 @@ func (t *PyType) subclassOf(c starlark.Value) bool {
 }
 
 // classed is a value of a class the REPL defines (Counter, datetime, …).
-type classed interface{ pyClass() *PyType }
+type classed interface{ PyClass() *PyType }
 
 // typeOf returns type(v).
-func (r *Interp) typeOf(v starlark.Value) starlark.Value {
+func (r *Interp) TypeOf(v starlark.Value) starlark.Value {
 	switch v := v.(type) {
 	case *PyException:
 		return v.Typ
 	case classed:
-		return v.pyClass()
-	case *starlarkstruct.Module, *sysModule:
-		return r.classNamed("module")
+		return v.PyClass()
+	case *starlarkstruct.Module, *SysModule:
+		return r.ClassNamed("module")
 	}
-	name := pyTypeName(v)
+	name := PyTypeName(v)
 	switch v.Type() {
 	case "range":
 		name = "range"
 	}
-	return r.classNamed(name)
+	return r.ClassNamed(name)
 }
 
 // classNamed returns the class called name, made once per interpreter for
 // types without a constructor (function, module, NoneType, …).
-func (r *Interp) classNamed(name string) *PyType {
-	if t, ok := r.types[name]; ok {
+func (r *Interp) ClassNamed(name string) *PyType {
+	if t, ok := r.Types[name]; ok {
 		return t
 	}
-	t := &PyType{name: name}
-	r.types[name] = t
+	t := &PyType{TypeName: name}
+	r.Types[name] = t
 	return t
 }
 
@@ -193,13 +193,13 @@ func (r *Interp) classNamed(name string) *PyType {
 // exception class).
 func (r *Interp) isInstance(v, c starlark.Value) (bool, error) {
 	switch c := c.(type) {
-	case *excType:
+	case *ExcType:
 		e, ok := v.(*PyException)
-		return ok && e.Typ.isSubclass(c), nil
+		return ok && e.Typ.IsSubclass(c), nil
 	case *PyType:
-		switch t := r.typeOf(v).(type) {
+		switch t := r.TypeOf(v).(type) {
 		case *PyType:
-			return t.subclassOf(c), nil
+			return t.SubclassOf(c), nil
 		}
 		return false, nil
 	case starlark.Tuple:
@@ -210,5 +210,5 @@ func (r *Interp) isInstance(v, c starlark.Value) (bool, error) {
 		}
 		return false, nil
 	}
-	return false, pyErrorf(excTypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union")
+	return false, PyErrorf(ExcTypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union")
 }

@@ -11,13 +11,13 @@ import (
 
 // typingAlias stands for a typing name, subscripted or not: args are the
 // subscript's values (Optional[X] is Union[X, None]).
-type typingAlias struct {
+type TypingAlias struct {
 	name string
 	args []starlark.Value
 	sub  bool // subscripted
 }
 
-func (t *typingAlias) String() string {
+func (t *TypingAlias) String() string {
 	if !t.sub {
 		return "typing." + t.name
 	}
@@ -27,40 +27,40 @@ func (t *typingAlias) String() string {
 		if other == starlark.None {
 			other = args[1]
 		}
-		return "typing.Optional[" + typeRepr(other, false) + "]"
+		return "typing.Optional[" + TypeRepr(other, false) + "]"
 	}
 	parts := make([]string, len(args))
 	for i, a := range args {
-		parts[i] = typeRepr(a, t.name == "Literal")
+		parts[i] = TypeRepr(a, t.name == "Literal")
 	}
 	return "typing." + t.name + "[" + strings.Join(parts, ", ") + "]"
 }
 
 // typeRepr is typing's repr of one argument of an alias: a class by its
 // module and name (builtins' by name alone), None as NoneType in a Union.
-func typeRepr(v starlark.Value, literal bool) string {
+func TypeRepr(v starlark.Value, literal bool) string {
 	switch x := v.(type) {
 	case *PyType:
-		if x.module == "" || x.module == "builtins" {
-			return x.name
+		if x.Module == "" || x.Module == "builtins" {
+			return x.TypeName
 		}
-		return x.module + "." + x.name
-	case *excType:
+		return x.Module + "." + x.TypeName
+	case *ExcType:
 		if x.user == nil {
-			return x.name
+			return x.TypeName
 		}
-		return "__main__." + x.name
+		return "__main__." + x.TypeName
 	case starlark.NoneType:
 		if literal {
 			return "None"
 		}
 		return "NoneType"
-	case ellipsis:
+	case Ellipsis:
 		return "..."
 	case *starlark.List:
 		parts := make([]string, x.Len())
 		for i := range parts {
-			parts[i] = typeRepr(x.Index(i), false)
+			parts[i] = TypeRepr(x.Index(i), false)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case starlark.String:
@@ -71,14 +71,14 @@ func typeRepr(v starlark.Value, literal bool) string {
 	return PyRepr(v)
 }
 
-func (t *typingAlias) reprPy() string        { return t.String() }
-func (t *typingAlias) Type() string          { return "typing" }
-func (t *typingAlias) Freeze()               {}
-func (t *typingAlias) Truth() starlark.Bool  { return true }
-func (t *typingAlias) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
+func (t *TypingAlias) ReprPy() string        { return t.String() }
+func (t *TypingAlias) Type() string          { return "typing" }
+func (t *TypingAlias) Freeze()               {}
+func (t *TypingAlias) Truth() starlark.Bool  { return true }
+func (t *TypingAlias) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
 
 // Get is the alias subscripted: Optional[X], Union[X, Y], Dict[K, V].
-func (t *typingAlias) Get(k starlark.Value) (starlark.Value, bool, error) {
+func (t *TypingAlias) Get(k starlark.Value) (starlark.Value, bool, error) {
 	var args []starlark.Value
 	if tup, ok := k.(starlark.Tuple); ok {
 		args = append(args, tup...)
@@ -91,7 +91,7 @@ func (t *typingAlias) Get(k starlark.Value) (starlark.Value, bool, error) {
 	case "Union":
 		return unionOf(args), true, nil
 	}
-	return &typingAlias{name: t.name, args: args, sub: true}, true, nil
+	return &TypingAlias{name: t.name, args: args, sub: true}, true, nil
 }
 
 // unionOf is Union[args]: nested unions flattened, repeats dropped, a
@@ -107,7 +107,7 @@ func unionOf(args []starlark.Value) starlark.Value {
 		flat = append(flat, v)
 	}
 	for _, a := range args {
-		if u, ok := a.(*typingAlias); ok && u.sub && u.name == "Union" {
+		if u, ok := a.(*TypingAlias); ok && u.sub && u.name == "Union" {
 			for _, x := range u.args {
 				add(x)
 			}
@@ -118,18 +118,18 @@ func unionOf(args []starlark.Value) starlark.Value {
 	if len(flat) == 1 {
 		return flat[0]
 	}
-	return &typingAlias{name: "Union", args: flat, sub: true}
+	return &TypingAlias{name: "Union", args: flat, sub: true}
 }
 
-func (t *typingAlias) Name() string { return t.name }
-func (t *typingAlias) CallInternal(_ *starlark.Thread, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+func (t *TypingAlias) Name() string { return t.name }
+func (t *TypingAlias) CallInternal(_ *starlark.Thread, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	if t.name == "TypeVar" && !t.sub {
 		if len(args) == 0 {
-			return nil, pyErrorf(excTypeError, "TypeVar.__init__() missing 1 required positional argument: 'name'")
+			return nil, PyErrorf(ExcTypeError, "TypeVar.__init__() missing 1 required positional argument: 'name'")
 		}
 		name, ok := args[0].(starlark.String)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "TypeVar name must be a string")
+			return nil, PyErrorf(ExcTypeError, "TypeVar name must be a string")
 		}
 		return &typeVar{name: string(name)}, nil
 	}
@@ -142,7 +142,7 @@ type typeVar struct{ name string }
 var _ starlark.HasAttrs = (*typeVar)(nil)
 
 func (v *typeVar) String() string        { return "~" + v.name }
-func (v *typeVar) reprPy() string        { return v.String() }
+func (v *typeVar) ReprPy() string        { return v.String() }
 func (v *typeVar) Type() string          { return "TypeVar" }
 func (v *typeVar) Freeze()               {}
 func (v *typeVar) Truth() starlark.Bool  { return true }

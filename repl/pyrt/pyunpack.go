@@ -46,9 +46,9 @@ func (p *unpackPattern) shape(v starlark.Value) (starlark.Value, error) {
 	if p.kids == nil {
 		return v, nil
 	}
-	vals, err := listOf(v)
+	vals, err := ListOf(v)
 	if err != nil {
-		return nil, pyErrorf(excTypeError, "cannot unpack non-iterable %s object", pyTypeName(v))
+		return nil, PyErrorf(ExcTypeError, "cannot unpack non-iterable %s object", PyTypeName(v))
 	}
 	star := -1
 	for i, k := range p.kids {
@@ -59,11 +59,11 @@ func (p *unpackPattern) shape(v starlark.Value) (starlark.Value, error) {
 	n := len(p.kids)
 	switch {
 	case star < 0 && len(vals) > n:
-		return nil, pyErrorf(excValueError, "too many values to unpack (expected %d)", n)
+		return nil, PyErrorf(ExcValueError, "too many values to unpack (expected %d)", n)
 	case star < 0 && len(vals) < n:
-		return nil, pyErrorf(excValueError, "not enough values to unpack (expected %d, got %d)", n, len(vals))
+		return nil, PyErrorf(ExcValueError, "not enough values to unpack (expected %d, got %d)", n, len(vals))
 	case star >= 0 && len(vals) < n-1:
-		return nil, pyErrorf(excValueError, "not enough values to unpack (expected at least %d, got %d)", n-1, len(vals))
+		return nil, PyErrorf(ExcValueError, "not enough values to unpack (expected at least %d, got %d)", n-1, len(vals))
 	}
 	out := make(starlark.Tuple, n)
 	j := 0
@@ -103,10 +103,10 @@ func (r *Interp) pyUnpackEach(thread *starlark.Thread, _ *starlark.Builtin, args
 	}
 	iterable, ok := src.(starlark.Iterable)
 	if !ok {
-		return nil, pyErrorf(excTypeError, "'%s' object is not iterable", pyTypeName(args[0]))
+		return nil, PyErrorf(ExcTypeError, "'%s' object is not iterable", PyTypeName(args[0]))
 	}
 	it := iterable.Iterate()
-	return newLazyIter(thread, "unpack", func() (starlark.Value, bool, error) {
+	return NewLazyIter(thread, "unpack", func() (starlark.Value, bool, error) {
 		var x starlark.Value
 		if !it.Next(&x) {
 			it.Done()

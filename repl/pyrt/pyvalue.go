@@ -15,10 +15,10 @@ import (
 )
 
 // pyReprer is a value whose Python repr differs from its String().
-type pyReprer interface{ reprPy() string }
+type pyReprer interface{ ReprPy() string }
 
 // pyStrer is a value whose str() differs from its repr.
-type pyStrer interface{ strPy() string }
+type pyStrer interface{ StrPy() string }
 
 func PyRepr(v starlark.Value) string {
 	var sb strings.Builder
@@ -26,7 +26,7 @@ func PyRepr(v starlark.Value) string {
 	return sb.String()
 }
 
-func pyStr(v starlark.Value) string {
+func PyStr(v starlark.Value) string {
 	switch v := v.(type) {
 	case starlark.String:
 		return string(v)
@@ -35,7 +35,7 @@ func pyStr(v starlark.Value) string {
 	case *Path:
 		return v.P
 	case pyStrer:
-		return v.strPy()
+		return v.StrPy()
 	}
 	return PyRepr(v)
 }
@@ -124,16 +124,16 @@ func writeRepr(sb *strings.Builder, v starlark.Value, seen map[starlark.Value]bo
 		sb.WriteByte(')')
 	case *starlarkstruct.Module:
 		sb.WriteString("<module '" + v.Name + "'>")
-	case *sysModule:
+	case *SysModule:
 		sb.WriteString("<module '" + v.Name + "'>")
 	case *starlark.Function:
 		sb.WriteString("<function " + v.Name() + ">")
 	case *starlark.Builtin:
 		sb.WriteString("<built-in function " + v.Name() + ">")
 	case *PyException:
-		sb.WriteString(v.reprPy())
+		sb.WriteString(v.ReprPy())
 	case pyReprer:
-		sb.WriteString(v.reprPy())
+		sb.WriteString(v.ReprPy())
 	default:
 		s := v.String()
 		if v.Type() == "range" && !strings.Contains(s, ",") {
@@ -165,7 +165,7 @@ func writeDictItems(sb *strings.Builder, items []starlark.Tuple, seen map[starla
 }
 
 // pyTypeName is the Python name of v's type, as error messages show it.
-func pyTypeName(v starlark.Value) string {
+func PyTypeName(v starlark.Value) string {
 	switch v.(type) {
 	case starlark.String:
 		return "str"
@@ -185,12 +185,12 @@ func (o *plainObject) String() string {
 	return fmt.Sprintf("<object object at %#x>", reflect.ValueOf(o).Pointer())
 }
 func (o *plainObject) Type() string                        { return "object" }
-func (o *plainObject) pyClass() *PyType                    { return o.cls }
+func (o *plainObject) PyClass() *PyType                    { return o.cls }
 func (o *plainObject) Freeze()                             {}
 func (o *plainObject) Truth() starlark.Bool                { return true }
 func (o *plainObject) Hash() (uint32, error)               { return uint32(reflect.ValueOf(o).Pointer() >> 4), nil }
 func (o *plainObject) Attr(string) (starlark.Value, error) { return nil, nil }
 func (o *plainObject) AttrNames() []string                 { return nil }
 func (o *plainObject) SetField(name string, _ starlark.Value) error {
-	return pyErrorf(ExcAttribute, "'object' object has no attribute '%s'", name)
+	return PyErrorf(ExcAttribute, "'object' object has no attribute '%s'", name)
 }

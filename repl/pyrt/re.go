@@ -27,7 +27,7 @@ type reKey struct {
 
 func NewRegexpCache() *RegexpCache { return &RegexpCache{m: map[reKey]*pyre.Regexp{}} }
 
-func (c *RegexpCache) compile(fn, pattern string, flags int) (*pyre.Regexp, error) {
+func (c *RegexpCache) Compile(fn, pattern string, flags int) (*pyre.Regexp, error) {
 	key := reKey{pattern, flags}
 	c.mu.Lock()
 	rx, ok := c.m[key]
@@ -50,21 +50,21 @@ func (c *RegexpCache) compile(fn, pattern string, flags int) (*pyre.Regexp, erro
 
 // pattern is a compiled regular expression. fixed marks re.compile's
 // results, whose flags cannot change afterwards.
-type pattern struct {
-	r     *Interp
-	src   string
-	flags int
-	rx    *pyre.Regexp
+type Pattern struct {
+	R     *Interp
+	Src   string
+	Flags int
+	Rx    *pyre.Regexp
 	fixed bool
 }
 
-func (p *pattern) String() string {
+func (p *Pattern) String() string {
 	flags := ""
 	for _, f := range []struct {
 		bit  int
 		name string
 	}{{pyre.IgnoreCase, "IGNORECASE"}, {pyre.Multiline, "MULTILINE"}, {pyre.DotAll, "DOTALL"}, {pyre.Verbose, "VERBOSE"}, {pyre.ASCII, "ASCII"}} {
-		if p.flags&f.bit != 0 {
+		if p.Flags&f.bit != 0 {
 			if flags != "" {
 				flags += "|"
 			}
@@ -74,31 +74,31 @@ func (p *pattern) String() string {
 	if flags != "" {
 		flags = ", " + flags
 	}
-	return "re.compile(" + pystr.Quote(p.src) + flags + ")"
+	return "re.compile(" + pystr.Quote(p.Src) + flags + ")"
 }
-func (p *pattern) Type() string          { return "re.Pattern" }
-func (p *pattern) Freeze()               {}
-func (p *pattern) Truth() starlark.Bool  { return true }
-func (p *pattern) Hash() (uint32, error) { return starlark.String(p.src).Hash() }
-func (p *pattern) AttrNames() []string {
+func (p *Pattern) Type() string          { return "re.Pattern" }
+func (p *Pattern) Freeze()               {}
+func (p *Pattern) Truth() starlark.Bool  { return true }
+func (p *Pattern) Hash() (uint32, error) { return starlark.String(p.Src).Hash() }
+func (p *Pattern) AttrNames() []string {
 	return []string{"findall", "finditer", "flags", "fullmatch", "groupindex", "groups", "match", "pattern", "search", "split", "sub", "subn"}
 }
 
-func (p *pattern) Attr(name string) (starlark.Value, error) {
+func (p *Pattern) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "pattern":
-		return starlark.String(p.src), nil
+		return starlark.String(p.Src), nil
 	case "flags":
-		f := p.rx.Flags()
+		f := p.Rx.Flags()
 		if f&pyre.ASCII == 0 {
 			f |= pyre.Unicode
 		}
 		return starlark.MakeInt(f), nil
 	case "groups":
-		return starlark.MakeInt(len(p.rx.Names) - 1), nil
+		return starlark.MakeInt(len(p.Rx.Names) - 1), nil
 	case "groupindex":
-		d := starlark.NewDict(len(p.rx.Names))
-		for i, n := range p.rx.Names {
+		d := starlark.NewDict(len(p.Rx.Names))
+		for i, n := range p.Rx.Names {
 			if n != "" {
 				_ = d.SetKey(starlark.String(n), starlark.MakeInt(i))
 			}
@@ -116,23 +116,23 @@ func (p *pattern) Attr(name string) (starlark.Value, error) {
 
 // A reOp is one operation; method is true for a Pattern's method (which
 // takes pos and endpos) and false for the module's function (flags).
-type reOp func(p *pattern, fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
+type reOp func(p *Pattern, fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error)
 
 var reOps = map[string]reOp{
-	"search": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	"search": func(p *Pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return p.find(fn, method, a, kw, pyre.Search)
 	},
-	"match": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	"match": func(p *Pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return p.find(fn, method, a, kw, pyre.Match)
 	},
-	"fullmatch": func(p *pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	"fullmatch": func(p *Pattern, fn string, method bool, a starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return p.find(fn, method, a, kw, pyre.Full)
 	},
-	"findall":  (*pattern).findall,
-	"finditer": (*pattern).finditer,
-	"sub":      (*pattern).sub,
-	"subn":     (*pattern).subn,
-	"split":    (*pattern).split,
+	"findall":  (*Pattern).findall,
+	"finditer": (*Pattern).finditer,
+	"sub":      (*Pattern).sub,
+	"subn":     (*Pattern).subn,
+	"split":    (*Pattern).split,
 }
 
 // reModule returns the re module; module functions take the pattern first
@@ -163,15 +163,15 @@ func (r *Interp) ReModule() *starlarkstruct.Module {
 		if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &src, "flags?", &flags); err != nil {
 			return nil, err
 		}
-		if p, ok := src.(*pattern); ok {
+		if p, ok := src.(*Pattern); ok {
 			if flags != 0 {
-				return nil, pyErrorf(excValueError, "cannot process flags argument with a compiled pattern")
+				return nil, PyErrorf(ExcValueError, "cannot process flags argument with a compiled pattern")
 			}
 			return p, nil
 		}
 		s, ok := src.(starlark.String)
 		if !ok {
-			return nil, pyErrorf(excTypeError, "first argument must be string or compiled pattern")
+			return nil, PyErrorf(ExcTypeError, "first argument must be string or compiled pattern")
 		}
 		p, err := r.compilePattern(b.Name(), string(s), flags)
 		if p != nil {
@@ -205,34 +205,34 @@ func (r *Interp) ReModule() *starlarkstruct.Module {
 					return nil, err
 				}
 				return op(p, b.Name(), false, args, kw)
-			case *pattern:
+			case *Pattern:
 				return op(a, b.Name(), false, args, kw)
 			default:
-				return nil, pyErrorf(excTypeError, "first argument must be string or compiled pattern")
+				return nil, PyErrorf(ExcTypeError, "first argument must be string or compiled pattern")
 			}
 		})
 	}
 	return m
 }
 
-func (r *Interp) compilePattern(fn, src string, flags int) (*pattern, error) {
-	rx, err := r.ReCache.compile(fn, src, flags)
+func (r *Interp) compilePattern(fn, src string, flags int) (*Pattern, error) {
+	rx, err := r.ReCache.Compile(fn, src, flags)
 	if err != nil {
 		return nil, err
 	}
-	return &pattern{r: r, src: src, flags: flags, rx: rx}, nil
+	return &Pattern{R: r, Src: src, Flags: flags, Rx: rx}, nil
 }
 
 // withFlags applies flags given to a module function (re.search(p, s,
 // re.I)), as Python allows.
-func (p *pattern) withFlags(fn string, flags int) (*pattern, error) {
-	if flags == 0 || flags == p.flags {
+func (p *Pattern) withFlags(fn string, flags int) (*Pattern, error) {
+	if flags == 0 || flags == p.Flags {
 		return p, nil
 	}
 	if p.fixed {
-		return nil, pyErrorf(excValueError, "cannot process flags argument with a compiled pattern")
+		return nil, PyErrorf(ExcValueError, "cannot process flags argument with a compiled pattern")
 	}
-	return p.r.compilePattern(fn, p.src, p.flags|flags)
+	return p.R.compilePattern(fn, p.Src, p.Flags|flags)
 }
 
 // subject unpacks the string and its options: (string, pos=0,
@@ -240,7 +240,7 @@ func (p *pattern) withFlags(fn string, flags int) (*pattern, error) {
 // each followed by the extra parameters given (pairs as UnpackArgs takes).
 // It returns the pattern to use, the string, and the subject prepared
 // from pos to endpos, with pos as an offset in its text.
-func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, before []any, after ...any) (*pattern, string, *pyre.Subject, int, error) {
+func (p *Pattern) subject(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, before []any, after ...any) (*Pattern, string, *pyre.Subject, int, error) {
 	var s string
 	var flags, pos int
 	var endpos starlark.Value = starlark.None
@@ -265,7 +265,7 @@ func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	if endpos != starlark.None {
 		e, err := starlark.AsInt32(endpos)
 		if err != nil {
-			return nil, "", nil, 0, pyErrorf(excTypeError, "endpos must be an integer, not %s", endpos.Type())
+			return nil, "", nil, 0, PyErrorf(ExcTypeError, "endpos must be an integer, not %s", endpos.Type())
 		}
 		n = e
 	}
@@ -276,11 +276,11 @@ func (p *pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	if stop < start {
 		return p, s, nil, 0, nil // Python finds nothing
 	}
-	sub, err := p.rx.Prepare(fn, text[:stop])
+	sub, err := p.Rx.Prepare(fn, text[:stop])
 	if err != nil {
 		return nil, "", nil, 0, reErr(err)
 	}
-	if c := p.r.Host.CurrentCall(); c != nil {
+	if c := p.R.Host.CurrentCall(); c != nil {
 		sub.Ctx = c.Ctx()
 	}
 	return p, s, sub, sub.ToText(start), nil
@@ -299,24 +299,24 @@ func clampChars(s string, c int) int {
 
 // find implements search, match (anchored at pos) and fullmatch (at pos
 // and at the end).
-func (p *pattern) find(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, k pyre.Kind) (starlark.Value, error) {
+func (p *Pattern) find(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple, k pyre.Kind) (starlark.Value, error) {
 	p, s, sub, pos, err := p.subject(fn, method, args, kw, nil)
 	if err != nil || sub == nil {
 		return starlark.None, err
 	}
-	loc, err := p.rx.Exec(sub, k, pos)
+	loc, err := p.Rx.Exec(sub, k, pos)
 	if err != nil || loc == nil {
 		return starlark.None, reErr(err)
 	}
 	return p.newMatch(s, sub.LocS(loc), sub, pos), nil
 }
 
-func (p *pattern) newMatch(s string, loc []int, sub *pyre.Subject, pos int) *match {
-	return &match{s: s, loc: loc, names: p.rx.Names, p: p, pos: pystr.ByteToChar(s, sub.ToS(pos)), endpos: utf8.RuneCountInString(sub.S)}
+func (p *Pattern) newMatch(s string, loc []int, sub *pyre.Subject, pos int) *match {
+	return &match{s: s, loc: loc, names: p.Rx.Names, p: p, pos: pystr.ByteToChar(s, sub.ToS(pos)), endpos: utf8.RuneCountInString(sub.S)}
 }
 
 // all returns the matches from pos, at most n (n < 0: all of them).
-func (p *pattern) all(fn string, s string, sub *pyre.Subject, pos, n int) ([]*match, error) {
+func (p *Pattern) all(fn string, s string, sub *pyre.Subject, pos, n int) ([]*match, error) {
 	var out []*match
 	err := p.each(fn, sub, pos, n, func(loc []int) error {
 		out = append(out, p.newMatch(s, loc, sub, pos))
@@ -334,7 +334,7 @@ func limit(k int) int {
 	return -1
 }
 
-func (p *pattern) findall(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (p *Pattern) findall(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	p, s, sub, pos, err := p.subject(fn, method, args, kw, nil)
 	if err != nil {
 		return nil, err
@@ -343,7 +343,7 @@ func (p *pattern) findall(fn string, method bool, args starlark.Tuple, kw []star
 	if sub == nil {
 		return starlark.NewList(out), nil
 	}
-	groups := len(p.rx.Names) - 1
+	groups := len(p.Rx.Names) - 1
 	err = p.each(fn, sub, pos, -1, func(loc []int) error {
 		m := &match{s: s, loc: loc}
 		switch groups {
@@ -366,7 +366,7 @@ func (p *pattern) findall(fn string, method bool, args starlark.Tuple, kw []star
 	return starlark.NewList(out), nil
 }
 
-func (p *pattern) split(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (p *Pattern) split(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var maxsplit int
 	p, s, sub, _, err := p.subject(fn, method, args, kw, nil, "maxsplit?", &maxsplit)
 	if err != nil {
@@ -380,7 +380,7 @@ func (p *pattern) split(fn string, method bool, args starlark.Tuple, kw []starla
 	}
 	for _, m := range ms {
 		out = append(out, starlark.String(s[last:m.loc[0]]))
-		for g := 1; g < len(p.rx.Names); g++ {
+		for g := 1; g < len(p.Rx.Names); g++ {
 			out = append(out, m.group(g, starlark.None))
 		}
 		last = m.loc[1]
@@ -389,7 +389,7 @@ func (p *pattern) split(fn string, method bool, args starlark.Tuple, kw []starla
 	return starlark.NewList(out), nil
 }
 
-func (p *pattern) sub(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (p *Pattern) sub(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	s, _, err := p.replace(fn, method, args, kw)
 	if err != nil {
 		return nil, err
@@ -398,7 +398,7 @@ func (p *pattern) sub(fn string, method bool, args starlark.Tuple, kw []starlark
 }
 
 // replace is sub and subn: the new string and the number of replacements.
-func (p *pattern) replace(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (string, int, error) {
+func (p *Pattern) replace(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (string, int, error) {
 	var repl starlark.Value
 	var count int
 	p, s, sub, _, err := p.subject(fn, method, args, kw, []any{"repl", &repl}, "count?", &count)
@@ -408,11 +408,11 @@ func (p *pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 	tmpl, isStr := repl.(starlark.String)
 	fnRepl, isFn := repl.(starlark.Callable)
 	if !isStr && !isFn {
-		return "", 0, pyErrorf(excTypeError, "%s: repl must be a string or a function, got %s", fn, repl.Type())
+		return "", 0, PyErrorf(ExcTypeError, "%s: repl must be a string or a function, got %s", fn, repl.Type())
 	}
 	var pieces []tmplPiece
 	if isStr {
-		if pieces, err = parseTemplate(string(tmpl), p.rx.Names); err != nil {
+		if pieces, err = parseTemplate(string(tmpl), p.Rx.Names); err != nil {
 			return "", 0, err
 		}
 	}
@@ -424,16 +424,16 @@ func (p *pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 		last = loc[1]
 		n++
 		if isStr {
-			m.write(&sb, pieces)
+			m.Write(&sb, pieces)
 			return nil
 		}
-		v, err := starlark.Call(p.r.Thread, fnRepl, starlark.Tuple{m}, nil)
+		v, err := starlark.Call(p.R.Thread, fnRepl, starlark.Tuple{m}, nil)
 		if err != nil {
 			return err
 		}
 		str, ok := starlark.AsString(v)
 		if !ok {
-			return pyErrorf(excTypeError, "%s: the replacement function returned %s, want str", fn, v.Type())
+			return PyErrorf(ExcTypeError, "%s: the replacement function returned %s, want str", fn, v.Type())
 		}
 		sb.WriteString(str)
 		return nil
@@ -446,8 +446,8 @@ func (p *pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 }
 
 // each is the engine's each, its refusals raised as re.error.
-func (p *pattern) each(fn string, sub *pyre.Subject, pos, n int, f func(loc []int) error) error {
-	return reErr(p.rx.Each(fn, sub, pos, n, f))
+func (p *Pattern) each(fn string, sub *pyre.Subject, pos, n int, f func(loc []int) error) error {
+	return reErr(p.Rx.Each(fn, sub, pos, n, f))
 }
 
 // reErr raises the engine's refusals as re.error; other errors (those of
@@ -459,12 +459,12 @@ func (p *pattern) each(fn string, sub *pyre.Subject, pos, n int, f func(loc []in
 func reErr(err error) error {
 	switch e := err.(type) {
 	case *pyre.Error:
-		return &pyError{&PyException{Typ: reError, text: e.Error()}}
+		return &PyError{&PyException{Typ: reError, Text: e.Error()}}
 	case *pyre.TimeoutError:
 		if e.Memory {
-			return pyErrorf(excMemory, "%s", e.Error())
+			return PyErrorf(ExcMemory, "%s", e.Error())
 		}
-		return pyErrorf(excTimeout, "%s", e.Error())
+		return PyErrorf(excTimeout, "%s", e.Error())
 	}
 	return err
 }

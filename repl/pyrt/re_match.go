@@ -18,7 +18,7 @@ type match struct {
 	s           string
 	loc         []int
 	names       []string
-	p           *pattern
+	p           *Pattern
 	pos, endpos int // in characters, as given to the search
 }
 
@@ -69,11 +69,11 @@ func (m *match) index(v starlark.Value) (int, error) {
 				return i, nil
 			}
 		}
-		return 0, pyErrorf(excIndexError, "no such group")
+		return 0, PyErrorf(ExcIndexError, "no such group")
 	}
 	g, err := starlark.AsInt32(v)
 	if err != nil || g < 0 || 2*g >= len(m.loc) {
-		return 0, pyErrorf(excIndexError, "no such group")
+		return 0, PyErrorf(ExcIndexError, "no such group")
 	}
 	return g, nil
 }
@@ -252,7 +252,7 @@ func parseTemplate(tmpl string, names []string) ([]tmplPiece, error) {
 					}
 				}
 				if g < 0 {
-					return nil, pyErrorf(excIndexError, "unknown group name %s", pystr.Quote(ref))
+					return nil, PyErrorf(ExcIndexError, "unknown group name %s", pystr.Quote(ref))
 				}
 			}
 			if err := group(g); err != nil {
@@ -305,7 +305,7 @@ func parseTemplate(tmpl string, names []string) ([]tmplPiece, error) {
 var templateEscapes = map[byte]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', '\\': '\\'}
 
 func reErrorf(format string, args ...any) error {
-	return &pyError{&PyException{Typ: reError, text: fmt.Sprintf(format, args...)}}
+	return &PyError{&PyException{Typ: reError, Text: fmt.Sprintf(format, args...)}}
 }
 
 // expand writes the template with m's groups.
@@ -314,11 +314,11 @@ func (m *match) expand(sb *strings.Builder, tmpl string) error {
 	if err != nil {
 		return err
 	}
-	m.write(sb, pieces)
+	m.Write(sb, pieces)
 	return nil
 }
 
-func (m *match) write(sb *strings.Builder, pieces []tmplPiece) {
+func (m *match) Write(sb *strings.Builder, pieces []tmplPiece) {
 	for _, p := range pieces {
 		if p.group < 0 {
 			sb.WriteString(p.text)

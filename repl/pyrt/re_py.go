@@ -9,7 +9,7 @@ import (
 )
 
 // reError is re.error, raised for bad patterns.
-var reError = &excType{name: "error", module: "re", base: excException}
+var reError = &ExcType{TypeName: "error", Module: "re", Base: ExcException}
 
 // pyEscape is re.escape: every character that is not alphanumeric or _
 // gets a backslash, as Python 3.7+ does for its special characters.
@@ -25,7 +25,7 @@ func pyEscape(s string) string {
 }
 
 // finditer is Pattern.finditer: the matches, one by one.
-func (p *pattern) finditer(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (p *Pattern) finditer(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	p, s, sub, pos, err := p.subject(fn, method, args, kw, nil)
 	if err != nil {
 		return nil, err
@@ -40,11 +40,11 @@ func (p *pattern) finditer(fn string, method bool, args starlark.Tuple, kw []sta
 	for i, m := range ms {
 		out[i] = m
 	}
-	return newListIter("callable_iterator", out), nil
+	return NewListIter("callable_iterator", out), nil
 }
 
 // subn is Pattern.subn: (the new string, the number of replacements).
-func (p *pattern) subn(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (p *Pattern) subn(fn string, method bool, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	s, n, err := p.replace(fn, method, args, kw)
 	if err != nil {
 		return nil, err

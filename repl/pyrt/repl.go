@@ -80,7 +80,7 @@ func (r *Interp) osErrorLine(err error) string {
 	default:
 		return "" // a refusal keeps its wording: the operation, the virtual path and why
 	}
-	return (&pyError{r.ExceptionOf(err)}).Error()
+	return (&PyError{r.ExceptionOf(err)}).Error()
 }
 
 // backtraceLine is BacktraceOf with the exception line given as line
@@ -88,7 +88,7 @@ func (r *Interp) osErrorLine(err error) string {
 func backtraceLine(frames starlark.CallStack, msg string, err error, pos func(syntax.Position) syntax.Position, line string) string {
 	stack := pythonFrames(frames)
 	suffix := ""
-	var pe *pyError
+	var pe *PyError
 	isPy := errors.As(err, &pe)
 	if last := len(stack) - 1; last >= 0 && stack[last].Pos.Filename() == "<builtin>" {
 		if n := stack[last].Name; !operatorBuiltins[n] && !isPy { // x * y, x + y read as Starlark's own errors
@@ -123,8 +123,8 @@ func backtraceLine(frames starlark.CallStack, msg string, err error, pos func(sy
 		return sb.String()
 	}
 	var fe *FsError
-	if typ, pyMsg := classifyMessage(msg); typ != excException && typ != nil && !errors.As(err, &fe) && !strings.Contains(msg, "run: ") {
-		fmt.Fprintf(&sb, "%s: %s", typ.name, pyMsg) // Starlark's error in Python's words
+	if typ, pyMsg := classifyMessage(msg); typ != ExcException && typ != nil && !errors.As(err, &fe) && !strings.Contains(msg, "run: ") {
+		fmt.Fprintf(&sb, "%s: %s", typ.TypeName, pyMsg) // Starlark's error in Python's words
 		return sb.String()
 	}
 	fmt.Fprintf(&sb, "Error%s: %s", suffix, msg)

@@ -87,7 +87,7 @@ func (r *Interp) tryRun(thread *starlark.Thread, _ *starlark.Builtin, args starl
 	v, err := starlark.Call(thread, body, nil, nil)
 	err = r.IterError(err)
 	switch {
-	case err != nil && r.catchable(err):
+	case err != nil && r.Catchable(err):
 		exc := r.ExceptionOf(err)
 		for _, h := range handlers {
 			pair := h.(starlark.Tuple)
@@ -104,7 +104,7 @@ func (r *Interp) tryRun(thread *starlark.Thread, _ *starlark.Builtin, args starl
 	case err == nil && els != starlark.None && signalOf(v) == noSignal:
 		v, err = starlark.Call(thread, els, nil, nil)
 	}
-	if fin != starlark.None && (err == nil || r.catchable(err)) {
+	if fin != starlark.None && (err == nil || r.Catchable(err)) {
 		fv, ferr := starlark.Call(thread, fin, nil, nil)
 		if ferr != nil {
 			return nil, ferr
@@ -138,11 +138,11 @@ func (r *Interp) excMatches(classes starlark.Value, exc *PyException) (bool, err
 		types = t
 	}
 	for _, t := range types {
-		et, ok := t.(*excType)
+		et, ok := t.(*ExcType)
 		if !ok {
-			return false, pyErrorf(excTypeError, "catching classes that do not inherit from BaseException is not allowed")
+			return false, PyErrorf(ExcTypeError, "catching classes that do not inherit from BaseException is not allowed")
 		}
-		if exc.Typ.isSubclass(et) {
+		if exc.Typ.IsSubclass(et) {
 			return true, nil
 		}
 	}
@@ -167,14 +167,14 @@ func (l *pyLocals) Type() string         { return "locals" }
 func (l *pyLocals) Freeze()              {}
 func (l *pyLocals) Truth() starlark.Bool { return true }
 func (l *pyLocals) Hash() (uint32, error) {
-	return 0, pyErrorf(excTypeError, "unhashable type: 'locals'")
+	return 0, PyErrorf(ExcTypeError, "unhashable type: 'locals'")
 }
 func (l *pyLocals) Get(k starlark.Value) (starlark.Value, bool, error) {
 	name, _ := starlark.AsString(k)
 	if v, ok := l.vars[name]; ok {
 		return v, true, nil
 	}
-	return nil, false, pyErrorf(excUnboundLocal, "cannot access local variable '%s' where it is not associated with a value", name)
+	return nil, false, PyErrorf(excUnboundLocal, "cannot access local variable '%s' where it is not associated with a value", name)
 }
 func (l *pyLocals) SetKey(k, v starlark.Value) error {
 	name, _ := starlark.AsString(k)

@@ -1,5 +1,5 @@
 // Package pyarchive is the REPL's modules of bytes and archives: zlib,
-// gzip, zipfile, binascii, base64, struct (and tarfile when it lands).
+// gzip, zipfile, tarfile, binascii, base64 and struct.
 //
 // It is one of the packages of standard modules under repl/lib, which stand
 // on the runtime (package pyrt) alone: it imports the standard library,

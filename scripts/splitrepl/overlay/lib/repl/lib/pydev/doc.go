@@ -1,6 +1,6 @@
 // Package pydev is the REPL's modules of program introspection and tooling:
-// ast, inspect, types, traceback, warnings, logging, itertools and
-// calendar.
+// ast, inspect, types, traceback, warnings, logging, itertools, calendar
+// and copy.
 //
 // It is one of the packages of standard modules under repl/lib, which stand
 // on the runtime (package pyrt) alone: it imports the standard library,

@@ -1,5 +1,5 @@
-// Package pynum is the REPL's modules of numbers: math, random, statistics,
-// heapq, bisect, decimal and fractions.
+// Package pynum is the REPL's modules of numbers and randomness: math,
+// random, statistics, heapq, bisect, decimal, fractions, uuid and secrets.
 //
 // It is one of the packages of standard modules under repl/lib, which stand
 // on the runtime (package pyrt) alone: it imports the standard library,

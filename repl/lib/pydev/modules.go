@@ -1,0 +1,24 @@
+// The modules of this package, by the name a program imports; package
+// repl adds them to pyrt.ModuleMakers (repl/stdlib.go).
+
+package pydev
+
+import (
+	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
+)
+
+// Modules build this package's modules, once per interpreter, when first
+// imported.
+var Modules = map[string]func(r *pyrt.Interp) starlark.Value{
+	"ast":       astModule,
+	"calendar":  calendarModule,
+	"copy":      copyModule,
+	"inspect":   inspectModule,
+	"itertools": itertoolsModule,
+	"logging":   loggingModule,
+	"traceback": tracebackModule,
+	"types":     typesModule,
+	"warnings":  warningsModule,
+}

@@ -1,0 +1,34 @@
+// The standard modules of the lib packages, added to the runtime's own.
+
+package repl
+
+import (
+	"go.starlark.net/starlark"
+
+	"harness/repl/lib/pyarchive"
+	"harness/repl/lib/pydata"
+	"harness/repl/lib/pydev"
+	"harness/repl/lib/pyfs"
+	"harness/repl/lib/pynum"
+	"harness/repl/lib/pytext"
+	"harness/repl/pyrt"
+)
+
+// libModules are the modules of the packages under repl/lib, each of which
+// depends on the runtime only.
+var libModules = []map[string]func(*pyrt.Interp) starlark.Value{
+	pyfs.Modules,
+	pyarchive.Modules,
+	pytext.Modules,
+	pydata.Modules,
+	pynum.Modules,
+	pydev.Modules,
+}
+
+func init() {
+	for _, mods := range libModules {
+		for name, make := range mods {
+			pyrt.ModuleMakers[name] = make
+		}
+	}
+}
