@@ -410,6 +410,7 @@ func intText(name string, base int, prefix string) BuiltinFunc {
 		if err := starlark.UnpackPositionalArgs(name, args, kw, 1, &x); err != nil {
 			return nil, err
 		}
+		x = enumMixinValue(x) // an IntEnum or IntFlag member is its int (__index__)
 		if b, ok := x.(starlark.Bool); ok {
 			x = starlark.MakeInt(B2i(bool(b)))
 		}

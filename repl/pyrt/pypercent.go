@@ -242,7 +242,7 @@ func percentOne(conv byte, arg starlark.Value, sp FmtSpec) (string, error) {
 		return "", PyErrorf(ExcTypeError, "%%c requires int or char")
 	case 'd', 'i', 'u', 'o', 'x', 'X':
 		var x *big.Int
-		switch a := arg.(type) {
+		switch a := enumMixinValue(arg).(type) { // an IntEnum member is its int
 		case starlark.Int:
 			x = a.BigInt()
 		case starlark.Bool:
