@@ -5,6 +5,8 @@
 package pyrt
 
 import (
+	"sync"
+
 	"go.starlark.net/starlark"
 )
 
@@ -80,6 +82,45 @@ func (p *unpackPattern) shape(v starlark.Value) (starlark.Value, error) {
 		j++
 	}
 	return out, nil
+}
+
+// shapePatterns are the parsed patterns of the AST pass's HidShape, by
+// text: a program has few, each run many times.
+var shapePatterns sync.Map // string -> *unpackPattern
+
+// shapeTarget is HidShape(v, pattern): a tuple or list of as many
+// elements for a flat target is Starlark's to unpack as it is; anything
+// else (a string, another iterable, a nested target) is shaped.
+func shapeTarget(v, pat starlark.Value) (starlark.Value, error) {
+	s, _ := starlark.AsString(pat)
+	pv, ok := shapePatterns.Load(s)
+	if !ok {
+		pv, _ = shapePatterns.LoadOrStore(s, patternArg(pat))
+	}
+	p := pv.(*unpackPattern)
+	if p.flat() {
+		switch x := v.(type) {
+		case starlark.Tuple:
+			if len(x) == len(p.kids) {
+				return v, nil
+			}
+		case *starlark.List:
+			if x.Len() == len(p.kids) {
+				return v, nil
+			}
+		}
+	}
+	return p.shape(v)
+}
+
+// flat reports whether p is a sequence of plain targets.
+func (p *unpackPattern) flat() bool {
+	for _, k := range p.kids {
+		if k.kids != nil || k.star {
+			return false
+		}
+	}
+	return p.kids != nil
 }
 
 func patternArg(v starlark.Value) *unpackPattern {

@@ -20,6 +20,7 @@ const (
 	HidIndex    = "[]"       // x[i]: strings index characters
 	HidSlice    = "[:]"      // x[a:b:c]: strings slice characters
 	HidSetSlice = "[:]="     // x[a:b] = v
+	HidShape    = "<shape>"  // a, b = v unless v is a display of as many: v shaped to the target, a string read as its characters
 	HidIter     = "for"      // the iterable of a for loop or clause: strings iterate characters
 	HidMethod   = "."        // x.name(...) for the names in astOptions.methods
 	HidGlobal   = "global"   // a global read inside a function: looked up when it runs
@@ -181,6 +182,10 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		}
 		s.LHS = w.target(s.LHS)
 		s.RHS = w.expr(s.RHS)
+		if s.Op == syntax.EQ && needsShape(s.LHS, s.RHS) {
+			pat := targetPattern(s.LHS)
+			s.RHS = hidden(HidShape, s.OpPos, s.RHS, &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: strconv.Quote(pat), Value: pat})
+		}
 	case *syntax.IfStmt:
 		s.Cond = w.expr(s.Cond)
 		s.True = w.block(s.True)
@@ -201,6 +206,53 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		s.Body = w.function(s.Name.Name, s.Params, s.Body, nil)
 	}
 	return s
+}
+
+// targetSeq returns the elements of a tuple or list target or display.
+func targetSeq(e syntax.Expr) ([]syntax.Expr, bool) {
+	switch e := e.(type) {
+	case *syntax.ParenExpr:
+		return targetSeq(e.X)
+	case *syntax.TupleExpr:
+		return e.List, true
+	case *syntax.ListExpr:
+		return e.List, true
+	}
+	return nil, false
+}
+
+// needsShape reports whether a, b = v must go through HidShape: Starlark
+// unpacks a tuple, list or other iterable but not a string, so any value
+// but a display of as many flat elements is shaped.
+func needsShape(lhs, rhs syntax.Expr) bool {
+	targets, ok := targetSeq(lhs)
+	if !ok {
+		return false
+	}
+	vals, ok := targetSeq(rhs)
+	if !ok || len(vals) != len(targets) {
+		return true
+	}
+	for _, t := range targets {
+		if _, nested := targetSeq(t); nested {
+			return true
+		}
+	}
+	return false
+}
+
+// targetPattern is the shape of a target, as pyunpack.go reads it:
+// "(_,(_,_))".
+func targetPattern(e syntax.Expr) string {
+	elems, ok := targetSeq(e)
+	if !ok {
+		return "_"
+	}
+	parts := make([]string, len(elems))
+	for i, x := range elems {
+		parts[i] = targetPattern(x)
+	}
+	return "(" + strings.Join(parts, ",") + ")"
 }
 
 // setItem writes x[k] = v as HidSetItem(v, x, k), the value first as
