@@ -66,7 +66,7 @@ func (r *Interp) PyBuiltins(g starlark.StringDict) {
 	bytesT.Attrs = starlark.StringDict{"fromhex": starlark.NewBuiltin("bytes.fromhex", bytesFromhex)}
 	r.defType("list", object, call(native("list"), true), true).proto = starlark.NewList(nil)
 	r.defType("tuple", object, call(native("tuple"), true), true).proto = starlark.Tuple(nil)
-	dict := r.defType("dict", object, mergingKeys(call(native("dict"), false)), true)
+	dict := r.defType("dict", object, mergingKeys(stringPairs(call(native("dict"), false))), true)
 	dict.proto = starlark.NewDict(0)
 	dict.Attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
 	set := r.defType("set", object, mergingKeys(call(native("set"), true)), true)

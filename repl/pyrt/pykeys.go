@@ -307,6 +307,48 @@ func setRemove(name string) methodFunc {
 
 // mergingKeys is a dict or set constructor whose result holds a bool and
 // the number it equals as one key (set([1, True]) is {1}).
+// stringPairs lets dict() take a string as a pair of its characters, as
+// Python does (dict(["ab"]) is {'a': 'b'}): the strings of a list or tuple
+// argument become tuples of their characters, and Starlark's dict checks
+// their length.
+func stringPairs(f func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		if len(args) == 1 {
+			if seq, ok := args[0].(starlark.Indexable); ok {
+				if _, isStr := seq.(starlark.String); !isStr {
+					args = starlark.Tuple{charPairs(seq)}
+				}
+			}
+		}
+		return f(thread, args, kw)
+	}
+}
+
+// charPairs returns seq, or a copy with its strings as character tuples.
+func charPairs(seq starlark.Indexable) starlark.Value {
+	var out starlark.Tuple
+	for i := 0; i < seq.Len(); i++ {
+		e := seq.Index(i)
+		if s, ok := e.(starlark.String); ok {
+			if out == nil {
+				out = make(starlark.Tuple, i, seq.Len())
+				for j := 0; j < i; j++ {
+					out[j] = seq.Index(j)
+				}
+			}
+			out = append(out, starlark.Tuple(chars(string(s))))
+			continue
+		}
+		if out != nil {
+			out = append(out, e)
+		}
+	}
+	if out == nil {
+		return seq
+	}
+	return out
+}
+
 func mergingKeys(f func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 	return func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		v, err := f(thread, args, kw)
