@@ -434,6 +434,29 @@ func (t *PyType) slots() map[string]bool {
 	return names
 }
 
+// DelAttr is del o.name: through a property's deleter, else the
+// instance's own attribute.
+func (o *PyObject) DelAttr(name string) error {
+	if p, ok := o.classValue(name).(*pyProperty); ok {
+		if p.fdel == starlark.None || p.fdel == nil {
+			return PyErrorf(ExcAttribute, "property '%s' of '%s' object has no deleter", name, o.Cls.TypeName)
+		}
+		_, err := starlark.Call(o.thread(), p.fdel, starlark.Tuple{o}, nil)
+		return err
+	}
+	if _, ok := o.Attrs[name]; !ok {
+		return PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", o.Cls.TypeName, name)
+	}
+	delete(o.Attrs, name)
+	for i, k := range o.Keys {
+		if k == name {
+			o.Keys = append(o.Keys[:i], o.Keys[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
 func (o *PyObject) classValue(name string) starlark.Value {
 	v, _ := ClassLookup(o.Cls, name)
 	return v
