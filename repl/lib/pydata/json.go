@@ -70,6 +70,7 @@ type jsonOptions struct {
 	itemSep, keySep string
 	sortKeys, ascii bool
 	skipKeys        bool
+	noNaN           bool // allow_nan=False: NaN and the infinities are a ValueError
 	def             starlark.Value
 	thread          *starlark.Thread
 }
@@ -101,7 +102,9 @@ func parseJSONOptions(thread *starlark.Thread, kw []starlark.Tuple) (*jsonOption
 			seps = v
 		case "default":
 			o.def = v
-		case "allow_nan", "check_circular", "cls":
+		case "allow_nan":
+			o.noNaN = v.Truth() == starlark.False
+		case "check_circular", "cls":
 		default:
 			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "dumps() got an unexpected keyword argument '%s'", k)
 		}
@@ -173,6 +176,8 @@ func (o *jsonOptions) encode(sb *strings.Builder, v starlark.Value, level int, s
 	case starlark.Float:
 		f := float64(x)
 		switch {
+		case o.noNaN && (math.IsNaN(f) || math.IsInf(f, 0)):
+			return pyrt.PyErrorf(pyrt.ExcValueError, "Out of range float values are not JSON compliant")
 		case math.IsNaN(f):
 			sb.WriteString("NaN")
 		case math.IsInf(f, 1):

@@ -22,6 +22,13 @@ func jsonEncoderClass(r *pyrt.Interp) *pyrt.PyType {
 		"__init__": &pyrt.GoMethod{MethodName: "__init__", Fn: jsonEncoderInit},
 		"default":  &pyrt.GoMethod{MethodName: "default", Fn: jsonEncoderDefault},
 		"encode":   &pyrt.GoMethod{MethodName: "encode", Fn: jsonEncoderEncode},
+		"iterencode": &pyrt.GoMethod{MethodName: "iterencode", Fn: func(thread *starlark.Thread, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			s, err := jsonEncoderEncode(thread, self, args, kw) // one chunk: "".join() gives the same text
+			if err != nil {
+				return nil, err
+			}
+			return pyrt.NewListIter("generator", []starlark.Value{s}), nil
+		}},
 	}}}
 	t.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return t.Construct(thread, args, kw)
