@@ -230,8 +230,40 @@ func (r *Interp) WriteStd(stream int, s string) error {
 // exitStack is contextlib.ExitStack.
 type exitStack struct {
 	thread *starlark.Thread
-	exits  []func() error
+	exits  []stackExit
 }
+
+// stackExit is one exit of an ExitStack: a callback, or a manager that
+// may also take the exception that ended the block (exc).
+type stackExit struct {
+	exit func() error
+	exc  excExiter
+}
+
+// exitExc exits the stack, last entered first, after its block raised
+// err, as a with statement exits its managers (driver.go).
+func (s *exitStack) exitExc(r *Interp, _ *PyException, err error) (bool, error) {
+	w := &withValue{}
+	for _, e := range s.exits {
+		if e.exc != nil {
+			w.managers = append(w.managers, e.exc.(ContextManager))
+		} else {
+			w.managers = append(w.managers, callbackExit(e.exit))
+		}
+	}
+	s.exits = nil
+	left := r.exitWithError(w, err)
+	if left == err {
+		return false, nil
+	}
+	return left == nil, left
+}
+
+// callbackExit is an ExitStack callback as a context manager.
+type callbackExit func() error
+
+func (f callbackExit) Enter() (starlark.Value, error) { return starlark.None, nil }
+func (f callbackExit) Exit() error                    { return f() }
 
 func (s *exitStack) String() string        { return "<contextlib.ExitStack object>" }
 func (s *exitStack) Type() string          { return "ExitStack" }
@@ -246,7 +278,7 @@ func (s *exitStack) Exit() error {
 	for len(s.exits) > 0 {
 		f := s.exits[len(s.exits)-1]
 		s.exits = s.exits[:len(s.exits)-1]
-		if err := f(); err != nil && first == nil {
+		if err := f.exit(); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -277,7 +309,8 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			s.exits = append(s.exits, cm.Exit)
+			x, _ := cm.(excExiter)
+			s.exits = append(s.exits, stackExit{exit: cm.Exit, exc: x})
 			return res, nil
 		}
 	case "callback":
@@ -286,10 +319,10 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 				return nil, PyErrorf(ExcTypeError, "ExitStack.callback() missing 1 required positional argument: 'callback'")
 			}
 			fn, rest := args[0], append(starlark.Tuple(nil), args[1:]...)
-			s.exits = append(s.exits, func() error {
+			s.exits = append(s.exits, stackExit{exit: func() error {
 				_, err := starlark.Call(thread, fn, rest, kw)
 				return err
-			})
+			}})
 			return fn, nil
 		}
 	case "push":
@@ -298,10 +331,10 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &fn); err != nil {
 				return nil, err
 			}
-			s.exits = append(s.exits, func() error {
+			s.exits = append(s.exits, stackExit{exit: func() error {
 				_, err := starlark.Call(thread, fn, starlark.Tuple{starlark.None, starlark.None, starlark.None}, nil)
 				return err
-			})
+			}})
 			return fn, nil
 		}
 	case "close":
