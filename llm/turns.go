@@ -76,15 +76,6 @@ func turnSums(turn []Message) (string, []int) {
 	return hex.EncodeToString(h.Sum(nil)), sizes
 }
 
-// turnText returns the compact JSON of each message of turn.
-func turnText(turn []Message) [][]byte {
-	out := make([][]byte, len(turn))
-	for i, m := range turn {
-		out[i] = compact(m)
-	}
-	return out
-}
-
 // TurnKey identifies a turn's content: the SHA-256 of the compact JSON of
 // its messages.
 func TurnKey(turn []Message) string {

@@ -273,7 +273,7 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 type shownValue string
 
 func (s shownValue) String() string        { return string(s) }
-func (s shownValue) reprPy() string        { return string(s) }
+func (s shownValue) ReprPy() string        { return string(s) }
 func (s shownValue) Type() string          { return "repr" }
 func (s shownValue) Freeze()               {}
 func (s shownValue) Truth() starlark.Bool  { return true }

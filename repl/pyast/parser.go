@@ -198,11 +198,6 @@ func (p *parser) posFrom(start token) Pos {
 	return Pos{l, c, el, ec}
 }
 
-// span is the position from node a's start to node b's end.
-func span(a, b *Node) Pos {
-	return Pos{a.Pos.Line, a.Pos.Col, b.Pos.EndLine, b.Pos.EndCol}
-}
-
 // try runs f and reports whether it parsed; on failure the parser is
 // back where it was.
 func (p *parser) try(f func()) (ok bool) {

@@ -288,6 +288,7 @@ func (z *zipArchive) Close() error {
 		}
 		date, tm := m.info.dosTime()
 		fh := &zip.FileHeader{Name: m.info.filename, Method: zipMethodsByCode[m.info.compressType], ExternalAttrs: m.info.externalAttr,
+			//lint:ignore SA1019 the DOS fields hold date_time as Python writes it; Modified would add an extended timestamp
 			CreatorVersion: 3<<8 | 20, ModifiedDate: date, ModifiedTime: tm, Comment: m.info.comment}
 		fw, err := w.CreateHeader(fh)
 		if err != nil {

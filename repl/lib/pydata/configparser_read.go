@@ -26,7 +26,6 @@ type cpReader struct {
 	cur      *cpOptions
 	sectname string
 	optname  string
-	hasOpt   bool
 	indent   int
 	perr     *pyrt.PyException
 }

@@ -406,33 +406,6 @@ func (d *pyDecimal) mod(o *pyDecimal, ctx *decContext) (*pyDecimal, error) {
 	return r.fix(ctx)
 }
 
-// divmod is divmod(d, o) as Decimal's __divmod__.
-func (d *pyDecimal) divmod(o *pyDecimal, ctx *decContext) (starlark.Value, error) {
-	pair := func(a, b *pyDecimal, err error) (starlark.Value, error) {
-		if err != nil {
-			return nil, err
-		}
-		return starlark.Tuple{a, b}, nil
-	}
-	if ans, err := checkNaNs(ctx, d, o); ans != nil || err != nil {
-		return pair(ans, ans, err)
-	}
-	if d.kind == decInf || o.isZero() {
-		q, err := d.floordiv(o, ctx)
-		if err != nil {
-			return nil, err
-		}
-		r, err := d.mod(o, ctx)
-		return pair(q, r, err)
-	}
-	q, r, err := d.divide(o, ctx)
-	if err != nil {
-		return nil, err
-	}
-	r, err = r.fix(ctx)
-	return pair(q, r, err)
-}
-
 func (d *pyDecimal) Unary(op syntax.Token) (starlark.Value, error) {
 	ctx := d.m.cur
 	switch op {
