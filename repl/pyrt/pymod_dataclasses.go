@@ -4,6 +4,7 @@
 package pyrt
 
 import (
+	"fmt"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -275,7 +276,17 @@ func dcInit(thread *starlark.Thread, info *dataclassInfo, o *PyObject, args star
 		}
 	}
 	if len(args) > len(positional) {
-		return nil, PyErrorf(ExcTypeError, "%s.__init__() takes %d positional arguments but %d were given", o.Cls.TypeName, len(positional)+1, len(args)+1)
+		required := 0
+		for _, f := range positional {
+			if f.def == nil && f.factory == nil {
+				required++
+			}
+		}
+		takes := fmt.Sprint(len(positional) + 1)
+		if required < len(positional) {
+			takes = fmt.Sprintf("from %d to %d", required+1, len(positional)+1)
+		}
+		return nil, PyErrorf(ExcTypeError, "%s.__init__() takes %s positional arguments but %d were given", o.Cls.TypeName, takes, len(args)+1)
 	}
 	vals := map[string]starlark.Value{}
 	for i, a := range args {

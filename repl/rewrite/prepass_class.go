@@ -169,7 +169,9 @@ func (rw *rewriter) classNames(l *pline, a int, bind func(string), fields *[]str
 			continue
 		}
 		if stmt[0].kind == tName && stmt[1].op(":") {
-			*fields = append(*fields, stmt[0].text) // x: int [= v]
+			if !classVar(stmt[2:]) { // a ClassVar is a class attribute, not a field
+				*fields = append(*fields, stmt[0].text) // x: int [= v]
+			}
 			if hasDepth0(stmt, "=") {
 				bind(stmt[0].text)
 			}
@@ -188,6 +190,15 @@ func (rw *rewriter) classNames(l *pline, a int, bind func(string), fields *[]str
 			}
 		}
 	}
+}
+
+// classVar reports whether an annotation is ClassVar[...] (or
+// typing.ClassVar): a dataclass's class attribute, not one of its fields.
+func classVar(ann []token) bool {
+	if len(ann) >= 3 && ann[0].kind == tName && ann[0].text == "typing" && ann[1].op(".") {
+		ann = ann[2:]
+	}
+	return len(ann) > 0 && ann[0].kind == tName && ann[0].text == "ClassVar"
 }
 
 func hasDepth0(toks []token, op string) bool {
