@@ -29,13 +29,14 @@ import (
 
 // userClass is the part of a class a class statement defined.
 type UserClass struct {
-	R      *Interp
-	Dict   map[string]starlark.Value // the class body's names and their values
-	Order  []string                  // the names in the order the body bound them
-	fields []string                  // the annotated names, in order (a dataclass's fields)
-	dc     *dataclassInfo            // set by @dataclass
-	enum   *enumInfo                 // an enum class's members (pymod_enum.go)
-	doc    string                    // the body's docstring
+	R        *Interp
+	Dict     map[string]starlark.Value // the class body's names and their values
+	Order    []string                  // the names in the order the body bound them
+	fields   []string                  // the annotated names, in order (a dataclass's fields)
+	initVars map[string]bool           // the names annotated InitVar[...] (pymod_dataclasses.go)
+	dc       *dataclassInfo            // set by @dataclass
+	enum     *enumInfo                 // an enum class's members (pymod_enum.go)
+	doc      string                    // the body's docstring
 }
 
 func (u *UserClass) Set(name string, v starlark.Value) {
@@ -88,7 +89,14 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 	}
 	r.noteQualnames(name, u)
 	for _, f := range args[3].(starlark.Tuple) {
-		u.fields = append(u.fields, string(f.(starlark.String)))
+		name := string(f.(starlark.String))
+		if n, ok := strings.CutPrefix(name, "!"); ok {
+			if u.initVars == nil {
+				u.initVars = map[string]bool{}
+			}
+			u.initVars[n], name = true, n
+		}
+		u.fields = append(u.fields, name)
 	}
 	object := r.Types["object"]
 	var bases []starlark.Value

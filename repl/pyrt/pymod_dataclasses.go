@@ -17,8 +17,16 @@ import (
 // (those of dataclass bases first), and its options.
 type dataclassInfo struct {
 	fields               []*dcField
+	initVars             []dcInitVar // InitVar[...] names: __init__ parameters, not fields
 	frozen, order, eq    bool
 	init, repr, kwOnlyOK bool
+}
+
+// dcInitVar is an InitVar pseudo-field and the number of fields declared
+// before it (its place among __init__'s parameters).
+type dcInitVar struct {
+	f   *dcField
+	pos int
 }
 
 // dcField is one field: the class body's annotated name with its
@@ -104,6 +112,7 @@ func (r *Interp) dataclassesModule() starlark.Value {
 		}),
 		"FrozenInstanceError": excFrozenInstance,
 		"MISSING":             dcMissing,
+		"InitVar":             &TypingAlias{name: "InitVar"}, // InitVar[T]: the class statement reads it (pyclass.go)
 	})
 }
 
@@ -178,6 +187,10 @@ func makeDataclass(c starlark.Value, info *dataclassInfo) (starlark.Value, error
 			case *starlark.List, *starlark.Dict, *starlark.Set:
 				return nil, PyErrorf(ExcValueError, "mutable default <class '%s'> for field %s is not allowed: use default_factory", PyTypeName(f.def), name)
 			}
+		}
+		if u.initVars[name] {
+			info.initVars = append(info.initVars, dcInitVar{f, len(info.fields)})
+			continue
 		}
 		replaced := false
 		for i, old := range info.fields {
@@ -263,11 +276,41 @@ func (u *UserClass) remove(name string) {
 	}
 }
 
+// params are __init__'s parameters: the fields with the InitVars in
+// their declared places.
+func (info *dataclassInfo) params() []*dcField {
+	if len(info.initVars) == 0 {
+		return info.fields
+	}
+	out := make([]*dcField, 0, len(info.fields)+len(info.initVars))
+	j := 0
+	for i := 0; i <= len(info.fields); i++ {
+		for j < len(info.initVars) && info.initVars[j].pos == i {
+			out = append(out, info.initVars[j].f)
+			j++
+		}
+		if i < len(info.fields) {
+			out = append(out, info.fields[i])
+		}
+	}
+	return out
+}
+
+func (info *dataclassInfo) isInitVar(f *dcField) bool {
+	for _, iv := range info.initVars {
+		if iv.f == f {
+			return true
+		}
+	}
+	return false
+}
+
 // dcInit is a dataclass's generated __init__.
 func dcInit(thread *starlark.Thread, info *dataclassInfo, o *PyObject, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var positional []*dcField
 	byName := map[string]*dcField{}
-	for _, f := range info.fields {
+	params := info.params()
+	for _, f := range params {
 		if f.init {
 			byName[f.name] = f
 			if !f.kwOnly {
@@ -302,7 +345,8 @@ func dcInit(thread *starlark.Thread, info *dataclassInfo, o *PyObject, args star
 		}
 		vals[k] = kv[1]
 	}
-	for _, f := range info.fields {
+	var postArgs starlark.Tuple // the InitVar values, for __post_init__
+	for _, f := range params {
 		v, ok := vals[f.name]
 		switch {
 		case ok:
@@ -318,13 +362,17 @@ func dcInit(thread *starlark.Thread, info *dataclassInfo, o *PyObject, args star
 		default:
 			return nil, PyErrorf(ExcTypeError, "%s.__init__() missing 1 required positional argument: '%s'", o.Cls.TypeName, f.name)
 		}
+		if info.isInitVar(f) {
+			postArgs = append(postArgs, v)
+			continue
+		}
 		if _, seen := o.Attrs[f.name]; !seen {
 			o.Keys = append(o.Keys, f.name)
 		}
 		o.Attrs[f.name] = v
 	}
 	if post, _ := ClassLookup(o.Cls, "__post_init__"); post != nil {
-		if _, err := callBound(thread, post, o, nil, nil); err != nil {
+		if _, err := callBound(thread, post, o, postArgs, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -169,7 +169,11 @@ func (rw *rewriter) classNames(l *pline, a int, bind func(string), fields *[]str
 			continue
 		}
 		if stmt[0].kind == tName && stmt[1].op(":") {
-			if !classVar(stmt[2:]) { // a ClassVar is a class attribute, not a field
+			switch {
+			case annotatedAs(stmt[2:], "ClassVar"): // a class attribute, not a field
+			case annotatedAs(stmt[2:], "InitVar"): // an __init__ parameter for __post_init__
+				*fields = append(*fields, "!"+stmt[0].text)
+			default:
 				*fields = append(*fields, stmt[0].text) // x: int [= v]
 			}
 			if hasDepth0(stmt, "=") {
@@ -192,13 +196,15 @@ func (rw *rewriter) classNames(l *pline, a int, bind func(string), fields *[]str
 	}
 }
 
-// classVar reports whether an annotation is ClassVar[...] (or
-// typing.ClassVar): a dataclass's class attribute, not one of its fields.
-func classVar(ann []token) bool {
-	if len(ann) >= 3 && ann[0].kind == tName && ann[0].text == "typing" && ann[1].op(".") {
+// annotatedAs reports whether an annotation is name[...] or
+// module.name[...]: ClassVar (a dataclass's class attribute, not one of
+// its fields) or InitVar (an __init__ parameter __post_init__ receives);
+// the names list marks an InitVar "!name".
+func annotatedAs(ann []token, name string) bool {
+	if len(ann) >= 3 && ann[0].kind == tName && (ann[0].text == "typing" || ann[0].text == "dataclasses") && ann[1].op(".") {
 		ann = ann[2:]
 	}
-	return len(ann) > 0 && ann[0].kind == tName && ann[0].text == "ClassVar"
+	return len(ann) > 0 && ann[0].kind == tName && ann[0].text == name
 }
 
 func hasDepth0(toks []token, op string) bool {
