@@ -144,6 +144,7 @@ var msgRules = []msgRule{
 		return fmt.Sprintf("'%s' object is not iterable", pyTypeOf(m[1]))
 	}),
 	rule(`unsupported|unknown (binary|unary) op|not callable|got \S+, want|missing argument|unexpected keyword|positional argument|for parameter|not iterable|unhashable|not supported|cannot compare|not comparable|does not support|invalid call|frozen`, ExcTypeError, nil),
+	rule(`^(?:[\w.]+: )?('in <string>' requires string as left operand, not \w+)$`, ExcTypeError, func(m []string) string { return m[1] }),
 }
 
 // funcName is a function's name as Python's messages show it.

@@ -57,6 +57,9 @@ func (r *Interp) PyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
+	if name == "" { // no file at all, not the working directory
+		return nil, &GivenPathError{&FsError{Op: "open", Vpath: r.Cwd, Kind: FsNotFound}, name}
+	}
 	f, err := r.OpenFile(name, mode, encoding, errs, newline)
 	var fe *FsError
 	if errors.As(err, &fe) && fe.Vpath == r.Host.Absolute(name) {
