@@ -269,8 +269,11 @@ func (p *Path) globPaths(fn, pattern string, exclude starlark.Value) (starlark.V
 	if err != nil {
 		return nil, err
 	}
-	if pattern == "" || strings.HasPrefix(pattern, "/") {
-		return nil, fmt.Errorf("%s: the pattern must be relative and not empty, got %q", fn, pattern)
+	switch {
+	case pattern == "":
+		return nil, PyErrorf(ExcValueError, "Unacceptable pattern: ''")
+	case strings.HasPrefix(pattern, "/"):
+		return nil, PyErrorf(ExcNotImplemented, "Non-relative patterns are unsupported")
 	}
 	comps := strings.Split(NormPath(pattern), "/")
 	for _, c := range comps {
