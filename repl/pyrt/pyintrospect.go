@@ -42,6 +42,12 @@ func (r *Interp) ClassIntrospect(x starlark.Value, name string) (starlark.Value,
 		return nil, false
 	}
 	switch name {
+	case "__annotations__": // a class body's annotations (kept by __py_annotate), {} without any
+		if user == nil {
+			return nil, false
+		}
+		d, _ := r.Annotations(x)
+		return d, true
 	case "__abstractmethods__":
 		t, ok := x.(*PyType)
 		if !ok || !derivesABC(t) {

@@ -427,6 +427,16 @@ func (t *PyType) Get(k starlark.Value) (starlark.Value, bool, error) {
 		v, err := e.getItem(k)
 		return v, err == nil, err
 	}
+	switch t.TypeName {
+	case "list", "dict", "set", "frozenset", "tuple", "type":
+		if t.Module == "" || t.Module == "builtins" { // list[int]: a generic alias, for annotations
+			alias, _, err := (&TypingAlias{name: t.TypeName}).Get(k)
+			if a, ok := alias.(*TypingAlias); ok {
+				a.builtin = true
+			}
+			return alias, err == nil, err
+		}
+	}
 	return nil, false, PyErrorf(ExcTypeError, "'type' object is not subscriptable")
 }
 

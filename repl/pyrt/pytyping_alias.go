@@ -15,6 +15,9 @@ type TypingAlias struct {
 	name string
 	args []starlark.Value
 	sub  bool // subscripted
+	// builtin: a subscripted builtin class (list[int]), shown without
+	// typing's prefix.
+	builtin bool
 }
 
 func (t *TypingAlias) String() string {
@@ -32,6 +35,9 @@ func (t *TypingAlias) String() string {
 	parts := make([]string, len(args))
 	for i, a := range args {
 		parts[i] = TypeRepr(a, t.name == "Literal")
+	}
+	if t.builtin {
+		return t.name + "[" + strings.Join(parts, ", ") + "]"
 	}
 	return "typing." + t.name + "[" + strings.Join(parts, ", ") + "]"
 }

@@ -258,13 +258,19 @@ func (rw *rewriter) param(lb *lineBuilder, e *emitter, a, b, d int) {
 // keepAnnotation adds ("name", (annotation)) to the def's annotations,
 // the line's tokens [a, b); one the pre-pass cannot read is left out.
 func (rw *rewriter) keepAnnotation(l *pline, e *emitter, name string, a, b int) {
+	rw.keepAnnotationOf(l, l, e, name, a, b)
+}
+
+// keepAnnotationOf is keepAnnotation of the tokens [a, b) of line l for
+// key, the def or class statement the annotation belongs to.
+func (rw *rewriter) keepAnnotationOf(key, l *pline, e *emitter, name string, a, b int) {
 	if a >= b {
 		return
 	}
 	if rw.lazyAnnots {
-		g := rw.annots[l]
+		g := rw.annots[key]
 		g.add("("+strconv.Quote(name)+", "+strconv.Quote(annotationText(l.toks[a:b]))+"), ", l.toks[a].start)
-		rw.annots[l] = g
+		rw.annots[key] = g
 		return
 	}
 	p := rw.parser(l, a, b)
@@ -278,11 +284,11 @@ func (rw *rewriter) keepAnnotation(l *pline, e *emitter, name string, a, b int) 
 		return
 	}
 	at := l.toks[a].start
-	g := rw.annots[l]
+	g := rw.annots[key]
 	g.add("("+strconv.Quote(name)+", (", at)
 	g.addFrag(f)
 	g.add(")), ", at)
-	rw.annots[l] = g
+	rw.annots[key] = g
 }
 
 // annotationText is an annotation as PEP 563 keeps it, the text

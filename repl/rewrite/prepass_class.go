@@ -57,7 +57,7 @@ func (rw *rewriter) classStmt(l *pline, sc scope) {
 		}
 	}
 	if l.colon < len(l.toks)-1 {
-		rw.classNames(l, l.colon+1, bind, &fields)
+		rw.classNames(l, l, l.colon+1, bind, &fields)
 	}
 	for _, k := range l.kids {
 		switch {
@@ -73,7 +73,7 @@ func (rw *rewriter) classStmt(l *pline, sc scope) {
 			rw.fail(k.toks[0].start, "a class body here may hold methods, class attributes, annotations and a docstring, not `"+k.kw+"`; compute the value before the class")
 			return
 		default:
-			rw.classNames(k, 0, bind, &fields)
+			rw.classNames(l, k, 0, bind, &fields)
 		}
 	}
 	rw.block(l.kids, body)
@@ -101,6 +101,11 @@ func (rw *rewriter) classStmt(l *pline, sc scope) {
 	f.add("), (", at)
 	f.addFrag(kws)
 	f.add("))"+inner+"return "+classCell+"\n"+indent+name+" = __py_class_"+name+"()", at)
+	if annots := rw.annots[l]; len(annots) > 0 {
+		f.add("\n"+indent+"__py_annotate("+name+", lambda: [", at) // Name.__annotations__
+		f.addFrag(annots)
+		f.add("])", at)
+	}
 	end := l.lastLine().end
 	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
 }
@@ -156,7 +161,7 @@ func (rw *rewriter) classBases(l *pline) (bases, kws frag, ok bool) {
 
 // classNames records the names a class body's simple statements (the
 // line's tokens from a on) bind, and the annotated ones as fields.
-func (rw *rewriter) classNames(l *pline, a int, bind func(string), fields *[]string) {
+func (rw *rewriter) classNames(cls, l *pline, a int, bind func(string), fields *[]string) {
 	toks := l.toks
 	start := a
 	for i := a; i <= len(toks); i++ {
@@ -164,6 +169,16 @@ func (rw *rewriter) classNames(l *pline, a int, bind func(string), fields *[]str
 			continue
 		}
 		stmt := toks[start:i]
+		if len(stmt) >= 3 && stmt[0].kind == tName && stmt[1].op(":") {
+			end := i // the annotation, up to = or the statement's end
+			for j := start + 2; j < i; j++ {
+				if toks[j].depth == 0 && toks[j].op("=") {
+					end = j
+					break
+				}
+			}
+			rw.keepAnnotationOf(cls, l, rw.emitter(), stmt[0].text, start+2, end)
+		}
 		start = i + 1
 		if len(stmt) < 2 {
 			continue
