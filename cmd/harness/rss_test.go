@@ -3,58 +3,23 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"harness/llm"
 	"harness/llmtest"
 	"harness/proctest"
-	"harness/sessions"
+	"harness/sessions/sessiontest"
 )
 
 // writeBigSession writes session name in e's home as scripts/uicost
-// session does: turns turns of a question, an rlm call whose task is 12
-// lines, a result of 25 and an answer of 7 (about 50 transcript lines a
-// turn; 2,000 turns are 9.6 MB), with every turn in turn_token_cache, so
-// opening it asks /tokenize nothing. It returns the file's size.
+// session does (package sessiontest): turns turns of about 50 transcript
+// lines (2,000 turns are 9.6 MB). It returns the file's size.
 func writeBigSession(t *testing.T, e *testEnv, name string, turns int) int64 {
 	t.Helper()
-	text := func(i, n int, what string) string {
-		var sb strings.Builder
-		for l := range n {
-			if l > 0 {
-				sb.WriteByte('\n')
-			}
-			fmt.Fprintf(&sb, "%s %d line %d: lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor", what, i, l)
-		}
-		return sb.String()
-	}
-	f := &sessions.File{Local: sessions.Local{Repository: e.repo}}
-	for i := range turns {
-		id := fmt.Sprintf("call_%d", i)
-		task, _ := json.Marshal(map[string]string{"task": text(i, 12, "task"), "name": fmt.Sprintf("w%d", i)})
-		msgs := []llm.Message{
-			{Role: "user", Content: fmt.Sprintf("question %d: what does the code at line %d do?", i, i)},
-			{Role: "assistant", ToolCalls: []llm.ToolCall{{ID: id, Name: "rlm", Arguments: string(task)}}},
-			{Role: "tool", ToolCallID: id, Content: text(i, 25, "result")},
-			{Role: "assistant", Content: text(i, 7, "answer")},
-		}
-		f.Append(msgs...)
-		c := llm.EstimateTurn(msgs)
-		c.Estimated = false
-		f.Local.TurnTokenCache = append(f.Local.TurnTokenCache, c)
-	}
-	dir := filepath.Join(e.home, "sessions", name, "library")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "root.json")
-	if err := sessions.WriteFile(path, f); err != nil {
+	path, err := sessiontest.WriteBig(e.home, e.repo, name, turns, 50)
+	if err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(path)

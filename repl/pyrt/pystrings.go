@@ -139,17 +139,10 @@ func pyIndex(x, i starlark.Value) (starlark.Value, error) {
 // same key as k (True and 1, an IntEnum member and its int, a namedtuple
 // and its tuple), or nil.
 func keyAlias(k starlark.Value) starlark.Value {
+	if t := boolTwin(k); t != nil {
+		return t
+	}
 	switch k := k.(type) {
-	case starlark.Bool:
-		return starlark.MakeInt(B2i(bool(k)))
-	case starlark.Int:
-		if n, ok := k.Int64(); ok && (n == 0 || n == 1) {
-			return starlark.Bool(n == 1)
-		}
-	case starlark.Float:
-		if k == 0 || k == 1 {
-			return starlark.Bool(k == 1)
-		}
 	case *Record:
 		return k.Vals
 	case *enumMember:

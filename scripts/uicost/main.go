@@ -32,14 +32,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"harness/llm"
 	"harness/llmtest"
-	"harness/sessions"
+	"harness/sessions/sessiontest"
 )
 
 func main() {
@@ -186,43 +185,9 @@ func session(args []string) error {
 	turns := fs.Int("turns", 2000, "turns")
 	lines := fs.Int("lines", 50, "transcript lines per turn")
 	fs.Parse(args)
-	if *home == "" || *repo == "" || *name == "" || *turns < 1 || *lines < 8 {
-		return fmt.Errorf("session needs -home, -repo, -name, a positive -turns and -lines of at least 8")
+	if *home == "" || *repo == "" || *name == "" {
+		return fmt.Errorf("session needs -home, -repo and -name")
 	}
-	f := &sessions.File{Local: sessions.Local{Repository: *repo}}
-	for i := range *turns {
-		msgs := turn(i, *lines)
-		f.Append(msgs...)
-		c := llm.EstimateTurn(msgs)
-		c.Estimated = false
-		f.Local.TurnTokenCache = append(f.Local.TurnTokenCache, c)
-	}
-	dir := filepath.Join(*home, "sessions", *name, "library")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return sessions.WriteFile(filepath.Join(dir, "root.json"), f)
-}
-
-// turn is turn i: a one-line question, an rlm call whose task is a
-// quarter of the lines, a result of half and an answer of the rest.
-func turn(i, lines int) []llm.Message {
-	text := func(n int, what string) string {
-		var sb strings.Builder
-		for l := range n {
-			if l > 0 {
-				sb.WriteByte('\n')
-			}
-			fmt.Fprintf(&sb, "%s %d line %d: lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor", what, i, l)
-		}
-		return sb.String()
-	}
-	id := fmt.Sprintf("call_%d", i)
-	task, _ := json.Marshal(map[string]string{"task": text(lines/4, "task"), "name": fmt.Sprintf("w%d", i)})
-	return []llm.Message{
-		{Role: "user", Content: fmt.Sprintf("question %d: what does the code at line %d do?", i, i)},
-		{Role: "assistant", ToolCalls: []llm.ToolCall{{ID: id, Name: "rlm", Arguments: string(task)}}},
-		{Role: "tool", ToolCallID: id, Content: text(lines/2, "result")},
-		{Role: "assistant", Content: text(lines-lines/4-lines/2-6, "answer")},
-	}
+	_, err := sessiontest.WriteBig(*home, *repo, *name, *turns, *lines)
+	return err
 }
