@@ -10,8 +10,10 @@
 // the driver that runs a call's statements, and the modules whose classes
 // the runtime knows (pymod_*.go: enum, dataclasses, abc, functools'
 // caches, collections and namedtuple, contextlib's output redirection,
-// datetime, time, sys), registered in pymodules.go's ModuleMakers, to
-// which package repl adds the modules of repl/lib (repl/stdlib.go).
+// datetime, time, sys, and the small ones beside them: re's module,
+// hashlib, typing, operator, io), registered in pymodules.go's
+// ModuleMakers, to which package repl adds the modules of repl/lib
+// (repl/stdlib.go).
 //
 // # Imports
 //
