@@ -139,6 +139,8 @@ func (t *tool) readRules(path string) error {
 			for _, m := range w[2:] {
 				t.modLib[m] = w[1]
 			}
+		case w[0] == "down":
+			// downdecl's lines, carried out before this tool runs
 		case w[0] == "core":
 			for _, m := range w[1:] {
 				t.core[m] = true

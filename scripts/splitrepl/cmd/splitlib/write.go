@@ -95,17 +95,38 @@ func (t *tool) writeModules(lib string) error {
 	return t.writeGo(filepath.Join(t.dir, lib, "modules.go"), []byte(b.String()), nil)
 }
 
+// stdlibLibs are the lib packages repl/stdlib.go lists: those it lists
+// already (an earlier run of the tool), then the ones of the rules.
+func (t *tool) stdlibLibs() []string {
+	var libs []string
+	seen := map[string]bool{}
+	old, _ := os.ReadFile(filepath.Join(t.dir, "repl", "stdlib.go"))
+	for _, line := range strings.Split(string(old), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(line), `"harness/`); ok && strings.HasPrefix(p, "repl/lib/") {
+			lib := strings.TrimSuffix(p, `"`)
+			libs, seen[lib] = append(libs, lib), true
+		}
+	}
+	for _, lib := range t.libs {
+		if !seen[lib] {
+			libs, seen[lib] = append(libs, lib), true
+		}
+	}
+	return libs
+}
+
 func (t *tool) writeStdlib() error {
+	libs := t.stdlibLibs()
 	var b strings.Builder
 	b.WriteString("// The standard modules of the lib packages, added to the runtime's own.\n\npackage repl\n\nimport (\n")
 	b.WriteString("\t\"go.starlark.net/starlark\"\n\n")
-	for _, lib := range t.libs {
+	for _, lib := range libs {
 		fmt.Fprintf(&b, "\t%q\n", libPath(lib))
 	}
 	b.WriteString("\t\"harness/repl/pyrt\"\n)\n\n")
 	b.WriteString("// libModules are the modules of the packages under repl/lib, each of which\n// depends on the runtime only.\n")
 	b.WriteString("var libModules = []map[string]func(*pyrt.Interp) starlark.Value{\n")
-	for _, lib := range t.libs {
+	for _, lib := range libs {
 		fmt.Fprintf(&b, "\t%s.Modules,\n", libName(lib))
 	}
 	b.WriteString("}\n\nfunc init() {\n\tfor _, mods := range libModules {\n\t\tfor name, make := range mods {\n")
