@@ -76,6 +76,9 @@ func compileBack(fn, src string, flags int) (*Regexp, error) {
 		}
 	}
 	if _, err := b.form(Search); err != nil {
+		if m := pySyntaxError(src); m != "" {
+			return nil, &Error{msg: m} // what CPython's parser says of it
+		}
 		return nil, reRefusal(fn, src, "bad regular expression: %v", err)
 	}
 	return &Regexp{src: src, Names: tr.names, back: b, nullable: true}, nil

@@ -113,6 +113,9 @@ func compileRE2(fn, src string, flags int) (*Regexp, error) {
 		if strings.Contains(err.Error(), "invalid nested repetition operator") {
 			return nil, &Error{msg: err.Error(), back: true} // a possessive quantifier
 		}
+		if m := pySyntaxError(src); m != "" {
+			return nil, &Error{msg: m} // what CPython's parser says of it
+		}
 		return nil, reRefusal(fn, src, "bad regular expression: %s", err)
 	}
 	tree, err := syntax.Parse(tr.end, syntax.Perl)

@@ -503,6 +503,9 @@ func (r *Interp) displayPath(v string) string {
 	if rest, ok := strings.CutPrefix(v, r.Cwd+"/"); ok {
 		return rest
 	}
+	if v == r.Cwd && v != "" {
+		return "." // Path('') and Path('.') are the working directory
+	}
 	return v
 }
 

@@ -122,6 +122,12 @@ var msgRules = []msgRule{
 		return fmt.Sprintf("unsupported operand type(s) for %s: '%s' and '%s'", m[2], pyTypeOf(m[1]), pyTypeOf(m[3]))
 	}),
 	rule(`during iteration`, ExcRuntime, nil),
+	rule(`^string index: got (\S+), want int$`, ExcTypeError, func(m []string) string {
+		return fmt.Sprintf("string indices must be integers, not '%s'", pyTypeOf(m[1]))
+	}),
+	rule(`^(?:\w+: )?for parameter "reverse": got (string|float|NoneType|list|tuple|dict), want bool$`, ExcTypeError, func(m []string) string {
+		return fmt.Sprintf("'%s' object cannot be interpreted as an integer", pyTypeOf(m[1]))
+	}),
 	rule(`^(?:\w+: )?(tuple|list) index: got (\S+), want int$`, ExcTypeError, func(m []string) string {
 		return fmt.Sprintf("%s indices must be integers or slices, not %s", m[1], pyTypeOf(m[2]))
 	}),

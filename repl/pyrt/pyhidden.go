@@ -635,8 +635,8 @@ func Arith(op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
 	if d, ok := v.(*starlark.Dict); ok && err == nil && op == syntax.PIPE {
 		return mergeBoolKeys(d) // {1: "a"} | {True: "b"} is {1: "b"}
 	}
-	if err != nil && (isBool(x) || isBool(y)) {
-		_, err = starlark.Binary(op, x, y) // the error names bool, as Python's does
+	if err != nil && (isBool(x) || isBool(y)) && strings.HasPrefix(err.Error(), "unknown binary op") {
+		_, err = starlark.Binary(op, x, y) // the type error names bool, as Python's does; 1 / False stays a ZeroDivisionError
 	}
 	return v, err
 }

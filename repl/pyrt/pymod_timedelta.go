@@ -19,7 +19,7 @@ func (c *DtClasses) newDelta(_ *starlark.Thread, args starlark.Tuple, kw []starl
 	}
 	total := 0.0
 	add := func(i int, v starlark.Value) error {
-		f, ok := ToFloat(v)
+		f, ok := ToFloat(BoolToInt(v)) // a bool is the int it equals
 		if !ok {
 			return PyErrorf(ExcTypeError, "unsupported type for timedelta %s component: %s", names[i], PyTypeName(v))
 		}

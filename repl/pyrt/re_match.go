@@ -71,7 +71,7 @@ func (m *match) index(v starlark.Value) (int, error) {
 		}
 		return 0, PyErrorf(ExcIndexError, "no such group")
 	}
-	g, err := starlark.AsInt32(v)
+	g, err := starlark.AsInt32(BoolToInt(v)) // m.group(True) is group 1
 	if err != nil || g < 0 || 2*g >= len(m.loc) {
 		return 0, PyErrorf(ExcIndexError, "no such group")
 	}

@@ -75,7 +75,8 @@ func (m *seqMatch) chainB() error {
 	return nil
 }
 
-// longest is find_longest_match(alo, ahi, blo, bhi).
+// longest is find_longest_match(alo, ahi, blo, bhi), for bounds within a
+// (checkBounds); its size is -1 when it would read b past its end.
 func (m *seqMatch) longest(alo, ahi, blo, bhi int) (int, int, int) {
 	a, b := m.a, m.b
 	besti, bestj, bestsize := alo, blo, 0
@@ -101,7 +102,13 @@ func (m *seqMatch) longest(alo, ahi, blo, bhi int) (int, int, int) {
 		for besti > alo && bestj > blo && m.bjunk[b[bestj-1]] == wantJunk && a[besti-1] == b[bestj-1] {
 			besti, bestj, bestsize = besti-1, bestj-1, bestsize+1
 		}
-		for besti+bestsize < ahi && bestj+bestsize < bhi && m.bjunk[b[bestj+bestsize]] == wantJunk && a[besti+bestsize] == b[bestj+bestsize] {
+		for besti+bestsize < ahi && bestj+bestsize < bhi {
+			if bestj+bestsize >= len(b) {
+				return besti, bestj, -1 // a bhi past b's end, where CPython raises IndexError
+			}
+			if m.bjunk[b[bestj+bestsize]] != wantJunk || a[besti+bestsize] != b[bestj+bestsize] {
+				break
+			}
 			bestsize++
 		}
 	}

@@ -211,7 +211,13 @@ func (sm *smObj) Attr(name string) (starlark.Value, error) {
 				}
 				bhi = v
 			}
+			if err := sm.checkBounds(alo, ahi, blo, bhi); err != nil {
+				return nil, err
+			}
 			i, j, k := m.longest(alo, ahi, blo, bhi)
+			if k < 0 {
+				return nil, sm.outOfRange(sm.b) // CPython's loop reached b[len(b)]
+			}
 			return matchRecord(i, j, k), nil
 		}), nil
 	case "set_seqs", "set_seq1", "set_seq2":
@@ -233,4 +239,29 @@ func (sm *smObj) Attr(name string) (starlark.Value, error) {
 		}), nil
 	}
 	return nil, nil
+}
+
+// checkBounds refuses what CPython's find_longest_match cannot run either:
+// an ahi past a's end (its first loop reads a[len(a)]); negative bounds,
+// which CPython reads from the end, are refused plainly.
+func (sm *smObj) checkBounds(alo, ahi, blo, bhi int) error {
+	if alo < 0 || blo < 0 || ahi < 0 || bhi < 0 {
+		return pyrt.PyErrorf(pyrt.ExcValueError, "find_longest_match: negative bounds are not supported here")
+	}
+	if alo < ahi && ahi > len(sm.m.a) {
+		return sm.outOfRange(sm.a)
+	}
+	return nil
+}
+
+// outOfRange is the IndexError of indexing seq past its end.
+func (sm *smObj) outOfRange(seq starlark.Value) error {
+	kind := "list"
+	switch seq.(type) {
+	case starlark.String:
+		kind = "string"
+	case starlark.Tuple:
+		kind = "tuple"
+	}
+	return pyrt.PyErrorf(pyrt.ExcIndexError, "%s index out of range", kind)
 }
