@@ -404,9 +404,13 @@ func TestIdleWorkerRSS(t *testing.T) {
 	// 13.4 MiB before the standard modules of issue 24 (ast's parser,
 	// difflib, zipfile, regexp2, ...) grew the binary by 2.8 MB; 15.6 after;
 	// 16.8–16.9 once argparse, configparser, decimal, fractions, calendar,
-	// inspect and types grew it by another 1.2 MB (30.0 → 31.2 MB).
-	if rss > 18<<20 && !raceBuild {
-		t.Errorf("idle worker peak RSS %d MiB, over 18 MiB", rss>>20)
+	// inspect and types grew it by another 1.2 MB (30.0 → 31.2 MB);
+	// 17.8–18.0 on 2026-12-07 with tarfile, uuid, secrets, copy and pprint.
+	// Of that, 2.8 MB is allocated by chroma's lexer registry at init
+	// (GODEBUG=inittrace=1), which every process of the binary pays, the
+	// UI's highlighting linked into the worker too.
+	if rss > 19<<20 && !raceBuild {
+		t.Errorf("idle worker peak RSS %d MiB, over 19 MiB", rss>>20)
 	}
 }
 
