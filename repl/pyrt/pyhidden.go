@@ -603,10 +603,14 @@ func (r *Interp) slotsFor(m *starlark.Module) *modslots.Slots {
 }
 
 // liveGlobal returns the current value of a global read inside a
-// function: the running chunk's own binding, else the REPL's globals.
+// function: the running chunk's own binding, else the REPL's globals. The
+// outermost frame is a running chunk only when it is a module's top level:
+// a function the driver calls itself between chunks (a top-level with's
+// __exit__) is outermost too, and its module is the earlier chunk that
+// defined it, whose bindings are stale; the REPL's globals are current then.
 func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Value, error) {
 	if d := thread.CallStackDepth(); d > 0 {
-		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
+		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok && fn.Name() == "<toplevel>" {
 			if v := r.slotsFor(fn.Module()).Get(name); v != nil {
 				return v, nil
 			}
