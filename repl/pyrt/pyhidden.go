@@ -603,17 +603,11 @@ func (r *Interp) slotsFor(m *starlark.Module) *modslots.Slots {
 }
 
 // liveGlobal returns the current value of a global read inside a
-// function: the running chunk's own binding, else the REPL's globals. The
-// outermost frame is a running chunk only when it is a module's top level:
-// a function the driver calls itself between chunks (a top-level with's
-// __exit__) is outermost too, and its module is the earlier chunk that
-// defined it, whose bindings are stale; the REPL's globals are current then.
+// function: the running chunk's own binding, else the REPL's globals.
 func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Value, error) {
-	if d := thread.CallStackDepth(); d > 0 {
-		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok && fn.Name() == "<toplevel>" {
-			if v := r.slotsFor(fn.Module()).Get(name); v != nil {
-				return v, nil
-			}
+	if m := r.runningModule(thread); m != nil {
+		if v := r.slotsFor(m).Get(name); v != nil {
+			return v, nil
 		}
 	}
 	if v := r.Globals[name]; v != nil {
@@ -623,6 +617,26 @@ func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 		return v, nil
 	}
 	return nil, PyErrorf(excNameError, "name '%s' is not defined", name)
+}
+
+// runningModule is the module of the chunk running now: the top level at
+// the bottom of the thread's stack, or, on a generator's own thread, of the
+// REPL's; nil between chunks, when the driver itself calls a function (a
+// top-level with's __exit__), whose own module is the earlier chunk that
+// defined it and whose bindings may be stale: the REPL's globals are
+// current then.
+func (r *Interp) runningModule(thread *starlark.Thread) *starlark.Module {
+	for _, t := range []*starlark.Thread{thread, r.Thread} {
+		if t == nil {
+			continue
+		}
+		if d := t.CallStackDepth(); d > 0 {
+			if fn, ok := t.DebugFrame(d - 1).Callable().(*starlark.Function); ok && fn.Name() == "<toplevel>" {
+				return fn.Module()
+			}
+		}
+	}
+	return nil
 }
 
 // arith is x op y with Python's bool: an int in arithmetic (True + True
