@@ -13,6 +13,9 @@ tree=$(cd "$1" && pwd)
 (cd "$here" && go build -o /tmp/downdecl ./cmd/downdecl && go build -o /tmp/splitlib ./cmd/splitlib)
 /tmp/downdecl -dir "$tree" -rules "$here/core.rules"
 /tmp/splitlib -dir "$tree" -rules "$here/core.rules"
+# Comments naming a module file by its old name (pymod_NAME.go) name the
+# file where it is now: beside them in a lib package, or in pylang.
+(cd "$tree" && python3 "$here/fixrefs.py")
 if [ -d "$here/overlay/core" ]; then cp -r "$here"/overlay/core/. "$tree"/; fi
 cd "$tree"
 if [ -s "$here/core-post.patch" ]; then git apply "$here/core-post.patch"; fi
