@@ -340,14 +340,18 @@ type excExiter interface {
 // exitWithError exits w's managers, innermost first, after the block
 // raised err (nil: it ended cleanly): each that takes the exception gets
 // it (or the one the manager inside it raised instead); once one swallows
-// it, the rest exit as after a clean block. It returns the error left,
-// nil when swallowed.
+// it, the rest exit as after a clean block. An exception a manager raises
+// while taking one has it as __context__. It returns the error left, nil
+// when swallowed.
 func (r *Interp) exitWithError(w *withValue, err error) error {
 	ms := w.managers
 	w.managers = nil // the iterator's Done exits nothing more
 	for i := len(ms) - 1; i >= 0; i-- {
 		if x, ok := ms[i].(excExiter); ok && err != nil {
-			suppressed, xerr := x.exitExc(r, r.ExceptionOf(err), err)
+			exc := r.ExceptionOf(err)
+			r.Handling = append(r.Handling, exc) // an exception __exit__ raises has it as __context__
+			suppressed, xerr := x.exitExc(r, exc, err)
+			r.Handling = r.Handling[:len(r.Handling)-1]
 			switch {
 			case xerr != nil:
 				err = xerr
