@@ -570,18 +570,27 @@ func (it *withIterator) Done() {
 	}
 }
 
+// managerOf returns v as a context manager: one of the runtime's, or an
+// object whose class has __enter__ and __exit__.
+func managerOf(v starlark.Value) (ContextManager, error) {
+	if o, isObj := v.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
+		return objectManager{o}, nil
+	}
+	if cm, ok := v.(ContextManager); ok {
+		return cm, nil
+	}
+	return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(v))
+}
+
 func (r *Interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	w := &withValue{thread: thread}
 	for _, a := range args {
-		cm, ok := a.(ContextManager)
-		if o, isObj := a.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
-			cm, ok = objectManager{o}, true
-		}
-		if !ok {
+		cm, err := managerOf(a)
+		if err != nil {
 			for i := len(w.managers) - 1; i >= 0; i-- {
 				_ = w.managers[i].Exit()
 			}
-			return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(a))
+			return nil, err
 		}
 		v, err := cm.Enter()
 		if err != nil {

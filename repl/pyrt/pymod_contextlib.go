@@ -295,12 +295,9 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &v); err != nil {
 				return nil, err
 			}
-			cm, ok := v.(ContextManager)
-			if o, isObj := v.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
-				cm, ok = objectManager{o}, true
-			}
-			if !ok {
-				return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(v))
+			cm, err := managerOf(v)
+			if err != nil {
+				return nil, err
 			}
 			res, err := cm.Enter()
 			if err != nil {

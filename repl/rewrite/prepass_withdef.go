@@ -10,23 +10,28 @@ import (
 )
 
 // Inside a function the driver does not run the code, so a with
-// statement becomes the function of its block, defined where the with
-// stands, and a call of the hidden builtin __py_withrun after the block
-// (repl/pyrt/withrun.go), which enters the managers, calls the block with
-// their values and exits them with Python's rules: the block's exception
-// reaches each __exit__, a true result swallows it.
+// statement becomes functions defined where the with stands, one binding
+// each item's target and one running the block, and a call of the hidden
+// builtin __py_withrun after the block (repl/pyrt/withrun.go). It takes
+// the block, then each item's manager (a lambda, so that it is evaluated
+// after the items before it are entered) and its binder (None without
+// as); it enters the managers in turn, calls the block, and exits them
+// with Python's rules: the block's exception reaches each __exit__, a
+// true result swallows it.
 //
-//	with A as a, B as (x, y):    def __py_with_7(__py_wv):
-//	    BODY                         (a, (x, y)) = __py_wv
-//	                                 BODY
-//	                             __py_t_7 = __py_withrun(__py_with(A, B), __py_with_7)
+//	with A as a, B as (x, y):    def __py_wbind_7_1(__py_wv): a = __py_wv
+//	                             def __py_wbind_7_2(__py_wv): (x, y) = __py_wv
+//	                             def __py_with_7():
+//	    BODY                         BODY
+//	                             __py_t_7 = __py_withrun(__py_with_7, lambda: A, __py_wbind_7_1, lambda: B, __py_wbind_7_2)
 //	                             if __py_t_7.ret: return __py_t_7.value
 //
-// The block is a clause: return, break and continue in it are signals the
-// lines after the call act on, and the variables it assigns are its
-// function's (tryTrailer, clauseReturn and the AST pass treat it as a try
-// clause). The targets are bound inside the block's function, so that an
-// error binding them reaches the managers, as in Python.
+// The block and the binders are clauses: return, break and continue in
+// the block are signals the lines after the call act on, and the
+// variables they assign are their function's (tryTrailer, clauseReturn
+// and the AST pass treat them as try clauses). As in Python, B is
+// evaluated once A is entered and a bound, and an error binding a target
+// reaches the managers entered.
 
 // setupWith records the with statement l, inside a function, as a clause
 // of its own; one whose items cannot be read is left to Starlark's error.
@@ -42,55 +47,54 @@ func (rw *rewriter) setupWith(l *pline, sc scope) {
 }
 
 // defWith rewrites the header of the with statement t inside a function
-// into the def of its block's function, which binds the targets first.
+// into the defs of its binders and of its block's function.
 func (rw *rewriter) defWith(lb *lineBuilder, t *defTry) {
 	l := lb.l
-	lb.replace(l.toks[0].start, l.toks[l.colon].start, "def "+withFn(t)+"(__py_wv)")
-	var bind frag
-	if hasTarget(t.with) {
-		e := rw.emitter()
-		rw.withTargets(e, t.with, &bind)
-		bind.add(" = __py_wv", t.at)
-		if e.err != nil {
-			rw.fail(e.err.Pos, e.err.Msg)
-			return
+	var f frag
+	e := rw.emitter()
+	for i, it := range t.with {
+		if it.target == nil {
+			continue
 		}
+		f.add("def "+withBinder(t, i)+"(__py_wv): ", t.at)
+		e.emit(it.target, &f)
+		f.add(" = __py_wv\n"+t.indent, t.at)
 	}
-	switch {
-	case len(bind) == 0:
-	case !l.header:
-		lb.copyTo(l.toks[l.colon].end)
-		lb.f.add(" ", t.at)
-		lb.f.addFrag(bind)
-		lb.f.add(";", t.at)
-	case len(l.kids) > 0:
-		k := l.kids[0]
-		bind.add("\n"+rw.src[strings.LastIndexByte(rw.src[:k.start], '\n')+1:k.start], t.at)
-		rw.edits = append(rw.edits, edit{start: k.start, end: k.start, f: bind})
+	if e.err != nil {
+		rw.fail(e.err.Pos, e.err.Msg)
+		return
 	}
+	f.add("def "+withFn(t)+"()", t.at)
+	lb.copyTo(l.toks[0].start)
+	lb.f.addFrag(f)
+	lb.pos, lb.changed = l.toks[l.colon].start, true
 	rw.inline(lb, t.clauseScope())
 }
 
-// withFn is the name of the with statement t's block function.
+// withFn is the name of the with statement t's block function, and
+// withBinder that of the function binding its item i's target.
 func withFn(t *defTry) string { return "__py_with_" + t.id }
 
+func withBinder(t *defTry, i int) string {
+	return "__py_wbind_" + t.id + "_" + strconv.Itoa(i+1)
+}
+
 // withCall writes the call running the with statement t: v =
-// __py_withrun(__py_with(A, B), __py_with_7).
+// __py_withrun(__py_with_7, lambda: A, __py_wbind_7_1, lambda: B, None).
 func (rw *rewriter) withCall(t *defTry, v string, f *frag) {
-	f.add("\n"+t.indent+v+" = __py_withrun(__py_with(", t.at)
+	f.add("\n"+t.indent+v+" = __py_withrun("+withFn(t), t.at)
 	e := rw.emitter()
-	rw.withManagers(e, t.with, f)
-	f.add("), "+withFn(t)+")", t.at)
+	for i, it := range t.with {
+		f.add(", lambda: ", e.toks[it.x.a].start)
+		e.emit(it.x, f)
+		binder := "None"
+		if it.target != nil {
+			binder = withBinder(t, i)
+		}
+		f.add(", "+binder, t.at)
+	}
+	f.add(")", t.at)
 	if e.err != nil {
 		rw.fail(e.err.Pos, e.err.Msg)
 	}
-}
-
-func hasTarget(items []withItem) bool {
-	for _, it := range items {
-		if it.target != nil {
-			return true
-		}
-	}
-	return false
 }
