@@ -133,8 +133,8 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	add(rewrite.HidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return starlark.None, PySetSlice(args[0], args[1], args[2], args[3], args[4])
 	})
-	add(rewrite.HidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return r.iterable(args[0])
+	add(rewrite.HidIter, "for", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return r.forIterable(thread, args)
 	})
 	add(rewrite.HidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return CallMethod(thread, args[0], string(args[1].(starlark.String)), args[2:], kw)
