@@ -174,6 +174,9 @@ func mayHaveHabits(toks []token) bool {
 	var prev token
 	assigns := 0 // "=" at depth 0 on the current line: two are a chained assignment
 	for _, t := range toks {
+		if prev.op(",") && (t.op("=") || t.kind == tNewline || t.kind == tEOF) {
+			return true // x, = v and v = 1, (a tuple with a trailing comma)
+		}
 		switch t.kind {
 		case tNewline:
 			assigns = 0
