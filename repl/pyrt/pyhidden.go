@@ -614,11 +614,9 @@ func (r *Interp) slotsFor(m *starlark.Module) *modslots.Slots {
 // liveGlobal returns the current value of a global read inside a
 // function: the running chunk's own binding, else the REPL's globals.
 func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Value, error) {
-	if d := thread.CallStackDepth(); d > 0 {
-		if fn, ok := thread.DebugFrame(d - 1).Callable().(*starlark.Function); ok {
-			if v := r.slotsFor(fn.Module()).Get(name); v != nil {
-				return v, nil
-			}
+	if m := r.runningChunk(thread); m != nil {
+		if v := r.slotsFor(m).Get(name); v != nil {
+			return v, nil
 		}
 	}
 	if v := r.Globals[name]; v != nil {
@@ -628,6 +626,23 @@ func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 		return v, nil
 	}
 	return nil, PyErrorf(excNameError, "name '%s' is not defined", name)
+}
+
+// runningChunk returns the module of the REPL chunk running, whose
+// bindings are not yet in the REPL's globals: the outermost frame of
+// thread, or of the REPL's thread under a generator's, when it is a
+// chunk's top level. A function the driver calls itself (a top-level
+// with's __exit__) has no chunk under it, and reads the REPL's globals,
+// not the bindings of the chunk that defined it as they were then.
+func (r *Interp) runningChunk(thread *starlark.Thread) *starlark.Module {
+	for _, th := range []*starlark.Thread{thread, r.Thread} {
+		if d := th.CallStackDepth(); d > 0 {
+			if fn, ok := th.DebugFrame(d - 1).Callable().(*starlark.Function); ok && fn.Name() == "<toplevel>" {
+				return fn.Module()
+			}
+		}
+	}
+	return nil
 }
 
 // arith is x op y with Python's bool: an int in arithmetic (True + True
