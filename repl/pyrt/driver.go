@@ -301,33 +301,76 @@ func unpackN(v starlark.Value, n int) ([]starlark.Value, error) {
 	return out, nil
 }
 
-// with runs a with statement whose body needs the driver: the context
-// managers are entered, the targets bound, the body run, and the managers
-// exited however the body ends.
+// with runs a top-level with statement, for (a, __py_w) in __py_with(A,
+// B): as nested withs, each manager is evaluated and entered once the
+// ones before it are and their targets are bound; then the body runs, and
+// the managers entered exit however it ends, the block's exception (or
+// one evaluating, entering or binding an item) handed to them.
 func (r *Interp) with(f *syntax.File, s *syntax.ForStmt, inLoop bool) (signal, error) {
-	x, err := r.eval(s.X)
-	if err != nil {
-		return sigNone, err
+	w := &withValue{thread: r.Thread}
+	err := r.enterWith(f, s, w)
+	sig := sigNone
+	if err == nil {
+		sig, err = r.block(f, s.Body, inLoop)
 	}
-	w, ok := x.(*withValue)
-	if !ok {
-		return sigNone, fmt.Errorf("internal error: with over %s", x.Type())
-	}
-	iter := w.Iterate()
-	defer iter.Done() // exits the managers
-	var v starlark.Value
-	iter.Next(&v)
-	if err := r.bind(f, s.Vars, v); err != nil {
-		return sigNone, err
-	}
-	sig, err := r.block(f, s.Body, inLoop)
 	switch err = r.IterError(err); {
-	case err == nil:
-		err = r.exitWithError(w, nil)
-	case r.Catchable(err):
+	case err == nil || r.Catchable(err):
 		err = r.exitWithError(w, err)
+	default:
+		for i := len(w.managers) - 1; i >= 0; i-- {
+			_ = w.managers[i].Exit() // a stop: the managers still exit
+		}
 	}
 	return sig, err
+}
+
+// enterWith enters the managers of the with statement s in turn, adding
+// each to w, and binds its target; it stops at the first error.
+func (r *Interp) enterWith(f *syntax.File, s *syntax.ForStmt, w *withValue) error {
+	x := s.X
+	if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) == 1 {
+		x = c.Args[0] // HidIter(__py_with(...))
+	}
+	call, _ := rewrite.MarkerCall(x)
+	if call == nil {
+		return fmt.Errorf("internal error: a with statement without __py_with")
+	}
+	targets := []syntax.Expr{s.Vars}
+	if len(call.Args) > 1 {
+		t, ok := unparen(s.Vars).(*syntax.TupleExpr)
+		if !ok || len(t.List) != len(call.Args) {
+			return fmt.Errorf("internal error: a with statement's targets do not match its managers")
+		}
+		targets = t.List
+	}
+	for i, a := range call.Args {
+		v, err := r.eval(a)
+		if err != nil {
+			return err
+		}
+		cm, err := managerOf(v)
+		if err != nil {
+			return err
+		}
+		if v, err = cm.Enter(); err != nil {
+			return err
+		}
+		w.managers = append(w.managers, cm)
+		if err := r.bind(f, targets[i], v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unparen(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
 }
 
 // excExiter is a context manager that takes the exception that ended its
@@ -340,14 +383,18 @@ type excExiter interface {
 // exitWithError exits w's managers, innermost first, after the block
 // raised err (nil: it ended cleanly): each that takes the exception gets
 // it (or the one the manager inside it raised instead); once one swallows
-// it, the rest exit as after a clean block. It returns the error left,
-// nil when swallowed.
+// it, the rest exit as after a clean block. An exception a manager raises
+// while taking one has it as __context__. It returns the error left, nil
+// when swallowed.
 func (r *Interp) exitWithError(w *withValue, err error) error {
 	ms := w.managers
 	w.managers = nil // the iterator's Done exits nothing more
 	for i := len(ms) - 1; i >= 0; i-- {
 		if x, ok := ms[i].(excExiter); ok && err != nil {
-			suppressed, xerr := x.exitExc(r, r.ExceptionOf(err), err)
+			exc := r.ExceptionOf(err)
+			r.Handling = append(r.Handling, exc) // an exception __exit__ raises has it as __context__
+			suppressed, xerr := x.exitExc(r, exc, err)
+			r.Handling = r.Handling[:len(r.Handling)-1]
 			switch {
 			case xerr != nil:
 				err = xerr

@@ -133,8 +133,8 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	add(rewrite.HidSetSlice, "[:]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return starlark.None, PySetSlice(args[0], args[1], args[2], args[3], args[4])
 	})
-	add(rewrite.HidIter, "for", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return r.iterable(args[0])
+	add(rewrite.HidIter, "for", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return r.forIterable(thread, args)
 	})
 	add(rewrite.HidMethod, "method", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		return CallMethod(thread, args[0], string(args[1].(starlark.String)), args[2:], kw)
@@ -570,18 +570,27 @@ func (it *withIterator) Done() {
 	}
 }
 
+// managerOf returns v as a context manager: one of the runtime's, or an
+// object whose class has __enter__ and __exit__.
+func managerOf(v starlark.Value) (ContextManager, error) {
+	if o, isObj := v.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
+		return objectManager{o}, nil
+	}
+	if cm, ok := v.(ContextManager); ok {
+		return cm, nil
+	}
+	return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(v))
+}
+
 func (r *Interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	w := &withValue{thread: thread}
 	for _, a := range args {
-		cm, ok := a.(ContextManager)
-		if o, isObj := a.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
-			cm, ok = objectManager{o}, true
-		}
-		if !ok {
+		cm, err := managerOf(a)
+		if err != nil {
 			for i := len(w.managers) - 1; i >= 0; i-- {
 				_ = w.managers[i].Exit()
 			}
-			return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(a))
+			return nil, err
 		}
 		v, err := cm.Enter()
 		if err != nil {
@@ -605,7 +614,7 @@ func (r *Interp) slotsFor(m *starlark.Module) *modslots.Slots {
 // liveGlobal returns the current value of a global read inside a
 // function: the running chunk's own binding, else the REPL's globals.
 func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Value, error) {
-	if m := r.runningModule(thread); m != nil {
+	if m := r.runningChunk(thread); m != nil {
 		if v := r.slotsFor(m).Get(name); v != nil {
 			return v, nil
 		}
@@ -619,19 +628,16 @@ func (r *Interp) liveGlobal(thread *starlark.Thread, name string) (starlark.Valu
 	return nil, PyErrorf(excNameError, "name '%s' is not defined", name)
 }
 
-// runningModule is the module of the chunk running now: the top level at
-// the bottom of the thread's stack, or, on a generator's own thread, of the
-// REPL's; nil between chunks, when the driver itself calls a function (a
-// top-level with's __exit__), whose own module is the earlier chunk that
-// defined it and whose bindings may be stale: the REPL's globals are
-// current then.
-func (r *Interp) runningModule(thread *starlark.Thread) *starlark.Module {
-	for _, t := range []*starlark.Thread{thread, r.Thread} {
-		if t == nil {
-			continue
-		}
-		if d := t.CallStackDepth(); d > 0 {
-			if fn, ok := t.DebugFrame(d - 1).Callable().(*starlark.Function); ok && fn.Name() == "<toplevel>" {
+// runningChunk returns the module of the REPL chunk running, whose
+// bindings are not yet in the REPL's globals: the outermost frame of
+// thread, or of the REPL's thread under a generator's, when it is a
+// chunk's top level. A function the driver calls itself (a top-level
+// with's __exit__) has no chunk under it, and reads the REPL's globals,
+// not the bindings of the chunk that defined it as they were then.
+func (r *Interp) runningChunk(thread *starlark.Thread) *starlark.Module {
+	for _, th := range []*starlark.Thread{thread, r.Thread} {
+		if d := th.CallStackDepth(); d > 0 {
+			if fn, ok := th.DebugFrame(d - 1).Callable().(*starlark.Function); ok && fn.Name() == "<toplevel>" {
 				return fn.Module()
 			}
 		}

@@ -149,16 +149,19 @@ func (p *pyIterator) Done() {}
 // fail stops the thread: a Starlark loop cannot see an iterator's error.
 // The interpreter keeps the error, which try and the result then see in
 // place of the stop (iterfail.go).
-func (it *PyIter) Fail(err error) {
-	if it.Thread == nil {
+func (it *PyIter) Fail(err error) { failThread(it.Thread, err) }
+
+// failThread stops thread, whose loop an iterator's error ends (PyIter.Fail).
+func failThread(thread *starlark.Thread, err error) {
+	if thread == nil {
 		return
 	}
-	if r, _ := it.Thread.Local(ThreadInterp).(*Interp); r != nil && r.IterErr == nil {
-		r.IterErr, r.IterThread = err, it.Thread
-		it.Thread.Cancel(iterCancel)
+	if r, _ := thread.Local(ThreadInterp).(*Interp); r != nil && r.IterErr == nil {
+		r.IterErr, r.IterThread = err, thread
+		thread.Cancel(iterCancel)
 		return
 	}
-	it.Thread.Cancel(ErrorMessage(err))
+	thread.Cancel(ErrorMessage(err))
 }
 
 // iterate calls f for each element of an iterable value (strings yield

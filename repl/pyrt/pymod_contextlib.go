@@ -3,14 +3,11 @@
 // with statement (pyhidden.go's contextManager).
 //
 // A with statement here exits its managers when the block ends however
-// it ends. At the top level the driver hands them the block's exception
-// (driver.go's with and exitWithError): it is thrown into a
-// @contextmanager generator at its yield, passed to a class's __exit__,
-// matched by suppress(), and each may swallow it as in Python. Inside a
-// function a with statement is a Starlark loop that cannot see the
-// exception: a generator resumes after its yield (its finally runs, an
-// except around the yield does not see the exception), __exit__ gets
-// None, and the pre-pass refuses suppress() there.
+// it ends, and hands them the block's exception (exitWithError, from the
+// driver at the top level and from withrun.go inside a function): it is
+// thrown into a @contextmanager generator at its yield, passed to a
+// class's __exit__, matched by suppress(), and each may swallow it as in
+// Python.
 
 package pyrt
 
@@ -298,12 +295,9 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &v); err != nil {
 				return nil, err
 			}
-			cm, ok := v.(ContextManager)
-			if o, isObj := v.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
-				cm, ok = objectManager{o}, true
-			}
-			if !ok {
-				return nil, PyErrorf(ExcTypeError, "'%s' object does not support the context manager protocol", PyTypeName(v))
+			cm, err := managerOf(v)
+			if err != nil {
+				return nil, err
 			}
 			res, err := cm.Enter()
 			if err != nil {

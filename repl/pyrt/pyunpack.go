@@ -92,12 +92,7 @@ var shapePatterns sync.Map // string -> *unpackPattern
 // elements for a flat target is Starlark's to unpack as it is; anything
 // else (a string, another iterable, a nested target) is shaped.
 func shapeTarget(v, pat starlark.Value) (starlark.Value, error) {
-	s, _ := starlark.AsString(pat)
-	pv, ok := shapePatterns.Load(s)
-	if !ok {
-		pv, _ = shapePatterns.LoadOrStore(s, patternArg(pat))
-	}
-	p := pv.(*unpackPattern)
+	p := cachedPattern(pat)
 	if p.flat() {
 		switch x := v.(type) {
 		case starlark.Tuple:
@@ -111,6 +106,16 @@ func shapeTarget(v, pat starlark.Value) (starlark.Value, error) {
 		}
 	}
 	return p.shape(v)
+}
+
+// cachedPattern is the parsed pattern pat, parsed once.
+func cachedPattern(pat starlark.Value) *unpackPattern {
+	s, _ := starlark.AsString(pat)
+	pv, ok := shapePatterns.Load(s)
+	if !ok {
+		pv, _ = shapePatterns.LoadOrStore(s, patternArg(pat))
+	}
+	return pv.(*unpackPattern)
 }
 
 // flat reports whether p is a sequence of plain targets.
@@ -156,4 +161,90 @@ func (r *Interp) pyUnpackEach(thread *starlark.Thread, _ *starlark.Builtin, args
 		v, err := p.shape(x)
 		return v, err == nil, err
 	}), nil
+}
+
+// fits reports whether v is already of p's shape for Starlark to unpack:
+// a tuple or list of as many elements, each nested one fitting too.
+func (p *unpackPattern) fits(v starlark.Value) bool {
+	if p.kids == nil {
+		return true
+	}
+	var seq starlark.Indexable
+	switch x := v.(type) {
+	case starlark.Tuple:
+		seq = x
+	case *starlark.List:
+		seq = x
+	default:
+		return false
+	}
+	if seq.Len() != len(p.kids) {
+		return false
+	}
+	for i, k := range p.kids {
+		if k.star || k.kids != nil && !k.fits(seq.Index(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// shapedIterable is the iterable of a for loop or clause whose target is
+// a tuple or list (the AST pass's HidIter(xs, pattern)): each element is
+// shaped to the target, so that a string unpacks into its characters and
+// a wrong count is Python's ValueError, which stops the loop's thread as
+// an element's error does (iterfail.go). An element that already fits
+// goes through as it is.
+type shapedIterable struct {
+	thread *starlark.Thread
+	src    starlark.Iterable
+	p      *unpackPattern
+}
+
+func (s *shapedIterable) String() string        { return "<for>" }
+func (s *shapedIterable) Type() string          { return "iterator" }
+func (s *shapedIterable) Freeze()               {}
+func (s *shapedIterable) Truth() starlark.Bool  { return true }
+func (s *shapedIterable) Hash() (uint32, error) { return 0, nil }
+func (s *shapedIterable) Iterate() starlark.Iterator {
+	return &shapedIterator{thread: s.thread, it: s.src.Iterate(), p: s.p}
+}
+
+type shapedIterator struct {
+	thread *starlark.Thread
+	it     starlark.Iterator
+	p      *unpackPattern
+}
+
+func (it *shapedIterator) Next(p *starlark.Value) bool {
+	if !it.it.Next(p) {
+		return false
+	}
+	if it.p.fits(*p) {
+		return true
+	}
+	v, err := it.p.shape(*p)
+	if err != nil {
+		failThread(it.thread, err)
+		return false
+	}
+	*p = v
+	return true
+}
+
+func (it *shapedIterator) Done() { it.it.Done() }
+
+// forIterable is HidIter(xs[, pattern]): xs as Python iterates it (a
+// string's characters), its elements shaped to the loop's target when the
+// AST pass gives the target's pattern.
+func (r *Interp) forIterable(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, error) {
+	v, err := r.iterable(args[0])
+	if err != nil || len(args) < 2 {
+		return v, err
+	}
+	src, ok := v.(starlark.Iterable)
+	if !ok {
+		return v, nil
+	}
+	return &shapedIterable{thread: thread, src: src, p: cachedPattern(args[1])}, nil
 }

@@ -25,8 +25,9 @@ func ErrorMessage(err error) string {
 // pythonFrames returns the frames a Python traceback would show: without
 // the builtins between REPL frames (sorted calling a key function, the
 // hidden builtins the rewritten code calls), and with the clause
-// functions of a try inside a function (prepass_trydef.go) shown as
-// their function at the clause's line. The last frame, where the error
+// functions of a try or with inside a function (prepass_trydef.go,
+// prepass_withdef.go) and the lambdas of a with's managers shown as their
+// function at the clause's line. The last frame, where the error
 // arose, is kept.
 func pythonFrames(stack starlark.CallStack) starlark.CallStack {
 	var out starlark.CallStack
@@ -35,7 +36,7 @@ func pythonFrames(stack starlark.CallStack) starlark.CallStack {
 		switch {
 		case !last && fr.Pos.Filename() == "<builtin>":
 			continue
-		case rewrite.IsClause(fr.Name) && len(out) > 0:
+		case (rewrite.IsClause(fr.Name) || withManagerFrame(stack, i)) && len(out) > 0:
 			out[len(out)-1].Pos = fr.Pos
 			continue
 		case rewrite.IsClassBody(fr.Name):
@@ -44,6 +45,12 @@ func pythonFrames(stack starlark.CallStack) starlark.CallStack {
 		out = append(out, fr)
 	}
 	return out
+}
+
+// withManagerFrame reports whether stack[i] is the lambda evaluating a
+// with's manager inside a function, which __py_withrun calls.
+func withManagerFrame(stack starlark.CallStack, i int) bool {
+	return i > 0 && stack[i].Name == "lambda" && stack[i-1].Name == "withrun" && stack[i-1].Pos.Filename() == "<builtin>"
 }
 
 // backtrace formats an evaluation error like starlark's Backtrace, but

@@ -60,6 +60,7 @@ func signalOf(v starlark.Value) *trySignal {
 // tryBuiltins are the hidden names the rewritten try calls.
 func (r *Interp) tryBuiltins(g starlark.StringDict) {
 	g["__py_tryrun"] = starlark.NewBuiltin("tryrun", r.tryRun)
+	g["__py_withrun"] = starlark.NewBuiltin("withrun", r.withRun)
 	g["__py_ret"] = starlark.NewBuiltin("ret", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return &trySignal{kind: rewrite.SigRet, value: args[0]}, nil
 	})

@@ -191,7 +191,7 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		s.True = w.block(s.True)
 		s.False = w.block(s.False)
 	case *syntax.ForStmt:
-		s.X = hidden(HidIter, s.For, w.expr(s.X))
+		s.X = forIter(s.For, w.expr(s.X), s.Vars)
 		s.Vars = w.target(s.Vars)
 		s.Body = w.block(s.Body)
 	case *syntax.WhileStmt:

@@ -127,3 +127,20 @@ func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
 	}
 	return nil
 }
+
+// forIter writes the iterable x of a for loop or clause over vars as
+// HidIter(x), and as HidIter(x, pattern) when vars is a tuple or list
+// target, so that the runtime shapes each element to it as a, b = v is
+// shaped (a string unpacks into its characters). The iterables the
+// pre-pass already shapes (star targets) or binds itself (a top-level
+// with) keep the plain form.
+func forIter(pos syntax.Position, x, vars syntax.Expr) syntax.Expr {
+	if _, ok := targetSeq(vars); !ok {
+		return hidden(HidIter, pos, x)
+	}
+	if _, m := MarkerCall(x); m == "__py_with" || m == "__py_unpack_each" {
+		return hidden(HidIter, pos, x)
+	}
+	pat := targetPattern(vars)
+	return hidden(HidIter, pos, x, &syntax.Literal{Token: syntax.STRING, TokenPos: pos, Raw: strconv.Quote(pat), Value: pat})
+}

@@ -110,7 +110,7 @@ func (w *astWalker) comprehension(c *syntax.Comprehension) syntax.Expr {
 			w.inIter++
 			x := w.expr(cl.X)
 			w.inIter--
-			cl.X = hidden(HidIter, cl.For, x)
+			cl.X = forIter(cl.For, x, cl.Vars)
 			bindTargets(cl.Vars, scope.names)
 			cl.Vars = w.target(cl.Vars)
 		case *syntax.IfClause:

@@ -41,7 +41,7 @@ type astScope struct {
 const classCell = "__py_cls"
 
 func IsClause(name string) bool {
-	for _, p := range []string{"__py_try_", "__py_exc_", "__py_else_", "__py_fin_"} {
+	for _, p := range []string{"__py_try_", "__py_exc_", "__py_else_", "__py_fin_", "__py_with_", "__py_wbind_"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}

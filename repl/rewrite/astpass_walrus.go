@@ -83,10 +83,11 @@ func walrusNames(n syntax.Node, out map[string]bool) map[string]bool {
 
 // thinMarkers are the markers whose lambda arguments the pre-pass wrote
 // to delay an evaluation (a chained comparison's later operands, an
-// assert's message, an annotation): a walrus there binds in the enclosing
+// assert's message, an annotation, a with's managers inside a function):
+// a walrus there binds in the enclosing
 // scope. So does one in a match guard, which the pre-pass writes as
 // (lambda captures: (guard))(*__py_cN[0]) (prepass_match.go).
-var thinMarkers = map[string]bool{"__py_chain": true, "__py_assert": true, "__py_annotate": true}
+var thinMarkers = map[string]bool{"__py_chain": true, "__py_assert": true, "__py_annotate": true, "__py_withrun": true}
 
 // thinLambdas returns the lambdas of c the pre-pass wrote (see thinMarkers).
 func thinLambdas(c *syntax.CallExpr) []*syntax.LambdaExpr {

@@ -14,7 +14,8 @@
 //     generator arguments, import, assert, raise, del,
 //     try/except/else/finally (at top level for the driver; inside a
 //     function as one function per clause, run by the hidden __py_tryrun,
-//     prepass_trydef.go), with, top-level class statements (a function
+//     prepass_trydef.go), with (inside a function its block is such a
+//     clause, run by __py_withrun, prepass_withdef.go), top-level class statements (a function
 //     running the class body, then __py_class, prepass_class.go),
 //     decorators, annotations, star unpacking, the walrus (a marker call
 //     the AST pass binds, prepass_compwalrus.go), for/while-else, nonlocal, match (an if/elif chain over
@@ -35,7 +36,7 @@
 //     set methods), x % y without a number literal (%-formatting), ** and
 //     identity, global reads inside functions (ASTOptions.LiveGlobal),
 //     x.__name__ and the other attributes every Python object has. It
-//     keeps the variables a function's try clauses assign in a dict the
+//     keeps the variables a function's try (and with) clauses assign in a dict the
 //     function makes on entry, so that body, handlers, finally and the
 //     code after share them (and so the variables nested functions declare
 //     nonlocal, and those a walrus binds: astpass_walrus.go), and makes a method's reads of its class body's names

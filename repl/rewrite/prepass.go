@@ -28,7 +28,7 @@ import (
 //	del d[k], xs[1:], x         __py_delitem(d, k); __py_delslice(xs, 1, None, None); __py_delname("x")
 //	try: / except E as e: / else: / finally:   (top level only)
 //	                            if __py_try(): / elif __py_except(E, "e"): / elif __py_else(): / elif __py_finally():
-//	with A as a, B:             for (a, __py_w) in __py_with(A, B):
+//	with A as a, B:             for (a, __py_w) in __py_with(A, B):  (top level; in a def, prepass_withdef.go)
 //	@d                          the decorator line emptied, and d applied after the def: f = d(f)
 //	def f(x: int = 1) -> str:   def f(x = 1):
 //	x: int = 1                  x = 1
@@ -174,6 +174,9 @@ func mayHaveHabits(toks []token) bool {
 	var prev token
 	assigns := 0 // "=" at depth 0 on the current line: two are a chained assignment
 	for _, t := range toks {
+		if prev.op(",") && (t.op("=") || t.kind == tNewline || t.kind == tEOF) {
+			return true // x, = v and v = 1, (a tuple with a trailing comma)
+		}
 		switch t.kind {
 		case tNewline:
 			assigns = 0
@@ -345,6 +348,10 @@ func (rw *rewriter) block(lines []*pline, sc scope) {
 		case "try":
 			if !sc.top {
 				rw.setupTry(lines, i, sc)
+			}
+		case "with":
+			if sc.def {
+				rw.setupWith(l, sc) // prepass_withdef.go
 			}
 		}
 		t := rw.tries[l]

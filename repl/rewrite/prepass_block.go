@@ -53,81 +53,28 @@ func (rw *rewriter) tryClause(lb *lineBuilder, sc scope) {
 	rw.inline(lb, sc)
 }
 
-// withStmt writes with A as a, B: as for (a, __py_w) in __py_with(A, B):.
-// The iterable enters the context managers and exits them when the loop
-// ends, by an error too. A break or continue in the body that belongs to
-// an enclosing loop would end the one-pass loop instead: at the top level
-// the driver runs such a with; in a function it is refused.
+// withStmt writes a top-level with A as a, B: as for (a, __py_w) in
+// __py_with(A, B):. The iterable enters the context managers and exits
+// them when the loop ends, by an error too; the driver runs the loop, so
+// that the block's exception reaches the managers and a break or continue
+// of an enclosing loop leaves that loop. Inside a function the with is a
+// clause function run by __py_withrun (prepass_withdef.go).
 func (rw *rewriter) withStmt(lb *lineBuilder, sc scope) {
 	l := lb.l
-	if l.colon < 0 {
+	if t := rw.tries[l]; t != nil {
+		rw.defWith(lb, t)
 		return
 	}
-	a, b := 1, l.colon
-	if l.toks[1].op("(") && l.toks[b-1].op(")") && l.toks[b-1].depth == 0 && hasAsAtDepth(l.toks[2:b-1], 1) {
-		a, b = 2, b-1
-	}
-	p := rw.parser(l, a, b)
-	var exprs, targets []*node
-	for {
-		x := p.test()
-		var t *node
-		if p.tok().kw("as") {
-			p.i++
-			t = p.binary(0)
-		}
-		exprs, targets = append(exprs, x), append(targets, t)
-		if !p.tok().op(",") {
-			break
-		}
-		p.i++
-		if p.i == p.end {
-			break
-		}
-	}
-	if p.err != nil || p.i != p.end {
+	items, ok := rw.withItems(l)
+	if !ok {
 		return
-	}
-	if sc.def {
-		for i := 1; i+1 < l.colon; i++ {
-			if t := l.toks[i]; t.kw("suppress") && l.toks[i+1].op("(") {
-				rw.fail(t.start, "suppress() inside a function cannot catch the with block's exception here; "+
-					"write try: ... except (the classes): pass instead")
-				return
-			}
-		}
-		if t := escapingBranch(l); t != nil {
-			rw.fail(t.start, t.text+" inside a with block inside a function would leave only the with block here; "+
-				"set a flag in the with block and "+t.text+" after it")
-			return
-		}
 	}
 	e := rw.emitter()
 	var f frag
 	f.add("for ", l.toks[0].start)
-	if len(targets) > 1 {
-		f.add("(", l.toks[0].start)
-	}
-	for i, t := range targets {
-		if i > 0 {
-			f.add(", ", l.toks[0].start)
-		}
-		if t == nil {
-			f.add("__py_w", e.toks[exprs[i].a].start)
-		} else {
-			e.emit(t, &f)
-		}
-	}
-	if len(targets) > 1 {
-		f.add(")", l.toks[0].start)
-	}
+	rw.withTargets(e, items, &f)
 	f.add(" in __py_with(", l.toks[0].start)
-	for i, x := range exprs {
-		if i > 0 {
-			f.add(", ", e.toks[x.a].start)
-		}
-		e.emit(x, &f)
-	}
+	rw.withManagers(e, items, &f)
 	f.add(")", l.toks[l.colon].start)
 	lb.copyTo(l.toks[0].start)
 	lb.f.addFrag(f)
@@ -138,6 +85,72 @@ func (rw *rewriter) withStmt(lb *lineBuilder, sc scope) {
 	rw.inline(lb, sc)
 }
 
+// withItem is one item of a with statement: the manager's expression and
+// its target (nil without as).
+type withItem struct{ x, target *node }
+
+// withItems parses the items of a with statement's header; it reports
+// false when they cannot be read (left to Starlark's error).
+func (rw *rewriter) withItems(l *pline) ([]withItem, bool) {
+	if l.colon < 0 {
+		return nil, false
+	}
+	a, b := 1, l.colon
+	if l.toks[1].op("(") && l.toks[b-1].op(")") && l.toks[b-1].depth == 0 && hasAsAtDepth(l.toks[2:b-1], 1) {
+		a, b = 2, b-1
+	}
+	p := rw.parser(l, a, b)
+	var items []withItem
+	for {
+		it := withItem{x: p.test()}
+		if p.tok().kw("as") {
+			p.i++
+			it.target = p.binary(0)
+		}
+		items = append(items, it)
+		if !p.tok().op(",") {
+			break
+		}
+		p.i++
+		if p.i == p.end {
+			break
+		}
+	}
+	return items, p.err == nil && p.i == p.end
+}
+
+// withTargets writes the targets of items, (a, __py_w) for with A as a,
+// B: (a alone for one item).
+func (rw *rewriter) withTargets(e *emitter, items []withItem, f *frag) {
+	at := e.toks[items[0].x.a].start
+	if len(items) > 1 {
+		f.add("(", at)
+	}
+	for i, it := range items {
+		if i > 0 {
+			f.add(", ", at)
+		}
+		if it.target == nil {
+			f.add("__py_w", e.toks[it.x.a].start)
+		} else {
+			e.emit(it.target, f)
+		}
+	}
+	if len(items) > 1 {
+		f.add(")", at)
+	}
+}
+
+// withManagers writes the managers' expressions of items, A, B.
+func (rw *rewriter) withManagers(e *emitter, items []withItem, f *frag) {
+	for i, it := range items {
+		if i > 0 {
+			f.add(", ", e.toks[it.x.a].start)
+		}
+		e.emit(it.x, f)
+	}
+}
+
 func hasAsAtDepth(toks []token, depth int) bool {
 	for _, t := range toks {
 		if t.kw("as") && t.depth == depth {
@@ -145,30 +158,6 @@ func hasAsAtDepth(toks []token, depth int) bool {
 		}
 	}
 	return false
-}
-
-// escapingBranch returns a break or continue in l's body that is not
-// inside a loop of the body.
-func escapingBranch(l *pline) *token {
-	if l.colon >= 0 {
-		for i := l.colon + 1; i < len(l.toks); i++ {
-			if t := l.toks[i]; t.kw("break") || t.kw("continue") {
-				return &l.toks[i]
-			}
-		}
-	}
-	for _, k := range l.kids {
-		switch k.kw {
-		case "for", "while", "def", "class":
-			continue
-		case "break", "continue":
-			return &k.toks[0]
-		}
-		if t := escapingBranch(k); t != nil {
-			return t
-		}
-	}
-	return nil
 }
 
 // defStmt drops the annotations of a def's parameters and its return

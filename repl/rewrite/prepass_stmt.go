@@ -190,7 +190,31 @@ func (rw *rewriter) assignment(lb *lineBuilder, a, b int, sc scope) {
 			rw.fail(e.toks[n.a].start, "a starred target (a, *rest = ...) works in a single assignment only")
 			return
 		}
+		if bareTrailingComma(e, n) {
+			parenthesize(lb, e, n)
+			continue
+		}
 		lb.node(e, n)
+	}
+}
+
+// bareTrailingComma reports whether n is a tuple written with a trailing
+// comma and no parentheses, x, = v or v = 1, (Starlark refuses it).
+func bareTrailingComma(e *emitter, n *node) bool {
+	last := e.toks[n.b-1]
+	return n.kind == nTuple && last.op(",") && last.depth == e.toks[n.a].depth
+}
+
+// parenthesize writes n inside parentheses: (x,) = v.
+func parenthesize(lb *lineBuilder, e *emitter, n *node) {
+	a, b := e.span(n)
+	lb.copyTo(a)
+	lb.f.add("(", a)
+	e.emit(n, &lb.f)
+	lb.f.add(")", b)
+	lb.pos, lb.changed = b, true
+	if e.err != nil {
+		lb.rw.fail(e.err.Pos, e.err.Msg)
 	}
 }
 

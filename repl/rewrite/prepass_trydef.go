@@ -41,11 +41,12 @@ type defTry struct {
 	handlers []tryHandler
 	elseFn   string
 	finFn    string
-	outer    scope   // the scope the try statement is in
-	sigs     [3]bool // return, break, continue: which reach the lines after the call
-	sigPos   [3]int  // where each first occurs, for a refusal
-	indent   string  // the try line's indentation
-	at       int     // the offset inserted text is attributed to (the try keyword)
+	outer    scope      // the scope the try statement is in
+	sigs     [3]bool    // return, break, continue: which reach the lines after the call
+	sigPos   [3]int     // where each first occurs, for a refusal
+	indent   string     // the try line's indentation
+	at       int        // the offset inserted text is attributed to (the try keyword)
+	with     []withItem // a with statement's items, whose block is the one clause (prepass_withdef.go)
 }
 
 // tryHandler is one except clause: the classes it catches (nil for a bare
@@ -204,16 +205,27 @@ func (t *defTry) signal(kind, pos int) {
 	}
 }
 
-// tryTrailer writes the call of __py_tryrun after t's last clause, and
-// the lines acting on the signal it returns.
+// tryTrailer writes the call of __py_tryrun (__py_withrun for a with)
+// after t's last clause, and the lines acting on the signal it returns.
 func (rw *rewriter) tryTrailer(t *defTry) {
-	if len(t.lines) < 2 || rw.err != nil {
+	if len(t.lines) < 2 && t.with == nil || rw.err != nil {
 		return
 	}
 	v := "__py_t_" + t.id
 	var f frag
-	nl := "\n" + t.indent
-	f.add(nl+v+" = __py_tryrun(__py_try_"+t.id+", (", t.at)
+	if t.with != nil {
+		rw.withCall(t, v, &f)
+	} else {
+		tryCall(t, v, &f)
+	}
+	rw.signalLines(t, v, &f)
+	end := t.last().lastLine().end
+	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
+}
+
+// tryCall writes v = __py_tryrun(...), the call running the try t.
+func tryCall(t *defTry, v string, f *frag) {
+	f.add("\n"+t.indent+v+" = __py_tryrun(__py_try_"+t.id+", (", t.at)
 	for _, h := range t.handlers {
 		f.add("(", t.at)
 		if h.types == nil {
@@ -224,6 +236,13 @@ func (rw *rewriter) tryTrailer(t *defTry) {
 		f.add(", "+h.fn+"), ", t.at)
 	}
 	f.add("), "+orNone(t.elseFn)+", "+orNone(t.finFn)+")", t.at)
+}
+
+// signalLines writes the lines after the call that act on the signal v
+// it returned: return, break, continue, or pass the signal on to the
+// clause t is in.
+func (rw *rewriter) signalLines(t *defTry, v string, f *frag) {
+	nl := "\n" + t.indent
 	o := t.outer
 	pass := "return " + v // the signal goes on to the clause this try is in
 	if t.sigs[SigRet] {
@@ -257,8 +276,6 @@ func (rw *rewriter) tryTrailer(t *defTry) {
 			return
 		}
 	}
-	end := t.last().lastLine().end
-	rw.edits = append(rw.edits, edit{start: end, end: end, f: f})
 }
 
 func orNone(s string) string {

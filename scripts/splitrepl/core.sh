@@ -1,7 +1,7 @@
 #!/bin/bash
 # core.sh TREE: move pyrt's language modules (abc, enum, dataclasses,
 # functools, collections, contextlib, typing, hashlib, operator) into
-# repl/lib/pylang in the harness checkout TREE, in place (issue 23's third
+# repl/lib/pylang, and re's module into repl/lib/pytext, in the harness checkout TREE, in place (issue 23's third
 # step): cmd/downdecl first moves down into runtime files what the runtime
 # itself uses of those modules (the down lines of core.rules), then
 # cmd/splitlib moves the rest; overlay/core holds the package's doc and
@@ -11,6 +11,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$1" && pwd)
 (cd "$here" && go build -o /tmp/downdecl ./cmd/downdecl && go build -o /tmp/splitlib ./cmd/splitlib)
+for f in re re_match re_py; do mv "$tree/repl/pyrt/$f.go" "$tree/repl/pyrt/pymod_$f.go"; done
 /tmp/downdecl -dir "$tree" -rules "$here/core.rules"
 /tmp/splitlib -dir "$tree" -rules "$here/core.rules"
 # Comments naming a module file by its old name (pymod_NAME.go) name the

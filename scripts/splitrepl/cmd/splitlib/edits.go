@@ -90,6 +90,14 @@ func (t *tool) qualify(p *packages.Package, id *ast.Ident, obj types.Object) {
 		return
 	}
 	file, s, e := t.offset(id)
+	if from == "ext:"+libPath(to) {
+		// a file of the package the declaration moves into: pyrt.X is X
+		if sel := t.selOf[id]; sel != nil {
+			file, s, e = t.offset(sel)
+			t.add(file, s, e, t.newName(obj))
+		}
+		return
+	}
 	if isExt(from) {
 		if to == "pyrt" {
 			return
@@ -154,6 +162,9 @@ func (t *tool) fnizeUses() {
 
 func (t *tool) fnizeUse(u fnUse) {
 	from := t.where(u.sel.Pos())
+	if from == "ext:"+libPath(t.where(u.fn.Pos())) {
+		from = t.where(u.fn.Pos()) // a file of the package the method moves into
+	}
 	name := t.qual(u.fn, from)
 	if !strings.HasPrefix(from, "ext:") && t.where(u.fn.Pos()) != from && !t.inMakers(u.sel.Pos()) {
 		t.errorf(u.sel.Pos(), "%s calls %s of %s", from, u.fn.Name(), t.where(u.fn.Pos()))

@@ -79,8 +79,21 @@ func (t *tool) writeGo(path string, src []byte, need map[string]bool) error {
 	return os.WriteFile(path, out, 0o644)
 }
 
+// writeModules writes lib's modules.go: the entries it has already (an
+// earlier run of the tool), then those of the modules moving in.
 func (t *tool) writeModules(lib string) error {
 	entries := t.makers[lib]
+	have := map[string]bool{}
+	for _, e := range entries {
+		have[e[0]] = true
+	}
+	old, _ := os.ReadFile(filepath.Join(t.dir, lib, "modules.go"))
+	for _, line := range strings.Split(string(old), "\n") {
+		name, maker, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if ok && strings.HasPrefix(name, `"`) && strings.HasSuffix(maker, ",") && !have[name] {
+			entries = append(entries, [2]string{name, strings.TrimSuffix(strings.TrimSpace(maker), ",")})
+		}
+	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i][0] < entries[j][0] })
 	var b strings.Builder
 	fmt.Fprintf(&b, "// The modules of this package, by the name a program imports; package\n")
