@@ -20,6 +20,7 @@ var (
 	strMethods = map[string]methodFunc{
 		"format": strFormat, "format_map": strFormatMap, "zfill": strZfill, "ljust": strJust('<'), "rjust": strJust('>'), "center": strJust('^'),
 		"find": strFind(false, false), "rfind": strFind(true, false), "index": strFind(false, true), "rindex": strFind(true, true),
+		"strip": strStrip("strip", true, true), "lstrip": strStrip("lstrip", true, false), "rstrip": strStrip("rstrip", false, true),
 		"count": strCount, "casefold": strMap(casefold), "swapcase": strMap(swapcase), "expandtabs": strExpandTabs,
 		"isdecimal":   strIs(func(r rune) bool { return unicode.Is(unicode.Nd, r) }, false),
 		"isnumeric":   strIs(pystr.IsNumeric, false),

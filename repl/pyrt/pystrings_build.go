@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 func strJoin(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -61,4 +63,33 @@ func strReplace(thread *starlark.Thread, recv starlark.Value, args starlark.Tupl
 		}
 	}
 	return starlark.String(strings.Replace(s, old, new, count)), nil
+}
+
+// strStrip is str.strip, lstrip and rstrip with Python's chars: omitted
+// or None strips Python's whitespace (str.isspace's, \x1c-\x1f and \x85
+// among them), "" strips nothing, any other string the characters in it.
+func strStrip(name string, left, right bool) methodFunc {
+	return func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		var chars starlark.Value = starlark.None
+		if err := starlark.UnpackPositionalArgs(name, args, kw, 0, &chars); err != nil {
+			return nil, err
+		}
+		strip := pystr.IsSpace
+		if chars != starlark.None {
+			cs, ok := chars.(starlark.String)
+			if !ok {
+				return nil, PyErrorf(ExcTypeError, "%s arg must be None or str", name)
+			}
+			set := string(cs)
+			strip = func(r rune) bool { return strings.ContainsRune(set, r) }
+		}
+		s := string(recv.(starlark.String))
+		if left {
+			s = strings.TrimLeftFunc(s, strip)
+		}
+		if right {
+			s = strings.TrimRightFunc(s, strip)
+		}
+		return starlark.String(s), nil
+	}
 }
