@@ -217,7 +217,7 @@ func (p *Path) isAbsolute(_ *starlark.Thread, b *starlark.Builtin, args starlark
 
 func (p *Path) resolve(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var strict bool
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "strict?", &strict); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "strict?", &strict); err != nil {
 		return nil, err
 	}
 	return p.r.NewPath(p.r.Host.Absolute(p.P)), nil

@@ -82,7 +82,7 @@ func (p *Path) Read(op string) ([]byte, error) {
 
 func (p *Path) readText(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var encoding string
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "encoding?", &encoding); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "encoding?", &encoding); err != nil {
 		return nil, err
 	}
 	data, err := p.Read("read_text")
@@ -113,7 +113,7 @@ func (p *Path) Write(op string, data []byte) error {
 
 func (p *Path) writeText(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var s, encoding string
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "data", &s, "encoding?", &encoding); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "data", &s, "encoding?", &encoding); err != nil {
 		return nil, err
 	}
 	if err := p.Write("write_text", []byte(s)); err != nil {
@@ -124,7 +124,7 @@ func (p *Path) writeText(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 
 func (p *Path) writeBytes(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var data starlark.Bytes
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "data", &data); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "data", &data); err != nil {
 		return nil, err
 	}
 	if err := p.Write("write_bytes", []byte(data)); err != nil {
@@ -155,7 +155,7 @@ func (p *Path) iterdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 func (p *Path) mkdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var parents, existOK bool
 	var mode = 0o777
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "mode?", &mode, "parents?", &parents, "exist_ok?", &existOK); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "mode?", &mode, "parents?", &parents, "exist_ok?", &existOK); err != nil {
 		return nil, err
 	}
 	root, rel, v, err := p.r.Host.Locate("mkdir", p.P)
@@ -206,7 +206,7 @@ func (p *Path) RemoveEntry(b *starlark.Builtin, op string, dir, missingOK bool) 
 
 func (p *Path) unlink(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var missingOK bool
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "missing_ok?", &missingOK); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "missing_ok?", &missingOK); err != nil {
 		return nil, err
 	}
 	return p.RemoveEntry(b, "unlink", false, missingOK)
@@ -221,7 +221,7 @@ func (p *Path) rmdir(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 
 func (p *Path) Rename(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var target starlark.Value
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "target", &target); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "target", &target); err != nil {
 		return nil, err
 	}
 	dst, err := p.r.PathOf(b.Name(), target)
@@ -248,7 +248,7 @@ func (p *Path) Rename(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 func (p *Path) glob(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var pattern string
 	var exclude starlark.Value = starlark.Tuple(nil)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &pattern, "exclude?", &exclude); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "pattern", &pattern, "exclude?", &exclude); err != nil {
 		return nil, err
 	}
 	return p.globPaths("glob", pattern, exclude)
@@ -257,7 +257,7 @@ func (p *Path) glob(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 func (p *Path) rglob(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var pattern string
 	var exclude starlark.Value = starlark.Tuple(nil)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &pattern, "exclude?", &exclude); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "pattern", &pattern, "exclude?", &exclude); err != nil {
 		return nil, err
 	}
 	return p.globPaths("rglob", "**/"+pattern, exclude)

@@ -228,7 +228,7 @@ func (r *Interp) pyDunderImport(_ *starlark.Thread, b *starlark.Builtin, args st
 	var name string
 	var globals, locals, fromlist starlark.Value = starlark.None, starlark.None, starlark.None
 	level := 0
-	if err := starlark.UnpackArgs("__import__", args, kw, "name", &name, "globals?", &globals, "locals?", &locals, "fromlist?", &fromlist, "level?", &level); err != nil {
+	if err := UnpackArgs("__import__", args, kw, "name", &name, "globals?", &globals, "locals?", &locals, "fromlist?", &fromlist, "level?", &level); err != nil {
 		return nil, err
 	}
 	if level != 0 {
@@ -310,7 +310,7 @@ func (r *Interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 func (r *Interp) pyEnumerate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var it starlark.Value
 	var start starlark.Value = starlark.MakeInt(0)
-	if err := starlark.UnpackArgs("enumerate", args, kw, "iterable", &it, "start?", &start); err != nil {
+	if err := UnpackArgs("enumerate", args, kw, "iterable", &it, "start?", &start); err != nil {
 		return nil, err
 	}
 	n, ok := start.(starlark.Int)
@@ -377,7 +377,7 @@ func pyIssubclass(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 func pySum(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var it starlark.Value
 	var total starlark.Value = starlark.MakeInt(0)
-	if err := starlark.UnpackArgs("sum", args, kw, "iterable", &it, "start?", &total); err != nil {
+	if err := UnpackArgs("sum", args, kw, "iterable", &it, "start?", &total); err != nil {
 		return nil, err
 	}
 	if _, ok := total.(starlark.String); ok {
@@ -603,7 +603,7 @@ func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 func (r *Interp) strCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value = starlark.String("")
 	var encoding, errs starlark.Value = starlark.None, starlark.None
-	if err := starlark.UnpackArgs("str", args, kw, "object?", &x, "encoding?", &encoding, "errors?", &errs); err != nil {
+	if err := UnpackArgs("str", args, kw, "object?", &x, "encoding?", &encoding, "errors?", &errs); err != nil {
 		return nil, err
 	}
 	if b, ok := x.(starlark.Bytes); ok && (encoding != starlark.None || errs != starlark.None) {

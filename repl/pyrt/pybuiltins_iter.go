@@ -154,7 +154,7 @@ func (r *Interp) pySorted(thread *starlark.Thread, _ *starlark.Builtin, args sta
 	var it starlark.Value
 	var key starlark.Value = starlark.None
 	var reverse bool
-	if err := starlark.UnpackArgs("sorted", args, kw, "iterable", &it, "key?", &key, "reverse?", &reverse); err != nil {
+	if err := UnpackArgs("sorted", args, kw, "iterable", &it, "key?", &key, "reverse?", &reverse); err != nil {
 		return nil, err
 	}
 	if err := r.checkSize("sorted", args[:1]); err != nil {

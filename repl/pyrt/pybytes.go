@@ -145,7 +145,7 @@ func bytesList(parts []string) starlark.Value {
 func bytesSplit(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var sep starlark.Value = starlark.None
 	maxsplit := -1
-	if err := starlark.UnpackArgs("split", args, kw, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+	if err := UnpackArgs("split", args, kw, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
 		return nil, err
 	}
 	s := string(recv.(starlark.Bytes))
@@ -180,7 +180,7 @@ func bytesSplit(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw
 
 func bytesSplitlines(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var keep bool
-	if err := starlark.UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {
+	if err := UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {
 		return nil, err
 	}
 	return bytesList(splitLines(string(recv.(starlark.Bytes)), keep, false)), nil
@@ -269,7 +269,7 @@ func bytesReplace(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, 
 
 func bytesDecode(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	encoding, errs := "utf-8", "strict"
-	if err := starlark.UnpackArgs("decode", args, kw, "encoding?", &encoding, "errors?", &errs); err != nil {
+	if err := UnpackArgs("decode", args, kw, "encoding?", &encoding, "errors?", &errs); err != nil {
 		return nil, err
 	}
 	s, err := decodeBytes(string(recv.(starlark.Bytes)), encoding, errs)

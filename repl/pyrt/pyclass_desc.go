@@ -247,7 +247,7 @@ func (r *Interp) classBuiltins(g starlark.StringDict) {
 	prop.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		p := &pyProperty{fget: starlark.None, fset: starlark.None, fdel: starlark.None}
 		var doc starlark.Value
-		if err := starlark.UnpackArgs("property", args, kw, "fget?", &p.fget, "fset?", &p.fset, "fdel?", &p.fdel, "doc?", &doc); err != nil {
+		if err := UnpackArgs("property", args, kw, "fget?", &p.fget, "fset?", &p.fset, "fdel?", &p.fdel, "doc?", &doc); err != nil {
 			return nil, err
 		}
 		return p, nil

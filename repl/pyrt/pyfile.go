@@ -49,7 +49,7 @@ func (r *Interp) PyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	mode := "r"
 	var buffering int
 	var encoding, errs, newline, closefd, opener starlark.Value = starlark.None, starlark.None, starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs("open", args, kw, "file", &fileV, "mode?", &mode, "buffering?", &buffering,
+	if err := UnpackArgs("open", args, kw, "file", &fileV, "mode?", &mode, "buffering?", &buffering,
 		"encoding?", &encoding, "errors?", &errs, "newline?", &newline, "closefd?", &closefd, "opener?", &opener); err != nil {
 		return nil, err
 	}
@@ -504,7 +504,7 @@ func (r *Interp) ioModule() starlark.Value {
 			if binary {
 				initial = starlark.Bytes("")
 			}
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "initial_value?", &initial); err != nil {
+			if err := UnpackArgs(b.Name(), args, kw, "initial_value?", &initial); err != nil {
 				return nil, err
 			}
 			s, _ := TextOf(initial)

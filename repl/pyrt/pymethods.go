@@ -41,7 +41,7 @@ var (
 		"translate": strTranslate, "upper": strCase(pyUpper), "lower": strCase(pyLower), "istitle": strIstitle,
 		"splitlines": func(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var keep bool
-			if err := starlark.UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {
+			if err := UnpackArgs("splitlines", args, kw, "keepends?", &keep); err != nil {
 				return nil, err
 			}
 			lines := splitLines(string(recv.(starlark.String)), keep, true)
@@ -93,7 +93,7 @@ func strSplit(name string) methodFunc {
 	return func(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var sep starlark.Value = starlark.None
 		var maxsplit starlark.Value = starlark.MakeInt(-1)
-		if err := starlark.UnpackArgs(name, args, kw, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+		if err := UnpackArgs(name, args, kw, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
 			return nil, err
 		}
 		if s, ok := sep.(starlark.String); ok && s == "" {
@@ -278,7 +278,7 @@ func swapcase(s string) string {
 
 func strExpandTabs(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	size := 8
-	if err := starlark.UnpackArgs("expandtabs", args, kw, "tabsize?", &size); err != nil {
+	if err := UnpackArgs("expandtabs", args, kw, "tabsize?", &size); err != nil {
 		return nil, err
 	}
 	var sb strings.Builder
@@ -319,7 +319,7 @@ func strIs(f func(rune) bool, emptyTrue bool) methodFunc {
 
 func strEncode(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	encoding, errs := "utf-8", "strict"
-	if err := starlark.UnpackArgs("encode", args, kw, "encoding?", &encoding, "errors?", &errs); err != nil {
+	if err := UnpackArgs("encode", args, kw, "encoding?", &encoding, "errors?", &errs); err != nil {
 		return nil, err
 	}
 	s := string(recv.(starlark.String))
@@ -367,7 +367,7 @@ func normEncoding(e string) string {
 func listSort(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var key starlark.Value = starlark.None
 	var reverse bool
-	if err := starlark.UnpackArgs("sort", args, kw, "key?", &key, "reverse?", &reverse); err != nil {
+	if err := UnpackArgs("sort", args, kw, "key?", &key, "reverse?", &reverse); err != nil {
 		return nil, err
 	}
 	l := recv.(*starlark.List)

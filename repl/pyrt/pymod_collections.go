@@ -369,7 +369,7 @@ func (d *DictLike) method(name string) BuiltinFunc {
 	case "popitem":
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			last := true
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "last?", &last); err != nil {
+			if err := UnpackArgs(b.Name(), args, kw, "last?", &last); err != nil {
 				return nil, err
 			}
 			items := d.D.Items()
@@ -445,7 +445,7 @@ func (d *DictLike) method(name string) BuiltinFunc {
 			return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 				var k starlark.Value
 				last := true
-				if err := starlark.UnpackArgs(b.Name(), args, kw, "key", &k, "last?", &last); err != nil {
+				if err := UnpackArgs(b.Name(), args, kw, "key", &k, "last?", &last); err != nil {
 					return nil, err
 				}
 				v, found, err := d.D.Delete(k)

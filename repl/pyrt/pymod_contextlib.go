@@ -32,14 +32,14 @@ func (r *Interp) contextlibModule() starlark.Value {
 		}),
 		"nullcontext": Builtin("nullcontext", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value = starlark.None
-			if err := starlark.UnpackArgs("nullcontext", args, kw, "enter_result?", &v); err != nil {
+			if err := UnpackArgs("nullcontext", args, kw, "enter_result?", &v); err != nil {
 				return nil, err
 			}
 			return &simpleCM{name: "nullcontext", value: v}, nil
 		}),
 		"closing": Builtin("closing", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
-			if err := starlark.UnpackArgs("closing", args, kw, "thing", &v); err != nil {
+			if err := UnpackArgs("closing", args, kw, "thing", &v); err != nil {
 				return nil, err
 			}
 			return &simpleCM{name: "closing", value: v, onExit: func() error {
@@ -186,7 +186,7 @@ func (m *simpleCM) Exit() error {
 func (r *Interp) redirector(name string, stream int) *starlark.Builtin {
 	return Builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var target starlark.Value
-		if err := starlark.UnpackArgs(name, args, kw, "new_target", &target); err != nil {
+		if err := UnpackArgs(name, args, kw, "new_target", &target); err != nil {
 			return nil, err
 		}
 		var old []starlark.Value

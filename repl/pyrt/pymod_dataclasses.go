@@ -89,7 +89,7 @@ func (r *Interp) dataclassesModule() starlark.Value {
 		"field": Builtin("field", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			s := &fieldSpec{f: dcField{init: true, repr: true, compare: true}}
 			var hash, metadata, kwOnly starlark.Value
-			if err := starlark.UnpackArgs("field", args, kw, "default?", &s.f.def, "default_factory?", &s.f.factory, "init?", &s.f.init,
+			if err := UnpackArgs("field", args, kw, "default?", &s.f.def, "default_factory?", &s.f.factory, "init?", &s.f.init,
 				"repr?", &s.f.repr, "hash?", &hash, "compare?", &s.f.compare, "metadata?", &metadata, "kw_only?", &kwOnly); err != nil {
 				return nil, err
 			}
@@ -131,7 +131,7 @@ func dcOf(x starlark.Value) *dataclassInfo {
 func (r *Interp) dataclassDecorator(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	info := &dataclassInfo{init: true, repr: true, eq: true}
 	var cls, unsafeHash, matchArgs, kwOnly, slots starlark.Value
-	if err := starlark.UnpackArgs("dataclass", args, kw, "cls?", &cls, "init?", &info.init, "repr?", &info.repr, "eq?", &info.eq,
+	if err := UnpackArgs("dataclass", args, kw, "cls?", &cls, "init?", &info.init, "repr?", &info.repr, "eq?", &info.eq,
 		"order?", &info.order, "unsafe_hash?", &unsafeHash, "frozen?", &info.frozen, "match_args?", &matchArgs,
 		"kw_only?", &kwOnly, "slots?", &slots); err != nil {
 		return nil, err

@@ -116,7 +116,7 @@ func (c *DtClasses) aware(t time.Time, tz *pyTimezone) *PyDate {
 
 func (c *DtClasses) now(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var tz starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "tz?", &tz); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "tz?", &tz); err != nil {
 		return nil, err
 	}
 	if z, ok := tz.(*pyTimezone); ok {
@@ -134,9 +134,9 @@ func (c *DtClasses) newDate(dateOnly bool) func(*starlark.Thread, starlark.Tuple
 		var err error
 		if dateOnly {
 			name = "date"
-			err = starlark.UnpackArgs(name, args, kw, "year", &y, "month", &mo, "day", &d)
+			err = UnpackArgs(name, args, kw, "year", &y, "month", &mo, "day", &d)
 		} else {
-			err = starlark.UnpackArgs(name, args, kw, "year", &y, "month", &mo, "day", &d, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz)
+			err = UnpackArgs(name, args, kw, "year", &y, "month", &mo, "day", &d, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz)
 		}
 		if err != nil {
 			return nil, PyErrorf(ExcTypeError, "%s", err.Error())
@@ -175,7 +175,7 @@ func CheckDate(y, mo, d, h, mi, s, us int) error {
 func (c *DtClasses) fromTimestamp(dateOnly, utc bool) BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var ts, tz starlark.Value = nil, starlark.None
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "timestamp", &ts, "tz?", &tz); err != nil {
+		if err := UnpackArgs(b.Name(), args, kw, "timestamp", &ts, "tz?", &tz); err != nil {
 			return nil, err
 		}
 		f, ok := ToFloat(ts)

@@ -197,7 +197,7 @@ func (d *PyDate) method(name string) BuiltinFunc {
 	case "isoformat":
 		return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			sep, spec := "T", "auto"
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "sep?", &sep, "timespec?", &spec); err != nil {
+			if err := UnpackArgs(b.Name(), args, kw, "sep?", &sep, "timespec?", &spec); err != nil {
 				return nil, err
 			}
 			s := d.isoformat(sep)
@@ -282,7 +282,7 @@ func (d *PyDate) replace(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	if d.Tz != nil {
 		tz = d.Tz
 	}
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "year?", &y, "month?", &mo, "day?", &day, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "year?", &y, "month?", &mo, "day?", &day, "hour?", &h, "minute?", &mi, "second?", &s, "microsecond?", &us, "tzinfo?", &tz); err != nil {
 		return nil, err
 	}
 	if err := CheckDate(y, mo, day, h, mi, s, us); err != nil {

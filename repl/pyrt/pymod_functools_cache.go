@@ -46,7 +46,7 @@ func ftCache(lru bool) BuiltinFunc {
 		}
 		var size starlark.Value = starlark.MakeInt(128)
 		var typed starlark.Value = starlark.False
-		if err := starlark.UnpackArgs("lru_cache", args, kw, "maxsize?", &size, "typed?", &typed); err != nil {
+		if err := UnpackArgs("lru_cache", args, kw, "maxsize?", &size, "typed?", &typed); err != nil {
 			return nil, err
 		}
 		switch s := size.(type) {
@@ -232,7 +232,7 @@ func ftWraps(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []
 // ftUpdateWrapper is functools.update_wrapper(wrapper, wrapped).
 func ftUpdateWrapper(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var wrapper, wrapped, assigned, updated starlark.Value
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "wrapper", &wrapper, "wrapped", &wrapped, "assigned?", &assigned, "updated?", &updated); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "wrapper", &wrapper, "wrapped", &wrapped, "assigned?", &assigned, "updated?", &updated); err != nil {
 		return nil, err
 	}
 	return updateWrapper(thread, wrapper, wrapped)

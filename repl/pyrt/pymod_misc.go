@@ -127,7 +127,7 @@ func hashCtor(name string, mk func() hash.Hash) BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		h := &hasher{name: name, h: mk()}
 		var data starlark.Value = starlark.Bytes("")
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "data?", &data, "usedforsecurity?", new(bool)); err != nil {
+		if err := UnpackArgs(b.Name(), args, kw, "data?", &data, "usedforsecurity?", new(bool)); err != nil {
 			return nil, err
 		}
 		return h, h.update(data)

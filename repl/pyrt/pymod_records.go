@@ -14,7 +14,7 @@ import (
 func (r *Interp) Namedtuple(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var name string
 	var fieldsV, defaultsV, rename, module starlark.Value = nil, starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "typename", &name, "field_names", &fieldsV, "rename?", &rename, "defaults?", &defaultsV, "module?", &module); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "typename", &name, "field_names", &fieldsV, "rename?", &rename, "defaults?", &defaultsV, "module?", &module); err != nil {
 		return nil, err
 	}
 	var fields []string
@@ -201,7 +201,7 @@ func (r *Interp) dequeType() *PyType {
 	cls.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var it starlark.Value = starlark.Tuple(nil)
 		var maxlen starlark.Value = starlark.None
-		if err := starlark.UnpackArgs("deque", args, kw, "iterable?", &it, "maxlen?", &maxlen); err != nil {
+		if err := UnpackArgs("deque", args, kw, "iterable?", &it, "maxlen?", &maxlen); err != nil {
 			return nil, err
 		}
 		d := &deque{cls: cls, maxlen: -1}

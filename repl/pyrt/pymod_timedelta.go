@@ -194,7 +194,7 @@ func (d *pyDelta) Binary(op syntax.Token, y starlark.Value, side starlark.Side) 
 func (c *DtClasses) newTimezone(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var off *pyDelta
 	var name string
-	if err := starlark.UnpackArgs("timezone", args, kw, "offset", &off, "name?", &name); err != nil {
+	if err := UnpackArgs("timezone", args, kw, "offset", &off, "name?", &name); err != nil {
 		return nil, err
 	}
 	z := c.Zone(time.Duration(off.us) * time.Microsecond)
@@ -253,7 +253,7 @@ type PyTimeOfDay struct {
 
 func (c *DtClasses) newTimeOfDay(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	t := &PyTimeOfDay{Cls: c}
-	if err := starlark.UnpackArgs("time", args, kw, "hour?", &t.H, "minute?", &t.M, "second?", &t.S, "microsecond?", &t.Us); err != nil {
+	if err := UnpackArgs("time", args, kw, "hour?", &t.H, "minute?", &t.M, "second?", &t.S, "microsecond?", &t.Us); err != nil {
 		return nil, err
 	}
 	if err := CheckDate(2000, 1, 1, t.H, t.M, t.S, t.Us); err != nil {

@@ -41,7 +41,7 @@ type NumberObject interface {
 func (r *Interp) IntCall(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value = starlark.MakeInt(0)
 	var baseV starlark.Value = starlark.None
-	if err := starlark.UnpackArgs("int", args, kw, "x?", &x, "base?", &baseV); err != nil {
+	if err := UnpackArgs("int", args, kw, "x?", &x, "base?", &baseV); err != nil {
 		return nil, err
 	}
 	if baseV != starlark.None {
@@ -199,7 +199,7 @@ func ParseFloat(orig string) (starlark.Value, error) {
 // pyRound is round(x, ndigits=None), rounding halves to even as Python does.
 func pyRound(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x, nd starlark.Value = nil, starlark.None
-	if err := starlark.UnpackArgs("round", args, kw, "number", &x, "ndigits?", &nd); err != nil {
+	if err := UnpackArgs("round", args, kw, "number", &x, "ndigits?", &nd); err != nil {
 		return nil, err
 	}
 	switch v := x.(type) {
@@ -329,7 +329,7 @@ func ToFloat(v starlark.Value) (float64, bool) {
 // pyPowBuiltin is pow(base, exp, mod=None).
 func (r *Interp) pyPowBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x, y, mod starlark.Value = nil, nil, starlark.None
-	if err := starlark.UnpackArgs("pow", args, kw, "base", &x, "exp", &y, "mod?", &mod); err != nil {
+	if err := UnpackArgs("pow", args, kw, "base", &x, "exp", &y, "mod?", &mod); err != nil {
 		return nil, err
 	}
 	if mod == starlark.None {

@@ -27,7 +27,7 @@ func (p *Path) open(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	mode := "r"
 	var buffering int
 	var encoding, errs, newline starlark.Value = starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "mode?", &mode, "buffering?", &buffering, "encoding?", &encoding, "errors?", &errs, "newline?", &newline); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "mode?", &mode, "buffering?", &buffering, "encoding?", &encoding, "errors?", &errs, "newline?", &newline); err != nil {
 		return nil, err
 	}
 	return p.r.OpenFile(p.P, mode, encoding, errs, newline)
@@ -38,7 +38,7 @@ func (p *Path) open(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 // otherwise) with universal newlines, as Python reads text.
 func (p *Path) readTextPy(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var encoding, errs starlark.Value = starlark.None, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "encoding?", &encoding, "errors?", &errs, "newline?", new(starlark.Value)); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "encoding?", &encoding, "errors?", &errs, "newline?", new(starlark.Value)); err != nil {
 		return nil, err
 	}
 	data, err := p.Read("read_text")
@@ -61,7 +61,7 @@ func (p *Path) readTextPy(_ *starlark.Thread, b *starlark.Builtin, args starlark
 
 func (p *Path) touch(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	existOK := true
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "mode?", new(int), "exist_ok?", &existOK); err != nil {
+	if err := UnpackArgs(b.Name(), args, kw, "mode?", new(int), "exist_ok?", &existOK); err != nil {
 		return nil, err
 	}
 	root, rel, v, err := p.r.Host.Locate("touch", p.P)

@@ -49,7 +49,7 @@ func strJoin(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, 
 func strReplace(thread *starlark.Thread, recv starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var old, new string
 	count := -1
-	if err := starlark.UnpackArgs("replace", args, kw, "old", &old, "new", &new, "count?", &count); err != nil {
+	if err := UnpackArgs("replace", args, kw, "old", &old, "new", &new, "count?", &count); err != nil {
 		return nil, err
 	}
 	s := string(recv.(starlark.String))

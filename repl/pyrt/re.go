@@ -148,19 +148,19 @@ func (r *Interp) ReModule() *starlarkstruct.Module {
 	}}
 	m.Members["escape"] = starlark.NewBuiltin("re.escape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &s); err != nil {
+		if err := UnpackArgs(b.Name(), args, kw, "pattern", &s); err != nil {
 			return nil, err
 		}
 		return starlark.String(pyEscape(s)), nil
 	})
 	m.Members["purge"] = starlark.NewBuiltin("re.purge", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return starlark.None, starlark.UnpackArgs(b.Name(), args, kw)
+		return starlark.None, UnpackArgs(b.Name(), args, kw)
 	})
 	m.Members["error"] = reError
 	m.Members["compile"] = starlark.NewBuiltin("re.compile", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var src starlark.Value
 		var flags int
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "pattern", &src, "flags?", &flags); err != nil {
+		if err := UnpackArgs(b.Name(), args, kw, "pattern", &src, "flags?", &flags); err != nil {
 			return nil, err
 		}
 		if p, ok := src.(*Pattern); ok {
@@ -253,7 +253,7 @@ func (p *Pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	} else {
 		pairs = append(append(pairs, after...), "flags?", &flags)
 	}
-	if err := starlark.UnpackArgs(fn, args, kw, pairs...); err != nil {
+	if err := UnpackArgs(fn, args, kw, pairs...); err != nil {
 		return nil, "", nil, 0, err
 	}
 	p, err := p.withFlags(fn, flags)

@@ -115,7 +115,7 @@ func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) 
 		return m.allGroups(name, fn, args, kw)
 	case "expand":
 		var tmpl string
-		if err := starlark.UnpackArgs(fn, args, kw, "template", &tmpl); err != nil {
+		if err := UnpackArgs(fn, args, kw, "template", &tmpl); err != nil {
 			return nil, err
 		}
 		var sb strings.Builder
@@ -172,7 +172,7 @@ func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) 
 // allGroups implements groups(default=None) and groupdict(default=None).
 func (m *match) allGroups(name, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var def starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "default?", &def); err != nil {
+	if err := UnpackArgs(fn, args, kw, "default?", &def); err != nil {
 		return nil, err
 	}
 	if name == "groupdict" {

@@ -112,7 +112,7 @@ func base64Module(r *pyrt.Interp) starlark.Value {
 		return pyrt.Builtin("base64."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
 			var altchars starlark.Value = starlark.None
-			if err := starlark.UnpackArgs(name, args, kw, "s", &v, "altchars?", &altchars); err != nil {
+			if err := pyrt.UnpackArgs(name, args, kw, "s", &v, "altchars?", &altchars); err != nil {
 				return nil, err
 			}
 			data, err := binasciiData(v)
@@ -137,7 +137,7 @@ func base64Module(r *pyrt.Interp) starlark.Value {
 		return pyrt.Builtin("base64."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
 			casefold := false
-			if err := starlark.UnpackArgs(name, args, kw, "s", &v, "casefold?", &casefold, "map01?", new(starlark.Value)); err != nil {
+			if err := pyrt.UnpackArgs(name, args, kw, "s", &v, "casefold?", &casefold, "map01?", new(starlark.Value)); err != nil {
 				return nil, err
 			}
 			s, err := base64Data(v)
@@ -158,10 +158,10 @@ func base64Module(r *pyrt.Interp) starlark.Value {
 			validate := false
 			if urlsafe != "" {
 				altchars = starlark.String(urlsafe)
-				if err := starlark.UnpackArgs(name, args, kw, "s", &v); err != nil {
+				if err := pyrt.UnpackArgs(name, args, kw, "s", &v); err != nil {
 					return nil, err
 				}
-			} else if err := starlark.UnpackArgs(name, args, kw, "s", &v, "altchars?", &altchars, "validate?", &validate); err != nil {
+			} else if err := pyrt.UnpackArgs(name, args, kw, "s", &v, "altchars?", &altchars, "validate?", &validate); err != nil {
 				return nil, err
 			}
 			s, err := base64Data(v)

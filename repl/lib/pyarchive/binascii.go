@@ -155,7 +155,7 @@ func binasciiModule(r *pyrt.Interp) starlark.Value {
 		return pyrt.Builtin("binascii."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var dataV, sepV starlark.Value = nil, starlark.None
 			n := 1
-			if err := starlark.UnpackArgs(name, args, kw, "data", &dataV, "sep?", &sepV, "bytes_per_sep?", &n); err != nil {
+			if err := pyrt.UnpackArgs(name, args, kw, "data", &dataV, "sep?", &sepV, "bytes_per_sep?", &n); err != nil {
 				return nil, err
 			}
 			data, err := binasciiData(dataV)
@@ -217,7 +217,7 @@ func binasciiModule(r *pyrt.Interp) starlark.Value {
 		"b2a_base64": pyrt.Builtin("binascii.b2a_base64", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var dataV starlark.Value
 			newline := true
-			if err := starlark.UnpackArgs("b2a_base64", args, kw, "data", &dataV, "newline?", &newline); err != nil {
+			if err := pyrt.UnpackArgs("b2a_base64", args, kw, "data", &dataV, "newline?", &newline); err != nil {
 				return nil, err
 			}
 			data, err := binasciiData(dataV)
@@ -233,7 +233,7 @@ func binasciiModule(r *pyrt.Interp) starlark.Value {
 		"a2b_base64": pyrt.Builtin("binascii.a2b_base64", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var dataV starlark.Value
 			strict := false
-			if err := starlark.UnpackArgs("a2b_base64", args, kw, "data", &dataV, "strict_mode?", &strict); err != nil {
+			if err := pyrt.UnpackArgs("a2b_base64", args, kw, "data", &dataV, "strict_mode?", &strict); err != nil {
 				return nil, err
 			}
 			s, err := asciiData(dataV)

@@ -131,7 +131,7 @@ func gzipModule(r *pyrt.Interp) starlark.Value {
 		"compress": pyrt.Builtin("gzip.compress", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var dataV, mtimeV starlark.Value = nil, starlark.None
 			level := 9
-			if err := starlark.UnpackArgs("compress", args, kw, "data", &dataV, "compresslevel?", &level, "mtime?", &mtimeV); err != nil {
+			if err := pyrt.UnpackArgs("compress", args, kw, "data", &dataV, "compresslevel?", &level, "mtime?", &mtimeV); err != nil {
 				return nil, err
 			}
 			data, err := binasciiData(dataV)
@@ -185,7 +185,7 @@ func gzipOpen(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args star
 	var fileV starlark.Value
 	mode, level := "rb", 9
 	var encoding, errs, newline starlark.Value = starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs("open", args, kw, "filename", &fileV, "mode?", &mode, "compresslevel?", &level,
+	if err := pyrt.UnpackArgs("open", args, kw, "filename", &fileV, "mode?", &mode, "compresslevel?", &level,
 		"encoding?", &encoding, "errors?", &errs, "newline?", &newline); err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func gzipOpen(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args star
 func gzipFileCtor(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var fileV, modeV, fileobj, mtime starlark.Value = starlark.None, starlark.None, starlark.None, starlark.None
 	level := 9
-	if err := starlark.UnpackArgs("GzipFile", args, kw, "filename?", &fileV, "mode?", &modeV, "compresslevel?", &level,
+	if err := pyrt.UnpackArgs("GzipFile", args, kw, "filename?", &fileV, "mode?", &modeV, "compresslevel?", &level,
 		"fileobj?", &fileobj, "mtime?", &mtime); err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func structModule(r *pyrt.Interp) starlark.Value {
 		}),
 		"Struct": pyrt.Builtin("struct.Struct", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var format starlark.Value
-			if err := starlark.UnpackArgs("Struct", args, kw, "format", &format); err != nil {
+			if err := pyrt.UnpackArgs("Struct", args, kw, "format", &format); err != nil {
 				return nil, err
 			}
 			sf, err := structFormatArg(format)
@@ -88,7 +88,7 @@ func structUnpack(sf *structFormat, fn string, args starlark.Tuple, kw []starlar
 func structUnpackFrom(sf *structFormat, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var bufV starlark.Value
 	offset := 0
-	if err := starlark.UnpackArgs(fn, args, kw, "buffer", &bufV, "offset?", &offset); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "buffer", &bufV, "offset?", &offset); err != nil {
 		return nil, err
 	}
 	data, err := structBuffer(fn, bufV)

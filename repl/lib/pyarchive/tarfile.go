@@ -150,7 +150,7 @@ func tarOpen(r *pyrt.Interp, cls *pyrt.PyType, fn string, args starlark.Tuple, k
 	var nameV, fileobj, format, level starlark.Value = starlark.None, starlark.None, starlark.None, starlark.None
 	mode := "r"
 	var ignored starlark.Value
-	if err := starlark.UnpackArgs(fn, args, kw, "name?", &nameV, "mode?", &mode, "fileobj?", &fileobj, "bufsize?", &ignored,
+	if err := pyrt.UnpackArgs(fn, args, kw, "name?", &nameV, "mode?", &mode, "fileobj?", &fileobj, "bufsize?", &ignored,
 		"format?", &format, "compresslevel?", &level, "tarinfo?", &ignored, "dereference?", &ignored, "ignore_zeros?", &ignored,
 		"encoding?", &ignored, "errors?", &ignored, "pax_headers?", &ignored, "debug?", &ignored, "errorlevel?", &ignored); err != nil {
 		return nil, err

@@ -206,7 +206,7 @@ func (a *tarArchive) extractFile(target string, data []byte, mode int64) error {
 
 func tarExtract(a *tarArchive, thread *starlark.Thread, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var memberV, dirV, filterV starlark.Value = nil, starlark.String(""), starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "member", &memberV, "path?", &dirV, "set_attrs?", new(bool),
+	if err := pyrt.UnpackArgs(fn, args, kw, "member", &memberV, "path?", &dirV, "set_attrs?", new(bool),
 		"numeric_owner?", new(bool), "filter?", &filterV); err != nil {
 		return nil, err
 	}
@@ -230,7 +230,7 @@ func tarExtract(a *tarArchive, thread *starlark.Thread, fn string, args starlark
 
 func tarExtractAll(a *tarArchive, thread *starlark.Thread, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var dirV, members, filterV starlark.Value = starlark.String("."), starlark.None, starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "path?", &dirV, "members?", &members, "numeric_owner?", new(bool),
+	if err := pyrt.UnpackArgs(fn, args, kw, "path?", &dirV, "members?", &members, "numeric_owner?", new(bool),
 		"filter?", &filterV); err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func normJoin(dir, name string) string {
 func tarAdd(a *tarArchive, thread *starlark.Thread, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var nameV, arcV, filter starlark.Value = nil, starlark.None, starlark.None
 	recursive := true
-	if err := starlark.UnpackArgs(fn, args, kw, "name", &nameV, "arcname?", &arcV, "recursive?", &recursive, "filter?", &filter); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "name", &nameV, "arcname?", &arcV, "recursive?", &recursive, "filter?", &filter); err != nil {
 		return nil, err
 	}
 	if err := a.Check("awx"); err != nil {
@@ -212,7 +212,7 @@ func tarAdd(a *tarArchive, thread *starlark.Thread, fn string, args starlark.Tup
 // only it is given).
 func tarGettarinfo(a *tarArchive, _ *starlark.Thread, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var nameV, arcV, fileobj starlark.Value = starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "name?", &nameV, "arcname?", &arcV, "fileobj?", &fileobj); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "name?", &nameV, "arcname?", &arcV, "fileobj?", &fileobj); err != nil {
 		return nil, err
 	}
 	if err := a.Check("awx"); err != nil {
@@ -353,7 +353,7 @@ func (a *tarArchive) record(m *tarMember) {
 // tarAddfile is addfile(tarinfo, fileobj=None): size bytes of fileobj.
 func tarAddfile(a *tarArchive, thread *starlark.Thread, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var infoV, fileobj starlark.Value = nil, starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "tarinfo", &infoV, "fileobj?", &fileobj); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "tarinfo", &infoV, "fileobj?", &fileobj); err != nil {
 		return nil, err
 	}
 	if err := a.Check("awx"); err != nil {
@@ -435,7 +435,7 @@ func tarExtractfile(a *tarArchive, _ *starlark.Thread, fn string, args starlark.
 func tarList(a *tarArchive, _ *starlark.Thread, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	verbose := true
 	var members starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "verbose?", &verbose, "members?", &members); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "verbose?", &verbose, "members?", &members); err != nil {
 		return nil, err
 	}
 	if err := a.loadAll(); err != nil {

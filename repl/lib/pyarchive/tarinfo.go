@@ -38,7 +38,7 @@ var (
 func init() {
 	tarInfoType.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		name := ""
-		if err := starlark.UnpackArgs("TarInfo", args, kw, "name?", &name); err != nil {
+		if err := pyrt.UnpackArgs("TarInfo", args, kw, "name?", &name); err != nil {
 			return nil, err
 		}
 		return newTarInfo(name), nil

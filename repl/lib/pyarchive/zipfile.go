@@ -100,7 +100,7 @@ func isZipfile(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args sta
 func zipFileCtor(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var file, levelV starlark.Value = nil, starlark.None
 	mode, compression, allowZip64 := "r", 0, true
-	if err := starlark.UnpackArgs("ZipFile", args, kw, "file", &file, "mode?", &mode, "compression?", &compression,
+	if err := pyrt.UnpackArgs("ZipFile", args, kw, "file", &file, "mode?", &mode, "compression?", &compression,
 		"allowZip64?", &allowZip64, "compresslevel?", &levelV, "strict_timestamps?", new(bool)); err != nil {
 		return nil, err
 	}

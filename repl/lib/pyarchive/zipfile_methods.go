@@ -54,7 +54,7 @@ var zipMethods = map[string]zipMethod{
 	},
 	"read": func(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var name, pwd starlark.Value
-		if err := starlark.UnpackArgs(fn, args, kw, "name", &name, "pwd?", &pwd); err != nil {
+		if err := pyrt.UnpackArgs(fn, args, kw, "name", &name, "pwd?", &pwd); err != nil {
 			return nil, err
 		}
 		m, err := z.member(name)
@@ -117,7 +117,7 @@ func (z *zipArchive) Attr(name string) (starlark.Value, error) {
 func zipOpen(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var name, pwd starlark.Value
 	mode := "r"
-	if err := starlark.UnpackArgs(fn, args, kw, "name", &name, "mode?", &mode, "pwd?", &pwd, "force_zip64?", new(bool)); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "name", &name, "mode?", &mode, "pwd?", &pwd, "force_zip64?", new(bool)); err != nil {
 		return nil, err
 	}
 	if mode != "r" {
@@ -139,7 +139,7 @@ func zipOpen(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tuple)
 
 func zipWritestr(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var target, data, ctype, level starlark.Value = nil, nil, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "zinfo_or_arcname", &target, "data", &data, "compress_type?", &ctype, "compresslevel?", &level); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "zinfo_or_arcname", &target, "data", &data, "compress_type?", &ctype, "compresslevel?", &level); err != nil {
 		return nil, err
 	}
 	if err := z.checkWrite(); err != nil {
@@ -181,7 +181,7 @@ func zipWritestr(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tu
 // mounts as a member, with its mode and modification time.
 func zipWrite(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var fileV, arcV, ctype, level starlark.Value = nil, starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "filename", &fileV, "arcname?", &arcV, "compress_type?", &ctype, "compresslevel?", &level); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "filename", &fileV, "arcname?", &arcV, "compress_type?", &ctype, "compresslevel?", &level); err != nil {
 		return nil, err
 	}
 	if err := z.checkWrite(); err != nil {
@@ -281,7 +281,7 @@ func extractDir(z *zipArchive, v starlark.Value) (string, error) {
 
 func zipExtract(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var name, dirV, pwd starlark.Value = nil, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "member", &name, "path?", &dirV, "pwd?", &pwd); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "member", &name, "path?", &dirV, "pwd?", &pwd); err != nil {
 		return nil, err
 	}
 	m, err := z.member(name)
@@ -301,7 +301,7 @@ func zipExtract(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tup
 
 func zipExtractAll(z *zipArchive, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var dirV, members, pwd starlark.Value = starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(fn, args, kw, "path?", &dirV, "members?", &members, "pwd?", &pwd); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "path?", &dirV, "members?", &members, "pwd?", &pwd); err != nil {
 		return nil, err
 	}
 	if z.closed {

@@ -138,7 +138,7 @@ func (z *zipInfo) Attr(name string) (starlark.Value, error) {
 func zipInfoCtor(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	name := "NoName"
 	var dt starlark.Value = starlark.Tuple{starlark.MakeInt(1980), starlark.MakeInt(1), starlark.MakeInt(1), starlark.MakeInt(0), starlark.MakeInt(0), starlark.MakeInt(0)}
-	if err := starlark.UnpackArgs("ZipInfo", args, kw, "filename?", &name, "date_time?", &dt); err != nil {
+	if err := pyrt.UnpackArgs("ZipInfo", args, kw, "filename?", &name, "date_time?", &dt); err != nil {
 		return nil, err
 	}
 	z := &zipInfo{filename: name}

@@ -125,7 +125,7 @@ func zlibModule(r *pyrt.Interp) starlark.Value {
 		"compress": pyrt.Builtin("zlib.compress", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var dataV starlark.Value
 			level, wbits := -1, 15
-			if err := starlark.UnpackArgs("compress", args, kw, "data", &dataV, "level?", &level, "wbits?", &wbits); err != nil {
+			if err := pyrt.UnpackArgs("compress", args, kw, "data", &dataV, "level?", &level, "wbits?", &wbits); err != nil {
 				return nil, err
 			}
 			data, err := binasciiData(dataV)
@@ -141,7 +141,7 @@ func zlibModule(r *pyrt.Interp) starlark.Value {
 		"decompress": pyrt.Builtin("zlib.decompress", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var dataV starlark.Value
 			wbits, bufsize := 15, 0
-			if err := starlark.UnpackArgs("decompress", args, kw, "data", &dataV, "wbits?", &wbits, "bufsize?", &bufsize); err != nil {
+			if err := pyrt.UnpackArgs("decompress", args, kw, "data", &dataV, "wbits?", &wbits, "bufsize?", &bufsize); err != nil {
 				return nil, err
 			}
 			data, err := binasciiData(dataV)

@@ -469,7 +469,7 @@ func cpArgErr(fn string, err error) error {
 }
 
 func cpUnpack(fn string, args starlark.Tuple, kw []starlark.Tuple, pairs ...any) error {
-	return cpArgErr(fn, starlark.UnpackArgs(fn, args, kw, pairs...))
+	return cpArgErr(fn, pyrt.UnpackArgs(fn, args, kw, pairs...))
 }
 
 func cpUnpackPos(fn string, args starlark.Tuple, kw []starlark.Tuple, min int, vars ...any) error {

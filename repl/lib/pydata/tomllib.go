@@ -23,7 +23,7 @@ func tomllibModule(r *pyrt.Interp) starlark.Value {
 	return pyrt.NewModule("tomllib", starlark.StringDict{
 		"loads": pyrt.Builtin("tomllib.loads", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var s starlark.Value
-			if err := starlark.UnpackArgs("loads", args, kw, "s", &s); err != nil {
+			if err := pyrt.UnpackArgs("loads", args, kw, "s", &s); err != nil {
 				return nil, err
 			}
 			text, ok := s.(starlark.String)
@@ -34,7 +34,7 @@ func tomllibModule(r *pyrt.Interp) starlark.Value {
 		}),
 		"load": pyrt.Builtin("tomllib.load", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var fp starlark.Value
-			if err := starlark.UnpackArgs("load", args, kw, "fp", &fp); err != nil {
+			if err := pyrt.UnpackArgs("load", args, kw, "fp", &fp); err != nil {
 				return nil, err
 			}
 			f, ok := fp.(*pyrt.PyFile)

@@ -232,7 +232,7 @@ func (a *astInfo) parse(_ *starlark.Thread, _ *starlark.Builtin, args starlark.T
 	filename, mode := "<unknown>", "exec"
 	var typeComments bool
 	var feature starlark.Value
-	if err := starlark.UnpackArgs("parse", args, kw, "source", &src, "filename?", &filename, "mode?", &mode, "type_comments?", &typeComments, "feature_version?", &feature); err != nil {
+	if err := pyrt.UnpackArgs("parse", args, kw, "source", &src, "filename?", &filename, "mode?", &mode, "type_comments?", &typeComments, "feature_version?", &feature); err != nil {
 		return nil, err
 	}
 	var text string

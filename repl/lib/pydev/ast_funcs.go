@@ -110,7 +110,7 @@ func (a *astInfo) walk(thread *starlark.Thread, _ *starlark.Builtin, args starla
 func (a *astInfo) getDocstring(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var v starlark.Value
 	clean := true
-	if err := starlark.UnpackArgs("get_docstring", args, kw, "node", &v, "clean?", &clean); err != nil {
+	if err := pyrt.UnpackArgs("get_docstring", args, kw, "node", &v, "clean?", &clean); err != nil {
 		return nil, err
 	}
 	o, ok := a.isAST(v)
@@ -179,7 +179,7 @@ func cleandocPy(doc string) string {
 func (a *astInfo) dumpBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var v, indent starlark.Value = nil, starlark.None
 	annotate, attrs := true, false
-	if err := starlark.UnpackArgs("dump", args, kw, "node", &v, "annotate_fields?", &annotate, "include_attributes?", &attrs, "indent?", &indent); err != nil {
+	if err := pyrt.UnpackArgs("dump", args, kw, "node", &v, "annotate_fields?", &annotate, "include_attributes?", &attrs, "indent?", &indent); err != nil {
 		return nil, err
 	}
 	if _, ok := a.isAST(v); !ok {
@@ -480,7 +480,7 @@ func (a *astInfo) copyLocation(_ *starlark.Thread, _ *starlark.Builtin, args sta
 func (a *astInfo) incrementLineno(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var v starlark.Value
 	n := 1
-	if err := starlark.UnpackArgs("increment_lineno", args, kw, "node", &v, "n?", &n); err != nil {
+	if err := pyrt.UnpackArgs("increment_lineno", args, kw, "node", &v, "n?", &n); err != nil {
 		return nil, err
 	}
 	o, ok := a.isAST(v)

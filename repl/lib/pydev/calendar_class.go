@@ -29,7 +29,7 @@ var (
 func calendarCtor(r *pyrt.Interp, cls *pyrt.PyType, text bool) func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 	return func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		first := 0
-		if err := starlark.UnpackArgs(cls.TypeName, args, kw, "firstweekday?", &first); err != nil {
+		if err := pyrt.UnpackArgs(cls.TypeName, args, kw, "firstweekday?", &first); err != nil {
 			return nil, err
 		}
 		return &calendarObj{r: r, cls: cls, first: first, text: text}, nil
@@ -133,7 +133,7 @@ func init() {
 		"formatmonthname": func(c *calendarObj, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var y, m, w int
 			withYear := true
-			if err := starlark.UnpackArgs(fn, args, kw, "theyear", &y, "themonth", &m, "width", &w, "withyear?", &withYear); err != nil {
+			if err := pyrt.UnpackArgs(fn, args, kw, "theyear", &y, "themonth", &m, "width", &w, "withyear?", &withYear); err != nil {
 				return nil, err
 			}
 			if m < 1 || m > 12 {
@@ -271,7 +271,7 @@ func (c *calendarObj) weekHeader(width int) string {
 // calFormatMonth is TextCalendar.formatmonth(theyear, themonth, w=0, l=0).
 func calFormatMonth(c *calendarObj, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var y, m, w, l int
-	if err := starlark.UnpackArgs(fn, args, kw, "theyear", &y, "themonth", &m, "w?", &w, "l?", &l); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "theyear", &y, "themonth", &m, "w?", &w, "l?", &l); err != nil {
 		return nil, err
 	}
 	w, l = max(2, w), max(1, l)

@@ -32,7 +32,7 @@ func copyModule(r *pyrt.Interp) starlark.Value {
 		})),
 		"deepcopy": pyrt.Builtin("copy.deepcopy", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, memo starlark.Value = nil, starlark.None
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "x", &x, "memo?", &memo); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "x", &x, "memo?", &memo); err != nil {
 				return nil, err
 			}
 			c := &copier{deep: true, memo: map[starlark.Value]starlark.Value{}, memos: memos}

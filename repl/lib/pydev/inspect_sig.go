@@ -72,7 +72,7 @@ func inspectTypes(r *pyrt.Interp) *inspectClasses {
 	ic.parameter.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		p := &inspectParam{ic: ic, dflt: ic.empty, annot: ic.empty}
 		var kind starlark.Value
-		if err := starlark.UnpackArgs("Parameter", args, kw, "name", &p.name, "kind", &kind, "default?", &p.dflt, "annotation?", &p.annot); err != nil {
+		if err := pyrt.UnpackArgs("Parameter", args, kw, "name", &p.name, "kind", &kind, "default?", &p.dflt, "annotation?", &p.annot); err != nil {
 			return nil, err
 		}
 		k, ok := kind.(*paramKind)
@@ -85,7 +85,7 @@ func inspectTypes(r *pyrt.Interp) *inspectClasses {
 	ic.signature.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var params starlark.Value = starlark.Tuple{}
 		var ret starlark.Value = ic.empty
-		if err := starlark.UnpackArgs("Signature", args, kw, "parameters?", &params, "return_annotation?", &ret); err != nil {
+		if err := pyrt.UnpackArgs("Signature", args, kw, "parameters?", &params, "return_annotation?", &ret); err != nil {
 			return nil, err
 		}
 		return newSignature(ic, params, ret)
@@ -217,7 +217,7 @@ func (p *inspectParam) Attr(name string) (starlark.Value, error) {
 		return pyrt.Builtin("Parameter.replace", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			q := *p
 			var kind starlark.Value = p.ic.kinds[p.kind]
-			if err := starlark.UnpackArgs("replace", args, kw, "name?", &q.name, "kind?", &kind, "default?", &q.dflt, "annotation?", &q.annot); err != nil {
+			if err := pyrt.UnpackArgs("replace", args, kw, "name?", &q.name, "kind?", &kind, "default?", &q.dflt, "annotation?", &q.annot); err != nil {
 				return nil, err
 			}
 			k, ok := kind.(*paramKind)
@@ -301,7 +301,7 @@ func (s *inspectSig) Attr(name string) (starlark.Value, error) {
 		return pyrt.Builtin("Signature.replace", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var params starlark.Value
 			ret := s.ret
-			if err := starlark.UnpackArgs("replace", args, kw, "parameters?", &params, "return_annotation?", &ret); err != nil {
+			if err := pyrt.UnpackArgs("replace", args, kw, "parameters?", &params, "return_annotation?", &ret); err != nil {
 				return nil, err
 			}
 			if params == nil {

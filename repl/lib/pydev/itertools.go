@@ -78,7 +78,7 @@ func chainOf(thread *starlark.Thread, its starlark.Tuple) (starlark.Value, error
 
 func itCount(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var start, step starlark.Value = starlark.MakeInt(0), starlark.MakeInt(1)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "start?", &start, "step?", &step); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "start?", &start, "step?", &step); err != nil {
 		return nil, err
 	}
 	cur := start
@@ -125,7 +125,7 @@ func itCycle(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 func itRepeat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value
 	times := -1
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "object", &x, "times?", &times); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "object", &x, "times?", &times); err != nil {
 		return nil, err
 	}
 	return pyrt.NewLazyIter(thread, "itertools.repeat", func() (starlark.Value, bool, error) {
@@ -197,7 +197,7 @@ func itIslice(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 // a generator that feeds it is drained no further than the groups taken.
 func itGroupby(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var it, key starlark.Value = nil, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "key?", &key); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "iterable", &it, "key?", &key); err != nil {
 		return nil, err
 	}
 	step, err := pyrt.Stepper(it)
@@ -264,7 +264,7 @@ func itGroupby(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 
 func itAccumulate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var it, fn, initial starlark.Value = nil, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "func?", &fn, "initial?", &initial); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "iterable", &it, "func?", &fn, "initial?", &initial); err != nil {
 		return nil, err
 	}
 	src, err := pyrt.Stepper(it)

@@ -71,7 +71,7 @@ func itProduct(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 
 func itPermutations(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var it, rv starlark.Value = nil, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "r?", &rv); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "iterable", &it, "r?", &rv); err != nil {
 		return nil, err
 	}
 	pool, err := pyrt.ListOf(it)
@@ -130,7 +130,7 @@ func itCombinations(replace bool) pyrt.BuiltinFunc {
 	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var it starlark.Value
 		var k int
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "r", &k); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "iterable", &it, "r", &k); err != nil {
 			return nil, err
 		}
 		pool, err := pyrt.ListOf(it)

@@ -123,7 +123,7 @@ func loggingModule(r *pyrt.Interp) starlark.Value {
 		"root": st.root,
 		"getLogger": pyrt.Builtin("getLogger", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var name starlark.Value = starlark.None
-			if err := starlark.UnpackArgs("getLogger", args, kw, "name?", &name); err != nil {
+			if err := pyrt.UnpackArgs("getLogger", args, kw, "name?", &name); err != nil {
 				return nil, err
 			}
 			if name == starlark.None {
@@ -154,7 +154,7 @@ func loggingModule(r *pyrt.Interp) starlark.Value {
 		}),
 		"disable": pyrt.Builtin("disable", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value = starlark.MakeInt(50)
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "level?", &v); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "level?", &v); err != nil {
 				return nil, err
 			}
 			n, err := levelArg(v)
@@ -168,14 +168,14 @@ func loggingModule(r *pyrt.Interp) starlark.Value {
 			var fmtS, datefmt starlark.Value = starlark.None, starlark.None
 			style := "%"
 			var validate bool
-			if err := starlark.UnpackArgs("Formatter", args, kw, "fmt?", &fmtS, "datefmt?", &datefmt, "style?", &style, "validate?", &validate); err != nil {
+			if err := pyrt.UnpackArgs("Formatter", args, kw, "fmt?", &fmtS, "datefmt?", &datefmt, "style?", &style, "validate?", &validate); err != nil {
 				return nil, err
 			}
 			return newLogFormatter(optStr(fmtS), optStr(datefmt), style)
 		}),
 		"StreamHandler": pyrt.Builtin("StreamHandler", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var stream starlark.Value = starlark.None
-			if err := starlark.UnpackArgs("StreamHandler", args, kw, "stream?", &stream); err != nil {
+			if err := pyrt.UnpackArgs("StreamHandler", args, kw, "stream?", &stream); err != nil {
 				return nil, err
 			}
 			return streamHandler(r, stream), nil
@@ -183,7 +183,7 @@ func loggingModule(r *pyrt.Interp) starlark.Value {
 		"FileHandler": pyrt.Builtin("FileHandler", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var filename, encoding, delay, errs starlark.Value
 			mode := "a"
-			if err := starlark.UnpackArgs("FileHandler", args, kw, "filename", &filename, "mode?", &mode, "encoding?", &encoding, "delay?", &delay, "errors?", &errs); err != nil {
+			if err := pyrt.UnpackArgs("FileHandler", args, kw, "filename", &filename, "mode?", &mode, "encoding?", &encoding, "delay?", &delay, "errors?", &errs); err != nil {
 				return nil, err
 			}
 			return fileHandler(r, thread, filename, mode)
@@ -241,7 +241,7 @@ func (st *logState) basicConfig(thread *starlark.Thread, args starlark.Tuple, kw
 	style, filemode := "%", "a"
 	var force bool
 	var encoding, errs starlark.Value
-	if err := starlark.UnpackArgs("basicConfig", nil, kw, "level?", &level, "format?", &format, "datefmt?", &datefmt, "style?", &style,
+	if err := pyrt.UnpackArgs("basicConfig", nil, kw, "level?", &level, "format?", &format, "datefmt?", &datefmt, "style?", &style,
 		"stream?", &stream, "filename?", &filename, "filemode?", &filemode, "handlers?", &handlers, "force?", &force, "encoding?", &encoding, "errors?", &errs); err != nil {
 		return err
 	}

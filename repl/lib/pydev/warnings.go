@@ -224,9 +224,9 @@ func warningsModule(r *pyrt.Interp) starlark.Value {
 			lineno, appendIt := 0, false
 			var err error
 			if simple {
-				err = starlark.UnpackArgs(name, args, kw, "action", &action, "category?", &cat, "lineno?", &lineno, "append?", &appendIt)
+				err = pyrt.UnpackArgs(name, args, kw, "action", &action, "category?", &cat, "lineno?", &lineno, "append?", &appendIt)
 			} else {
-				err = starlark.UnpackArgs(name, args, kw, "action", &action, "message?", &message, "category?", &cat, "module?", &module, "lineno?", &lineno, "append?", &appendIt)
+				err = pyrt.UnpackArgs(name, args, kw, "action", &action, "message?", &message, "category?", &cat, "module?", &module, "lineno?", &lineno, "append?", &appendIt)
 			}
 			if err != nil {
 				return nil, err
@@ -248,7 +248,7 @@ func warningsModule(r *pyrt.Interp) starlark.Value {
 			var msg, cat starlark.Value
 			stacklevel := 1
 			var source starlark.Value
-			if err := starlark.UnpackArgs("warn", args, kw, "message", &msg, "category?", &cat, "stacklevel?", &stacklevel, "source?", &source); err != nil {
+			if err := pyrt.UnpackArgs("warn", args, kw, "message", &msg, "category?", &cat, "stacklevel?", &stacklevel, "source?", &source); err != nil {
 				return nil, err
 			}
 			t, err := category("warn", cat)
@@ -266,14 +266,14 @@ func warningsModule(r *pyrt.Interp) starlark.Value {
 		"formatwarning": pyrt.Builtin("formatwarning", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var msg, cat, filename, line starlark.Value
 			var lineno int
-			if err := starlark.UnpackArgs("formatwarning", args, kw, "message", &msg, "category", &cat, "filename", &filename, "lineno", &lineno, "line?", &line); err != nil {
+			if err := pyrt.UnpackArgs("formatwarning", args, kw, "message", &msg, "category", &cat, "filename", &filename, "lineno", &lineno, "line?", &line); err != nil {
 				return nil, err
 			}
 			return starlark.String(fmt.Sprintf("%s:%d: %s: %s\n", pyrt.PyStr(filename), lineno, pyrt.PyStr(pyrt.MustAttr(cat, "__name__")), pyrt.PyStr(msg))), nil
 		}),
 		"catch_warnings": pyrt.Builtin("catch_warnings", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			record := false
-			if err := starlark.UnpackArgs("catch_warnings", args, kw, "record?", &record); err != nil {
+			if err := pyrt.UnpackArgs("catch_warnings", args, kw, "record?", &record); err != nil {
 				return nil, err
 			}
 			return &catchWarnings{w: w, record: record}, nil

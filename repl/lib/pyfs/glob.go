@@ -136,7 +136,7 @@ func pyGlob(r *pyrt.Interp, lazy bool) pyrt.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var pv, rootV starlark.Value = nil, starlark.None
 		recursive, hidden := false, false
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "pathname", &pv, "root_dir?", &rootV, "recursive?", &recursive, "include_hidden?", &hidden, "dir_fd?", new(starlark.Value)); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "pathname", &pv, "root_dir?", &rootV, "recursive?", &recursive, "include_hidden?", &hidden, "dir_fd?", new(starlark.Value)); err != nil {
 			return nil, err
 		}
 		pattern, err := r.PathText(b.Name(), pv)

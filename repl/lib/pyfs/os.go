@@ -139,7 +139,7 @@ func osWalk(r *pyrt.Interp, thread *starlark.Thread, b *starlark.Builtin, args s
 	var topV starlark.Value
 	topdown, followlinks := true, false
 	var onerror starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "top", &topV, "topdown?", &topdown, "onerror?", &onerror, "followlinks?", &followlinks); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "top", &topV, "topdown?", &topdown, "onerror?", &onerror, "followlinks?", &followlinks); err != nil {
 		return nil, err
 	}
 	top, err := r.PathText(b.Name(), topV)
@@ -240,9 +240,9 @@ func osMkdir(r *pyrt.Interp, parents bool) pyrt.BuiltinFunc {
 		existOK := false
 		var err error
 		if parents {
-			err = starlark.UnpackArgs(b.Name(), args, kw, "name", &pv, "mode?", &mode, "exist_ok?", &existOK)
+			err = pyrt.UnpackArgs(b.Name(), args, kw, "name", &pv, "mode?", &mode, "exist_ok?", &existOK)
 		} else {
-			err = starlark.UnpackArgs(b.Name(), args, kw, "path", &pv, "mode?", &mode)
+			err = pyrt.UnpackArgs(b.Name(), args, kw, "path", &pv, "mode?", &mode)
 		}
 		if err != nil {
 			return nil, err
@@ -289,7 +289,7 @@ func osRemove(r *pyrt.Interp, dir bool) pyrt.BuiltinFunc {
 func osRename(r *pyrt.Interp, replace bool) pyrt.BuiltinFunc {
 	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var src, dst starlark.Value
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "src", &src, "dst", &dst); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "src", &src, "dst", &dst); err != nil {
 			return nil, err
 		}
 		s, err := r.PathText(b.Name(), src)

@@ -193,7 +193,7 @@ func statField(r *pyrt.Interp, field string) pyrt.BuiltinFunc {
 func relpath(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var pv starlark.Value
 	var sv starlark.Value = starlark.String(".")
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "path", &pv, "start?", &sv); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "path", &pv, "start?", &sv); err != nil {
 		return nil, err
 	}
 	p, err := r.PathText(b.Name(), pv)

@@ -68,7 +68,7 @@ func copyFile(r *pyrt.Interp, op, src, dst string) error {
 func twoPaths(r *pyrt.Interp, fn string, args starlark.Tuple, kw []starlark.Tuple, extra ...any) (string, string, error) {
 	var a, b starlark.Value
 	pairs := append([]any{"src", &a, "dst", &b}, extra...)
-	if err := starlark.UnpackArgs(fn, args, kw, pairs...); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, pairs...); err != nil {
 		return "", "", err
 	}
 	s, err := r.PathText(fn, a)
@@ -245,7 +245,7 @@ func shutilRmtree(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args 
 	var pv starlark.Value
 	var ignoreErrors bool
 	var onerror starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "path", &pv, "ignore_errors?", &ignoreErrors, "onerror?", &onerror, "onexc?", &onerror); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "path", &pv, "ignore_errors?", &ignoreErrors, "onerror?", &onerror, "onexc?", &onerror); err != nil {
 		return nil, err
 	}
 	p, err := r.PathText(b.Name(), pv)
@@ -308,7 +308,7 @@ func removeTree(r *pyrt.Interp, p string) error {
 // (host paths are never shown in the REPL), None otherwise.
 func shutilWhich(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var name string
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "cmd", &name, "mode?", new(starlark.Value), "path?", new(starlark.Value)); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "cmd", &name, "mode?", new(starlark.Value), "path?", new(starlark.Value)); err != nil {
 		return nil, err
 	}
 	if r.Host.CommandDenied(name) {

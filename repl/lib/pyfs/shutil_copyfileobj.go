@@ -12,7 +12,7 @@ import (
 func shutilCopyfileobj(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var src, dst starlark.Value
 	length := 64 * 1024
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "fsrc", &src, "fdst", &dst, "length?", &length); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "fsrc", &src, "fdst", &dst, "length?", &length); err != nil {
 		return nil, err
 	}
 	if length <= 0 {

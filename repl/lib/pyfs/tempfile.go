@@ -161,7 +161,7 @@ func fileSpot(s tempSpot) error  { return s.write(s.rel, nil, 0o600) }
 
 func tempMkdtemp(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	t := newTempNames()
-	if err := starlark.UnpackArgs(b.Name(), args, kw, t.args()...); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, t.args()...); err != nil {
 		return nil, err
 	}
 	name, err := tempCreate(r, b.Name(), t, mkdirSpot)
@@ -174,7 +174,7 @@ func tempMkdtemp(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args s
 func tempMkstemp(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	t := newTempNames()
 	var text bool
-	if err := starlark.UnpackArgs(b.Name(), args, kw, append(t.args(), "text?", &text)...); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, append(t.args(), "text?", &text)...); err != nil {
 		return nil, err
 	}
 	name, err := tempCreate(r, b.Name(), t, fileSpot)
@@ -200,7 +200,7 @@ var (
 func tempDirectory(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	t := newTempNames()
 	d := &tempDir{r: r}
-	if err := starlark.UnpackArgs(b.Name(), args, kw, append(t.args(), "ignore_cleanup_errors?", &d.ignore)...); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, append(t.args(), "ignore_cleanup_errors?", &d.ignore)...); err != nil {
 		return nil, err
 	}
 	name, err := tempCreate(r, b.Name(), t, mkdirSpot)

@@ -43,7 +43,7 @@ func tempFileArgs(r *pyrt.Interp, b *starlark.Builtin, args starlark.Tuple, kw [
 	var encoding, newline, errs starlark.Value = starlark.None, starlark.None, starlark.None
 	t := newTempNames()
 	pairs := append([]any{"mode?", &mode, "buffering?", &buffering, "encoding?", &encoding, "newline?", &newline}, t.args()...)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, append(append(pairs, extra...), "errors?", &errs)...); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, append(append(pairs, extra...), "errors?", &errs)...); err != nil {
 		return nil, nil, err
 	}
 	binary, readable, writable, err := tempMode(mode)
@@ -249,7 +249,7 @@ func osFdopen(r *pyrt.Interp, _ *starlark.Thread, b *starlark.Builtin, args star
 	var fd, buffering int
 	mode := "r"
 	var encoding, errs, newline starlark.Value = starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "fd", &fd, "mode?", &mode, "buffering?", &buffering,
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "fd", &fd, "mode?", &mode, "buffering?", &buffering,
 		"encoding?", &encoding, "errors?", &errs, "newline?", &newline); err != nil {
 		return nil, err
 	}

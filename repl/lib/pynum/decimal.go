@@ -377,7 +377,7 @@ func (m *decModule) newContext(_ *starlark.Thread, args starlark.Tuple, kw []sta
 		vals[i] = starlark.None
 		ptrs = append(ptrs, n+"?", &vals[i])
 	}
-	if err := starlark.UnpackArgs("Context", args, kw, ptrs...); err != nil {
+	if err := pyrt.UnpackArgs("Context", args, kw, ptrs...); err != nil {
 		return nil, err
 	}
 	c := m.defaultContext()

@@ -119,7 +119,7 @@ func (d *pyDecimal) Attr(name string) (starlark.Value, error) {
 		if name == "compare" || name == "max" || name == "min" || name == "copy_sign" || name == "same_quantum" || name == "compare_total" {
 			pairs[0] = "other"
 		}
-		if err := starlark.UnpackArgs(b.Name(), args, kw, pairs...); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, pairs...); err != nil {
 			return nil, err
 		}
 		if c, ok := ctxV.(*decContext); ok {

@@ -85,7 +85,7 @@ func pow10(n int) *big.Int { return new(big.Int).Exp(bigTen, big.NewInt(int64(n)
 func (m *decModule) newDecimal(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var v starlark.Value = starlark.String("0")
 	var ctxV starlark.Value = starlark.None
-	if err := starlark.UnpackArgs("Decimal", args, kw, "value?", &v, "context?", &ctxV); err != nil {
+	if err := pyrt.UnpackArgs("Decimal", args, kw, "value?", &v, "context?", &ctxV); err != nil {
 		return nil, err
 	}
 	ctx := m.cur

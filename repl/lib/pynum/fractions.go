@@ -49,7 +49,7 @@ func newFraction(r *pyrt.Interp, thread *starlark.Thread, cls *pyrt.PyType, args
 		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "Fraction.__new__() takes from 1 to 3 positional arguments but %d were given", len(args)+1)
 	}
 	var num, den starlark.Value = starlark.MakeInt(0), starlark.None
-	if err := starlark.UnpackArgs("Fraction", args, kw, "numerator?", &num, "denominator?", &den); err != nil {
+	if err := pyrt.UnpackArgs("Fraction", args, kw, "numerator?", &num, "denominator?", &den); err != nil {
 		return nil, err
 	}
 	if den == starlark.None {
@@ -376,7 +376,7 @@ func (f *pyFraction) SetField(name string, _ starlark.Value) error {
 // closest fraction with a denominator at most max, CPython's algorithm.
 func (f *pyFraction) limitDenominator(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var maxV starlark.Value = starlark.MakeInt(1000000)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "max_denominator?", &maxV); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "max_denominator?", &maxV); err != nil {
 		return nil, err
 	}
 	mq, ok := rationalOf(maxV)

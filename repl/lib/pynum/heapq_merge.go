@@ -15,7 +15,7 @@ import (
 func heapMerge(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var key starlark.Value = starlark.None
 	reverse := false
-	if err := starlark.UnpackArgs(b.Name(), nil, kw, "key?", &key, "reverse?", &reverse); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), nil, kw, "key?", &key, "reverse?", &reverse); err != nil {
 		return nil, err
 	}
 	type head struct {

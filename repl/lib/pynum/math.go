@@ -260,7 +260,7 @@ func mathDist(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw [
 func mathIsclose(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var av, bv starlark.Value
 	relF, absF := pyrt.PyFloat(1e-9), pyrt.PyFloat(0)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv, "rel_tol?", &relF, "abs_tol?", &absF); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv, "rel_tol?", &relF, "abs_tol?", &absF); err != nil {
 		return nil, err
 	}
 	rel, abs := float64(relF), float64(absF)
@@ -379,7 +379,7 @@ func mathIsqrt(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw 
 func mathProd(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var it starlark.Value
 	var acc starlark.Value = starlark.MakeInt(1)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "iterable", &it, "start?", &acc); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "iterable", &it, "start?", &acc); err != nil {
 		return nil, err
 	}
 	err := pyrt.Iterate(it, func(x starlark.Value) (bool, error) {

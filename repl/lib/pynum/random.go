@@ -168,7 +168,7 @@ func randomMembers(m *mt19937, prefix string) starlark.StringDict {
 	return starlark.StringDict{
 		"seed": fn("seed", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var a starlark.Value = starlark.None
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "a?", &a, "version?", new(int)); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "a?", &a, "version?", new(int)); err != nil {
 				return nil, err
 			}
 			if m.system {
@@ -242,7 +242,7 @@ func randomMembers(m *mt19937, prefix string) starlark.StringDict {
 
 func (m *mt19937) randrange(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var start, stop, step starlark.Value = nil, starlark.None, starlark.MakeInt(1)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "start", &start, "stop?", &stop, "step?", &step); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "start", &start, "stop?", &stop, "step?", &step); err != nil {
 		return nil, err
 	}
 	bigOf := func(v starlark.Value) (*big.Int, error) {
@@ -295,7 +295,7 @@ func (m *mt19937) randrange(_ *starlark.Thread, b *starlark.Builtin, args starla
 func (m *mt19937) choices(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var pop, weights, cum starlark.Value = nil, starlark.None, starlark.None
 	k := 1
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "population", &pop, "weights?", &weights, "cum_weights?", &cum, "k?", &k); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "population", &pop, "weights?", &weights, "cum_weights?", &cum, "k?", &k); err != nil {
 		return nil, err
 	}
 	vals, err := pyrt.ListOf(pop)
@@ -353,7 +353,7 @@ func (m *mt19937) choices(_ *starlark.Thread, b *starlark.Builtin, args starlark
 func (m *mt19937) sample(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var pop starlark.Value
 	var k int
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "population", &pop, "k", &k, "counts?", new(starlark.Value)); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "population", &pop, "k", &k, "counts?", new(starlark.Value)); err != nil {
 		return nil, err
 	}
 	vals, err := pyrt.ListOf(pop)
@@ -392,7 +392,7 @@ func (m *mt19937) sample(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 
 func (m *mt19937) gauss(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	muF, sigmaF := pyrt.PyFloat(0), pyrt.PyFloat(1)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "mu?", &muF, "sigma?", &sigmaF); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "mu?", &muF, "sigma?", &sigmaF); err != nil {
 		return nil, err
 	}
 	mu, sigma := float64(muF), float64(sigmaF)

@@ -20,7 +20,7 @@ var sysRandomType = &pyrt.PyType{TypeName: "SystemRandom", Module: "random"}
 
 func init() {
 	sysRandomType.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		if err := starlark.UnpackArgs("SystemRandom", args, kw, "x?", new(starlark.Value)); err != nil {
+		if err := pyrt.UnpackArgs("SystemRandom", args, kw, "x?", new(starlark.Value)); err != nil {
 			return nil, err
 		}
 		return newSysRandom(), nil
@@ -80,7 +80,7 @@ func secretsModule(r *pyrt.Interp) starlark.Value {
 func secretsToken(enc func([]byte) starlark.Value) pyrt.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var nV starlark.Value = starlark.None
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "nbytes?", &nV); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "nbytes?", &nV); err != nil {
 			return nil, err
 		}
 		n := secretsEntropy
@@ -106,7 +106,7 @@ func secretsToken(enc func([]byte) starlark.Value) pyrt.BuiltinFunc {
 
 func secretsRandbelow(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var nV starlark.Value
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "exclusive_upper_bound", &nV); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "exclusive_upper_bound", &nV); err != nil {
 		return nil, err
 	}
 	n, ok := pyrt.BoolToInt(nV).(starlark.Int)

@@ -390,7 +390,7 @@ func nBest(largest bool) pyrt.BuiltinFunc {
 	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var n int
 		var it, key starlark.Value = nil, starlark.None
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "n", &n, "iterable", &it, "key?", &key); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "n", &n, "iterable", &it, "key?", &key); err != nil {
 			return nil, err
 		}
 		vals, err := pyrt.ListOf(it)
@@ -421,7 +421,7 @@ func bisectFn(right, insert bool) pyrt.BuiltinFunc {
 		var a, x, key starlark.Value = nil, nil, starlark.None
 		lo := 0
 		hi := -1
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "a", &a, "x", &x, "lo?", &lo, "hi?", &hi, "key?", &key); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "a", &a, "x", &x, "lo?", &lo, "hi?", &hi, "key?", &key); err != nil {
 			return nil, err
 		}
 		vals := pyrt.Elems(a)

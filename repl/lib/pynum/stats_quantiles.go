@@ -13,7 +13,7 @@ import (
 func statQuantiles(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var data starlark.Value
 	n, method := 4, "exclusive"
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "data", &data, "n?", &n, "method?", &method); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "data", &data, "n?", &n, "method?", &method); err != nil {
 		return nil, err
 	}
 	if len(args) > 1 {

@@ -82,7 +82,7 @@ func uuidModule(r *pyrt.Interp) starlark.Value {
 // int=None, version=None): exactly one of the first five.
 func newUUID(args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var hex, bytesV, bytesLE, fields, intV, version starlark.Value = starlark.None, starlark.None, starlark.None, starlark.None, starlark.None, starlark.None
-	if err := starlark.UnpackArgs("UUID", args, kw, "hex?", &hex, "bytes?", &bytesV, "bytes_le?", &bytesLE,
+	if err := pyrt.UnpackArgs("UUID", args, kw, "hex?", &hex, "bytes?", &bytesV, "bytes_le?", &bytesLE,
 		"fields?", &fields, "int?", &intV, "version?", &version, "is_safe?", new(starlark.Value)); err != nil {
 		return nil, err
 	}
@@ -266,7 +266,7 @@ func uuidNode() uint64 {
 // 1582-10-15, strictly increasing between calls.
 func uuid1(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var nodeV, seqV starlark.Value = starlark.None, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "node?", &nodeV, "clock_seq?", &seqV); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "node?", &nodeV, "clock_seq?", &seqV); err != nil {
 		return nil, err
 	}
 	node := uuidNode()

@@ -130,7 +130,7 @@ func newArgParser(r *pyrt.Interp, args starlark.Tuple, kw []starlark.Tuple) (*ar
 	var prog, usage, desc, epilog, fmtClass, parents, prefix, argDefault, conflict, fromfile starlark.Value = starlark.None, starlark.None,
 		starlark.None, starlark.None, starlark.None, starlark.None, starlark.None, starlark.None, starlark.None, starlark.None
 	addHelp, exitOnError, allowAbbrev := true, true, true
-	if err := starlark.UnpackArgs("ArgumentParser", args, kw, "prog?", &prog, "usage?", &usage, "description?", &desc, "epilog?", &epilog,
+	if err := pyrt.UnpackArgs("ArgumentParser", args, kw, "prog?", &prog, "usage?", &usage, "description?", &desc, "epilog?", &epilog,
 		"parents?", &parents, "formatter_class?", &fmtClass, "prefix_chars?", &prefix, "fromfile_prefix_chars?", &fromfile,
 		"argument_default?", &argDefault, "conflict_handler?", &conflict, "add_help?", &addHelp, "allow_abbrev?", &allowAbbrev,
 		"exit_on_error?", &exitOnError); err != nil {

@@ -139,7 +139,7 @@ func (p *argParser) output(name string, args starlark.Tuple, kw []starlark.Tuple
 		return starlark.String(p.formatUsage()), nil
 	case "print_help", "print_usage":
 		var file starlark.Value = starlark.None
-		if err := starlark.UnpackArgs(name, args, kw, "file?", &file); err != nil {
+		if err := pyrt.UnpackArgs(name, args, kw, "file?", &file); err != nil {
 			return nil, err
 		}
 		text, err := p.formatUsage(), error(nil)
@@ -162,7 +162,7 @@ func (p *argParser) output(name string, args starlark.Tuple, kw []starlark.Tuple
 	}
 	var status starlark.Value = starlark.MakeInt(0)
 	var msg starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(name, args, kw, "status?", &status, "message?", &msg); err != nil {
+	if err := pyrt.UnpackArgs(name, args, kw, "status?", &status, "message?", &msg); err != nil {
 		return nil, err
 	}
 	text := ""
@@ -179,7 +179,7 @@ func (p *argParser) parseCall(name string, args starlark.Tuple, kw []starlark.Tu
 		return nil, pyrt.PyErrorf(pyrt.ExcNotImplemented, "parse_intermixed_args is not supported here: put the options before the positionals and use parse_args")
 	}
 	var list, nsV starlark.Value = starlark.None, starlark.None
-	if err := starlark.UnpackArgs(name, args, kw, "args?", &list, "namespace?", &nsV); err != nil {
+	if err := pyrt.UnpackArgs(name, args, kw, "args?", &list, "namespace?", &nsV); err != nil {
 		return nil, err
 	}
 	var strs []string
@@ -227,7 +227,7 @@ func (p *argParser) parseCall(name string, args starlark.Tuple, kw []starlark.Tu
 // addGroup is add_argument_group(title=None, description=None).
 func (p *argParser) addGroup(name string, args starlark.Tuple, kw []starlark.Tuple, _ *argGroup) (starlark.Value, error) {
 	var title, desc starlark.Value = starlark.None, starlark.None
-	if err := starlark.UnpackArgs(name, args, kw, "title?", &title, "description?", &desc, "conflict_handler?", new(string),
+	if err := pyrt.UnpackArgs(name, args, kw, "title?", &title, "description?", &desc, "conflict_handler?", new(string),
 		"prefix_chars?", new(string), "argument_default?", new(starlark.Value)); err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func (p *argParser) addGroup(name string, args starlark.Tuple, kw []starlark.Tup
 // container c (nil: the parser).
 func (p *argParser) addExclusive(args starlark.Tuple, kw []starlark.Tuple, c *argGroup) (starlark.Value, error) {
 	var required bool
-	if err := starlark.UnpackArgs("add_mutually_exclusive_group", args, kw, "required?", &required); err != nil {
+	if err := pyrt.UnpackArgs("add_mutually_exclusive_group", args, kw, "required?", &required); err != nil {
 		return nil, err
 	}
 	g := &argGroup{title: starlark.None, description: starlark.None, exclusive: true, required: required, parser: p, container: c}
@@ -311,7 +311,7 @@ func (p *argParser) addSubparsers(args starlark.Tuple, kw []starlark.Tuple) (sta
 	}
 	var title, desc, prog, dest, help, metavar, class, action starlark.Value = nil, nil, starlark.None, starlark.None, starlark.None, starlark.None, starlark.None, starlark.None
 	var required bool
-	if err := starlark.UnpackArgs("add_subparsers", args, kw, "title?", &title, "description?", &desc, "prog?", &prog, "dest?", &dest,
+	if err := pyrt.UnpackArgs("add_subparsers", args, kw, "title?", &title, "description?", &desc, "prog?", &prog, "dest?", &dest,
 		"required?", &required, "help?", &help, "metavar?", &metavar, "parser_class?", &class, "action?", &action); err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ var (
 	isCharJunkFn = pyrt.Builtin("IS_CHARACTER_JUNK", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var ch string
 		var ws starlark.Value = starlark.None
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "ch", &ch, "ws?", &ws); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "ch", &ch, "ws?", &ws); err != nil {
 			return nil, err
 		}
 		if s, ok := ws.(starlark.String); ok {
@@ -30,7 +30,7 @@ var (
 	})
 	isLineJunkFn = pyrt.Builtin("IS_LINE_JUNK", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var line string
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "line", &line, "pat?", new(starlark.Value)); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "line", &line, "pat?", new(starlark.Value)); err != nil {
 			return nil, err
 		}
 		return starlark.Bool(isLineJunk(line)), nil
@@ -84,7 +84,7 @@ func diffFormat(f func(a, b []string, h diffHeader) []string) pyrt.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var av, bv starlark.Value
 		h := diffHeader{n: 3, lineterm: "\n"}
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv, "fromfile?", &h.fromfile, "tofile?", &h.tofile,
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv, "fromfile?", &h.fromfile, "tofile?", &h.tofile,
 			"fromfiledate?", &h.fromdate, "tofiledate?", &h.todate, "n?", &h.n, "lineterm?", &h.lineterm); err != nil {
 			return nil, err
 		}
@@ -122,7 +122,7 @@ func junkFunc(thread *starlark.Thread, v starlark.Value) func(string) (bool, err
 func ndiff(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var av, bv, lj starlark.Value
 	var cj starlark.Value = isCharJunkFn
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv, "linejunk?", &lj, "charjunk?", &cj); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv, "linejunk?", &lj, "charjunk?", &cj); err != nil {
 		return nil, err
 	}
 	return (&differObj{d: differ{junkFunc(thread, lj), junkFunc(thread, cj)}}).compareValues(av, bv)
@@ -132,7 +132,7 @@ type differObj struct{ d differ }
 
 func newDiffer(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var lj, cj starlark.Value
-	if err := starlark.UnpackArgs("Differ", args, kw, "linejunk?", &lj, "charjunk?", &cj); err != nil {
+	if err := pyrt.UnpackArgs("Differ", args, kw, "linejunk?", &lj, "charjunk?", &cj); err != nil {
 		return nil, err
 	}
 	return &differObj{d: differ{junkFunc(thread, lj), junkFunc(thread, cj)}}, nil
@@ -167,7 +167,7 @@ func (d *differObj) Attr(name string) (starlark.Value, error) {
 	}
 	return pyrt.Builtin("compare", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var av, bv starlark.Value
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "a", &av, "b", &bv); err != nil {
 			return nil, err
 		}
 		return d.compareValues(av, bv)
@@ -178,7 +178,7 @@ func getCloseMatches(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	var word, poss starlark.Value
 	var nv starlark.Value = starlark.MakeInt(3)
 	var cv starlark.Value = starlark.Float(0.6)
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "word", &word, "possibilities", &poss, "n?", &nv, "cutoff?", &cv); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "word", &word, "possibilities", &poss, "n?", &nv, "cutoff?", &cv); err != nil {
 		return nil, err
 	}
 	n, err := starlark.AsInt32(nv)
@@ -232,7 +232,7 @@ func getCloseMatches(thread *starlark.Thread, b *starlark.Builtin, args starlark
 func diffRestore(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var delta starlark.Value
 	var which int
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "delta", &delta, "which", &which); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "delta", &delta, "which", &which); err != nil {
 		return nil, err
 	}
 	var tag string

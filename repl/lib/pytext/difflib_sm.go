@@ -66,7 +66,7 @@ func newSequenceMatcher(thread *starlark.Thread, args starlark.Tuple, kw []starl
 	var isjunk starlark.Value = starlark.None
 	var a, b starlark.Value = starlark.String(""), starlark.String("")
 	autojunk := true
-	if err := starlark.UnpackArgs("SequenceMatcher", args, kw, "isjunk?", &isjunk, "a?", &a, "b?", &b, "autojunk?", &autojunk); err != nil {
+	if err := pyrt.UnpackArgs("SequenceMatcher", args, kw, "isjunk?", &isjunk, "a?", &a, "b?", &b, "autojunk?", &autojunk); err != nil {
 		return nil, err
 	}
 	sm := &smObj{m: seqMatch{autojunk: autojunk}, in: newInterner(), isjunk: isjunk}
@@ -176,7 +176,7 @@ func (sm *smObj) Attr(name string) (starlark.Value, error) {
 	case "get_grouped_opcodes":
 		return pyrt.Builtin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			n := 3
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "n?", &n); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "n?", &n); err != nil {
 				return nil, err
 			}
 			var groups []starlark.Value
@@ -193,7 +193,7 @@ func (sm *smObj) Attr(name string) (starlark.Value, error) {
 		return pyrt.Builtin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			alo, blo := 0, 0
 			var ahiV, bhiV starlark.Value = starlark.None, starlark.None
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "alo?", &alo, "ahi?", &ahiV, "blo?", &blo, "bhi?", &bhiV); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "alo?", &alo, "ahi?", &ahiV, "blo?", &blo, "bhi?", &bhiV); err != nil {
 				return nil, err
 			}
 			ahi, bhi := len(m.a), len(m.b)

@@ -22,7 +22,7 @@ func htmlModule(r *pyrt.Interp) starlark.Value {
 		"escape": pyrt.Builtin("escape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var s starlark.Value
 			quote := true
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "s", &s, "quote?", &quote); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "s", &s, "quote?", &quote); err != nil {
 				return nil, err
 			}
 			str, ok := s.(starlark.String)
@@ -36,7 +36,7 @@ func htmlModule(r *pyrt.Interp) starlark.Value {
 		}),
 		"unescape": pyrt.Builtin("unescape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var s starlark.Value
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "s", &s); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "s", &s); err != nil {
 				return nil, err
 			}
 			str, ok := s.(starlark.String)

@@ -16,7 +16,7 @@ func shlexModule(r *pyrt.Interp) starlark.Value {
 		"split": pyrt.Builtin("split", shlexSplitFn),
 		"quote": pyrt.Builtin("quote", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var s starlark.Value
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "s", &s); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "s", &s); err != nil {
 				return nil, err
 			}
 			str, ok := s.(starlark.String)
@@ -27,7 +27,7 @@ func shlexModule(r *pyrt.Interp) starlark.Value {
 		}),
 		"join": pyrt.Builtin("join", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
-			if err := starlark.UnpackArgs(b.Name(), args, kw, "split_command", &v); err != nil {
+			if err := pyrt.UnpackArgs(b.Name(), args, kw, "split_command", &v); err != nil {
 				return nil, err
 			}
 			vals, err := pyrt.ListOf(v)
@@ -63,7 +63,7 @@ func shlexQuote(s string) string {
 func shlexSplitFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var s starlark.Value
 	comments, posix := false, true
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "s", &s, "comments?", &comments, "posix?", &posix); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "s", &s, "comments?", &comments, "posix?", &posix); err != nil {
 		return nil, err
 	}
 	str, ok := s.(starlark.String)

@@ -19,7 +19,7 @@ var (
 func init() {
 	templateType.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
-		if err := starlark.UnpackArgs("Template", args, kw, "template", &s); err != nil {
+		if err := pyrt.UnpackArgs("Template", args, kw, "template", &s); err != nil {
 			return nil, err
 		}
 		r, _ := thread.Local(pyrt.ThreadInterp).(*pyrt.Interp)

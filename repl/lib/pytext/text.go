@@ -69,7 +69,7 @@ func dedent(text string) string {
 func twIndent(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var text, prefix string
 	var pred starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kw, "text", &text, "prefix", &prefix, "predicate?", &pred); err != nil {
+	if err := pyrt.UnpackArgs(b.Name(), args, kw, "text", &text, "prefix", &prefix, "predicate?", &pred); err != nil {
 		return nil, err
 	}
 	var sb strings.Builder
@@ -208,7 +208,7 @@ func (w *wrapper) wrap(text string) []string {
 func parseWrapper(fn string, args starlark.Tuple, kw []starlark.Tuple, width int) (string, *wrapper, error) {
 	var text string
 	w := &wrapper{width: width, breakLong: true, breakHyphens: true, drop: true, replaceWS: true, expandTabs: true, placeholder: " [...]"}
-	if err := starlark.UnpackArgs(fn, args, kw, "text", &text, "width?", &w.width, "initial_indent?", &w.initial,
+	if err := pyrt.UnpackArgs(fn, args, kw, "text", &text, "width?", &w.width, "initial_indent?", &w.initial,
 		"subsequent_indent?", &w.subsequent, "break_long_words?", &w.breakLong, "break_on_hyphens?", &w.breakHyphens,
 		"drop_whitespace?", &w.drop, "replace_whitespace?", &w.replaceWS, "expand_tabs?", &w.expandTabs,
 		"max_lines?", &w.maxLines, "placeholder?", &w.placeholder, "fix_sentence_endings?", new(bool), "tabsize?", new(int)); err != nil {
@@ -303,7 +303,7 @@ func pprint(r *pyrt.Interp, print bool) pyrt.BuiltinFunc {
 		indent, width := 1, 80
 		var depth starlark.Value = starlark.None
 		compact, sortDicts, underscore := false, true, false
-		if err := starlark.UnpackArgs(b.Name(), args, kw, "object", &obj, "stream?", &stream, "indent?", &indent, "width?", &width,
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "object", &obj, "stream?", &stream, "indent?", &indent, "width?", &width,
 			"depth?", &depth, "compact?", &compact, "sort_dicts?", &sortDicts, "underscore_numbers?", &underscore); err != nil {
 			return nil, err
 		}
