@@ -85,9 +85,11 @@
 // or in a new package there, listed in repl/layers_test.go's layers and in
 // repl/stdlib.go. It is one file, <name>.go (more when it is large:
 // <name>_<part>.go), whose builder func(r *pyrt.Interp) starlark.Value
-// returns its starlarkstruct module from a table of builtins, and a line in
-// that package's modules.go (help() lists the modules from ModuleMakers;
-// drop the module's line from pymodules.go's moduleHints if it had one). It
+// returns its starlarkstruct module from a table of builtins (which unpack
+// their arguments with UnpackArgs, whose bool parameters take ints as
+// Python's do), and a line in that package's modules.go (help() lists the
+// modules from ModuleMakers; drop the module's line from pymodules.go's
+// moduleHints if it had one). It
 // uses only what pyrt exports and never another module package: what two
 // packages share moves down into pyrt. It touches files only through
 // Interp.Host.Locate and the Root it returns, and raises the exception
