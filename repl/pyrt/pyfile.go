@@ -78,6 +78,9 @@ func (e *GivenPathError) Unwrap() error { return e.FsError }
 
 func (r *Interp) OpenFile(name, mode string, encoding, errs, newline starlark.Value) (*PyFile, error) {
 	f := &PyFile{R: r, Name: name, P: r.NewPath(name), Mode: mode, Encoding: "utf-8", Errors: "strict", Newline: newline}
+	if s, ok := newline.(starlark.String); ok && s != "" && s != "\n" && s != "\r" && s != "\r\n" {
+		return nil, PyErrorf(ExcValueError, "illegal newline value: %s", string(s))
+	}
 	if s, ok := encoding.(starlark.String); ok {
 		f.Encoding = string(s)
 	}

@@ -18,18 +18,39 @@ func (d *PyDate) PyClass() *PyType {
 }
 
 func (d *PyDate) isoformat(sep string) string {
+	s, _ := d.isoformatSpec(sep, "auto")
+	return s
+}
+
+// isoformatSpec is isoformat(sep, timespec): the time to the hour, minute,
+// second, millisecond or microsecond, "auto" leaving out zero
+// microseconds; the UTC offset follows whatever the precision.
+func (d *PyDate) isoformatSpec(sep, spec string) (string, error) {
 	s := fmt.Sprintf("%04d-%02d-%02d", d.T.Year(), d.T.Month(), d.T.Day())
 	if d.DateOnly {
-		return s
+		return s, nil
 	}
-	s += fmt.Sprintf("%s%02d:%02d:%02d", sep, d.T.Hour(), d.T.Minute(), d.T.Second())
-	if us := d.T.Nanosecond() / 1000; us != 0 {
-		s += fmt.Sprintf(".%06d", us)
+	us := d.T.Nanosecond() / 1000
+	s += fmt.Sprintf("%s%02d", sep, d.T.Hour())
+	switch spec {
+	case "hours":
+	case "minutes":
+		s += fmt.Sprintf(":%02d", d.T.Minute())
+	case "seconds", "milliseconds", "microseconds", "auto":
+		s += fmt.Sprintf(":%02d:%02d", d.T.Minute(), d.T.Second())
+		switch {
+		case spec == "milliseconds":
+			s += fmt.Sprintf(".%03d", us/1000)
+		case spec == "microseconds" || spec == "auto" && us != 0:
+			s += fmt.Sprintf(".%06d", us)
+		}
+	default:
+		return "", PyErrorf(ExcValueError, "Unknown timespec value")
 	}
 	if d.Tz != nil {
 		s += offsetText(d.Tz.offset, ":")
 	}
-	return s
+	return s, nil
 }
 
 func (d *PyDate) String() string { return d.StrPy() }
@@ -200,14 +221,9 @@ func (d *PyDate) method(name string) BuiltinFunc {
 			if err := UnpackArgs(b.Name(), args, kw, "sep?", &sep, "timespec?", &spec); err != nil {
 				return nil, err
 			}
-			s := d.isoformat(sep)
-			switch spec {
-			case "seconds":
-				s = d.isoformat(sep)[:10+len(sep)+8]
-			case "minutes":
-				s = d.isoformat(sep)[:10+len(sep)+5]
-			case "milliseconds":
-				s = d.isoformat(sep)[:10+len(sep)+8] + fmt.Sprintf(".%03d", t.Nanosecond()/1e6)
+			s, err := d.isoformatSpec(sep, spec)
+			if err != nil {
+				return nil, err
 			}
 			return starlark.String(s), nil
 		}

@@ -90,7 +90,16 @@ func bytesLiteralError(err error, v starlark.Value, text string) error {
 		return err
 	}
 	msg := strings.TrimPrefix(ErrorMessage(err), "ValueError: ")
-	return PyErrorf(ExcValueError, "%s", strings.Replace(msg, pystr.Quote(text), PyRepr(v), 1))
+	return PyErrorf(ExcValueError, "%s", strings.Replace(msg, reprAtMost(pystr.Quote(text), 200), reprAtMost(PyRepr(v), 200), 1))
+}
+
+// reprAtMost is a repr cut to n characters, as CPython's %.200R writes the
+// text int() could not read.
+func reprAtMost(repr string, n int) string {
+	if pystr.CharLen(repr) <= n {
+		return repr
+	}
+	return string([]rune(repr)[:n])
 }
 
 func TextOf(v starlark.Value) (string, bool) {
@@ -108,7 +117,7 @@ func TextOf(v starlark.Value) (string, bool) {
 // and underscores between digits.
 func ParseInt(orig string, base int) (starlark.Value, error) {
 	bad := func() (starlark.Value, error) {
-		return nil, PyErrorf(ExcValueError, "invalid literal for int() with base %d: %s", base, pystr.Quote(orig))
+		return nil, PyErrorf(ExcValueError, "invalid literal for int() with base %d: %s", base, reprAtMost(pystr.Quote(orig), 200))
 	}
 	s := strings.TrimSpace(orig)
 	neg := false
