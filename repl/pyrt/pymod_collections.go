@@ -274,7 +274,7 @@ func (d *DictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) e
 			cur = starlark.MakeInt(0)
 		}
 		if sign < 0 {
-			n, err = starlark.Binary(syntax.MINUS, starlark.MakeInt(0), n)
+			n, err = Arith(syntax.MINUS, starlark.MakeInt(0), n)
 			if err != nil {
 				return err
 			}
@@ -287,7 +287,14 @@ func (d *DictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) e
 	}
 	if len(args) == 1 && args[0] != starlark.None {
 		if m, ok := args[0].(starlark.IterableMapping); ok {
+			empty := sign > 0 && d.D.Len() == 0 // CPython's update copies a mapping into an empty Counter as it is: Counter({'a': True})
 			for _, kv := range m.Items() {
+				if empty {
+					if err := d.D.SetKey(storedKey(d.D, kv[0]), kv[1]); err != nil {
+						return err
+					}
+					continue
+				}
 				if err := add(kv[0], kv[1]); err != nil {
 					return err
 				}
@@ -298,7 +305,14 @@ func (d *DictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) e
 			return err
 		}
 	}
+	emptyKw := sign > 0 && d.D.Len() == 0 // update(**kw) is update(kw), copied as it is too
 	for _, kv := range kw {
+		if emptyKw {
+			if err := d.D.SetKey(kv[0], kv[1]); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := add(kv[0], kv[1]); err != nil {
 			return err
 		}
@@ -311,7 +325,7 @@ func (d *DictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) e
 func (d *DictLike) mostCommon(n int) []starlark.Tuple {
 	items := d.D.Items()
 	sort.SliceStable(items, func(i, j int) bool {
-		gt, _ := starlark.Compare(syntax.GT, items[i][1], items[j][1])
+		gt, _ := starlark.Compare(syntax.GT, BoolToInt(items[i][1]), BoolToInt(items[j][1]))
 		return gt
 	})
 	if n >= 0 && n < len(items) {
@@ -416,7 +430,7 @@ func (d *DictLike) method(name string) BuiltinFunc {
 			return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 				var out []starlark.Value
 				for _, kv := range d.D.Items() {
-					n, _ := starlark.AsInt32(kv[1])
+					n, _ := starlark.AsInt32(BoolToInt(kv[1]))
 					for i := 0; i < n; i++ {
 						out = append(out, kv[0])
 					}
@@ -503,17 +517,17 @@ func (d *DictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 		var err error
 		switch op {
 		case syntax.PLUS:
-			v, err = starlark.Binary(syntax.PLUS, x, z)
+			v, err = Arith(syntax.PLUS, x, z)
 		case syntax.MINUS:
-			v, err = starlark.Binary(syntax.MINUS, x, z)
+			v, err = Arith(syntax.MINUS, x, z)
 		case syntax.AMP:
-			if lt, _ := starlark.Compare(syntax.LT, x, z); lt {
+			if lt, _ := starlark.Compare(syntax.LT, BoolToInt(x), BoolToInt(z)); lt {
 				v = x
 			} else {
 				v = z
 			}
 		case syntax.PIPE:
-			if gt, _ := starlark.Compare(syntax.GT, x, z); gt {
+			if gt, _ := starlark.Compare(syntax.GT, BoolToInt(x), BoolToInt(z)); gt {
 				v = x
 			} else {
 				v = z
@@ -524,7 +538,7 @@ func (d *DictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 		if err != nil {
 			return nil, err
 		}
-		if pos, _ := starlark.Compare(syntax.GT, v, starlark.MakeInt(0)); pos {
+		if pos, _ := starlark.Compare(syntax.GT, BoolToInt(v), starlark.MakeInt(0)); pos {
 			_ = out.D.SetKey(storedKey(out.D, k), v)
 		}
 	}
@@ -543,7 +557,7 @@ func (d *DictLike) Unary(op syntax.Token) (starlark.Value, error) {
 		v := kv[1]
 		if op == syntax.MINUS {
 			var err error
-			if v, err = starlark.Binary(syntax.MINUS, zero, v); err != nil {
+			if v, err = Arith(syntax.MINUS, zero, v); err != nil {
 				return nil, err
 			}
 		}
