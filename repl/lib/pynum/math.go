@@ -21,7 +21,11 @@ func MathModule(r *pyrt.Interp) starlark.Value {
 			if domain != nil && !domain(x) {
 				return nil, pyrt.PyErrorf(pyrt.ExcValueError, "math domain error")
 			}
-			return starlark.Float(f(x)), nil
+			out := f(x)
+			if math.IsInf(out, 0) && !math.IsInf(x, 0) {
+				return nil, pyrt.PyErrorf(pyrt.ExcOverflow, "math range error") // exp(1000)
+			}
+			return starlark.Float(out), nil
 		})
 	}
 	toInt := func(name string, f func(float64) float64) *starlark.Builtin {
@@ -53,10 +57,10 @@ func MathModule(r *pyrt.Interp) starlark.Value {
 		"pi": starlark.Float(math.Pi), "e": starlark.Float(math.E), "tau": starlark.Float(2 * math.Pi),
 		"inf": starlark.Float(math.Inf(1)), "nan": starlark.Float(math.NaN()),
 		"sqrt":  unary("sqrt", math.Sqrt, func(x float64) bool { return x >= 0 }),
-		"exp":   unary("exp", math.Exp, nil),
+		"exp":   unary("exp", pyrt.Exp, nil), // correctly rounded, as C's (pyrt/crmath.go)
 		"expm1": unary("expm1", math.Expm1, nil),
-		"log2":  unary("log2", math.Log2, positive),
-		"log10": unary("log10", math.Log10, positive),
+		"log2":  unary("log2", pyrt.Log2, positive),
+		"log10": unary("log10", pyrt.Log10, positive),
 		"log1p": unary("log1p", math.Log1p, func(x float64) bool { return x > -1 }),
 		"fabs":  unary("fabs", math.Abs, nil),
 		"sin":   unary("sin", math.Sin, nil), "cos": unary("cos", math.Cos, nil), "tan": unary("tan", math.Tan, nil),
@@ -80,7 +84,7 @@ func MathModule(r *pyrt.Interp) starlark.Value {
 		"isfinite": pyrt.Builtin("math.isfinite", floatPred(func(x float64) bool {
 			return !math.IsInf(x, 0) && !math.IsNaN(x)
 		})),
-		"pow":       binaryFloat("pow", math.Pow),
+		"pow":       binaryFloat("pow", pyrt.Pow),
 		"atan2":     binaryFloat("atan2", math.Atan2),
 		"copysign":  binaryFloat("copysign", math.Copysign),
 		"fmod":      binaryFloat("fmod", math.Mod),
@@ -191,7 +195,7 @@ func mathLog(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []
 		if x <= 0 {
 			return 0, pyrt.PyErrorf(pyrt.ExcValueError, "math domain error")
 		}
-		return math.Log(x), nil
+		return pyrt.Log(x), nil
 	}
 	x, err := logOf(args[0])
 	if err != nil {
