@@ -272,8 +272,7 @@ func genexpr(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	}
 	fn := args[1]
 	var pending []starlark.Value
-	var it *PyIter
-	it = NewLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
+	it := NewLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
 		for len(pending) == 0 {
 			v, ok, err := step()
 			if err != nil || !ok {
