@@ -164,6 +164,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	r.classBuiltins(g)
 	g["getattr"], g["hasattr"] = Builtin("getattr", r.pyGetattr), Builtin("hasattr", r.pyHasattr)
 	g["setattr"] = Builtin("setattr", r.pySetattr)
+	g["compile"] = Builtin("compile", r.pyCompile)
 	add(rewrite.HidSetAttr, ".=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return starlark.None, r.SetAttr(args[1], string(args[2].(starlark.String)), args[0])
 	})
