@@ -42,7 +42,7 @@ func TestHelpOn(t *testing.T) {
 		{`help("helper_03")`, "helper_03(path, pattern=\"*\", limit=10)\n    Helper 3: list up to limit paths.\n(from replib/h03.star; lib_source('h03') shows it)"},
 		{`help(helper_03)`, "helper_03(path, pattern=\"*\", limit=10)\n"},
 		{`help(run)`, "run(argv, cwd=None): "},
-		{`import textwrap` + "\nhelp(textwrap)", "textwrap: dedent fill indent shorten wrap"},
+		{`import textwrap` + "\nhelp(textwrap)", "textwrap: TextWrapper dedent fill indent shorten wrap"},
 		{`help("json")`, "json: "},
 		{`help("argparse")`, "parse_args() with no list parses []"},
 		{`help("re")`, "a backtracking engine that stops a match after 2 s"},

@@ -234,7 +234,10 @@ func (r *interp) evaluate(c *callState, code string) (value starlark.Value, err 
 	if err != nil {
 		return nil, err
 	}
-	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, LiveGlobal: r.isLive, Methods: pyrt.PyMethods}); err != nil {
+	if r.SetAttrNames == nil {
+		r.SetAttrNames = map[string]bool{}
+	}
+	if err := rewrite.ASTPass(f, rewrite.ASTOptions{Loads: pre.Loads, Marks: pre.Marks, LiveGlobal: r.isLive, Methods: pyrt.PyMethods, SetAttrs: r.SetAttrNames}); err != nil {
 		return nil, err
 	}
 	pyrt.GuardRepeats(f)

@@ -38,6 +38,10 @@ type Interp struct {
 	subclasses  map[starlark.Value][]starlark.Value  // the classes a class statement derived from each class, in order
 	qualnames   map[starlark.Value]string            // Class.method for the functions of class bodies
 	annots      map[starlark.Value]*fnAnnots         // the annotations of the functions defined with them (pyintrospect_func.go)
+	fnDicts     map[starlark.Value]*starlark.Dict    // the attributes set on functions (pyfuncattrs.go)
+	// SetAttrNames are the attribute names the session's code assigned on
+	// names, which later code reads through the runtime (package rewrite).
+	SetAttrNames map[string]bool
 	// ModState is the standard modules' own state in this interpreter,
 	// by module name (the inspect module's classes, made once).
 	ModState map[string]any

@@ -154,7 +154,7 @@ func (p *Path) parts() starlark.Tuple {
 	return t
 }
 
-var pathFields = []string{"name", "parent", "parts", "stem", "suffix", "suffixes"}
+var pathFields = []string{"anchor", "drive", "name", "parent", "parents", "parts", "root", "stem", "suffix", "suffixes"}
 
 var pathMethods = map[string]func(p *Path, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error){
 	"exists": (*Path).exists, "is_file": (*Path).isFile, "is_dir": (*Path).isDir,
@@ -196,6 +196,20 @@ func (p *Path) Attr(name string) (starlark.Value, error) {
 		return p.parent(), nil
 	case "parts":
 		return p.parts(), nil
+	case "parents": // a tuple where pathlib has its own sequence type
+		var t starlark.Tuple
+		for q := p; q.P != "." && q.P != "/"; {
+			q = q.parent()
+			t = append(t, q)
+		}
+		return t, nil
+	case "anchor", "root":
+		if strings.HasPrefix(p.P, "/") {
+			return starlark.String("/"), nil
+		}
+		return starlark.String(""), nil
+	case "drive":
+		return starlark.String(""), nil
 	}
 	m, ok := pathMethods[name]
 	if !ok {

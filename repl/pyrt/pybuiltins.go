@@ -213,7 +213,7 @@ func (r *Interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 		"any": iterWrap("any"), "all": iterWrap("all"),
 		"abs": r.pyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": PyDivmod,
 		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),
-		"next": pyNext, "iter": Unary(pyIterOf), "format": pyFormatBuiltin, "setattr": pySetattr, "id": pyID,
+		"next": pyNext, "iter": Unary(pyIterOf), "format": pyFormatBuiltin, "id": pyID,
 		"open": r.PyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return nil, PyErrorf(ExcEOF, "EOF when reading a line (the REPL has no input)")
 		},
@@ -488,19 +488,6 @@ func pyFormatBuiltin(thread *starlark.Thread, _ *starlark.Builtin, args starlark
 	}
 	s, err := formatValue(v, spec)
 	return starlark.String(s), err
-}
-
-func pySetattr(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-	var obj, v starlark.Value
-	var name string
-	if err := starlark.UnpackPositionalArgs("setattr", args, kw, 3, &obj, &name, &v); err != nil {
-		return nil, err
-	}
-	f, ok := obj.(starlark.HasSetField)
-	if !ok {
-		return nil, PyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", PyTypeName(obj), name)
-	}
-	return starlark.None, f.SetField(name, v)
 }
 
 // pyID is id(x): the address of a reference value, a hash otherwise.

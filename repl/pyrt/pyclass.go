@@ -141,6 +141,9 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 			return t.Construct(thread, args, kw)
 		}
 		r.addSubclass(b, t)
+		if err := setNames(thread, t, u); err != nil {
+			return nil, err
+		}
 		return t, initSubclass(thread, b, t, classKeywords(args))
 	}
 	return nil, PyErrorf(ExcNotImplemented, "a base class here must be a class defined in this REPL, object or an exception class (typing's NamedTuple, Enum and Protocol bases are not supported; use collections.namedtuple or a plain class)")
@@ -188,6 +191,24 @@ func classKeywords(args starlark.Tuple) []starlark.Tuple {
 		kw = append(kw, p.(starlark.Tuple))
 	}
 	return kw
+}
+
+// setNames calls __set_name__(owner, name) on each value of the class
+// body whose class defines it (a descriptor learning its attribute name),
+// in the body's order, as type.__new__ does.
+func setNames(thread *starlark.Thread, t *PyType, u *UserClass) error {
+	for _, name := range append([]string(nil), u.Order...) {
+		o, ok := u.Dict[name].(*PyObject)
+		if !ok {
+			continue
+		}
+		if f, _ := ClassLookup(o.Cls, "__set_name__"); f != nil {
+			if _, err := callBound(thread, f, o, starlark.Tuple{t, starlark.String(name)}, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // initSubclass calls the base's __init_subclass__ (a class method
@@ -382,6 +403,9 @@ func (o *PyObject) Attr(name string) (starlark.Value, error) {
 		return v, nil
 	}
 	if v, _ := ClassLookup(o.Cls, name); v != nil {
+		if out, ok, err := descriptorGet(o.thread(), v, o, o.Cls); ok {
+			return out, err
+		}
 		return bindAttr(o.thread(), v, o)
 	}
 	if ga, _ := ClassLookup(o.Cls, "__getattr__"); ga != nil && !isDunder(name) {
@@ -403,6 +427,9 @@ func (o *PyObject) SetField(name string, v starlark.Value) error {
 			return PyErrorf(ExcAttribute, "property '%s' of '%s' object has no setter", name, o.Cls.TypeName)
 		}
 		_, err := starlark.Call(o.thread(), p.fset, starlark.Tuple{o, v}, nil)
+		return err
+	}
+	if ok, err := o.descriptorSet(name, v); ok {
 		return err
 	}
 	if _, ok := o.Attrs[name]; !ok {

@@ -274,6 +274,11 @@ func (r *Interp) classBuiltins(g starlark.StringDict) {
 		if v, ok := r.ClassIntrospect(x, "__dict__"); ok {
 			return v, nil
 		}
+		if _, bound := x.(*BoundMethod); !bound {
+			if d := r.funcDict(x, true); d != nil {
+				return d, nil // a function's attributes (pyfuncattrs.go)
+			}
+		}
 		return nil, PyErrorf(ExcTypeError, "vars() argument must have __dict__ attribute")
 	})
 	g["__py_class"] = Builtin("class", r.pyClassBuiltin)

@@ -81,26 +81,28 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	})
 	add(rewrite.HidAugAttr, ".op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		x, name := args[0], string(args[1].(starlark.String))
-		h, ok := x.(starlark.HasAttrs)
-		if !ok {
-			return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(x), name)
-		}
-		old, err := h.Attr(name)
-		if err != nil {
-			return nil, err
-		}
-		if old == nil {
-			return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(x), name)
+		old, found := r.funcDictAttr(x, name)
+		if !found {
+			h, ok := x.(starlark.HasAttrs)
+			if !ok {
+				return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(x), name)
+			}
+			var err error
+			if old, err = h.Attr(name); err != nil {
+				return nil, err
+			}
+			if old == nil {
+				return nil, PyErrorf(ExcAttribute, "'%s' object has no attribute '%s'", PyTypeName(x), name)
+			}
+			if _, ok := x.(starlark.HasSetField); !ok {
+				return nil, PyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", PyTypeName(x), name)
+			}
 		}
 		v, err := augApply(thread, string(args[2].(starlark.String)), old, args[3])
 		if err != nil {
 			return nil, err
 		}
-		f, ok := x.(starlark.HasSetField)
-		if !ok {
-			return nil, PyErrorf(ExcAttribute, "'%s' object attribute '%s' is read-only", PyTypeName(x), name)
-		}
-		return starlark.None, f.SetField(name, v)
+		return starlark.None, r.SetAttr(x, name, v)
 	})
 	add(rewrite.HidIAdd, "+=", two(func(x, y starlark.Value) (starlark.Value, error) {
 		if l, ok := x.(*starlark.List); ok {
@@ -161,6 +163,11 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	r.tryBuiltins(g)
 	r.classBuiltins(g)
 	g["getattr"], g["hasattr"] = Builtin("getattr", r.pyGetattr), Builtin("hasattr", r.pyHasattr)
+	g["setattr"] = Builtin("setattr", r.pySetattr)
+	g["compile"] = Builtin("compile", r.pyCompile)
+	add(rewrite.HidSetAttr, ".=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return starlark.None, r.SetAttr(args[1], string(args[2].(starlark.String)), args[0])
+	})
 	for name, f := range map[string]BuiltinFunc{
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
@@ -185,6 +192,9 @@ func (r *Interp) DunderAttr(x starlark.Value, name string) (starlark.Value, erro
 	}
 	if v, ok, err := r.funcAttr(x, name); ok || err != nil {
 		return v, err
+	}
+	if v, ok := r.funcDictAttr(x, name); ok {
+		return v, nil
 	}
 	if h, ok := x.(starlark.HasAttrs); ok {
 		v, err := h.Attr(name)

@@ -43,7 +43,7 @@ func (r *Interp) ClassIntrospect(x starlark.Value, name string) (starlark.Value,
 	}
 	switch name {
 	case "__annotations__": // a class body's annotations (kept by __py_annotate), {} without any
-		if user == nil {
+		if _, kept := r.annots[x]; user == nil && !kept { // a TypedDict's are kept
 			return nil, false
 		}
 		d, _ := r.Annotations(x)

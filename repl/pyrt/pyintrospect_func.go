@@ -106,6 +106,10 @@ func (r *Interp) funcAttr(f starlark.Value, name string) (starlark.Value, bool, 
 		return d, true, nil
 	case "__code__":
 		return &codeObject{fn: fn}, true, nil
+	case "__dict__":
+		if d := r.funcDict(f, true); d != nil {
+			return d, true, nil
+		}
 	}
 	return nil, false, nil
 }

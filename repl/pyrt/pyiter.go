@@ -275,7 +275,7 @@ func genexpr(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	}
 	fn := args[1]
 	var pending []starlark.Value
-	return NewLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
+	it := NewLazyIter(thread, "generator", func() (starlark.Value, bool, error) {
 		for len(pending) == 0 {
 			v, ok, err := step()
 			if err != nil || !ok {
@@ -290,5 +290,30 @@ func genexpr(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 		v := pending[0]
 		pending = pending[1:]
 		return v, true, nil
-	}), nil
+	})
+	it.Extra = genexprMethods(it)
+	return it, nil
+}
+
+// genexprMethods are a generator expression's throw and close: it has no
+// handler, so a thrown exception ends it and comes back out, as in
+// (_ for _ in ()).throw(exc), the idiom of raising in a lambda.
+func genexprMethods(it *PyIter) map[string]starlark.Value {
+	return map[string]starlark.Value{
+		"throw": Builtin("throw", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if len(args) == 0 || len(args) > 3 || len(kw) > 0 {
+				return nil, PyErrorf(ExcTypeError, "throw expected at least 1 argument, got 0")
+			}
+			exc, err := thrownException(thread, args)
+			if err != nil {
+				return nil, err
+			}
+			it.done = true
+			return nil, exc
+		}),
+		"close": Builtin("close", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			it.done = true
+			return starlark.None, nil
+		}),
+	}
 }

@@ -80,6 +80,9 @@ func CallMethod(thread *starlark.Thread, recv starlark.Value, name string, args 
 	if f, ok := methodTable(recv)[name]; ok {
 		return f(thread, recv, args, kw)
 	}
+	if t, ok := recv.(*PyType); ok && t.User == nil && t.TypeName == "int" && name == "from_bytes" {
+		return intFromBytes(args, kw)
+	}
 	attr, err := GetAttr(recv, name)
 	if err != nil {
 		return nil, err
@@ -123,6 +126,10 @@ func methodTable(recv starlark.Value) map[string]methodFunc {
 		return setMethods
 	case starlark.Bytes:
 		return bytesMethods
+	case starlark.Int, starlark.Bool:
+		return intMethods // pymethods_num.go
+	case starlark.Float:
+		return floatMethods
 	}
 	return nil
 }

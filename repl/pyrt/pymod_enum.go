@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 type enumKind int
@@ -37,14 +38,53 @@ type enumInfo struct {
 	pseudo  map[string]*enumMember // composite flag values made by | & ^ ~
 }
 
-// enumAuto is auto(): its value is chosen when the class is made.
-type enumAuto struct{}
+// enumAuto is auto(): its value is chosen when the class is made. One
+// made by an operator on autos (RW = R | W in a Flag's body, where
+// CPython has already given R and W their values) has op, x and y.
+type enumAuto struct {
+	val  starlark.Value // the value chosen, once the class is made
+	op   syntax.Token
+	x, y starlark.Value
+}
 
-func (enumAuto) String() string        { return "auto()" }
-func (enumAuto) Type() string          { return "auto" }
-func (enumAuto) Freeze()               {}
-func (enumAuto) Truth() starlark.Bool  { return true }
-func (enumAuto) Hash() (uint32, error) { return 0, nil }
+func (a *enumAuto) String() string        { return "auto()" }
+func (a *enumAuto) Type() string          { return "auto" }
+func (a *enumAuto) Freeze()               {}
+func (a *enumAuto) Truth() starlark.Bool  { return true }
+func (a *enumAuto) Hash() (uint32, error) { return 0, nil }
+
+// Binary is R | W and the other operators on autos: worked out when the
+// class gives the autos their values.
+func (a *enumAuto) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if side == starlark.Right {
+		return &enumAuto{op: op, x: y, y: a}, nil
+	}
+	return &enumAuto{op: op, x: a, y: y}, nil
+}
+
+// resolveAuto is the value of v, an auto whose operands the class has
+// given values, or any other value.
+func resolveAuto(v starlark.Value) (starlark.Value, error) {
+	a, ok := v.(*enumAuto)
+	if !ok {
+		return v, nil
+	}
+	if a.val != nil {
+		return a.val, nil
+	}
+	if a.op == 0 {
+		return nil, PyErrorf(ExcTypeError, "auto() used before the class gave it a value")
+	}
+	x, err := resolveAuto(a.x)
+	if err != nil {
+		return nil, err
+	}
+	y, err := resolveAuto(a.y)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.Binary(a.op, x, y)
+}
 
 func (r *Interp) enumModule() starlark.Value {
 	base := func(name string, kind enumKind) *PyType {
@@ -54,8 +94,11 @@ func (r *Interp) enumModule() starlark.Value {
 		}
 		t := &PyType{TypeName: name, Module: "enum", Base: r.Types["object"], User: &UserClass{R: r, Dict: map[string]starlark.Value{}}}
 		t.User.enum = &enumInfo{kind: kind, cls: t, byName: map[string]*enumMember{}}
-		t.Call = func(*starlark.Thread, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return nil, PyErrorf(ExcTypeError, "%s() needs members: define a class deriving from %s", name, name)
+		t.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+			if len(args) < 2 && len(kw) == 0 {
+				return nil, PyErrorf(ExcTypeError, "%s() needs members: define a class deriving from %s, or call %s(name, names)", name, name, name)
+			}
+			return r.enumFunctional(t, args, kw)
 		}
 		r.Types[key] = t
 		return t
@@ -69,7 +112,7 @@ func (r *Interp) enumModule() starlark.Value {
 			if len(args)+len(kw) > 0 {
 				return nil, PyErrorf(ExcTypeError, "auto() takes no arguments")
 			}
-			return enumAuto{}, nil
+			return &enumAuto{}, nil
 		}),
 		"unique": Builtin("unique", enumUnique),
 	})
@@ -165,11 +208,17 @@ func (e *enumInfo) addMembers(r *Interp, u *UserClass) error {
 		if !isEnumMemberValue(name, v) {
 			continue
 		}
-		if _, ok := v.(enumAuto); ok {
+		if a, ok := v.(*enumAuto); ok {
 			var err error
-			if v, err = e.nextValue(thread, name, last); err != nil {
+			if a.op == 0 {
+				v, err = e.nextValue(thread, name, last)
+			} else {
+				v, err = resolveAuto(a)
+			}
+			if err != nil {
 				return err
 			}
+			a.val = v
 		}
 		m := &enumMember{cls: e.cls, info: e, name: name}
 		val, err := e.memberValue(thread, m, v)
@@ -327,10 +376,15 @@ func enumIterable(v starlark.Value) starlark.Value {
 	return out
 }
 
+// memberTuple is the members iteration gives: a flag's are its members
+// of one bit (RW = R | W and NONE = 0 are left out, as in 3.11).
 func (e *enumInfo) memberTuple() starlark.Tuple {
-	out := make(starlark.Tuple, len(e.members))
-	for i, m := range e.members {
-		out[i] = m
+	out := make(starlark.Tuple, 0, len(e.members))
+	for _, m := range e.members {
+		if b := m.bits(); e.kind.flag() && (b == 0 || b&(b-1) != 0) {
+			continue
+		}
+		out = append(out, m)
 	}
 	return out
 }

@@ -198,6 +198,7 @@ func (r *Interp) operatorModule() starlark.Value {
 		"attrgetter":   Builtin("operator.attrgetter", getter(true)),
 		"methodcaller": Builtin("operator.methodcaller", methodcaller),
 	}
+	r.operatorMore(m)
 	return NewModule("operator", m)
 }
 

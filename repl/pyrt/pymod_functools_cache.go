@@ -257,5 +257,10 @@ func updateWrapper(thread *starlark.Thread, wrapper, wrapped starlark.Value) (st
 	if _, ok := wrapper.(starlark.Callable); !ok {
 		return wrapper, nil
 	}
-	return &fnWrapper{fn: wrapper, wrapped: wrapped}, nil
+	w := &fnWrapper{fn: wrapper, wrapped: wrapped}
+	if r, _ := thread.Local(ThreadInterp).(*Interp); r != nil {
+		r.copyFuncDict(w, wrapper)
+		r.copyFuncDict(w, wrapped)
+	}
+	return w, nil
 }

@@ -317,7 +317,7 @@ func (r *Interp) PyPow(x, y starlark.Value) (starlark.Value, error) {
 	if fx < 0 && fy != math.Trunc(fy) && !math.IsInf(fy, 0) {
 		return nil, PyErrorf(ExcValueError, "a negative number raised to a fractional power is a complex number, which this REPL does not support")
 	}
-	out := math.Pow(fx, fy)
+	out := Pow(fx, fy) // correctly rounded, as C's pow (crmath.go)
 	if math.IsInf(out, 0) && !math.IsInf(fx, 0) && !math.IsInf(fy, 0) {
 		return nil, PyErrorf(ExcOverflow, "(34, 'Numerical result out of range')")
 	}

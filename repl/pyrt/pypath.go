@@ -20,6 +20,7 @@ func init() {
 	pathMethods["with_stem"] = (*Path).withStem
 	pathMethods["read_text"] = (*Path).readTextPy
 	pathMethods["samefile"] = (*Path).samefile
+	pathMethods["replace"] = (*Path).replace
 }
 
 // open is Path.open(mode="r", ...), the file object of open().
@@ -123,4 +124,28 @@ func (p *Path) samefile(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	return starlark.Bool(p.r.Host.Absolute(p.P) == p.r.Host.Absolute(q.P)), nil
+}
+
+// replace is Path.replace(target): rename, an existing file at target
+// removed first (a directory there is IsADirectoryError), as os.replace.
+func (p *Path) replace(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	var target starlark.Value
+	if err := UnpackArgs(b.Name(), args, kw, "target", &target); err != nil {
+		return nil, err
+	}
+	dst, err := p.r.PathOf(b.Name(), target)
+	if err != nil {
+		return nil, err
+	}
+	if root, rel, v, err := p.r.Host.Locate("replace", dst.P); err == nil {
+		if fi, err := root.Lstat(rel); err == nil {
+			if fi.IsDir() {
+				return nil, p.r.Host.FsErr("replace", v, &FsError{Op: "replace", Vpath: v, Kind: FsIsDir})
+			}
+			if err := root.Remove(rel); err != nil {
+				return nil, p.r.Host.FsErr("replace", v, err)
+			}
+		}
+	}
+	return p.Rename(thread, b, starlark.Tuple{dst}, nil)
 }

@@ -282,7 +282,7 @@ func pyLen(x starlark.Value) (int, error) {
 		return v.len()
 	case *PyType:
 		if e := enumClassOf(v); e != nil {
-			return len(e.members), nil
+			return len(e.memberTuple()), nil
 		}
 	}
 	if n := starlark.Len(x); n >= 0 {

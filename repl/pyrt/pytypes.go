@@ -70,6 +70,11 @@ func (t *PyType) Attr(name string) (starlark.Value, error) {
 		return v, nil
 	}
 	if v, _ := ClassLookup(t, name); v != nil {
+		if t.User != nil && t.User.R != nil {
+			if out, ok, err := descriptorGet(t.User.R.Thread, v, starlark.None, t); ok {
+				return out, err
+			}
+		}
 		return classAttr(t, v), nil
 	}
 	if t.User != nil {

@@ -34,6 +34,7 @@ const (
 	HidIAdd     = "+="    // name += y: a list is extended in place, a bool is an int
 	HidAugItem  = "[]op=" // x[k] op= y for the operators of augOps, when y is not a number literal
 	HidAugAttr  = ".op="  // x.name op= y, likewise
+	HidSetAttr  = ".="    // name.attr = v, the value first: a function keeps attributes (astpass_attrs.go)
 	HidLT       = "<"     // x < y and the other orderings unless a side is a string literal or both are number literals: a bool is an int
 	HidLE       = "<="
 	HidGT       = ">"
@@ -82,6 +83,9 @@ type ASTOptions struct {
 	Marks      map[markKind]map[[2]int]bool
 	LiveGlobal func(name string) bool // whether a global read in a function is looked up when it runs
 	Methods    map[string]bool        // the method names whose calls go through the runtime's dispatcher
+	// SetAttrs, when not nil, holds the attribute names earlier files
+	// assigned on names (astpass_attrs.go); the file's own are added.
+	SetAttrs map[string]bool
 }
 
 // ASTPass rewrites f in place. Its error is one Python reports before
@@ -95,7 +99,7 @@ func ASTPass(f *syntax.File, opts ASTOptions) error {
 			return true
 		})
 	}
-	w := &astWalker{opts: opts, top: topWalrus(f.Stmts)}
+	w := &astWalker{opts: opts, top: topWalrus(f.Stmts), setAttrs: setAttrNames(f, opts.SetAttrs)}
 	w.stmts(f.Stmts)
 	if w.err != nil {
 		return w.err
@@ -112,6 +116,9 @@ type astWalker struct {
 	top    map[string]bool             // the names walruses bind outside functions (astpass_walrus.go)
 	inIter int                         // walking a comprehension's iterable
 	thin   map[*syntax.LambdaExpr]bool // lambdas of the pre-pass's markers (astpass_walrus.go)
+	// setAttrs are the attribute names the file assigns on a name other
+	// than self or cls, read through the runtime (astpass_attrs.go).
+	setAttrs map[string]bool
 }
 
 func (w *astWalker) marked(k markKind, p syntax.Position) bool {
@@ -166,6 +173,9 @@ func (w *astWalker) stmt(s syntax.Stmt) syntax.Stmt {
 		if id, ok := s.LHS.(*syntax.Ident); ok && s.Op == syntax.PERCENT_EQ {
 			s.Op = syntax.EQ
 			s.RHS = &syntax.BinaryExpr{X: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, OpPos: s.OpPos, Op: syntax.PERCENT, Y: s.RHS}
+		}
+		if set := w.setAttr(s); set != nil {
+			return set
 		}
 		if aug := w.augTarget(s); aug != nil {
 			return aug
@@ -430,7 +440,7 @@ func (w *astWalker) expr(e syntax.Expr) syntax.Expr {
 		return w.call(e)
 	case *syntax.DotExpr:
 		e.X = w.expr(e.X)
-		if dunderAttrs[e.Name.Name] {
+		if dunderAttrs[e.Name.Name] || w.setAttrs[e.Name.Name] && !selfName(e.X) {
 			lit := &syntax.Literal{Token: syntax.STRING, TokenPos: e.NamePos, Raw: strconv.Quote(e.Name.Name), Value: e.Name.Name}
 			return hidden(HidDunder, e.Dot, e.X, lit)
 		}

@@ -102,7 +102,8 @@ func (w *astWalker) augTarget(s *syntax.AssignStmt) syntax.Stmt {
 		return nil
 	}
 	op := &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: strconv.Quote(name), Value: name}
-	if ix, ok := s.LHS.(*syntax.IndexExpr); numeric(s.RHS) && !(ok && isBoolLit(ix.Y)) {
+	// name.attr += 1 is the runtime's too: name may be a function
+	if ix, ok := s.LHS.(*syntax.IndexExpr); numeric(s.RHS) && !(ok && isBoolLit(ix.Y)) && attrTarget(s.LHS) == nil {
 		// counts[k] += 1 stays Starlark's unless k has a bool twin
 		// (flags[True] += 1 takes the bool as an index)
 		if !ok || stringish(ix.Y) || numeric(ix.Y) {

@@ -21,7 +21,11 @@ func MathModule(r *pyrt.Interp) starlark.Value {
 			if domain != nil && !domain(x) {
 				return nil, pyrt.PyErrorf(pyrt.ExcValueError, "math domain error")
 			}
-			return starlark.Float(f(x)), nil
+			out := f(x)
+			if math.IsInf(out, 0) && !math.IsInf(x, 0) {
+				return nil, pyrt.PyErrorf(pyrt.ExcOverflow, "math range error") // exp(1000)
+			}
+			return starlark.Float(out), nil
 		})
 	}
 	toInt := func(name string, f func(float64) float64) *starlark.Builtin {
@@ -53,21 +57,21 @@ func MathModule(r *pyrt.Interp) starlark.Value {
 		"pi": starlark.Float(math.Pi), "e": starlark.Float(math.E), "tau": starlark.Float(2 * math.Pi),
 		"inf": starlark.Float(math.Inf(1)), "nan": starlark.Float(math.NaN()),
 		"sqrt":  unary("sqrt", math.Sqrt, func(x float64) bool { return x >= 0 }),
-		"exp":   unary("exp", math.Exp, nil),
+		"exp":   unary("exp", pyrt.Exp, nil), // correctly rounded, as C's (pyrt/crmath.go)
 		"expm1": unary("expm1", math.Expm1, nil),
-		"log2":  unary("log2", math.Log2, positive),
-		"log10": unary("log10", math.Log10, positive),
+		"log2":  unary("log2", pyrt.Log2, positive),
+		"log10": unary("log10", pyrt.Log10, positive),
 		"log1p": unary("log1p", math.Log1p, func(x float64) bool { return x > -1 }),
 		"fabs":  unary("fabs", math.Abs, nil),
-		"sin":   unary("sin", math.Sin, nil), "cos": unary("cos", math.Cos, nil), "tan": unary("tan", math.Tan, nil),
-		"asin": unary("asin", math.Asin, func(x float64) bool { return x >= -1 && x <= 1 }),
-		"acos": unary("acos", math.Acos, func(x float64) bool { return x >= -1 && x <= 1 }),
-		"atan": unary("atan", math.Atan, nil), "sinh": unary("sinh", math.Sinh, nil), "cosh": unary("cosh", math.Cosh, nil),
+		"sin":   unary("sin", pyrt.Sin, nil), "cos": unary("cos", pyrt.Cos, nil), "tan": unary("tan", pyrt.Tan, nil),
+		"asin": unary("asin", pyrt.Asin, func(x float64) bool { return x >= -1 && x <= 1 }),
+		"acos": unary("acos", pyrt.Acos, func(x float64) bool { return x >= -1 && x <= 1 }),
+		"atan": unary("atan", pyrt.Atan, nil), "sinh": unary("sinh", math.Sinh, nil), "cosh": unary("cosh", math.Cosh, nil),
 		"tanh": unary("tanh", math.Tanh, nil), "asinh": unary("asinh", math.Asinh, nil),
 		"acosh":   unary("acosh", math.Acosh, func(x float64) bool { return x >= 1 }),
 		"atanh":   unary("atanh", math.Atanh, func(x float64) bool { return x > -1 && x < 1 }),
-		"degrees": unary("degrees", func(x float64) float64 { return x * 180 / math.Pi }, nil),
-		"radians": unary("radians", func(x float64) float64 { return x * math.Pi / 180 }, nil),
+		"degrees": unary("degrees", func(x float64) float64 { return x * radToDeg }, nil),
+		"radians": unary("radians", func(x float64) float64 { return x * degToRad }, nil),
 		"gamma":   unary("gamma", math.Gamma, nil),
 		"lgamma": unary("lgamma", func(x float64) float64 {
 			v, _ := math.Lgamma(x)
@@ -80,8 +84,8 @@ func MathModule(r *pyrt.Interp) starlark.Value {
 		"isfinite": pyrt.Builtin("math.isfinite", floatPred(func(x float64) bool {
 			return !math.IsInf(x, 0) && !math.IsNaN(x)
 		})),
-		"pow":       binaryFloat("pow", math.Pow),
-		"atan2":     binaryFloat("atan2", math.Atan2),
+		"pow":       binaryFloat("pow", pyrt.Pow),
+		"atan2":     binaryFloat("atan2", pyrt.Atan2),
 		"copysign":  binaryFloat("copysign", math.Copysign),
 		"fmod":      binaryFloat("fmod", math.Mod),
 		"mod":       binaryFloat("mod", math.Mod),
@@ -191,7 +195,7 @@ func mathLog(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []
 		if x <= 0 {
 			return 0, pyrt.PyErrorf(pyrt.ExcValueError, "math domain error")
 		}
-		return math.Log(x), nil
+		return pyrt.Log(x), nil
 	}
 	x, err := logOf(args[0])
 	if err != nil {
@@ -222,16 +226,20 @@ func floats(fn string, args starlark.Tuple) ([]float64, error) {
 	return out, nil
 }
 
+// degToRad and radToDeg are CPython's, worked out in floats from the
+// float π (a Go constant expression would round the exact quotient).
+var (
+	floatPi  = math.Pi
+	degToRad = floatPi / 180
+	radToDeg = 180 / floatPi
+)
+
 func mathHypot(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	xs, err := floats(b.Name(), args)
 	if err != nil {
 		return nil, err
 	}
-	s := 0.0
-	for _, x := range xs {
-		s = math.Hypot(s, x)
-	}
-	return starlark.Float(s), nil
+	return starlark.Float(pyrt.Norm(xs)), nil
 }
 
 func mathDist(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -250,11 +258,11 @@ func mathDist(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw [
 	if len(ps) != len(qs) {
 		return nil, pyrt.PyErrorf(pyrt.ExcValueError, "both points must have the same number of dimensions")
 	}
-	s := 0.0
+	diffs := make([]float64, len(ps))
 	for i := range ps {
-		s = math.Hypot(s, ps[i]-qs[i])
+		diffs[i] = ps[i] - qs[i]
 	}
-	return starlark.Float(s), nil
+	return starlark.Float(pyrt.Norm(diffs)), nil
 }
 
 func mathIsclose(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

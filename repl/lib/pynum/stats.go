@@ -23,7 +23,9 @@ func statisticsModule(r *pyrt.Interp) starlark.Value {
 		"mode":        pyrt.Builtin("statistics.mode", statMode(false)), "multimode": pyrt.Builtin("statistics.multimode", statMode(true)),
 		"variance": pyrt.Builtin("statistics.variance", statVariance(true, false)), "pvariance": pyrt.Builtin("statistics.pvariance", statVariance(false, false)),
 		"stdev": pyrt.Builtin("statistics.stdev", statVariance(true, true)), "pstdev": pyrt.Builtin("statistics.pstdev", statVariance(false, true)),
-		"quantiles":       pyrt.Builtin("statistics.quantiles", statQuantiles),
+		"quantiles":      pyrt.Builtin("statistics.quantiles", statQuantiles),
+		"geometric_mean": pyrt.Builtin("geometric_mean", statGeometricMean), "harmonic_mean": pyrt.Builtin("harmonic_mean", statHarmonicMean),
+		"median_grouped":  pyrt.Builtin("median_grouped", statMedianGrouped),
 		"StatisticsError": excStatistics,
 	})
 }
@@ -44,8 +46,8 @@ func numbers(fn string, v starlark.Value) ([]*big.Rat, []starlark.Value, bool, e
 			rats[i] = big.NewRat(int64(pyrt.B2i(bool(x))), 1)
 		case starlark.Float:
 			ints = false
-			r, ok := new(big.Rat).SetString(pystr.FloatRepr(float64(x)))
-			if !ok {
+			r := new(big.Rat).SetFloat64(float64(x)) // exact, as Fraction(x)
+			if r == nil {
 				return nil, nil, false, pyrt.PyErrorf(pyrt.ExcValueError, "%s: cannot use %s", fn, pystr.FloatRepr(float64(x)))
 			}
 			rats[i] = r

@@ -15,11 +15,12 @@ import (
 
 func textwrapModule(r *pyrt.Interp) starlark.Value {
 	return pyrt.NewModule("textwrap", starlark.StringDict{
-		"dedent":  pyrt.Builtin("textwrap.dedent", twDedent),
-		"indent":  pyrt.Builtin("textwrap.indent", twIndent),
-		"wrap":    pyrt.Builtin("textwrap.wrap", twWrap(false)),
-		"fill":    pyrt.Builtin("textwrap.fill", twWrap(true)),
-		"shorten": pyrt.Builtin("textwrap.shorten", twShorten),
+		"dedent":      pyrt.Builtin("textwrap.dedent", twDedent),
+		"indent":      pyrt.Builtin("textwrap.indent", twIndent),
+		"wrap":        pyrt.Builtin("textwrap.wrap", twWrap(false)),
+		"fill":        pyrt.Builtin("textwrap.fill", twWrap(true)),
+		"shorten":     pyrt.Builtin("textwrap.shorten", twShorten),
+		"TextWrapper": pyrt.Builtin("TextWrapper", newTextWrapper),
 	})
 }
 
@@ -99,7 +100,7 @@ type wrapper struct {
 	initial, subsequent           string
 	breakLong, breakHyphens, drop bool
 	replaceWS, expandTabs         bool
-	maxLines                      int
+	maxLines, tabsize             int
 	placeholder                   string
 }
 
@@ -132,7 +133,7 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 // wrap is TextWrapper.wrap: lines of at most width characters.
 func (w *wrapper) wrap(text string) []string {
 	if w.expandTabs {
-		text = strings.ReplaceAll(text, "\t", "        ")
+		text = expandTabs(text, w.tabsize)
 	}
 	if w.replaceWS {
 		text = strings.Map(func(r rune) rune {
@@ -207,11 +208,11 @@ func (w *wrapper) wrap(text string) []string {
 
 func parseWrapper(fn string, args starlark.Tuple, kw []starlark.Tuple, width int) (string, *wrapper, error) {
 	var text string
-	w := &wrapper{width: width, breakLong: true, breakHyphens: true, drop: true, replaceWS: true, expandTabs: true, placeholder: " [...]"}
+	w := &wrapper{width: width, breakLong: true, breakHyphens: true, drop: true, replaceWS: true, expandTabs: true, placeholder: " [...]", tabsize: 8}
 	if err := pyrt.UnpackArgs(fn, args, kw, "text", &text, "width?", &w.width, "initial_indent?", &w.initial,
 		"subsequent_indent?", &w.subsequent, "break_long_words?", &w.breakLong, "break_on_hyphens?", &w.breakHyphens,
 		"drop_whitespace?", &w.drop, "replace_whitespace?", &w.replaceWS, "expand_tabs?", &w.expandTabs,
-		"max_lines?", &w.maxLines, "placeholder?", &w.placeholder, "fix_sentence_endings?", new(bool), "tabsize?", new(int)); err != nil {
+		"max_lines?", &w.maxLines, "placeholder?", &w.placeholder, "fix_sentence_endings?", new(bool), "tabsize?", &w.tabsize); err != nil {
 		return "", nil, err
 	}
 	if w.width <= 0 {
