@@ -114,10 +114,11 @@ func (t *cellTable) cell(r rune, comb string, st tcell.Style) frameCell {
 }
 
 // renumber numbers again only what the cells of cur hold, when the
-// table has grown past maxTable (a style a link, many links): the cells
-// shown name old numbers, so the next frame is written whole.
-func (f *frameScreen) renumber() {
-	if len(f.tab.styles) <= maxTable && len(f.tab.combs) <= maxTable {
+// table has grown past maxTable (a style a link, many links), or when
+// force: the cells shown name old numbers, so the next frame is written
+// whole.
+func (f *frameScreen) renumber(force bool) {
+	if !force && len(f.tab.styles) <= maxTable && len(f.tab.combs) <= maxTable {
 		return
 	}
 	old := f.tab
@@ -168,7 +169,7 @@ func (f *frameScreen) Clear() { f.Fill(' ', tcell.StyleDefault) }
 
 func (f *frameScreen) Fill(r rune, st tcell.Style) {
 	f.fit()
-	c := f.tab.cell(r, "", st)
+	c := f.cell(r, "", st)
 	for i := range f.cur {
 		f.cur[i] = c
 	}
@@ -182,7 +183,16 @@ func (f *frameScreen) SetContent(x, y int, r rune, comb []rune, st tcell.Style) 
 	if len(comb) > 0 {
 		cs = string(comb)
 	}
-	f.cur[y*f.w+x] = f.tab.cell(r, cs, st)
+	f.cur[y*f.w+x] = f.cell(r, cs, st)
+}
+
+// cell returns the cell of r, comb and st, numbering the table again
+// first when a frame has set so many styles that numbers would run out.
+func (f *frameScreen) cell(r rune, comb string, st tcell.Style) frameCell {
+	if len(f.tab.styles) >= 1<<16-1 || len(f.tab.combs) >= 1<<16-1 {
+		f.renumber(true)
+	}
+	return f.tab.cell(r, comb, st)
 }
 
 func (f *frameScreen) SetCell(x, y int, st tcell.Style, ch ...rune) {
@@ -266,7 +276,7 @@ func (f *frameScreen) Show() {
 		f.Screen.Put(i%f.w, i/f.w, f.tab.text(c), f.tab.styles[c.st])
 	}
 	if !changed {
-		f.renumber()
+		f.renumber(false)
 		return
 	}
 	f.valid = true
@@ -279,7 +289,7 @@ func (f *frameScreen) Show() {
 		f.shownC = f.cursor
 	}
 	f.Screen.Show()
-	f.renumber()
+	f.renumber(false)
 }
 
 // Sync redraws the whole terminal from the real screen's cells (which
@@ -299,7 +309,7 @@ func fillRect(s tcell.Screen, x, y, w, h int, st tcell.Style) {
 		return
 	}
 	x0, x1 := max(x, 0), min(x+w, f.w)
-	c := f.tab.cell(' ', "", st)
+	c := f.cell(' ', "", st)
 	for j := max(y, 0); j < min(y+h, f.h); j++ {
 		row := f.cur[j*f.w : (j+1)*f.w]
 		for i := x0; i < x1; i++ {

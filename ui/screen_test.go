@@ -141,3 +141,28 @@ func TestFrameScreenManyStyles(t *testing.T) {
 		t.Errorf("the table holds %d styles", len(f.tab.styles))
 	}
 }
+
+// TestFrameScreenStylesRunOut: a frame that sets more styles than a cell
+// can number (a cell set over and over) still shows each cell as set last.
+func TestFrameScreenStylesRunOut(t *testing.T) {
+	sim := tcell.NewSimulationScreen("UTF-8")
+	f := newFrameScreen(sim)
+	if err := f.Init(); err != nil {
+		t.Fatal(err)
+	}
+	sim.SetSize(4, 1)
+	f.Clear()
+	f.SetContent(1, 0, 'k', nil, tcell.StyleDefault.Bold(true))
+	n := int32(1<<16 + 10)
+	for i := int32(1); i <= n; i++ {
+		f.SetContent(0, 0, 'x', nil, tcell.StyleDefault.Foreground(tcell.NewHexColor(i)))
+	}
+	f.Show()
+	cells, _, _ := sim.GetContents()
+	if c := cells[0]; c.Runes[0] != 'x' || c.Style != tcell.StyleDefault.Foreground(tcell.NewHexColor(n)) {
+		t.Errorf("cell 0 is %q %v", c.Runes, c.Style)
+	}
+	if c := cells[1]; c.Runes[0] != 'k' || c.Style != tcell.StyleDefault.Bold(true) {
+		t.Errorf("cell 1 is %q %v", c.Runes, c.Style)
+	}
+}
