@@ -23,12 +23,13 @@ import (
 type Stream struct {
 	text  string
 	width int
-	out   []styled.Line
+	lead  []styled.Line // the lines drawn above the diff (LinesAfter)
+	out   []styled.Line // lead, then the diff
 
 	fast   bool
 	kind   patch.Kind // Add or Replace
 	path   string
-	prefix int // lines of the sections before the last
+	prefix int // lines of the lead and of the sections before the last
 	head   int // lines of the last section's header (and note)
 	count  int // its complete "+" lines
 	body   int // lines drawn for them
@@ -40,17 +41,46 @@ const endPatch = "*** End Patch"
 // Lines returns the lines of text at width. The slice is the Stream's:
 // valid until the next call, not to be changed (appending to it is safe).
 func (s *Stream) Lines(text string, width int) []styled.Line {
-	if s.out != nil && text == s.text && width == s.width {
+	return s.LinesAfter(nil, text, width)
+}
+
+// LinesAfter is Lines with the lines of lead first (a call's name above
+// its diff): the slice returned starts with them, so that a caller who
+// draws lines above the diff need not copy the diff below them at every
+// frame. A lead other than the last call's draws the patch whole.
+func (s *Stream) LinesAfter(lead []styled.Line, text string, width int) []styled.Line {
+	same := sameLines(lead, s.lead)
+	if s.out != nil && same && text == s.text && width == s.width {
 		return s.out
 	}
-	if s.fast && width == s.width && strings.HasPrefix(text, s.text) && s.extend(text) {
+	if s.fast && same && width == s.width && strings.HasPrefix(text, s.text) && s.extend(text) {
 		s.text = text
 		return s.out
 	}
 	s.text, s.width = text, width
-	s.out = Lines(text, nil, width)
+	s.lead = append(s.lead[:0], lead...)
+	s.out = append(append([]styled.Line(nil), lead...), Lines(text, nil, width)...)
 	s.fast = s.setup()
 	return s.out
+}
+
+// sameLines reports whether a and b are the same lines.
+func sameLines(a, b []styled.Line) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Break != y.Break || x.Decoration != y.Decoration || len(x.Spans) != len(y.Spans) {
+			return false
+		}
+		for j := range x.Spans {
+			if x.Spans[j] != y.Spans[j] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // extend draws the lines of text that arrived after s.text, and reports
@@ -137,9 +167,9 @@ func (s *Stream) setup() bool {
 	// The sections before: drawn as Lines draws them, or nothing when
 	// there are none (the whole parses only if they do).
 	before := text[:at]
-	prefix := 0
+	prefix := len(s.lead)
 	if _, err := patch.Parse(before + "*** End Patch"); err == nil {
-		prefix = len(Lines(before+"*** End Patch", nil, s.width))
+		prefix += len(Lines(before+"*** End Patch", nil, s.width))
 	} else if strings.TrimSpace(before) != "*** Begin Patch" {
 		return false
 	}

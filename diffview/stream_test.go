@@ -79,3 +79,42 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// TestStreamAfter: LinesAfter draws its lead, then what Lines draws, at
+// every step, the lead changing on the way, and still draws only the
+// lines that arrived while the lead stays.
+func TestStreamAfter(t *testing.T) {
+	one := []styled.Line{styled.One("● apply_patch", styled.Style{})}
+	two := append([]styled.Line{one[0]}, styled.One("root: sub", styled.Style{}))
+	for _, src := range streamPatches {
+		for _, width := range []int{80, 12} {
+			var s, plain Stream
+			slow, plainSlow := 0, 0
+			for i := 5; ; i += 5 {
+				i = min(i, len(src))
+				lead := one
+				if i > len(src)/2 {
+					lead = two
+				}
+				got := s.LinesAfter(lead, src[:i], width)
+				want := append(append([]styled.Line(nil), lead...), Lines(src[:i], nil, width)...)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("width %d after %d bytes %q:\ngot\n%s\nwant\n%s", width, i, src[:i],
+						styled.Annotate(got), styled.Annotate(want))
+				}
+				if plain.Lines(src[:i], width); !plain.fast {
+					plainSlow++
+				}
+				if !s.fast {
+					slow++
+				}
+				if i == len(src) {
+					break
+				}
+			}
+			if slow > plainSlow+1 { // the lead's change draws it whole once
+				t.Errorf("width %d: %d steps drew the whole patch, %d without a lead", width, slow, plainSlow)
+			}
+		}
+	}
+}

@@ -371,10 +371,17 @@ func NewCallID() string {
 // and everything after it up to the next user message. Key identifies the
 // turn's content (a hash of its compact JSON), so an unchanged turn is never
 // counted again; it is empty for a turn whose counting was cancelled.
-// Messages holds each message's contribution, in order.
+// Messages holds each message's contribution, in order. Through is the
+// tokens of the whole conversation through the end of the turn, as
+// counted with it, and Upto identifies the turns that count covers (a hash
+// of their keys in order): while the turns before are those, the next
+// turn's count starts from Through instead of asking for it again. Both
+// are empty for an estimated turn.
 type TurnCount struct {
 	Key       string `json:"key"`
 	Tokens    int    `json:"tokens"`
 	Messages  []int  `json:"messages"`
 	Estimated bool   `json:"estimated,omitempty"`
+	Through   int    `json:"through,omitempty"`
+	Upto      string `json:"upto,omitempty"`
 }

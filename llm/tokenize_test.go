@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -166,16 +168,40 @@ func TestCountTurns(t *testing.T) {
 		t.Errorf("%d tokenize requests, want one per message (7)", n)
 	}
 
-	// Unchanged turns make no request; a changed last turn needs the base
-	// prefix plus one request per message.
+	// Unchanged turns make no request; a changed last turn needs one
+	// request per message, the prefixes through each (the count through
+	// the turn before is the one cached with it), and counts as a fresh
+	// count does.
 	conv2 := append(append([]llm.Message(nil), conv[:6]...), msg("user", "third, edited"), msg("assistant", "ok"))
+	texts2 := jsonText(conv2)
 	before := len(srv.Tokenizes())
 	got2 := llm.CountTurns(context.Background(), tok, llm.SplitTurns(conv2), got)
 	if got2[0].Key != got[0].Key || got2[1].Tokens != got[1].Tokens {
 		t.Errorf("cached turns changed")
 	}
-	if n := len(srv.Tokenizes()) - before; n != 3 {
-		t.Errorf("%d requests for one changed 2-message turn, want 3", n)
+	sent := tokenizeTexts(t, srv.Tokenizes()[before:])
+	want := []string{"[" + strings.Join(texts2[:7], ","), "[" + strings.Join(texts2[:8], ",")}
+	if !slices.Equal(sent, want) {
+		t.Errorf("a changed 2-message turn sent %d texts %q, want the 2 prefixes through its messages", len(sent), sent)
+	}
+	if fresh := llm.CountTurns(context.Background(), tok, llm.SplitTurns(conv2), nil); !reflect.DeepEqual(got2, fresh) {
+		t.Errorf("counted from the cache %+v, afresh %+v", got2, fresh)
+	}
+
+	// Without the turns the cached count through a turn covers (the first
+	// one dropped), a new turn after it asks for the prefix before it
+	// again, then its messages'.
+	conv3 := append(append([]llm.Message(nil), conv2[2:]...), msg("user", "fourth"))
+	texts3 := jsonText(conv3)
+	before = len(srv.Tokenizes())
+	got3 := llm.CountTurns(context.Background(), tok, llm.SplitTurns(conv3), got2)
+	sent = tokenizeTexts(t, srv.Tokenizes()[before:])
+	want = []string{"[" + strings.Join(texts3[:6], ","), "[" + strings.Join(texts3[:7], ",")}
+	if !slices.Equal(sent, want) {
+		t.Errorf("after a dropped turn sent %q, want %q", sent, want)
+	}
+	if fresh := llm.CountTurns(context.Background(), tok, llm.SplitTurns(conv3), nil); got3[2].Tokens != fresh[2].Tokens || got3[2].Through != fresh[2].Through {
+		t.Errorf("after a dropped turn counted %+v, afresh %+v", got3[2], fresh[2])
 	}
 	before = len(srv.Tokenizes())
 	llm.CountTurns(context.Background(), tok, llm.SplitTurns(conv2), got2)
@@ -185,9 +211,12 @@ func TestCountTurns(t *testing.T) {
 
 	// A failing prefix estimates that whole turn only.
 	srv.FailTokenizeWhen(func(text string) bool { return strings.Contains(text, "tool output here") })
-	got3 := llm.CountTurns(context.Background(), tok, turns, nil)
+	got3 = llm.CountTurns(context.Background(), tok, turns, nil)
 	if got3[0].Estimated || !got3[1].Estimated {
 		t.Errorf("estimated flags = %v %v", got3[0].Estimated, got3[1].Estimated)
+	}
+	if got3[1].Through != 0 || got3[1].Upto != "" {
+		t.Errorf("an estimated turn has a count through it: %+v", got3[1])
 	}
 	turnText := "[" + strings.Join(texts[2:6], ",") + "]" // the turn's messages as a compact JSON array
 	if got3[1].Tokens != llm.Estimate(turnText) || got3[1].Messages[3] != llm.Estimate(texts[5]) {
@@ -207,6 +236,22 @@ func TestCountTurns(t *testing.T) {
 	if e := llm.EstimateTurn(turns[0]); e.Tokens != llm.Estimate("["+texts[0]+","+texts[1]+"]") || !e.Estimated {
 		t.Errorf("EstimateTurn = %+v", e)
 	}
+}
+
+// tokenizeTexts returns the texts the /tokenize requests reqs counted.
+func tokenizeTexts(t *testing.T, reqs []llmtest.Request) []string {
+	t.Helper()
+	var out []string
+	for _, r := range reqs {
+		var in struct {
+			Content string `json:"content"`
+		}
+		if err := json.Unmarshal(r.Body, &in); err != nil {
+			t.Fatalf("tokenize body %q: %v", r.Body, err)
+		}
+		out = append(out, in.Content)
+	}
+	return out
 }
 
 // TestTokenizerTransientFailure: llama.cpp answers 503 while it loads the

@@ -144,7 +144,11 @@ func estimateTexts(texts [][]byte) TurnCount {
 // progressive prefixes of the compact JSON array of the whole conversation:
 // the text through message i is "[m0,m1,…,mi"; a message's count is the
 // tokens through it minus the tokens through the message before, and a
-// turn's count the sum of its messages'. When t is nil, or any prefix
+// turn's count the sum of its messages'. The count through the turn
+// before the first one counted is its cached Through when the turns up to
+// it are those it was counted with (its Upto), and otherwise asked for, so
+// that a turn added to a counted conversation costs one request per
+// message it holds. When t is nil, or any prefix
 // request of a turn fails, that turn is estimated (see EstimateTurn) and
 // marked Estimated; an estimated turn is reused from the cache like any
 // other. A turn estimated only because ctx ended, or because the server
@@ -163,10 +167,11 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 	// turn is in the cache (a session opened) it is never made, and
 	// otherwise it is made once at its size rather than by doubling.
 	size, count := 0, false
-	keys := make([]string, len(turns))
+	keys, upto := make([]string, len(turns)), make([]string, len(turns))
 	for k, turn := range turns {
 		key, sizes := turnSums(turn)
 		keys[k] = key
+		upto[k] = uptoKey(upto, k, key)
 		for _, n := range sizes {
 			size += 1 + n
 		}
@@ -205,6 +210,9 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 		}
 		if c, ok := cached[key]; ok {
 			out[k], baseKnown = c, false
+			if c.Through > 0 && c.Upto == upto[k] && !c.Estimated {
+				base, baseKnown = c.Through, true // what the turns through it count
+			}
 			continue
 		}
 		if t == nil {
@@ -226,10 +234,22 @@ func CountTurns(ctx context.Context, t *Tokenizer, turns [][]Message, cache []Tu
 			}
 			continue
 		}
-		tc.Key = key
+		tc.Key, tc.Through, tc.Upto = key, last, upto[k]
 		out[k], base, baseKnown = tc, last, true
 	}
 	return out
+}
+
+// uptoKey is the Upto of turn k whose key is key, upto holding those of
+// the turns before it: a hash of the keys of turns 0 through k.
+func uptoKey(upto []string, k int, key string) string {
+	h := sha256.New()
+	if k > 0 {
+		h.Write([]byte(upto[k-1]))
+	}
+	h.Write([]byte{'\n'})
+	h.Write([]byte(key))
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // prefixText is all[:n] as a string, without copying it: all is only

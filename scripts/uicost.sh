@@ -2,7 +2,7 @@
 # The UI's streaming cost under tmux: CPU, terminal writes and peak RSS of
 # harness (and optionally crush) while a long reply streams.
 #
-# Usage: scripts/uicost.sh [-tokens N] [-rate R] [-shape S] [-turns N] [-crush PATH] [-before PATH] [-only NAME]
+# Usage: scripts/uicost.sh [-tokens N] [-rate R] [-shape S] [-turns N] [-crush PATH] [-before PATH] [-only NAME] [-profile DIR]
 #
 # It builds harness and scripts/uicost, starts the scripted endpoint
 # (uicost serve: N four-byte tokens, one per SSE chunk, R tokens a second),
@@ -27,12 +27,16 @@
 # Needs go and tmux. Everything lives in a temporary folder, removed at the
 # end (set UICOST_KEEP=1 to keep it; UICOST_PIPE=1 also saves there what
 # each case wrote to its terminal, as NAME.out). -only runs one case.
+# -profile DIR builds harness with -tags cpuprofile and writes a CPU profile
+# of each harness case over its stream to DIR/NAME.pprof (go tool pprof
+# DIR/harness DIR/NAME.pprof; the binary is copied there too); the
+# profiler's own cost is in that run's figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 export PATH="/usr/local/go/bin:$PATH"
 
-tokens=20000 rate=500 turns=2000 crush="" before="" only="" shape=prose
+tokens=20000 rate=500 turns=2000 crush="" before="" only="" shape=prose profile=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-tokens) tokens="$2"; shift 2 ;;
@@ -42,7 +46,8 @@ while [ $# -gt 0 ]; do
 	-crush) crush="$2"; shift 2 ;;
 	-before) before="$2"; shift 2 ;;
 	-only) only="$2"; shift 2 ;;
-	*) echo "usage: $0 [-tokens N] [-rate R] [-shape prose|paragraph|fence|patch] [-turns N] [-crush PATH] [-before PATH] [-only empty|resumed|crush|before-empty|before-resumed]" >&2; exit 2 ;;
+	-profile) profile="$2"; shift 2 ;;
+	*) echo "usage: $0 [-tokens N] [-rate R] [-shape prose|paragraph|fence|patch] [-turns N] [-crush PATH] [-before PATH] [-only empty|resumed|crush|before-empty|before-resumed] [-profile DIR]" >&2; exit 2 ;;
 	esac
 done
 command -v tmux >/dev/null || { echo "uicost: tmux is not installed (apt-get install tmux)" >&2; exit 1; }
@@ -57,7 +62,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$work/harness" ./cmd/harness
+if [ -n "$profile" ]; then
+	mkdir -p "$profile"
+	profile="$(cd "$profile" && pwd)"
+	go build -tags cpuprofile -o "$work/harness" ./cmd/harness
+	cp "$work/harness" "$profile/harness"
+else
+	go build -o "$work/harness" ./cmd/harness
+fi
 go build -o "$work/uicost" ./scripts/uicost
 "$work/uicost" serve -url "$work/url" -done "$work/done" -tokens "$tokens" -rate "$rate" -shape "$shape" 2>"$work/serve.log" &
 server=$!
@@ -86,8 +98,10 @@ screen() { tmux -L "$sock" capture-pane -p -t "$1"; }
 run() {
 	local name="$1" ready="$2"
 	shift 2
+	local prof="" # the CPU profile of this case: harness's own, with -profile
+	if [ -n "$profile" ] && [ "$1" = "$work/harness" ]; then prof="$profile/$name.pprof"; fi
 	tmux -u -L "$sock" new-session -d -s "$name" -x 200 -y 50 -c "$work/repo" \
-		"env HARNESS_HOME=$work/home XDG_CONFIG_HOME=$work/xdg/config XDG_DATA_HOME=$work/xdg/data $*"
+		"env HARNESS_HOME=$work/home XDG_CONFIG_HOME=$work/xdg/config XDG_DATA_HOME=$work/xdg/data ${prof:+HARNESS_CPUPROFILE=$prof} $*"
 	local pid
 	pid="$(tmux -L "$sock" display -p -t "$name" '#{pane_pid}')"
 	if [ -n "${UICOST_PIPE:-}" ]; then tmux -L "$sock" pipe-pane -t "$name" "cat >$work/$name.out"; fi
@@ -104,6 +118,7 @@ run() {
 	local open_cpu="$b" done_before
 	done_before="$(wc -l <"$work/done")"
 	local c0 w0 b0 t0
+	if [ -n "$prof" ]; then kill -USR1 "$pid"; fi
 	c0="$(cpu "$pid")" w0="$(writes "$pid")" b0="$(wbytes "$pid")" t0="$(date +%s.%N)"
 	tmux -L "$sock" send-keys -t "$name" "Write a long answer." Enter
 	local limit=$((tokens / rate * 3 + 60))
@@ -116,6 +131,7 @@ run() {
 	done
 	local c1 w1 b1 t1
 	c1="$(cpu "$pid")" w1="$(writes "$pid")" b1="$(wbytes "$pid")" t1="$(date +%s.%N)"
+	if [ -n "$prof" ]; then kill -USR2 "$pid"; fi
 	screen "$name" | grep -q "eam end\]" || { echo "$name: the reply's end never showed:"; screen "$name"; }
 	a="$(cpu "$pid")"
 	local quiet=0

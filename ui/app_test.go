@@ -680,6 +680,61 @@ func TestTurnStartCountsEarlierTurns(t *testing.T) {
 	want(2)
 }
 
+// TestTurnStartSavesNoSameCounts: the count at a turn's start that finds
+// every earlier turn as counted before saves nothing (it would rewrite the
+// whole session's file); the count at its end, with the new turn, saves.
+func TestTurnStartSavesNoSameCounts(t *testing.T) {
+	counted := make(chan int, 4)
+	count := func(_ context.Context, turns [][]llm.Message, _ []llm.TurnCount) []llm.TurnCount {
+		out := make([]llm.TurnCount, len(turns))
+		for i, msgs := range turns {
+			out[i] = llm.TurnCount{Key: llm.TurnKey(msgs), Tokens: 5, Messages: make([]int, len(msgs))}
+		}
+		defer func() { counted <- len(turns) }()
+		return out
+	}
+	release := make(chan struct{})
+	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+		if prompt == "two" {
+			f.events.Emit(rlm.Conversation{Items: f.Conversation()})
+			<-release
+		}
+	}}
+	u := startUI(t, 80, 12, be, func(o *Options) { o.CountTurns = count })
+	saves := func(want int) {
+		t.Helper()
+		select {
+		case <-counted:
+		case <-time.After(5 * time.Second):
+			t.Fatal("no count")
+		}
+		for deadline := time.Now().Add(5 * time.Second); ; { // taken back after the save
+			busy := true
+			u.onUI(func() { busy = u.app.recounting })
+			if !busy {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the count was never taken")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		be.mu.Lock()
+		defer be.mu.Unlock()
+		if be.saves != want {
+			t.Fatalf("%d saves of the counts, want %d", be.saves, want)
+		}
+	}
+	u.typeText("one")
+	u.key(tcell.KeyEnter, 0, 0)
+	saves(1)
+	u.typeText("two")
+	u.key(tcell.KeyEnter, 0, 0)
+	saves(1) // "one" again, as counted
+	close(release)
+	saves(2)
+}
+
 // TestStatusScrollHintFirst: on a status line too narrow for every hint,
 // the scroll hint is not the one cut off.
 func TestStatusScrollHintFirst(t *testing.T) {

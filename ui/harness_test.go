@@ -43,6 +43,7 @@ type fakeBackend struct {
 	prompts []string
 	renames []string
 	cache   []llm.TurnCount
+	saves   int // SetTurnTokenCache calls
 }
 
 func (f *fakeBackend) Turn(ctx context.Context, prompt string) (rlm.Result, error) {
@@ -105,6 +106,7 @@ func (f *fakeBackend) SetTurnTokenCache(c []llm.TurnCount) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cache = c
+	f.saves++
 	return nil
 }
 

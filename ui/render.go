@@ -326,22 +326,24 @@ func (b *block) callLines(w int) []styled.Line {
 		if b.r.streaming {
 			text = wholeMarkers(text)
 		}
-		var diff []styled.Line
-		switch {
-		case text == "":
-		case old == nil && b.r.streaming:
-			diff = b.live().diff.Lines(text, w) // drawn as the patch arrives
-		default:
-			diff = diffview.Lines(text, old, w)
-		}
 		out := []styled.Line{styled.One("● "+b.name, plainSt)}
-		if b.r.failure != "" {
-			out, diff = notAppliedHead(b.name, b.r.failure, w), notAppliedDiff(diff)
-		}
 		if r := get("root"); r != "" {
 			out = append(out, styled.One("root: "+r, plainSt))
 		}
-		out = append(out, diff...)
+		switch {
+		case text == "":
+		case old == nil && b.r.streaming && b.r.failure == "":
+			// Drawn as the patch arrives, below out: the lines drawn
+			// before are not copied again.
+			out = b.live().diff.LinesAfter(out, text, w)
+		default:
+			diff := diffview.Lines(text, old, w)
+			if b.r.failure != "" {
+				out = append(notAppliedHead(b.name, b.r.failure, w), out[1:]...)
+				diff = notAppliedDiff(diff)
+			}
+			out = append(out, diff...)
+		}
 		for _, f := range fields {
 			if f.key != "patch" && f.key != "root" {
 				out = plainLines(f.key+": "+f.val, w, plainSt, out)

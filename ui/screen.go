@@ -32,22 +32,101 @@ type frameScreen struct {
 	valid  bool        // shown is what the real screen holds (false after a resize or Init)
 	cursor frameCursor // where the frame puts the cursor
 	shownC frameCursor // where the real screen has it
+	tab    cellTable   // the styles and combining characters the cells name
 }
 
-// frameCell is one cell: a character, its combining characters and style.
+// frameCell is one cell: a character, and its style and combining
+// characters as numbers in the frameScreen's cellTable. Eight bytes
+// compared as one, where a tcell.Style alone is fifty with two strings:
+// setting, clearing and comparing the grids of a frame is a copy and a
+// compare of 8 bytes a cell.
 type frameCell struct {
 	r    rune
-	comb string
-	st   tcell.Style
+	st   uint16 // tab.styles[st]
+	comb uint16 // tab.combs[comb]; 0: none
 }
 
-// text is the cell's characters as Put takes them; an ASCII character's
+// cellTable numbers the styles and combining characters that cells hold.
+type cellTable struct {
+	styles  []tcell.Style
+	styleID map[tcell.Style]uint16
+	combs   []string // combs[0] is ""
+	combID  map[string]uint16
+	last    tcell.Style // the style numbered last, and its number
+	lastID  uint16
+	hasLast bool
+}
+
+// newCellTable returns a table whose number 0 is the default style and
+// no combining characters, which a zero frameCell holds.
+func newCellTable() cellTable {
+	return cellTable{
+		styles: []tcell.Style{tcell.StyleDefault}, styleID: map[tcell.Style]uint16{tcell.StyleDefault: 0},
+		combs: []string{""}, combID: map[string]uint16{},
+	}
+}
+
+// maxTable is the most styles, or combining sequences, a cellTable
+// numbers; past it, Show numbers again only those the cells hold.
+const maxTable = 1 << 12
+
+// style returns st's number.
+func (t *cellTable) style(st tcell.Style) uint16 {
+	if t.hasLast && st == t.last {
+		return t.lastID
+	}
+	id, ok := t.styleID[st]
+	if !ok {
+		id = uint16(len(t.styles))
+		t.styles = append(t.styles, st)
+		t.styleID[st] = id
+	}
+	t.last, t.lastID, t.hasLast = st, id, true
+	return id
+}
+
+// comb returns the number of the combining characters cs.
+func (t *cellTable) comb(cs string) uint16 {
+	if cs == "" {
+		return 0
+	}
+	id, ok := t.combID[cs]
+	if !ok {
+		id = uint16(len(t.combs))
+		t.combs = append(t.combs, cs)
+		t.combID[cs] = id
+	}
+	return id
+}
+
+// text is cell c's characters as Put takes them; an ASCII character's
 // string is shared, not allocated (SetContent allocates one per cell).
-func (c frameCell) text() string {
-	if c.comb == "" && c.r >= 0 && c.r < utf8.RuneSelf {
+func (t *cellTable) text(c frameCell) string {
+	if c.comb == 0 && c.r >= 0 && c.r < utf8.RuneSelf {
 		return asciiStrings[c.r]
 	}
-	return string(c.r) + c.comb
+	return string(c.r) + t.combs[c.comb]
+}
+
+// cell returns the cell of r, comb and st.
+func (t *cellTable) cell(r rune, comb string, st tcell.Style) frameCell {
+	return frameCell{r: r, st: t.style(st), comb: t.comb(comb)}
+}
+
+// renumber numbers again only what the cells of cur hold, when the
+// table has grown past maxTable (a style a link, many links), or when
+// force: the cells shown name old numbers, so the next frame is written
+// whole.
+func (f *frameScreen) renumber(force bool) {
+	if !force && len(f.tab.styles) <= maxTable && len(f.tab.combs) <= maxTable {
+		return
+	}
+	old := f.tab
+	f.tab = newCellTable()
+	for i, c := range f.cur {
+		f.cur[i] = f.tab.cell(c.r, old.combs[c.comb], old.styles[c.st])
+	}
+	f.valid = false
 }
 
 var asciiStrings = func() (t [utf8.RuneSelf]string) {
@@ -64,7 +143,9 @@ type frameCursor struct {
 
 var _ tcell.Screen = (*frameScreen)(nil)
 
-func newFrameScreen(s tcell.Screen) *frameScreen { return &frameScreen{Screen: s} }
+func newFrameScreen(s tcell.Screen) *frameScreen {
+	return &frameScreen{Screen: s, tab: newCellTable()}
+}
 
 // Init initializes the real screen; the next frame is written whole.
 func (f *frameScreen) Init() error {
@@ -88,7 +169,7 @@ func (f *frameScreen) Clear() { f.Fill(' ', tcell.StyleDefault) }
 
 func (f *frameScreen) Fill(r rune, st tcell.Style) {
 	f.fit()
-	c := frameCell{r: r, st: st}
+	c := f.cell(r, "", st)
 	for i := range f.cur {
 		f.cur[i] = c
 	}
@@ -98,11 +179,20 @@ func (f *frameScreen) SetContent(x, y int, r rune, comb []rune, st tcell.Style) 
 	if x < 0 || y < 0 || x >= f.w || y >= f.h {
 		return
 	}
-	c := frameCell{r: r, st: st}
+	cs := ""
 	if len(comb) > 0 {
-		c.comb = string(comb)
+		cs = string(comb)
 	}
-	f.cur[y*f.w+x] = c
+	f.cur[y*f.w+x] = f.cell(r, cs, st)
+}
+
+// cell returns the cell of r, comb and st, numbering the table again
+// first when a frame has set so many styles that numbers would run out.
+func (f *frameScreen) cell(r rune, comb string, st tcell.Style) frameCell {
+	if len(f.tab.styles) >= 1<<16-1 || len(f.tab.combs) >= 1<<16-1 {
+		f.renumber(true)
+	}
+	return f.tab.cell(r, comb, st)
 }
 
 func (f *frameScreen) SetCell(x, y int, st tcell.Style, ch ...rune) {
@@ -155,10 +245,10 @@ func (f *frameScreen) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
 	}
 	c := f.cur[y*f.w+x]
 	var comb []rune
-	if c.comb != "" {
-		comb = []rune(c.comb)
+	if c.comb != 0 {
+		comb = []rune(f.tab.combs[c.comb])
 	}
-	return c.r, comb, c.st, max(cellWidth(c.r), 1)
+	return c.r, comb, f.tab.styles[c.st], max(cellWidth(c.r), 1)
 }
 
 func (f *frameScreen) ShowCursor(x, y int) { f.cursor = frameCursor{x, y, true} }
@@ -183,9 +273,10 @@ func (f *frameScreen) Show() {
 			}
 		}
 		f.shown[i] = c
-		f.Screen.Put(i%f.w, i/f.w, c.text(), c.st)
+		f.Screen.Put(i%f.w, i/f.w, f.tab.text(c), f.tab.styles[c.st])
 	}
 	if !changed {
+		f.renumber(false)
 		return
 	}
 	f.valid = true
@@ -198,6 +289,7 @@ func (f *frameScreen) Show() {
 		f.shownC = f.cursor
 	}
 	f.Screen.Show()
+	f.renumber(false)
 }
 
 // Sync redraws the whole terminal from the real screen's cells (which
@@ -217,7 +309,7 @@ func fillRect(s tcell.Screen, x, y, w, h int, st tcell.Style) {
 		return
 	}
 	x0, x1 := max(x, 0), min(x+w, f.w)
-	c := frameCell{r: ' ', st: st}
+	c := f.cell(' ', "", st)
 	for j := max(y, 0); j < min(y+h, f.h); j++ {
 		row := f.cur[j*f.w : (j+1)*f.w]
 		for i := x0; i < x1; i++ {

@@ -91,3 +91,78 @@ func TestFrameScreen(t *testing.T) {
 		t.Errorf("after a resize: %d cells set, %d shows; want 18, 1", cs.sets, cs.shows)
 	}
 }
+
+// TestFrameScreenManyStyles: past the most styles its table numbers (a
+// colour for every cell, frame after frame), the frame screen still shows
+// each cell in its style and character, combining characters included,
+// and reads them back as set.
+func TestFrameScreenManyStyles(t *testing.T) {
+	sim := tcell.NewSimulationScreen("UTF-8")
+	f := newFrameScreen(sim)
+	if err := f.Init(); err != nil {
+		t.Fatal(err)
+	}
+	sim.SetSize(40, 30)
+	n := 0
+	for frame := 0; frame < 6; frame++ {
+		f.Clear()
+		for y := 0; y < 30; y++ {
+			for x := 0; x < 40; x++ {
+				n++
+				st := tcell.StyleDefault.Foreground(tcell.NewHexColor(int32(n)))
+				var comb []rune
+				if n%7 == 0 {
+					comb = []rune{'\u0301' + rune(n%50)}
+				}
+				f.SetContent(x, y, 'a'+rune(n%26), comb, st)
+			}
+		}
+		// What the cells hold, as set: read back from the frame.
+		r, comb, st, _ := f.GetContent(3, 2)
+		want := n - 40*30 + 2*40 + 3 + 1
+		if r != 'a'+rune(want%26) || st != tcell.StyleDefault.Foreground(tcell.NewHexColor(int32(want))) {
+			t.Fatalf("frame %d: GetContent(3, 2) = %q %v, want %q", frame, r, st, 'a'+rune(want%26))
+		}
+		if (want%7 == 0) != (len(comb) == 1) {
+			t.Fatalf("frame %d: combining characters %q", frame, comb)
+		}
+		f.Show()
+		cells, w, _ := sim.GetContents()
+		k := n - 40*30
+		for i, c := range cells {
+			k++
+			wantSt := tcell.StyleDefault.Foreground(tcell.NewHexColor(int32(k)))
+			if len(c.Runes) == 0 || c.Runes[0] != 'a'+rune(k%26) || c.Style != wantSt || (k%7 == 0) != (len(c.Runes) == 2) {
+				t.Fatalf("frame %d: cell %d,%d is %q %v", frame, i%w, i/w, c.Runes, c.Style)
+			}
+		}
+	}
+	if len(f.tab.styles) > maxTable+40*30 {
+		t.Errorf("the table holds %d styles", len(f.tab.styles))
+	}
+}
+
+// TestFrameScreenStylesRunOut: a frame that sets more styles than a cell
+// can number (a cell set over and over) still shows each cell as set last.
+func TestFrameScreenStylesRunOut(t *testing.T) {
+	sim := tcell.NewSimulationScreen("UTF-8")
+	f := newFrameScreen(sim)
+	if err := f.Init(); err != nil {
+		t.Fatal(err)
+	}
+	sim.SetSize(4, 1)
+	f.Clear()
+	f.SetContent(1, 0, 'k', nil, tcell.StyleDefault.Bold(true))
+	n := int32(1<<16 + 10)
+	for i := int32(1); i <= n; i++ {
+		f.SetContent(0, 0, 'x', nil, tcell.StyleDefault.Foreground(tcell.NewHexColor(i)))
+	}
+	f.Show()
+	cells, _, _ := sim.GetContents()
+	if c := cells[0]; c.Runes[0] != 'x' || c.Style != tcell.StyleDefault.Foreground(tcell.NewHexColor(n)) {
+		t.Errorf("cell 0 is %q %v", c.Runes, c.Style)
+	}
+	if c := cells[1]; c.Runes[0] != 'k' || c.Style != tcell.StyleDefault.Bold(true) {
+		t.Errorf("cell 1 is %q %v", c.Runes, c.Style)
+	}
+}

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -182,7 +183,10 @@ func (a *App) recount() {
 	a.recounting = true
 	go func() {
 		counts := count(context.Background(), turns, cache)
-		err := be.SetTurnTokenCache(counts)
+		var err error
+		if !sameCounts(counts, cache) { // a turn's start recounts turns counted before: no save
+			err = be.SetTurnTokenCache(counts)
+		}
 		a.post(func() {
 			a.recounting = false
 			if a.recountAgain {
@@ -199,6 +203,16 @@ func (a *App) recount() {
 			}
 		})
 	}()
+}
+
+// sameCounts reports whether a and b are the same counts: saving a in
+// place of b would change nothing but rewrite the session's file (megabytes
+// for a long one).
+func sameCounts(a, b []llm.TurnCount) bool {
+	return slices.EqualFunc(a, b, func(x, y llm.TurnCount) bool {
+		return x.Key == y.Key && x.Tokens == y.Tokens && x.Estimated == y.Estimated &&
+			x.Through == y.Through && x.Upto == y.Upto && slices.Equal(x.Messages, y.Messages)
+	})
 }
 
 // toggleHidden hides or restores root turn number turn (a click in the

@@ -149,7 +149,8 @@ func streamed(r llmtest.Reply) int {
 }
 
 // request is what serve looks at in a chat request: the tools it offers
-// (a subagent's include repl) and how many tool results it holds.
+// (a subagent's include repl) and how many tool results its last turn
+// holds (after its last user message).
 type request struct {
 	tools   map[string]bool
 	results int
@@ -162,7 +163,10 @@ func parse(r llmtest.Request) request {
 		req.tools[name] = true
 	}
 	for _, m := range b.Messages {
-		if m.Role == "tool" {
+		switch m.Role {
+		case "user": // a resumed session's earlier turns have results of their own
+			req.results = 0
+		case "tool":
 			req.results++
 		}
 	}
