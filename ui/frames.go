@@ -19,10 +19,13 @@ const frameInterval = 16 * time.Millisecond
 // changed) is drawn 60 times a second, one whose every frame moves the
 // whole screen (a long code block scrolling as it grows, where the
 // terminal's cost is every visible cell) at fewer, so that drawing takes
-// about a twelfth of a core at most (down to 20 frames a second on a slow
-// or busy machine), instead of a whole one. Keys are not paced.
+// about a seventeenth of a core at most (down to 20 frames a second when a
+// frame costs 3 ms, as a scrolling 200×50 screen does under tmux), instead
+// of a whole one. Keys are not paced. (12 gave 25 frames a second there
+// and 11–14 % of a core for a streaming code block or patch; 16 gives
+// 9–11 %, measured with scripts/uicost.sh.)
 const (
-	frameShare       = 12
+	frameShare       = 16
 	maxFrameInterval = 50 * time.Millisecond
 )
 

@@ -229,8 +229,9 @@ func TestFrameGap(t *testing.T) {
 	for _, tc := range []struct{ cost, want time.Duration }{
 		{0, frameInterval},
 		{frameInterval / frameShare, frameInterval},
-		{2 * time.Millisecond, 24 * time.Millisecond},
-		{4 * time.Millisecond, 48 * time.Millisecond},
+		{2 * time.Millisecond, 32 * time.Millisecond},
+		{3 * time.Millisecond, 48 * time.Millisecond},
+		{4 * time.Millisecond, maxFrameInterval},
 		{time.Second, maxFrameInterval},
 	} {
 		if got := frameGap(tc.cost); got != tc.want {

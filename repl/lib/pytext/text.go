@@ -167,21 +167,10 @@ func (w *wrapper) wrap(text string) []string {
 			}
 			break
 		}
-		if i < len(chunks) && runes(chunks[i]) > width && (len(cur) == 0 || n < width) {
-			if w.breakLong {
-				room := max(width-n, 1)
-				if len(cur) > 0 && n >= width {
-					room = 0
-				}
-				if room > 0 {
-					c := []rune(chunks[i])
-					cur = append(cur, string(c[:room]))
-					chunks[i] = string(c[room:])
-					n += room
-				}
-			} else if len(cur) == 0 {
-				cur = append(cur, chunks[i])
-				i++
+		if i < len(chunks) && runes(chunks[i]) > width {
+			cur = w.longWord(chunks, i, cur, width-n, width)
+			if len(cur) > 0 && i < len(chunks) && chunks[i] == "" {
+				i++ // the whole word went on this line
 			}
 		}
 		if w.drop && len(cur) > 0 && strings.TrimSpace(cur[len(cur)-1]) == "" {
@@ -204,6 +193,45 @@ func (w *wrapper) wrap(text string) []string {
 		}
 	}
 	return lines
+}
+
+// longWord is CPython's _handle_long_word: a word longer than the line
+// is cut to the room left (at its last hyphen before it when hyphens
+// break), the cut part joins cur, even when empty (so that dropping the
+// line's trailing whitespace drops that empty part and not the space
+// before it, as CPython does), and the rest stays in chunks[i]. Without
+// breakLong the word takes a line of its own.
+func (w *wrapper) longWord(chunks []string, i int, cur []string, room, width int) []string {
+	if width < 1 {
+		room = 1
+	}
+	if !w.breakLong {
+		if len(cur) == 0 {
+			cur = append(cur, chunks[i])
+			chunks[i] = ""
+		}
+		return cur
+	}
+	c := []rune(chunks[i])
+	end := min(max(room, 0), len(c))
+	if w.breakHyphens && len(c) > room {
+		if h := lastHyphen(c[:end]); h > 0 {
+			end = h + 1
+		}
+	}
+	chunks[i] = string(c[end:])
+	return append(cur, string(c[:end]))
+}
+
+// lastHyphen is the index of the last '-' in c that has something other
+// than hyphens before it, or -1.
+func lastHyphen(c []rune) int {
+	for h := len(c) - 1; h > 0; h-- {
+		if c[h] == '-' && strings.Trim(string(c[:h]), "-") != "" {
+			return h
+		}
+	}
+	return -1
 }
 
 func parseWrapper(fn string, args starlark.Tuple, kw []starlark.Tuple, width int) (string, *wrapper, error) {
