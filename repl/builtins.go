@@ -17,6 +17,7 @@ import (
 	"harness/jail"
 	"harness/repl/lib/pydata"
 	"harness/repl/lib/pynum"
+	"harness/repl/lib/pytext"
 	"harness/repl/pyrt"
 )
 
@@ -65,7 +66,7 @@ func (r *interp) builtins() starlark.StringDict {
 		"math":   math.Module,
 		"time":   ltime.Module,
 		"struct": starlark.NewBuiltin("struct", starlarkstruct.Make),
-		"re":     r.ReModule(),
+		"re":     pytext.ReModule(r.Interp),
 	}
 	impl := map[string]pyrt.BuiltinFunc{
 		"FYI": r.fyi, "help": r.help, "run": r.run, "Path": r.PathCtor, "try_call": r.tryCall,

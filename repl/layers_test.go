@@ -32,6 +32,7 @@ var layers = []layer{
 	{pkg: "harness/repl/lib/pyarchive", imports: libImports},
 	{pkg: "harness/repl/lib/pydata", imports: libImports},
 	{pkg: "harness/repl/lib/pydev", imports: libImports},
+	{pkg: "harness/repl/lib/pylang", imports: libImports},
 	{pkg: "harness/repl/lib/pyfs", imports: libImports},
 	{pkg: "harness/repl/lib/pynum", imports: libImports},
 	{pkg: "harness/repl/lib/pytext", imports: libImports},
@@ -57,7 +58,7 @@ var hostOnly = []string{"harness/jail", "harness/worker", "harness/wire", "harne
 // through pyrt.Host and pyrt.Root, which repl's own files implement (the
 // mounts, run(), the call's state).
 var (
-	runtimeDirs    = []string{"pyrt", "lib/pyarchive", "lib/pydata", "lib/pydev", "lib/pyfs", "lib/pynum", "lib/pytext"}
+	runtimeDirs    = []string{"pyrt", "lib/pyarchive", "lib/pydata", "lib/pydev", "lib/pyfs", "lib/pylang", "lib/pynum", "lib/pytext"}
 	runtimeFiles   = regexp.MustCompile(`\.go$`)
 	runtimeImports = []string{
 		"go.starlark.net/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",

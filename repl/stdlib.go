@@ -9,6 +9,7 @@ import (
 	"harness/repl/lib/pydata"
 	"harness/repl/lib/pydev"
 	"harness/repl/lib/pyfs"
+	"harness/repl/lib/pylang"
 	"harness/repl/lib/pynum"
 	"harness/repl/lib/pytext"
 	"harness/repl/pyrt"
@@ -17,12 +18,13 @@ import (
 // libModules are the modules of the packages under repl/lib, each of which
 // depends on the runtime only.
 var libModules = []map[string]func(*pyrt.Interp) starlark.Value{
-	pyfs.Modules,
 	pyarchive.Modules,
-	pytext.Modules,
 	pydata.Modules,
-	pynum.Modules,
 	pydev.Modules,
+	pyfs.Modules,
+	pynum.Modules,
+	pytext.Modules,
+	pylang.Modules,
 }
 
 func init() {

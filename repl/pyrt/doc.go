@@ -8,11 +8,15 @@
 // how Starlark errors map onto them, generators, formatting (%, format,
 // f-strings), the hidden builtins the AST pass routes operations through,
 // the driver that runs a call's statements, and the modules whose classes
-// the runtime knows (pymod_*.go: enum, dataclasses, abc, functools'
-// caches, collections and namedtuple, contextlib's output redirection,
-// datetime, time, sys, and the small ones beside them: re's module,
-// hashlib, typing, operator, io), registered in pymodules.go's
-// ModuleMakers, to which package repl adds the modules of repl/lib
+// the runtime itself builds on or which several module packages share
+// (pymod_*.go: datetime, time, sys's names; io). re's module is in
+// repl/lib/pytext, over package pyre. The language modules (enum,
+// dataclasses, abc, functools, collections, contextlib, typing, operator,
+// hashlib) live in repl/lib/pylang; the values of theirs the builtins treat specially (an
+// enum member, a dataclass's fields, a cached function, an OrderedDict or
+// Counter, a namedtuple record, an abstract method, sys.stdout) are
+// declared here, in kind_*.go. pymodules.go's ModuleMakers registers
+// the modules, to which package repl adds those of repl/lib
 // (repl/stdlib.go).
 //
 // # Imports
@@ -97,6 +101,7 @@
 // catch them. Its cases go in repl/testdata/pyexprs.txtar (TestPyExprs,
 // checked against CPython 3.11 when python3 is present) or
 // repl/testdata/py_modules.star; a whole program using it goes in
-// pyprograms/testdata. A module the runtime must know (its classes change
-// how the builtins behave) stays in pyrt as pymod_<name>.go.
+// pyprograms/testdata. When the builtins must know a module's values (its
+// classes change how they behave), those types go in pyrt as
+// kind_<name>.go, and the module's surface still in a lib package.
 package pyrt

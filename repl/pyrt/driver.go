@@ -307,7 +307,7 @@ func unpackN(v starlark.Value, n int) ([]starlark.Value, error) {
 // the managers entered exit however it ends, the block's exception (or
 // one evaluating, entering or binding an item) handed to them.
 func (r *Interp) with(f *syntax.File, s *syntax.ForStmt, inLoop bool) (signal, error) {
-	w := &withValue{thread: r.Thread}
+	w := &WithValue{thread: r.Thread}
 	err := r.enterWith(f, s, w)
 	sig := sigNone
 	if err == nil {
@@ -315,10 +315,10 @@ func (r *Interp) with(f *syntax.File, s *syntax.ForStmt, inLoop bool) (signal, e
 	}
 	switch err = r.IterError(err); {
 	case err == nil || r.Catchable(err):
-		err = r.exitWithError(w, err)
+		err = r.ExitWithError(w, err)
 	default:
-		for i := len(w.managers) - 1; i >= 0; i-- {
-			_ = w.managers[i].Exit() // a stop: the managers still exit
+		for i := len(w.Managers) - 1; i >= 0; i-- {
+			_ = w.Managers[i].Exit() // a stop: the managers still exit
 		}
 	}
 	return sig, err
@@ -326,7 +326,7 @@ func (r *Interp) with(f *syntax.File, s *syntax.ForStmt, inLoop bool) (signal, e
 
 // enterWith enters the managers of the with statement s in turn, adding
 // each to w, and binds its target; it stops at the first error.
-func (r *Interp) enterWith(f *syntax.File, s *syntax.ForStmt, w *withValue) error {
+func (r *Interp) enterWith(f *syntax.File, s *syntax.ForStmt, w *WithValue) error {
 	x := s.X
 	if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) == 1 {
 		x = c.Args[0] // HidIter(__py_with(...))
@@ -348,14 +348,14 @@ func (r *Interp) enterWith(f *syntax.File, s *syntax.ForStmt, w *withValue) erro
 		if err != nil {
 			return err
 		}
-		cm, err := managerOf(v)
+		cm, err := ManagerOf(v)
 		if err != nil {
 			return err
 		}
 		if v, err = cm.Enter(); err != nil {
 			return err
 		}
-		w.managers = append(w.managers, cm)
+		w.Managers = append(w.Managers, cm)
 		if err := r.bind(f, targets[i], v); err != nil {
 			return err
 		}
@@ -376,8 +376,8 @@ func unparen(e syntax.Expr) syntax.Expr {
 // excExiter is a context manager that takes the exception that ended its
 // block (a class's __exit__, a @contextmanager generator, suppress) and
 // may swallow it.
-type excExiter interface {
-	exitExc(r *Interp, exc *PyException, err error) (suppressed bool, _ error)
+type ExcExiter interface {
+	ExitExc(r *Interp, exc *PyException, err error) (suppressed bool, _ error)
 }
 
 // exitWithError exits w's managers, innermost first, after the block
@@ -386,14 +386,14 @@ type excExiter interface {
 // it, the rest exit as after a clean block. An exception a manager raises
 // while taking one has it as __context__. It returns the error left, nil
 // when swallowed.
-func (r *Interp) exitWithError(w *withValue, err error) error {
-	ms := w.managers
-	w.managers = nil // the iterator's Done exits nothing more
+func (r *Interp) ExitWithError(w *WithValue, err error) error {
+	ms := w.Managers
+	w.Managers = nil // the iterator's Done exits nothing more
 	for i := len(ms) - 1; i >= 0; i-- {
-		if x, ok := ms[i].(excExiter); ok && err != nil {
+		if x, ok := ms[i].(ExcExiter); ok && err != nil {
 			exc := r.ExceptionOf(err)
 			r.Handling = append(r.Handling, exc) // an exception __exit__ raises has it as __context__
-			suppressed, xerr := x.exitExc(r, exc, err)
+			suppressed, xerr := x.ExitExc(r, exc, err)
 			r.Handling = r.Handling[:len(r.Handling)-1]
 			switch {
 			case xerr != nil:

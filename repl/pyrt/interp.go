@@ -30,7 +30,7 @@ type Interp struct {
 	Modules     map[string]starlark.Value            // imported modules
 	Slots       map[*starlark.Module]*modslots.Slots // the running call's chunk globals, for live reads
 	Handling    []*PyException                       // exceptions being handled, for a bare raise
-	stdRedirect [2]starlark.Value                    // redirect_stdout/redirect_stderr targets (pymod_contextlib.go)
+	StdRedirect [2]starlark.Value                    // redirect_stdout/redirect_stderr targets (repl/lib/pylang/contextlib.go)
 	OpenFiles   []*PyFile                            // files open for writing, written at the end of each call
 	syncing     bool                                 // a file's pending writes are being written (pyFile.flush)
 	ReprErr     error                                // an error of __repr__ or __str__ while text was built (pyclass_ops.go)

@@ -68,7 +68,7 @@ func (r *Interp) PyBuiltins(g starlark.StringDict) {
 	r.defType("tuple", object, call(native("tuple"), true), true).proto = starlark.Tuple(nil)
 	dict := r.defType("dict", object, mergingKeys(stringPairs(call(native("dict"), false))), true)
 	dict.proto = starlark.NewDict(0)
-	dict.Attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", dictFromkeys)}
+	dict.Attrs = starlark.StringDict{"fromkeys": starlark.NewBuiltin("dict.fromkeys", DictFromkeys)}
 	set := r.defType("set", object, mergingKeys(call(native("set"), true)), true)
 	set.proto = starlark.NewSet(0)
 	r.defType("frozenset", object, r.frozensetCall, false)
@@ -211,13 +211,13 @@ func (r *Interp) builtinFuncs(native func(string) *starlark.Builtin) map[string]
 		"sum": pySum, "map": r.pyMap, "filter": r.pyFilter, "min": r.pyMinMax(true), "max": r.pyMinMax(false),
 		"sorted": r.pySorted, "reversed": r.pyReversed, "enumerate": r.pyEnumerate, "zip": r.pyZip,
 		"any": iterWrap("any"), "all": iterWrap("all"),
-		"abs": r.pyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": PyDivmod,
+		"abs": r.PyAbs, "hash": pyHash, "round": pyRound, "pow": r.pyPowBuiltin, "divmod": PyDivmod,
 		"hex": intText("hex", 16, "0x"), "oct": intText("oct", 8, "0o"), "bin": intText("bin", 2, "0b"),
 		"next": pyNext, "iter": Unary(pyIterOf), "format": pyFormatBuiltin, "id": pyID,
 		"open": r.PyOpen, "input": func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			return nil, PyErrorf(ExcEOF, "EOF when reading a line (the REPL has no input)")
 		},
-		"exit": pyExit, "quit": pyExit, "__import__": r.pyDunderImport,
+		"exit": PyExit, "quit": PyExit, "__import__": r.pyDunderImport,
 	}
 }
 
@@ -293,7 +293,7 @@ func (r *Interp) pyPrint(thread *starlark.Thread, _ *starlark.Builtin, args star
 		}
 		sb.WriteString(PyStr(a))
 	}
-	if err := r.takeReprErr(); err != nil {
+	if err := r.TakeReprErr(); err != nil {
 		return nil, err // raised by a __str__ or __repr__
 	}
 	sb.WriteString(end)
@@ -343,7 +343,7 @@ func (r *Interp) pyIsinstance(_ *starlark.Thread, _ *starlark.Builtin, args star
 	if err := starlark.UnpackPositionalArgs("isinstance", args, kw, 2, &x, &c); err != nil {
 		return nil, err
 	}
-	ok, err := r.isInstance(x, c)
+	ok, err := r.IsInstance(x, c)
 	return starlark.Bool(ok), err
 }
 
@@ -419,7 +419,7 @@ func pyNext(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 	var step func() (starlark.Value, bool, error)
 	switch p := it.(type) {
 	case *PyIter:
-		step = p.step
+		step = p.Step
 	case *PyFile: // a file is its own iterator over its lines
 		step = p.nextLine
 	case *PyObject:
@@ -536,7 +536,7 @@ func pyHash(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []s
 
 // pyAbs is abs(x): numbers (bools as ints), timedeltas and instances
 // with __abs__.
-func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func (r *Interp) PyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value
 	if err := starlark.UnpackPositionalArgs("abs", args, kw, 1, &x); err != nil {
 		return nil, err
@@ -565,7 +565,7 @@ func (r *Interp) pyAbs(thread *starlark.Thread, _ *starlark.Builtin, args starla
 
 // pyExit is sys.exit(code=None), exit() and quit(): SystemExit(code),
 // or SystemExit() without one, whose code is None.
-func pyExit(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func PyExit(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(kw) > 0 {
 		return nil, PyErrorf(ExcTypeError, "%s() takes no keyword arguments", b.Name())
 	}
@@ -575,7 +575,7 @@ func pyExit(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []s
 	return nil, &PyError{&PyException{Typ: ExcSystemExit, Args: args}}
 }
 
-func dictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func DictFromkeys(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var keys starlark.Value
 	var v starlark.Value = starlark.None
 	if err := starlark.UnpackPositionalArgs("dict.fromkeys", args, kw, 1, &keys, &v); err != nil {

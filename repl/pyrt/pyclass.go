@@ -32,10 +32,10 @@ type UserClass struct {
 	R        *Interp
 	Dict     map[string]starlark.Value // the class body's names and their values
 	Order    []string                  // the names in the order the body bound them
-	fields   []string                  // the annotated names, in order (a dataclass's fields)
-	initVars map[string]bool           // the names annotated InitVar[...] (pymod_dataclasses.go)
-	dc       *dataclassInfo            // set by @dataclass
-	enum     *enumInfo                 // an enum class's members (pymod_enum.go)
+	Fields   []string                  // the annotated names, in order (a dataclass's fields)
+	InitVars map[string]bool           // the names annotated InitVar[...] (repl/lib/pylang/dataclasses.go)
+	Dc       *DataclassInfo            // set by @dataclass
+	Enum     *EnumInfo                 // an enum class's members (repl/lib/pylang/enum.go)
 	doc      string                    // the body's docstring
 }
 
@@ -91,24 +91,24 @@ func (r *Interp) pyClassBuiltin(thread *starlark.Thread, _ *starlark.Builtin, ar
 	for _, f := range args[3].(starlark.Tuple) {
 		name := string(f.(starlark.String))
 		if n, ok := strings.CutPrefix(name, "!"); ok {
-			if u.initVars == nil {
-				u.initVars = map[string]bool{}
+			if u.InitVars == nil {
+				u.InitVars = map[string]bool{}
 			}
-			u.initVars[n], name = true, n
+			u.InitVars[n], name = true, n
 		}
-		u.fields = append(u.fields, name)
+		u.Fields = append(u.Fields, name)
 	}
 	object := r.Types["object"]
 	var bases []starlark.Value
 	for _, b := range args[1].(starlark.Tuple) {
-		if ta, ok := b.(*TypingAlias); ok && (ta.name == "Protocol" || ta.name == "Generic") {
+		if ta, ok := b.(*TypingAlias); ok && (ta.AliasName == "Protocol" || ta.AliasName == "Generic") {
 			continue // typing's markers for type checkers: nothing at run time
 		}
 		if b != object {
 			bases = append(bases, b)
 		}
 	}
-	if cls, ok, err := r.enumSubclass(name, bases, u); ok {
+	if cls, ok, err := r.EnumSubclass(name, bases, u); ok {
 		return cls, err
 	}
 	if t, ok, err := r.excMulti(name, bases, u, args); ok {
@@ -203,7 +203,7 @@ func setNames(thread *starlark.Thread, t *PyType, u *UserClass) error {
 			continue
 		}
 		if f, _ := ClassLookup(o.Cls, "__set_name__"); f != nil {
-			if _, err := callBound(thread, f, o, starlark.Tuple{t, starlark.String(name)}, nil); err != nil {
+			if _, err := CallBound(thread, f, o, starlark.Tuple{t, starlark.String(name)}, nil); err != nil {
 				return err
 			}
 		}
@@ -244,7 +244,7 @@ func (t *PyType) Construct(thread *starlark.Thread, args starlark.Tuple, kw []st
 		}
 		return obj, nil
 	}
-	res, err := callBound(thread, init, obj, args, kw)
+	res, err := CallBound(thread, init, obj, args, kw)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (t *PyType) Construct(thread *starlark.Thread, args starlark.Tuple, kw []st
 }
 
 // callBound calls a class attribute as a method of self.
-func callBound(thread *starlark.Thread, fn, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func CallBound(thread *starlark.Thread, fn, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	switch f := fn.(type) {
 	case *GoMethod:
 		return f.Fn(thread, self, args, kw)
@@ -282,9 +282,9 @@ func classOfValue(v starlark.Value) starlark.Value {
 // self.name is.
 func bindAttr(thread *starlark.Thread, v, self starlark.Value) (starlark.Value, error) {
 	switch f := v.(type) {
-	case *starlark.Function, *GoMethod, *abstractMethod, *GenFunc, *fnWrapper, *cached:
+	case *starlark.Function, *GoMethod, *AbstractMethod, *GenFunc, *FnWrapper, *Cached:
 		return &BoundMethod{self: self, Fn: v}, nil
-	case *cachedProperty:
+	case *CachedProperty:
 		return f.get(thread, self)
 	case *staticMethod:
 		return f.fn, nil
@@ -339,11 +339,11 @@ func (o *PyObject) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw
 	if m == nil || m == starlark.None {
 		return nil, PyErrorf(ExcTypeError, "'%s' object is not callable", o.Cls.TypeName)
 	}
-	return callBound(thread, m, o, args, kw)
+	return CallBound(thread, m, o, args, kw)
 }
 
-func (o *PyObject) interp() *Interp          { return o.Cls.userRoot().R }
-func (o *PyObject) thread() *starlark.Thread { return o.interp().Thread }
+func (o *PyObject) Interp() *Interp          { return o.Cls.userRoot().R }
+func (o *PyObject) thread() *starlark.Thread { return o.Interp().Thread }
 func (o *PyObject) PyClass() *PyType         { return o.Cls }
 func (o *PyObject) Type() string             { return o.Cls.TypeName }
 func (o *PyObject) Freeze()                  {}
@@ -409,7 +409,7 @@ func (o *PyObject) Attr(name string) (starlark.Value, error) {
 		return bindAttr(o.thread(), v, o)
 	}
 	if ga, _ := ClassLookup(o.Cls, "__getattr__"); ga != nil && !isDunder(name) {
-		return callBound(o.thread(), ga, o, starlark.Tuple{starlark.String(name)}, nil)
+		return CallBound(o.thread(), ga, o, starlark.Tuple{starlark.String(name)}, nil)
 	}
 	return nil, nil
 }
@@ -419,8 +419,8 @@ func isDunder(name string) bool {
 }
 
 func (o *PyObject) SetField(name string, v starlark.Value) error {
-	if dc := o.Cls.dataclass(); dc != nil && dc.frozen {
-		return &PyError{&PyException{Typ: excFrozenInstance, Args: starlark.Tuple{starlark.String(fmt.Sprintf("cannot assign to field '%s'", name))}}}
+	if dc := o.Cls.Dataclass(); dc != nil && dc.Frozen {
+		return &PyError{&PyException{Typ: ExcFrozenInstance, Args: starlark.Tuple{starlark.String(fmt.Sprintf("cannot assign to field '%s'", name))}}}
 	}
 	if p, ok := o.classValue(name).(*pyProperty); ok {
 		if p.fset == starlark.None {
@@ -507,6 +507,6 @@ func (o *PyObject) CallDunder(name string, args ...starlark.Value) (starlark.Val
 	if m == nil || m == starlark.None {
 		return nil, false, nil
 	}
-	v, err := callBound(o.thread(), m, o, args, nil)
+	v, err := CallBound(o.thread(), m, o, args, nil)
 	return v, true, err
 }

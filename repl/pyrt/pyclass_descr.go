@@ -26,7 +26,7 @@ func descriptorGet(thread *starlark.Thread, v, obj starlark.Value, owner *PyType
 	if !ok || get == nil {
 		return nil, false, nil
 	}
-	out, err := callBound(thread, get, v, starlark.Tuple{obj, owner}, nil)
+	out, err := CallBound(thread, get, v, starlark.Tuple{obj, owner}, nil)
 	return out, true, err
 }
 
@@ -35,7 +35,7 @@ func descriptorGet(thread *starlark.Thread, v, obj starlark.Value, owner *PyType
 func (o *PyObject) descriptorSet(name string, value starlark.Value) (bool, error) {
 	v := o.classValue(name)
 	if _, set, ok := userDescriptor(v); ok && set != nil {
-		_, err := callBound(o.thread(), set, v, starlark.Tuple{o, value}, nil)
+		_, err := CallBound(o.thread(), set, v, starlark.Tuple{o, value}, nil)
 		return true, err
 	}
 	return false, nil

@@ -25,7 +25,7 @@ func (r *Interp) noteReprErr(err error) {
 }
 
 // takeReprErr returns and clears the kept error.
-func (r *Interp) takeReprErr() error {
+func (r *Interp) TakeReprErr() error {
 	err := r.ReprErr
 	r.ReprErr = nil
 	return err
@@ -43,7 +43,7 @@ func (o *PyObject) textMethod(name string) (string, bool) {
 		}
 		err = PyErrorf(ExcTypeError, "%s returned non-string (type %s)", name, PyTypeName(v))
 	}
-	o.interp().noteReprErr(err)
+	o.Interp().noteReprErr(err)
 	return "", true
 }
 
@@ -76,14 +76,14 @@ func (o *PyObject) FormatPy(spec string) (string, error) {
 		return "", PyErrorf(ExcTypeError, "unsupported format string passed to %s.__format__", o.Cls.TypeName)
 	}
 	s := o.StrPy()
-	return s, o.interp().takeReprErr()
+	return s, o.Interp().TakeReprErr()
 }
 
 func (o *PyObject) Truth() starlark.Bool {
 	for _, name := range []string{"__bool__", "__len__"} {
 		if v, ok, err := o.CallDunder(name); ok {
 			if err != nil {
-				o.interp().noteReprErr(err)
+				o.Interp().noteReprErr(err)
 				return true
 			}
 			return v.Truth()
@@ -155,7 +155,7 @@ func (o *PyObject) nextIter() *PyIter {
 func (o *PyObject) next() (starlark.Value, bool, error) {
 	v, _, err := o.CallDunder("__next__")
 	if err != nil {
-		if o.interp().ExceptionOf(err).Typ.IsSubclass(excStopIteration) {
+		if o.Interp().ExceptionOf(err).Typ.IsSubclass(excStopIteration) {
 			return nil, false, nil
 		}
 		return nil, false, err
@@ -279,7 +279,7 @@ func (o *PyObject) Unary(op syntax.Token) (starlark.Value, error) {
 // the error a special method raised meanwhile.
 func (r *Interp) TextWithMethods(f func() string) (string, error) {
 	s := f()
-	if err := r.takeReprErr(); err != nil {
+	if err := r.TakeReprErr(); err != nil {
 		return "", err
 	}
 	return s, nil
@@ -311,7 +311,7 @@ func (m objectManager) Exit() error {
 	return err
 }
 
-func (m objectManager) exitExc(_ *Interp, exc *PyException, _ error) (bool, error) {
+func (m objectManager) ExitExc(_ *Interp, exc *PyException, _ error) (bool, error) {
 	v, _, err := m.o.CallDunder("__exit__", exc.Typ, exc, starlark.None)
 	if err != nil {
 		return false, err

@@ -164,7 +164,7 @@ func inTails(seqs [][]*ExcType, c *ExcType) bool {
 func (t *ExcType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	e := &PyException{Typ: t, Args: args}
 	if init, _ := excClassLookup(t, "__init__"); init != nil {
-		res, err := callBound(thread, init, e, args, kw)
+		res, err := CallBound(thread, init, e, args, kw)
 		if err != nil {
 			return nil, err
 		}
@@ -397,7 +397,7 @@ func (e *PyException) textMethod(name string) (string, bool) {
 	if m == nil || u == nil {
 		return "", false
 	}
-	v, err := callBound(u.R.Thread, m, e, nil, nil)
+	v, err := CallBound(u.R.Thread, m, e, nil, nil)
 	if err == nil {
 		if s, isStr := v.(starlark.String); isStr {
 			return string(s), true

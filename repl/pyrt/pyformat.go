@@ -522,7 +522,7 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 		}
 		v = ft.args[n]
 	case ft.mapping != nil:
-		x, err := pyIndex(ft.mapping, starlark.String(first))
+		x, err := PyIndex(ft.mapping, starlark.String(first))
 		if err != nil {
 			return nil, err
 		}
@@ -559,7 +559,7 @@ func (ft *formatter) lookup(name string) (starlark.Value, error) {
 		if n, err := strconv.Atoi(key); err == nil {
 			k = starlark.MakeInt(n)
 		}
-		x, err := pyIndex(v, k)
+		x, err := PyIndex(v, k)
 		if err != nil {
 			return nil, err
 		}

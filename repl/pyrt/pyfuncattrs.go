@@ -14,7 +14,7 @@ func (r *Interp) funcDict(x starlark.Value, create bool) *starlark.Dict {
 	switch f := x.(type) {
 	case *BoundMethod:
 		return r.funcDict(f.Fn, create)
-	case *starlark.Function, *GenFunc, *fnWrapper, *cached:
+	case *starlark.Function, *GenFunc, *FnWrapper, *Cached:
 	default:
 		return nil
 	}
@@ -56,7 +56,7 @@ func (r *Interp) SetAttr(x starlark.Value, name string, v starlark.Value) error 
 
 // copyFuncDict gives wrapper the attributes of wrapped, as
 // functools.update_wrapper updates wrapper.__dict__.
-func (r *Interp) copyFuncDict(wrapper, wrapped starlark.Value) {
+func (r *Interp) CopyFuncDict(wrapper, wrapped starlark.Value) {
 	src := r.funcDict(wrapped, false)
 	if src == nil || src.Len() == 0 {
 		return

@@ -59,16 +59,16 @@ type PyGen struct {
 	state  genState
 	thread *starlark.Thread
 	out    chan genStep   // the body's steps
-	resume chan genResume // the consumer's next(), send() or throw()
+	resume chan GenResume // the consumer's next(), send() or throw()
 	closed chan struct{}  // closed to end a suspended body
 	ret    starlark.Value // what the body returned: StopIteration's value
 }
 
 // genResume is what a suspended yield gets: the value sent (None for
 // next()), or an exception thrown in.
-type genResume struct {
+type GenResume struct {
 	v   starlark.Value
-	exc error
+	Exc error
 }
 
 // genFunc is a generator function: calling it makes a generator.
@@ -104,11 +104,11 @@ func (r *Interp) pyGenerator(_ *starlark.Thread, _ *starlark.Builtin, args starl
 
 // next runs the body to its next yield.
 func (g *PyGen) next() (starlark.Value, bool, error) {
-	return g.step(genResume{v: starlark.None})
+	return g.Step(GenResume{v: starlark.None})
 }
 
 // step resumes the body with m and runs it to its next yield.
-func (g *PyGen) step(m genResume) (starlark.Value, bool, error) {
+func (g *PyGen) Step(m GenResume) (starlark.Value, bool, error) {
 	switch g.state {
 	case genDone:
 		return nil, false, nil
@@ -154,7 +154,7 @@ func (g *PyGen) start() error {
 	g.thread.SetLocal(ThreadInterp, r)
 	g.thread.SetLocal(genKey, g)
 	g.thread.SetMaxExecutionSteps(StepInterval)
-	g.out, g.resume, g.closed = make(chan genStep), make(chan genResume), make(chan struct{})
+	g.out, g.resume, g.closed = make(chan genStep), make(chan GenResume), make(chan struct{})
 	r.Gens[g] = true
 	go g.run()
 	return nil
@@ -183,7 +183,7 @@ func (g *PyGen) yield(v starlark.Value) (starlark.Value, error) {
 	g.out <- genStep{v: v}
 	select {
 	case m := <-g.resume:
-		return m.v, m.exc
+		return m.v, m.Exc
 	case <-g.closed:
 		return nil, errGenClosed
 	}
@@ -226,9 +226,9 @@ func pyYieldFrom(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tup
 
 // delegate runs the generator it inside g's yield from.
 func (g *PyGen) delegate(it *PyIter) (starlark.Value, error) {
-	m := genResume{v: starlark.None}
+	m := GenResume{v: starlark.None}
 	for {
-		v, ok, err := it.Gen.step(m)
+		v, ok, err := it.Gen.Step(m)
 		if err != nil || !ok {
 			it.done = true
 			if err != nil {
@@ -243,7 +243,7 @@ func (g *PyGen) delegate(it *PyIter) (starlark.Value, error) {
 		if exc == errGenClosed {
 			return nil, exc
 		}
-		m = genResume{v: sent, exc: exc}
+		m = GenResume{v: sent, Exc: exc}
 	}
 }
 

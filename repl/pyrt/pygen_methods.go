@@ -30,7 +30,7 @@ func (it *PyIter) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "__next__":
 		return Builtin("__next__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return it.stepOrStop(it.step())
+			return it.stepOrStop(it.Step())
 		}), nil
 	case "__iter__":
 		return Builtin("__iter__", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
@@ -51,7 +51,7 @@ func (it *PyIter) Attr(name string) (starlark.Value, error) {
 			if g.state == genNew && v != starlark.None {
 				return nil, PyErrorf(ExcTypeError, "can't send non-None value to a just-started generator")
 			}
-			return it.stepOrStop(g.step(genResume{v: v}))
+			return it.stepOrStop(g.Step(GenResume{v: v}))
 		}), nil
 	case "throw":
 		return Builtin("throw", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -67,7 +67,7 @@ func (it *PyIter) Attr(name string) (starlark.Value, error) {
 				it.done = true
 				return nil, exc
 			}
-			return it.stepOrStop(g.step(genResume{exc: exc}))
+			return it.stepOrStop(g.Step(GenResume{Exc: exc}))
 		}), nil
 	case "close":
 		return Builtin("close", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
@@ -109,7 +109,7 @@ func (it *PyIter) closeGen() error {
 		return nil
 	}
 	exit := &PyError{&PyException{Typ: excGeneratorExit}}
-	_, ok, err := g.step(genResume{exc: exit})
+	_, ok, err := g.Step(GenResume{Exc: exit})
 	if ok {
 		return PyErrorf(ExcRuntime, "generator ignored GeneratorExit")
 	}

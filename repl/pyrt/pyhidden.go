@@ -29,7 +29,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	add(rewrite.HidMod, "%", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return PercentOp(thread, args[0], args[1])
 	})
-	add(rewrite.HidIndex, "[]", two(pyIndex))
+	add(rewrite.HidIndex, "[]", two(PyIndex))
 	for name, op := range map[string]syntax.Token{rewrite.HidAnd: syntax.AMP, rewrite.HidOr: syntax.PIPE, rewrite.HidXor: syntax.CIRCUMFLEX, rewrite.HidShl: syntax.LTLT, rewrite.HidShr: syntax.GTGT} {
 		add(name, name, two(bitOp(op)))
 	}
@@ -37,7 +37,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	add(rewrite.HidInTwin, "in", two(pyInTwin))
 	g[rewrite.HidTwins] = twinKeys
 	add(rewrite.HidSetItem, "[]=", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		return starlark.None, pySetItem(args[0], args[1], args[2])
+		return starlark.None, PySetItem(args[0], args[1], args[2])
 	})
 	add(rewrite.HidDict, "{:}", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return dictDisplay(args)
@@ -69,7 +69,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	}
 	add(rewrite.HidAugItem, "[]op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		x, k := args[0], args[1]
-		old, err := pyIndex(x, k)
+		old, err := PyIndex(x, k)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +77,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 		if err != nil {
 			return nil, err
 		}
-		return starlark.None, pySetItem(v, x, k)
+		return starlark.None, PySetItem(v, x, k)
 	})
 	add(rewrite.HidAugAttr, ".op=", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		x, name := args[0], string(args[1].(starlark.String))
@@ -171,7 +171,7 @@ func (r *Interp) hiddenBuiltins(g starlark.StringDict) {
 	for name, f := range map[string]BuiltinFunc{
 		"__py_import": r.pyImport, "__py_from": r.pyFrom, "__py_import_star": r.pyImportStar,
 		"__py_assert": pyAssert, "__py_raise": r.pyRaise, "__py_with": r.pyWith,
-		"__py_delitem": pyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
+		"__py_delitem": PyDelitem, "__py_delslice": pyDelsliceBuiltin, "__py_delattr": pyDelattr,
 		"__py_delname": r.pyDelname, "__py_dict": pyDictMerge, "__py_display": r.pyDisplay, "__py_match": r.pyMatch, "__py_generator": r.pyGenerator, "__py_yield": pyYield, "__py_yield_from": pyYieldFrom, "__py_unpack": pyUnpack, "__py_unpack_to": pyUnpackTo, "__py_unpack_each": r.pyUnpackEach, "__py_dup": pyDup, "__py_chain": pyChain,
 		"__py_setglobal": r.pySetGlobal, "__py_annotate": r.pyAnnotate,
 		"__py_try": tryOutside, "__py_except": tryOutside, "__py_else": tryOutside, "__py_finally": tryOutside,
@@ -273,7 +273,7 @@ func (r *Interp) iterable(v starlark.Value) (starlark.Value, error) {
 		return byteInts(string(v)), nil
 	case *PyObject:
 		return v.iter()
-	case *PyType, *enumMember:
+	case *PyType, *EnumMember:
 		if t := enumIterable(v); t != nil {
 			return t, nil
 		}
@@ -328,7 +328,7 @@ func (r *Interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args star
 		// The message of a class with its own __str__, taken now: the
 		// traceback is written after the call, when REPL code cannot run.
 		if s, ok := exc.textMethod("__str__"); ok {
-			if err := r.takeReprErr(); err != nil {
+			if err := r.TakeReprErr(); err != nil {
 				return nil, err
 			}
 			exc.Text = s
@@ -343,7 +343,7 @@ func (r *Interp) pyRaise(thread *starlark.Thread, _ *starlark.Builtin, args star
 	return nil, &PyError{exc}
 }
 
-func pyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+func PyDelitem(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, k := args[0], args[1]
 	switch c := x.(type) {
 	case *PyObject:
@@ -532,23 +532,23 @@ type ContextManager interface {
 // withValue is the one-pass iterable of a with statement: created with
 // the managers entered, it yields their values once and exits them when
 // the loop ends, however it ends.
-type withValue struct {
+type WithValue struct {
 	thread   *starlark.Thread
-	managers []ContextManager
+	Managers []ContextManager
 	values   []starlark.Value
 }
 
-func (w *withValue) String() string        { return "<with>" }
-func (w *withValue) Type() string          { return "with" }
-func (w *withValue) Freeze()               {}
-func (w *withValue) Truth() starlark.Bool  { return true }
-func (w *withValue) Hash() (uint32, error) { return 0, nil }
-func (w *withValue) Iterate() starlark.Iterator {
+func (w *WithValue) String() string        { return "<with>" }
+func (w *WithValue) Type() string          { return "with" }
+func (w *WithValue) Freeze()               {}
+func (w *WithValue) Truth() starlark.Bool  { return true }
+func (w *WithValue) Hash() (uint32, error) { return 0, nil }
+func (w *WithValue) Iterate() starlark.Iterator {
 	return &withIterator{w: w}
 }
 
 type withIterator struct {
-	w    *withValue
+	w    *WithValue
 	done bool
 }
 
@@ -569,12 +569,12 @@ func (it *withIterator) Next(p *starlark.Value) bool {
 // stops the thread, as a with statement's exit error would surface.
 func (it *withIterator) Done() {
 	var first error
-	for i := len(it.w.managers) - 1; i >= 0; i-- {
-		if err := it.w.managers[i].Exit(); err != nil && first == nil {
+	for i := len(it.w.Managers) - 1; i >= 0; i-- {
+		if err := it.w.Managers[i].Exit(); err != nil && first == nil {
 			first = err
 		}
 	}
-	it.w.managers = nil
+	it.w.Managers = nil
 	if first != nil {
 		it.w.thread.Cancel(ErrorMessage(first))
 	}
@@ -582,7 +582,7 @@ func (it *withIterator) Done() {
 
 // managerOf returns v as a context manager: one of the runtime's, or an
 // object whose class has __enter__ and __exit__.
-func managerOf(v starlark.Value) (ContextManager, error) {
+func ManagerOf(v starlark.Value) (ContextManager, error) {
 	if o, isObj := v.(*PyObject); isObj && o.DunderOf("__enter__") != nil && o.DunderOf("__exit__") != nil {
 		return objectManager{o}, nil
 	}
@@ -593,12 +593,12 @@ func managerOf(v starlark.Value) (ContextManager, error) {
 }
 
 func (r *Interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	w := &withValue{thread: thread}
+	w := &WithValue{thread: thread}
 	for _, a := range args {
-		cm, err := managerOf(a)
+		cm, err := ManagerOf(a)
 		if err != nil {
-			for i := len(w.managers) - 1; i >= 0; i-- {
-				_ = w.managers[i].Exit()
+			for i := len(w.Managers) - 1; i >= 0; i-- {
+				_ = w.Managers[i].Exit()
 			}
 			return nil, err
 		}
@@ -606,7 +606,7 @@ func (r *Interp) pyWith(thread *starlark.Thread, _ *starlark.Builtin, args starl
 		if err != nil {
 			return nil, err
 		}
-		w.managers, w.values = append(w.managers, cm), append(w.values, v)
+		w.Managers, w.values = append(w.Managers, cm), append(w.values, v)
 	}
 	return w, nil
 }

@@ -95,7 +95,7 @@ func (it *PyIter) Iterate() starlark.Iterator {
 // leaves the rest for the next reader.
 func (it *PyIter) Has(x starlark.Value) (bool, error) {
 	for {
-		v, ok, err := it.step()
+		v, ok, err := it.Step()
 		if err != nil || !ok {
 			return false, err
 		}
@@ -109,7 +109,7 @@ func (it *PyIter) Has(x starlark.Value) (bool, error) {
 }
 
 // step returns the next element.
-func (it *PyIter) step() (starlark.Value, bool, error) {
+func (it *PyIter) Step() (starlark.Value, bool, error) {
 	if it.done {
 		return nil, false, nil
 	}
@@ -133,7 +133,7 @@ func (it *PyIter) step() (starlark.Value, bool, error) {
 type pyIterator struct{ it *PyIter }
 
 func (p *pyIterator) Next(out *starlark.Value) bool {
-	v, ok, err := p.it.step()
+	v, ok, err := p.it.Step()
 	if err != nil {
 		p.it.Fail(err)
 		return false
@@ -190,7 +190,7 @@ func Iterate(v starlark.Value, f func(starlark.Value) (bool, error)) error {
 	}
 	if it, ok := v.(*PyIter); ok {
 		for {
-			x, ok, err := it.step()
+			x, ok, err := it.Step()
 			if err != nil || !ok {
 				return err
 			}
@@ -245,7 +245,7 @@ func chars(s string) []starlark.Value {
 func Stepper(v starlark.Value) (func() (starlark.Value, bool, error), error) {
 	switch it := v.(type) {
 	case *PyIter:
-		return it.step, nil
+		return it.Step, nil
 	case *PyFile:
 		return it.nextLine, nil
 	}

@@ -126,7 +126,7 @@ func pyInTwin(x, y starlark.Value) (starlark.Value, error) {
 // pySetItem is x[k] = v (the AST pass passes v first, evaluated first):
 // a dict stores a bool key under the number it equals when it holds that
 // number, and the reverse; a list takes a bool index.
-func pySetItem(v, x, k starlark.Value) error {
+func PySetItem(v, x, k starlark.Value) error {
 	switch x := x.(type) {
 	case *starlark.Dict:
 		return x.SetKey(storedKey(x, k), v)

@@ -173,7 +173,7 @@ var selfMatching = map[string]bool{
 // dataclass's init fields when it has none).
 func (r *Interp) matchClass(thread *starlark.Thread, x starlark.Value, p starlark.Tuple, caps map[string]starlark.Value) (bool, error) {
 	cls := p[1]
-	if ok, err := r.isInstance(x, cls); !ok || err != nil {
+	if ok, err := r.IsInstance(x, cls); !ok || err != nil {
 		return false, err
 	}
 	attrs := p[3].(starlark.Tuple)
@@ -227,10 +227,10 @@ func matchArgs(cls starlark.Value, n int) ([]string, error) {
 			}
 			names = append(names, string(s))
 		}
-	} else if dc := dcOf(cls); dc != nil {
-		for _, f := range dc.fields {
-			if f.init && !f.kwOnly {
-				names = append(names, f.name)
+	} else if dc := DcOf(cls); dc != nil {
+		for _, f := range dc.Fields {
+			if f.Init && !f.KwOnly {
+				names = append(names, f.Name)
 			}
 		}
 	}

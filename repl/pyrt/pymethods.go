@@ -55,7 +55,7 @@ var (
 	listMethods = map[string]methodFunc{
 		"sort": listSort, "copy": seqCopy, "count": seqCount, "reverse": listReverse, "index": seqIndex, "extend": listExtend,
 	}
-	tupleMethods = map[string]methodFunc{"count": seqCount, "index": seqIndex}
+	TupleMethods = map[string]methodFunc{"count": seqCount, "index": seqIndex}
 	dictMethods  = map[string]methodFunc{"copy": dictCopy, "pop": dictPop, "popitem": dictPopitem, "get": dictGet, "setdefault": dictSetdefault, "update": dictUpdate,
 		"keys": dictViewMethod("keys"), "values": dictViewMethod("values"), "items": dictViewMethod("items")}
 	setMethods = map[string]methodFunc{"copy": setCopy, "isdisjoint": setIsDisjoint, "add": setAdd, "update": setUpdate,
@@ -67,7 +67,7 @@ var (
 )
 
 func init() {
-	for _, t := range []map[string]methodFunc{strMethods, listMethods, tupleMethods, dictMethods, setMethods, bytesMethods} {
+	for _, t := range []map[string]methodFunc{strMethods, listMethods, TupleMethods, dictMethods, setMethods, bytesMethods} {
 		for name := range t {
 			PyMethods[name] = true
 		}
@@ -119,7 +119,7 @@ func methodTable(recv starlark.Value) map[string]methodFunc {
 	case *starlark.List:
 		return listMethods
 	case starlark.Tuple:
-		return tupleMethods
+		return TupleMethods
 	case *starlark.Dict:
 		return dictMethods
 	case *starlark.Set:

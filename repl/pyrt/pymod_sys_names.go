@@ -41,7 +41,7 @@ const stdlibNames = "__future__ _abc _aix_support _ast _asyncio _bisect _blake2 
 	"zoneinfo "
 
 // stdlibModuleNames is the frozenset sys.stdlib_module_names.
-func stdlibModuleNames() starlark.Value {
+func StdlibModuleNames() starlark.Value {
 	s := starlark.NewSet(len(strings.Fields(stdlibNames)))
 	for _, n := range strings.Fields(stdlibNames) {
 		_ = s.Insert(starlark.String(n))

@@ -16,21 +16,10 @@ var ModuleMakers map[string]func(r *Interp) starlark.Value
 
 func init() {
 	ModuleMakers = map[string]func(r *Interp) starlark.Value{
-		"re":              func(r *Interp) starlark.Value { return r.Globals["re"] },
-		"time":            (*Interp).TimeModule,
-		"datetime":        (*Interp).datetimeModule,
-		"collections":     (*Interp).collectionsModule,
-		"functools":       (*Interp).functoolsModule,
-		"sys":             (*Interp).sysModule,
-		"hashlib":         (*Interp).hashlibModule,
-		"typing":          (*Interp).typingModule,
-		"operator":        (*Interp).operatorModule,
-		"io":              (*Interp).ioModule,
-		"collections.abc": (*Interp).typingModule,
-		"dataclasses":     (*Interp).dataclassesModule,
-		"abc":             (*Interp).abcModule,
-		"enum":            (*Interp).enumModule,
-		"contextlib":      (*Interp).contextlibModule,
+		"re":       func(r *Interp) starlark.Value { return r.Globals["re"] },
+		"time":     (*Interp).TimeModule,
+		"datetime": (*Interp).datetimeModule,
+		"io":       (*Interp).ioModule,
 	}
 }
 

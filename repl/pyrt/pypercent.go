@@ -20,7 +20,7 @@ func PercentOp(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, er
 			return nil, err
 		}
 		if r, _ := thread.Local(ThreadInterp).(*Interp); r != nil {
-			if err := r.takeReprErr(); err != nil {
+			if err := r.TakeReprErr(); err != nil {
 				return nil, err // raised by a __str__ or __repr__ of %s, %r
 			}
 		}

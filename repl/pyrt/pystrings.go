@@ -77,8 +77,8 @@ func IndexInt(v starlark.Value) (int, error) {
 }
 
 // pyIndex is x[i] with Python's meaning and errors.
-func pyIndex(x, i starlark.Value) (starlark.Value, error) {
-	if e := enumClassOf(x); e != nil {
+func PyIndex(x, i starlark.Value) (starlark.Value, error) {
+	if e := EnumClassOf(x); e != nil {
 		return e.getItem(i)
 	}
 	switch x := x.(type) {
@@ -145,7 +145,7 @@ func keyAlias(k starlark.Value) starlark.Value {
 	switch k := k.(type) {
 	case *Record:
 		return k.Vals
-	case *enumMember:
+	case *EnumMember:
 		if v := enumMixinValue(k); v != k {
 			return v
 		}
@@ -281,7 +281,7 @@ func pyLen(x starlark.Value) (int, error) {
 	case *PyObject:
 		return v.len()
 	case *PyType:
-		if e := enumClassOf(v); e != nil {
+		if e := EnumClassOf(v); e != nil {
 			return len(e.memberTuple()), nil
 		}
 	}

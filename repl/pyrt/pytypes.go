@@ -30,8 +30,8 @@ var (
 )
 
 func (t *PyType) String() string {
-	if enumClassOf(t) != nil {
-		return "<enum '" + t.TypeName + "'>" // pymod_enum.go
+	if EnumClassOf(t) != nil {
+		return "<enum '" + t.TypeName + "'>" // repl/lib/pylang/enum.go
 	}
 	return classRepr(t.Module, t.TypeName)
 }
@@ -143,10 +143,10 @@ func setClassAttr(user *UserClass, cls, name string, v starlark.Value) error {
 
 // dataclass returns the dataclass description of t or its nearest base
 // that has one.
-func (t *PyType) dataclass() *dataclassInfo {
+func (t *PyType) Dataclass() *DataclassInfo {
 	for c := t; c != nil; c = c.Base {
-		if c.User != nil && c.User.dc != nil {
-			return c.User.dc
+		if c.User != nil && c.User.Dc != nil {
+			return c.User.Dc
 		}
 	}
 	return nil
@@ -163,14 +163,14 @@ func (t *PyType) SubclassOf(c starlark.Value) bool {
 }
 
 // classed is a value of a class the REPL defines (Counter, datetime, …).
-type classed interface{ PyClass() *PyType }
+type Classed interface{ PyClass() *PyType }
 
 // typeOf returns type(v).
 func (r *Interp) TypeOf(v starlark.Value) starlark.Value {
 	switch v := v.(type) {
 	case *PyException:
 		return v.Typ
-	case classed:
+	case Classed:
 		return v.PyClass()
 	case *starlarkstruct.Module, *SysModule:
 		return r.ClassNamed("module")
@@ -196,7 +196,7 @@ func (r *Interp) ClassNamed(name string) *PyType {
 
 // isInstance reports whether v is an instance of class c (a pyType or an
 // exception class).
-func (r *Interp) isInstance(v, c starlark.Value) (bool, error) {
+func (r *Interp) IsInstance(v, c starlark.Value) (bool, error) {
 	switch c := c.(type) {
 	case *ExcType:
 		e, ok := v.(*PyException)
@@ -209,7 +209,7 @@ func (r *Interp) isInstance(v, c starlark.Value) (bool, error) {
 		return false, nil
 	case starlark.Tuple:
 		for _, x := range c {
-			if ok, err := r.isInstance(v, x); ok || err != nil {
+			if ok, err := r.IsInstance(v, x); ok || err != nil {
 				return ok, err
 			}
 		}

@@ -12,9 +12,9 @@ import (
 // typingAlias stands for a typing name, subscripted or not: args are the
 // subscript's values (Optional[X] is Union[X, None]).
 type TypingAlias struct {
-	name string
-	args []starlark.Value
-	sub  bool // subscripted
+	AliasName string
+	args      []starlark.Value
+	sub       bool // subscripted
 	// builtin: a subscripted builtin class (list[int]), shown without
 	// typing's prefix.
 	builtin bool
@@ -22,10 +22,10 @@ type TypingAlias struct {
 
 func (t *TypingAlias) String() string {
 	if !t.sub {
-		return "typing." + t.name
+		return "typing." + t.AliasName
 	}
 	args := t.args
-	if t.name == "Union" && len(args) == 2 && (args[0] == starlark.None || args[1] == starlark.None) {
+	if t.AliasName == "Union" && len(args) == 2 && (args[0] == starlark.None || args[1] == starlark.None) {
 		other := args[0]
 		if other == starlark.None {
 			other = args[1]
@@ -34,12 +34,12 @@ func (t *TypingAlias) String() string {
 	}
 	parts := make([]string, len(args))
 	for i, a := range args {
-		parts[i] = TypeRepr(a, t.name == "Literal")
+		parts[i] = TypeRepr(a, t.AliasName == "Literal")
 	}
 	if t.builtin {
-		return t.name + "[" + strings.Join(parts, ", ") + "]"
+		return t.AliasName + "[" + strings.Join(parts, ", ") + "]"
 	}
-	return "typing." + t.name + "[" + strings.Join(parts, ", ") + "]"
+	return "typing." + t.AliasName + "[" + strings.Join(parts, ", ") + "]"
 }
 
 // typeRepr is typing's repr of one argument of an alias: a class by its
@@ -81,7 +81,7 @@ func (t *TypingAlias) ReprPy() string        { return t.String() }
 func (t *TypingAlias) Type() string          { return "typing" }
 func (t *TypingAlias) Freeze()               {}
 func (t *TypingAlias) Truth() starlark.Bool  { return true }
-func (t *TypingAlias) Hash() (uint32, error) { return starlark.String(t.name).Hash() }
+func (t *TypingAlias) Hash() (uint32, error) { return starlark.String(t.AliasName).Hash() }
 
 // Get is the alias subscripted: Optional[X], Union[X, Y], Dict[K, V].
 func (t *TypingAlias) Get(k starlark.Value) (starlark.Value, bool, error) {
@@ -91,13 +91,13 @@ func (t *TypingAlias) Get(k starlark.Value) (starlark.Value, bool, error) {
 	} else {
 		args = []starlark.Value{k}
 	}
-	switch t.name {
+	switch t.AliasName {
 	case "Optional":
 		return unionOf(append(args, starlark.None)), true, nil
 	case "Union":
 		return unionOf(args), true, nil
 	}
-	return &TypingAlias{name: t.name, args: args, sub: true}, true, nil
+	return &TypingAlias{AliasName: t.AliasName, args: args, sub: true}, true, nil
 }
 
 // unionOf is Union[args]: nested unions flattened, repeats dropped, a
@@ -113,7 +113,7 @@ func unionOf(args []starlark.Value) starlark.Value {
 		flat = append(flat, v)
 	}
 	for _, a := range args {
-		if u, ok := a.(*TypingAlias); ok && u.sub && u.name == "Union" {
+		if u, ok := a.(*TypingAlias); ok && u.sub && u.AliasName == "Union" {
 			for _, x := range u.args {
 				add(x)
 			}
@@ -124,12 +124,12 @@ func unionOf(args []starlark.Value) starlark.Value {
 	if len(flat) == 1 {
 		return flat[0]
 	}
-	return &TypingAlias{name: "Union", args: flat, sub: true}
+	return &TypingAlias{AliasName: "Union", args: flat, sub: true}
 }
 
-func (t *TypingAlias) Name() string { return t.name }
+func (t *TypingAlias) Name() string { return t.AliasName }
 func (t *TypingAlias) CallInternal(_ *starlark.Thread, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	if t.name == "TypeVar" && !t.sub {
+	if t.AliasName == "TypeVar" && !t.sub {
 		if len(args) == 0 {
 			return nil, PyErrorf(ExcTypeError, "TypeVar.__init__() missing 1 required positional argument: 'name'")
 		}

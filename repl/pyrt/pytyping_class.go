@@ -6,7 +6,7 @@ import "go.starlark.net/starlark"
 
 // typingBases returns the classes typing.NamedTuple and typing.TypedDict,
 // which a class statement derives from (typingClass).
-func (r *Interp) typingBases() (starlark.Value, starlark.Value) {
+func (r *Interp) TypingBases() (starlark.Value, starlark.Value) {
 	if r.Types["NamedTuple"] == nil {
 		object := r.Types["object"]
 		r.Types["NamedTuple"] = &PyType{TypeName: "NamedTuple", Module: "typing", Base: object}
@@ -29,13 +29,13 @@ func (r *Interp) typingClass(name string, base starlark.Value, u *UserClass) (st
 	}
 	fields := starlark.NewList(nil)
 	var defaults []starlark.Value
-	for _, f := range u.fields {
+	for _, f := range u.Fields {
 		_ = fields.Append(starlark.String(f))
 		if v, ok := u.Dict[f]; ok {
 			defaults = append(defaults, v)
 			delete(u.Dict, f)
 		} else if len(defaults) > 0 {
-			return nil, true, PyErrorf(ExcTypeError, "Non-default namedtuple field %s cannot follow default field %s", f, u.fields[len(u.fields)-len(defaults)-1])
+			return nil, true, PyErrorf(ExcTypeError, "Non-default namedtuple field %s cannot follow default field %s", f, u.Fields[len(u.Fields)-len(defaults)-1])
 		}
 	}
 	order := u.Order[:0]

@@ -92,7 +92,7 @@ func (r *Interp) tryRun(thread *starlark.Thread, _ *starlark.Builtin, args starl
 		exc := r.ExceptionOf(err)
 		for _, h := range handlers {
 			pair := h.(starlark.Tuple)
-			match, merr := r.excMatches(pair[0], exc)
+			match, merr := r.ExcMatches(pair[0], exc)
 			if merr != nil {
 				v, err = nil, merr
 				break
@@ -130,7 +130,7 @@ func (r *Interp) runHandler(thread *starlark.Thread, fn starlark.Value, exc *PyE
 
 // excMatches reports whether exc is an instance of the classes an except
 // clause names (None: a bare except, which catches everything).
-func (r *Interp) excMatches(classes starlark.Value, exc *PyException) (bool, error) {
+func (r *Interp) ExcMatches(classes starlark.Value, exc *PyException) (bool, error) {
 	if classes == starlark.None {
 		return true, nil
 	}

@@ -26,7 +26,7 @@ func (r *Interp) withRun(thread *starlark.Thread, _ *starlark.Builtin, args star
 	if len(args)%2 != 1 {
 		return nil, fmt.Errorf("internal error: __py_withrun takes a body and (manager, binder) pairs")
 	}
-	w := &withValue{thread: thread}
+	w := &WithValue{thread: thread}
 	var res starlark.Value
 	err := r.enterItems(thread, w, args[1:])
 	if err == nil {
@@ -34,12 +34,12 @@ func (r *Interp) withRun(thread *starlark.Thread, _ *starlark.Builtin, args star
 	}
 	switch err = r.IterError(err); {
 	case err == nil || r.Catchable(err):
-		err = r.exitWithError(w, err)
+		err = r.ExitWithError(w, err)
 	default:
-		for i := len(w.managers) - 1; i >= 0; i-- {
-			_ = w.managers[i].Exit()
+		for i := len(w.Managers) - 1; i >= 0; i-- {
+			_ = w.Managers[i].Exit()
 		}
-		w.managers = nil
+		w.Managers = nil
 	}
 	if err != nil {
 		return nil, err
@@ -50,13 +50,13 @@ func (r *Interp) withRun(thread *starlark.Thread, _ *starlark.Builtin, args star
 // enterItems evaluates and enters the managers of a with statement's
 // items (manager, binder pairs) in turn, adding each to w once entered,
 // and binds their targets; it stops at the first error.
-func (r *Interp) enterItems(thread *starlark.Thread, w *withValue, items starlark.Tuple) error {
+func (r *Interp) enterItems(thread *starlark.Thread, w *WithValue, items starlark.Tuple) error {
 	for i := 0; i+1 < len(items); i += 2 {
 		x, err := starlark.Call(thread, items[i], nil, nil)
 		if err != nil {
 			return err
 		}
-		cm, err := managerOf(x)
+		cm, err := ManagerOf(x)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (r *Interp) enterItems(thread *starlark.Thread, w *withValue, items starlar
 		if err != nil {
 			return err
 		}
-		w.managers = append(w.managers, cm)
+		w.Managers = append(w.Managers, cm)
 		if bind := items[i+1]; bind != starlark.None {
 			if _, err := starlark.Call(thread, bind, starlark.Tuple{v}, nil); err != nil {
 				return err

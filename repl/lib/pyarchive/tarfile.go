@@ -5,7 +5,7 @@
 // when opened and written whole (PAX format, as CPython's default) when
 // closed; xz and writing bzip2 are refused with CompressionError.
 // Extraction always keeps members inside the destination, as CPython's
-// "data" filter does (pymod_tarfile_extract.go).
+// "data" filter does (tarfile_extract.go).
 
 package pyarchive
 

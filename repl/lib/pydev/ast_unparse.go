@@ -1,5 +1,5 @@
 // ast.unparse: CPython 3.11's ast._Unparser over the REPL's node objects,
-// statements here and expressions in pymod_ast_unparse_expr.go: the same
+// statements here and expressions in ast_unparse_expr.go: the same
 // precedence table and parentheses, string quoting (repr, or the quotes
 // needing the fewest escapes inside f-strings), f-strings, docstrings.
 

@@ -1,5 +1,5 @@
 // ast.unparse: expressions, patterns and the other nodes (see
-// pymod_ast_unparse.go).
+// ast_unparse.go).
 
 package pydev
 

@@ -1,4 +1,4 @@
-// ast.unparse: statements (see pymod_ast_unparse.go).
+// ast.unparse: statements (see ast_unparse.go).
 
 package pydev
 

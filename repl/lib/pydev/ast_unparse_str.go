@@ -1,5 +1,5 @@
 // ast.unparse: constants, string quoting and f-strings (see
-// pymod_ast_unparse.go).
+// ast_unparse.go).
 
 package pydev
 

@@ -1,4 +1,4 @@
-// inspect: signature (pymod_inspect_sig.go), the is* predicates, getdoc,
+// inspect: signature (inspect_sig.go), the is* predicates, getdoc,
 // cleandoc, getmembers, getfullargspec and getmodule over the REPL's
 // values.
 

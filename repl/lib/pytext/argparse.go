@@ -1,8 +1,8 @@
 // argparse: ArgumentParser with CPython 3.11's parsing algorithm (option
 // and positional patterns matched against the nargs regexes,
-// pymod_argparse_parse.go), its error messages ("usage: ..." then
-// "prog: error: ...", SystemExit(2)), help text (pymod_argparse_help.go)
-// and Namespace results (pymod_argparse_values.go). A REPL call has no
+// argparse_parse.go), its error messages ("usage: ..." then
+// "prog: error: ...", SystemExit(2)), help text (argparse_help.go)
+// and Namespace results (argparse_values.go). A REPL call has no
 // command line: parse_args() with no list parses [], as sys.argv[1:] is.
 
 package pytext

@@ -1,6 +1,6 @@
 // difflib: unified_diff, context_diff, ndiff, Differ, SequenceMatcher,
 // get_close_matches and restore, with CPython 3.11's output (the
-// algorithms are in pymod_difflib_core.go and pymod_difflib_differ.go).
+// algorithms are in difflib_core.go and difflib_differ.go).
 
 package pytext
 

@@ -1,6 +1,13 @@
-// Package pytext is the REPL's modules of text: string (Template,
+// Package pytext is the REPL's modules of text: re, string (Template,
 // Formatter, the constants), textwrap, pprint, shlex, difflib, html and
 // argparse.
+//
+// re is Python's module over package pyre (the pattern translation and the
+// two engines): its functions, flags, Pattern and Match objects (re.go,
+// re_match.go) and re.error (re_py.go). Compiled patterns are cached per
+// interpreter in pyrt's RegexpCache, which string.Template's pattern uses
+// too. Package repl predeclares re (ReModule) as well as offering it to
+// import.
 //
 // It is one of the packages of standard modules under repl/lib, which stand
 // on the runtime (package pyrt) alone: it imports the standard library,

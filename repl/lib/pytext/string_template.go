@@ -213,7 +213,7 @@ func (t *template) Attr(name string) (starlark.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &pyrt.Pattern{R: t.r, Src: templatePattern, Flags: flags, Rx: rx}, nil
+		return &Pattern{R: t.r, Src: templatePattern, Flags: flags, Rx: rx}, nil
 	case "substitute", "safe_substitute":
 		return pyrt.Builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			return t.substitute(args, kw, name == "safe_substitute")

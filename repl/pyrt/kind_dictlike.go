@@ -1,5 +1,3 @@
-// collections: Counter, defaultdict, OrderedDict, namedtuple, deque.
-
 package pyrt
 
 import (
@@ -8,60 +6,6 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
-)
-
-func (r *Interp) collectionsModule() starlark.Value {
-	dict := r.Types["dict"]
-	counter := &PyType{TypeName: "Counter", Module: "collections", Base: dict}
-	counter.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		c := &DictLike{D: starlark.NewDict(0), Cls: counter, Kind: kindCounter}
-		if len(args) > 1 {
-			return nil, PyErrorf(ExcTypeError, "Counter expected at most 1 argument, got %d", len(args))
-		}
-		return c, c.count(args, kw, 1)
-	}
-	defaultdict := &PyType{TypeName: "defaultdict", Module: "collections", Base: dict}
-	defaultdict.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		d := &DictLike{D: starlark.NewDict(0), Cls: defaultdict, Kind: kindDefault, Factory: starlark.None, Thread: thread}
-		if len(args) > 0 {
-			if _, ok := args[0].(starlark.Callable); !ok && args[0] != starlark.None {
-				return nil, PyErrorf(ExcTypeError, "first argument must be callable or None")
-			}
-			d.Factory, args = args[0], args[1:]
-		}
-		return d, d.update(args, kw)
-	}
-	ordered := &PyType{TypeName: "OrderedDict", Module: "collections", Base: dict}
-	ordered.Call = func(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		d := &DictLike{D: starlark.NewDict(0), Cls: ordered, Kind: KindOrdered}
-		return d, d.update(args, kw)
-	}
-	fromkeys := func(t *PyType, kind int) *starlark.Builtin {
-		return Builtin(t.TypeName+".fromkeys", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			d, err := dictFromkeys(thread, b, args, kw)
-			if err != nil {
-				return nil, err
-			}
-			return &DictLike{D: d.(*starlark.Dict), Cls: t, Kind: kind, Factory: starlark.None, Thread: thread}, nil
-		})
-	}
-	ordered.Attrs = starlark.StringDict{"fromkeys": fromkeys(ordered, KindOrdered)}
-	defaultdict.Attrs = starlark.StringDict{"fromkeys": fromkeys(defaultdict, kindDefault)}
-	for _, t := range []*PyType{counter, defaultdict, ordered} {
-		r.Types[t.TypeName] = t
-	}
-	return NewModule("collections", starlark.StringDict{
-		"Counter": counter, "defaultdict": defaultdict, "OrderedDict": ordered,
-		"namedtuple": Builtin("collections.namedtuple", r.Namedtuple),
-		"deque":      r.dequeType(),
-		"ChainMap":   r.chainMapType(),
-	})
-}
-
-const (
-	kindCounter = iota + 1
-	kindDefault
-	KindOrdered
 )
 
 // dictLike is a Counter, defaultdict or OrderedDict: a dict with its own
@@ -74,27 +18,20 @@ type DictLike struct {
 	Thread  *starlark.Thread
 }
 
-var (
-	_ starlark.IterableMapping = (*DictLike)(nil)
-	_ starlark.HasSetKey       = (*DictLike)(nil)
-	_ starlark.Container       = (*DictLike)(nil)
-	_ starlark.HasBinary       = (*DictLike)(nil)
-	_ starlark.HasUnary        = (*DictLike)(nil)
-	_ starlark.Comparable      = (*DictLike)(nil)
-)
-
 func (d *DictLike) PyClass() *PyType { return d.Cls }
-func (d *DictLike) String() string   { return d.ReprPy() }
+
+func (d *DictLike) String() string { return d.ReprPy() }
+
 func (d *DictLike) ReprPy() string {
 	var sb strings.Builder
 	switch d.Kind {
-	case kindCounter:
+	case KindCounter:
 		if d.D.Len() == 0 {
 			return "Counter()"
 		}
 		sb.WriteString("Counter(")
 		writeDictItems(&sb, d.mostCommon(-1), nil)
-	case kindDefault:
+	case KindDefault:
 		sb.WriteString("defaultdict(" + PyRepr(d.Factory) + ", ")
 		writeDictItems(&sb, d.D.Items(), nil)
 	default:
@@ -113,20 +50,30 @@ func (d *DictLike) ReprPy() string {
 	sb.WriteByte(')')
 	return sb.String()
 }
-func (d *DictLike) Type() string         { return d.Cls.TypeName }
-func (d *DictLike) Freeze()              { d.D.Freeze() }
+
+func (d *DictLike) Type() string { return d.Cls.TypeName }
+
+func (d *DictLike) Freeze() { d.D.Freeze() }
+
 func (d *DictLike) Truth() starlark.Bool { return d.D.Len() > 0 }
+
 func (d *DictLike) Hash() (uint32, error) {
 	return 0, PyErrorf(ExcTypeError, "unhashable type: '%s'", d.Cls.TypeName)
 }
-func (d *DictLike) Len() int                   { return d.D.Len() }
+
+func (d *DictLike) Len() int { return d.D.Len() }
+
 func (d *DictLike) Iterate() starlark.Iterator { return d.D.Iterate() }
-func (d *DictLike) Items() []starlark.Tuple    { return d.D.Items() }
+
+func (d *DictLike) Items() []starlark.Tuple { return d.D.Items() }
+
 func (d *DictLike) Has(k starlark.Value) (bool, error) {
 	_, found, err := d.D.Get(k)
 	return found, err
 }
+
 func (d *DictLike) SetKey(k, v starlark.Value) error { return d.D.SetKey(storedKey(d.D, k), v) }
+
 func (d *DictLike) Delete(k starlark.Value) (starlark.Value, bool, error) {
 	return d.D.Delete(k)
 }
@@ -144,9 +91,9 @@ func (d *DictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
 		}
 	}
 	switch d.Kind {
-	case kindCounter:
+	case KindCounter:
 		return starlark.MakeInt(0), true, nil
-	case kindDefault:
+	case KindDefault:
 		if d.Factory == starlark.None {
 			return nil, false, nil
 		}
@@ -161,7 +108,7 @@ func (d *DictLike) Get(k starlark.Value) (starlark.Value, bool, error) {
 
 func (d *DictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
 	o := y.(*DictLike)
-	if d.Kind == kindCounter && o.Kind == kindCounter {
+	if d.Kind == KindCounter && o.Kind == KindCounter {
 		return counterCompare(op, d, o)
 	}
 	if d.Kind == KindOrdered && o.Kind == KindOrdered && (op == syntax.EQL || op == syntax.NEQ) {
@@ -171,68 +118,8 @@ func (d *DictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int)
 	return starlark.CompareDepth(op, d.D, o.D, depth)
 }
 
-// orderedEqual is OrderedDict == OrderedDict: the same items in the same
-// order (against a plain dict the order does not count).
-func orderedEqual(a, b *DictLike, depth int) (bool, error) {
-	x, y := a.D.Items(), b.D.Items()
-	if len(x) != len(y) {
-		return false, nil
-	}
-	for i := range x {
-		eq, err := starlark.EqualDepth(x[i], y[i], depth-1)
-		if err != nil || !eq {
-			return false, err
-		}
-	}
-	return true, nil
-}
-
-// counterCompare compares Counters as multisets, a missing element
-// counting zero: == equal counts, <= a subset, < a proper one.
-func counterCompare(op syntax.Token, a, b *DictLike) (bool, error) {
-	zero := starlark.MakeInt(0)
-	count := func(c *DictLike, k starlark.Value) starlark.Value {
-		if v, found, _ := c.D.Get(k); found {
-			return v
-		}
-		return zero
-	}
-	le := func(x, y *DictLike) (bool, error) { // every count of x <= y's
-		for _, k := range append(x.D.Keys(), y.D.Keys()...) {
-			ok, err := PyCompare(syntax.LE, count(x, k), count(y, k))
-			if err != nil || !ok {
-				return false, err
-			}
-		}
-		return true, nil
-	}
-	ab, err := le(a, b)
-	if err != nil {
-		return false, err
-	}
-	ba, err := le(b, a)
-	if err != nil {
-		return false, err
-	}
-	switch op {
-	case syntax.EQL:
-		return ab && ba, nil
-	case syntax.NEQ:
-		return !(ab && ba), nil
-	case syntax.LE:
-		return ab, nil
-	case syntax.LT:
-		return ab && !ba, nil
-	case syntax.GE:
-		return ba, nil
-	case syntax.GT:
-		return ba && !ab, nil
-	}
-	return false, nil
-}
-
 // update adds a mapping or pairs and keyword arguments, as dict.update.
-func (d *DictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
+func (d *DictLike) Update(args starlark.Tuple, kw []starlark.Tuple) error {
 	if len(args) > 1 {
 		return PyErrorf(ExcTypeError, "expected at most 1 argument, got %d", len(args))
 	}
@@ -263,7 +150,7 @@ func (d *DictLike) update(args starlark.Tuple, kw []starlark.Tuple) error {
 
 // count adds sign × the counts of an iterable or mapping (Counter.update
 // and subtract).
-func (d *DictLike) count(args starlark.Tuple, kw []starlark.Tuple, sign int64) error {
+func (d *DictLike) Count(args starlark.Tuple, kw []starlark.Tuple, sign int64) error {
 	add := func(k, n starlark.Value) error {
 		k = storedKey(d.D, k)
 		cur, found, err := d.D.Get(k)
@@ -337,9 +224,9 @@ func (d *DictLike) mostCommon(n int) []starlark.Tuple {
 func (d *DictLike) AttrNames() []string {
 	names := []string{"clear", "copy", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"}
 	switch d.Kind {
-	case kindCounter:
+	case KindCounter:
 		names = append(names, "elements", "most_common", "subtract", "total")
-	case kindDefault:
+	case KindDefault:
 		names = append(names, "default_factory")
 	case KindOrdered:
 		names = append(names, "move_to_end")
@@ -348,7 +235,7 @@ func (d *DictLike) AttrNames() []string {
 }
 
 func (d *DictLike) Attr(name string) (starlark.Value, error) {
-	if name == "default_factory" && d.Kind == kindDefault {
+	if name == "default_factory" && d.Kind == KindDefault {
 		return d.Factory, nil
 	}
 	m := d.method(name)
@@ -367,10 +254,10 @@ func (d *DictLike) method(name string) BuiltinFunc {
 		}
 	case "update":
 		return func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-			if d.Kind == kindCounter {
-				return starlark.None, d.count(args, kw, 1)
+			if d.Kind == KindCounter {
+				return starlark.None, d.Count(args, kw, 1)
 			}
-			return starlark.None, d.update(args, kw)
+			return starlark.None, d.Update(args, kw)
 		}
 	case "copy":
 		return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
@@ -403,7 +290,7 @@ func (d *DictLike) method(name string) BuiltinFunc {
 		}
 	}
 	switch d.Kind {
-	case kindCounter:
+	case KindCounter:
 		switch name {
 		case "most_common":
 			return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -439,7 +326,7 @@ func (d *DictLike) method(name string) BuiltinFunc {
 			}
 		case "subtract":
 			return func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-				return starlark.None, d.count(args, kw, -1)
+				return starlark.None, d.Count(args, kw, -1)
 			}
 		case "total":
 			return func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
@@ -492,14 +379,14 @@ func (d *DictLike) method(name string) BuiltinFunc {
 // minimum, | the maximum; dicts of other kinds support | (merge).
 func (d *DictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
 	o, ok := y.(*DictLike)
-	if !ok || d.Kind != kindCounter || o.Kind != kindCounter {
+	if !ok || d.Kind != KindCounter || o.Kind != KindCounter {
 		return nil, nil
 	}
 	a, b := d, o
 	if side == starlark.Right {
 		a, b = o, d
 	}
-	out := &DictLike{D: starlark.NewDict(0), Cls: d.Cls, Kind: kindCounter}
+	out := &DictLike{D: starlark.NewDict(0), Cls: d.Cls, Kind: KindCounter}
 	get := func(c *DictLike, k starlark.Value) starlark.Value {
 		v, found, _ := c.D.Get(k)
 		if !found {
@@ -548,10 +435,10 @@ func (d *DictLike) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 // Unary is +counter (the positive counts) and -counter (the negative
 // counts, negated), as CPython's.
 func (d *DictLike) Unary(op syntax.Token) (starlark.Value, error) {
-	if d.Kind != kindCounter || op != syntax.PLUS && op != syntax.MINUS {
+	if d.Kind != KindCounter || op != syntax.PLUS && op != syntax.MINUS {
 		return nil, nil
 	}
-	out := &DictLike{D: starlark.NewDict(0), Cls: d.Cls, Kind: kindCounter}
+	out := &DictLike{D: starlark.NewDict(0), Cls: d.Cls, Kind: KindCounter}
 	zero := starlark.MakeInt(0)
 	for _, kv := range d.D.Items() {
 		v := kv[1]
@@ -566,4 +453,70 @@ func (d *DictLike) Unary(op syntax.Token) (starlark.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+const (
+	KindCounter = iota + 1
+	KindDefault
+	KindOrdered
+)
+
+// counterCompare compares Counters as multisets, a missing element
+// counting zero: == equal counts, <= a subset, < a proper one.
+func counterCompare(op syntax.Token, a, b *DictLike) (bool, error) {
+	zero := starlark.MakeInt(0)
+	count := func(c *DictLike, k starlark.Value) starlark.Value {
+		if v, found, _ := c.D.Get(k); found {
+			return v
+		}
+		return zero
+	}
+	le := func(x, y *DictLike) (bool, error) { // every count of x <= y's
+		for _, k := range append(x.D.Keys(), y.D.Keys()...) {
+			ok, err := PyCompare(syntax.LE, count(x, k), count(y, k))
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	ab, err := le(a, b)
+	if err != nil {
+		return false, err
+	}
+	ba, err := le(b, a)
+	if err != nil {
+		return false, err
+	}
+	switch op {
+	case syntax.EQL:
+		return ab && ba, nil
+	case syntax.NEQ:
+		return !(ab && ba), nil
+	case syntax.LE:
+		return ab, nil
+	case syntax.LT:
+		return ab && !ba, nil
+	case syntax.GE:
+		return ba, nil
+	case syntax.GT:
+		return ba && !ab, nil
+	}
+	return false, nil
+}
+
+// orderedEqual is OrderedDict == OrderedDict: the same items in the same
+// order (against a plain dict the order does not count).
+func orderedEqual(a, b *DictLike, depth int) (bool, error) {
+	x, y := a.D.Items(), b.D.Items()
+	if len(x) != len(y) {
+		return false, nil
+	}
+	for i := range x {
+		eq, err := starlark.EqualDepth(x[i], y[i], depth-1)
+		if err != nil || !eq {
+			return false, err
+		}
+	}
+	return true, nil
 }

@@ -1,6 +1,6 @@
 // re's match objects and Python's replacement templates (\1, \g<name>, \n).
 
-package pyrt
+package pytext
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"harness/repl/pyrt"
 	"harness/repl/pystr"
 )
 
@@ -69,11 +70,11 @@ func (m *match) index(v starlark.Value) (int, error) {
 				return i, nil
 			}
 		}
-		return 0, PyErrorf(ExcIndexError, "no such group")
+		return 0, pyrt.PyErrorf(pyrt.ExcIndexError, "no such group")
 	}
-	g, err := starlark.AsInt32(BoolToInt(v)) // m.group(True) is group 1
+	g, err := starlark.AsInt32(pyrt.BoolToInt(v)) // m.group(True) is group 1
 	if err != nil || g < 0 || 2*g >= len(m.loc) {
-		return 0, PyErrorf(ExcIndexError, "no such group")
+		return 0, pyrt.PyErrorf(pyrt.ExcIndexError, "no such group")
 	}
 	return g, nil
 }
@@ -115,7 +116,7 @@ func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) 
 		return m.allGroups(name, fn, args, kw)
 	case "expand":
 		var tmpl string
-		if err := UnpackArgs(fn, args, kw, "template", &tmpl); err != nil {
+		if err := pyrt.UnpackArgs(fn, args, kw, "template", &tmpl); err != nil {
 			return nil, err
 		}
 		var sb strings.Builder
@@ -172,7 +173,7 @@ func (m *match) call(name, fn string, args starlark.Tuple, kw []starlark.Tuple) 
 // allGroups implements groups(default=None) and groupdict(default=None).
 func (m *match) allGroups(name, fn string, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var def starlark.Value = starlark.None
-	if err := UnpackArgs(fn, args, kw, "default?", &def); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, "default?", &def); err != nil {
 		return nil, err
 	}
 	if name == "groupdict" {
@@ -252,7 +253,7 @@ func parseTemplate(tmpl string, names []string) ([]tmplPiece, error) {
 					}
 				}
 				if g < 0 {
-					return nil, PyErrorf(ExcIndexError, "unknown group name %s", pystr.Quote(ref))
+					return nil, pyrt.PyErrorf(pyrt.ExcIndexError, "unknown group name %s", pystr.Quote(ref))
 				}
 			}
 			if err := group(g); err != nil {
@@ -305,7 +306,7 @@ func parseTemplate(tmpl string, names []string) ([]tmplPiece, error) {
 var templateEscapes = map[byte]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', '\\': '\\'}
 
 func reErrorf(format string, args ...any) error {
-	return &PyError{&PyException{Typ: reError, Text: fmt.Sprintf(format, args...)}}
+	return &pyrt.PyError{Exc: &pyrt.PyException{Typ: pyrt.ReError, Text: fmt.Sprintf(format, args...)}}
 }
 
 // expand writes the template with m's groups.

@@ -1,8 +1,10 @@
 // functools.total_ordering, cached_property and singledispatch.
 
-package pyrt
+package pylang
 
 import (
+	"harness/repl/pyrt"
+
 	"go.starlark.net/starlark"
 )
 
@@ -18,22 +20,22 @@ func ftTotalOrdering(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackPositionalArgs("total_ordering", args, kw, 1, &cls); err != nil {
 		return nil, err
 	}
-	t, ok := cls.(*PyType)
+	t, ok := cls.(*pyrt.PyType)
 	if !ok || t.User == nil {
-		return nil, PyErrorf(ExcTypeError, "total_ordering decorates a class defined in this REPL")
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "total_ordering decorates a class defined in this REPL")
 	}
 	var root string
 	for _, name := range totalOrderingRoots {
-		if v, _ := ClassLookup(t, name); v != nil && v != starlark.None {
+		if v, _ := pyrt.ClassLookup(t, name); v != nil && v != starlark.None {
 			root = name
 			break
 		}
 	}
 	if root == "" {
-		return nil, PyErrorf(ExcValueError, "must define at least one ordering operation: < > <= >=")
+		return nil, pyrt.PyErrorf(pyrt.ExcValueError, "must define at least one ordering operation: < > <= >=")
 	}
 	for _, name := range totalOrderingRoots {
-		if v, _ := ClassLookup(t, name); v == nil || v == starlark.None {
+		if v, _ := pyrt.ClassLookup(t, name); v == nil || v == starlark.None {
 			t.User.Set(name, derivedCompare(root, name))
 		}
 	}
@@ -41,18 +43,18 @@ func ftTotalOrdering(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tupl
 }
 
 // derivedCompare is method name made from method root and ==.
-func derivedCompare(root, name string) *GoMethod {
-	return &GoMethod{MethodName: name, Fn: func(thread *starlark.Thread, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func derivedCompare(root, name string) *pyrt.GoMethod {
+	return &pyrt.GoMethod{MethodName: name, Fn: func(thread *starlark.Thread, self starlark.Value, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 || len(kw) > 0 {
-			return nil, PyErrorf(ExcTypeError, "%s() takes exactly one argument", name)
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "%s() takes exactly one argument", name)
 		}
 		other := args[0]
-		o, _ := self.(*PyObject)
+		o, _ := self.(*pyrt.PyObject)
 		if o == nil {
-			return NotImplemented, nil
+			return pyrt.NotImplemented, nil
 		}
 		v, _, err := o.CallDunder(root, other)
-		if err != nil || v == NotImplemented {
+		if err != nil || v == pyrt.NotImplemented {
 			return v, err
 		}
 		r := bool(v.Truth())
@@ -90,43 +92,17 @@ func derivedCompare(root, name string) *GoMethod {
 	}}
 }
 
-// cachedProperty is @functools.cached_property: computed on first access,
-// then stored as the instance's attribute.
-type cachedProperty struct{ fn starlark.Value }
-
-func (p *cachedProperty) String() string        { return "<functools.cached_property object>" }
-func (p *cachedProperty) Type() string          { return "functools.cached_property" }
-func (p *cachedProperty) Freeze()               {}
-func (p *cachedProperty) Truth() starlark.Bool  { return true }
-func (p *cachedProperty) Hash() (uint32, error) { return 0, nil }
-
 func ftCachedProperty(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var fn starlark.Value
 	if err := starlark.UnpackPositionalArgs("cached_property", args, kw, 1, &fn); err != nil {
 		return nil, err
 	}
-	return &cachedProperty{fn: fn}, nil
-}
-
-// get computes the property for instance self and stores it there.
-func (p *cachedProperty) get(thread *starlark.Thread, self starlark.Value) (starlark.Value, error) {
-	v, err := starlark.Call(thread, p.fn, starlark.Tuple{self}, nil)
-	if err != nil {
-		return nil, err
-	}
-	if o, ok := self.(*PyObject); ok {
-		name := p.fn.(starlark.Callable).Name()
-		if _, had := o.Attrs[name]; !had {
-			o.Keys = append(o.Keys, name)
-		}
-		o.Attrs[name] = v
-	}
-	return v, nil
+	return &pyrt.CachedProperty{Fn: fn}, nil
 }
 
 // dispatcher is a function made by @singledispatch.
 type dispatcher struct {
-	r        *Interp
+	r        *pyrt.Interp
 	fn       starlark.Value
 	registry []dispatchEntry
 }
@@ -142,7 +118,7 @@ func (d *dispatcher) Truth() starlark.Bool  { return true }
 func (d *dispatcher) Hash() (uint32, error) { return 0, nil }
 func (d *dispatcher) Name() string          { return d.fn.(starlark.Callable).Name() }
 
-func (r *Interp) ftSingledispatch(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func ftSingledispatch(r *pyrt.Interp, _ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	var fn starlark.Value
 	if err := starlark.UnpackPositionalArgs("singledispatch", args, kw, 1, &fn); err != nil {
 		return nil, err
@@ -152,7 +128,7 @@ func (r *Interp) ftSingledispatch(_ *starlark.Thread, _ *starlark.Builtin, args 
 
 func (d *dispatcher) CallInternal(thread *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
-		return nil, PyErrorf(ExcTypeError, "%s requires at least 1 positional argument", d.Name())
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "%s requires at least 1 positional argument", d.Name())
 	}
 	return starlark.Call(thread, d.dispatch(args[0]), args, kw)
 }
@@ -170,7 +146,7 @@ func (d *dispatcher) dispatch(x starlark.Value) starlark.Value {
 		}
 	}
 	for _, e := range d.registry { // an abstract class or a tuple member
-		if ok, _ := d.r.isInstance(x, e.cls); ok {
+		if ok, _ := d.r.IsInstance(x, e.cls); ok {
 			return e.fn
 		}
 	}
@@ -180,14 +156,14 @@ func (d *dispatcher) dispatch(x starlark.Value) starlark.Value {
 // firstAnnotation is the class fn's first parameter is annotated with, or
 // nil.
 func (d *dispatcher) firstAnnotation(fn starlark.Value) starlark.Value {
-	params := FuncParams(PyFunction(fn))
+	params := pyrt.FuncParams(pyrt.PyFunction(fn))
 	ann, err := d.r.Annotations(fn)
 	if len(params) == 0 || err != nil {
 		return nil
 	}
 	c, found, _ := ann.Get(starlark.String(params[0].Name))
 	switch c.(type) {
-	case *PyType, *ExcType:
+	case *pyrt.PyType, *pyrt.ExcType:
 		if found {
 			return c
 		}
@@ -199,9 +175,9 @@ func (d *dispatcher) AttrNames() []string { return []string{"dispatch", "registe
 func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "register":
-		return Builtin("register", d.register), nil
+		return pyrt.Builtin("register", d.register), nil
 	case "dispatch":
-		return Builtin("dispatch", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return pyrt.Builtin("dispatch", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var cls starlark.Value
 			if err := starlark.UnpackPositionalArgs("dispatch", args, kw, 1, &cls); err != nil {
 				return nil, err
@@ -230,7 +206,7 @@ func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 		if name == "__wrapped__" {
 			return d.fn, nil
 		}
-		return wrappedAttr(d.fn, name)
+		return pyrt.WrappedAttr(d.fn, name)
 	}
 	return nil, nil
 }
@@ -239,7 +215,7 @@ func (d *dispatcher) Attr(name string) (starlark.Value, error) {
 // with the class read from the annotation of fn's first parameter.
 func (d *dispatcher) register(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 || len(args) > 2 || len(kw) > 0 {
-		return nil, PyErrorf(ExcTypeError, "register() takes a class and optionally a function")
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "register() takes a class and optionally a function")
 	}
 	cls := args[0]
 	add := func(fn starlark.Value) starlark.Value {
@@ -247,23 +223,23 @@ func (d *dispatcher) register(_ *starlark.Thread, _ *starlark.Builtin, args star
 		return fn
 	}
 	switch cls.(type) {
-	case *PyType, *ExcType:
+	case *pyrt.PyType, *pyrt.ExcType:
 	default:
-		if len(args) == 2 || PyFunction(cls) == nil {
-			return nil, PyErrorf(ExcTypeError, "Invalid first argument to `register()`. %s is not a class or union type.", PyRepr(cls))
+		if len(args) == 2 || pyrt.PyFunction(cls) == nil {
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "Invalid first argument to `register()`. %s is not a class or union type.", pyrt.PyRepr(cls))
 		}
 		fn := cls
 		if cls = d.firstAnnotation(fn); cls == nil {
-			return nil, PyErrorf(ExcTypeError, "Invalid first argument to `register()`: %s. Use either `@register(some_class)` or plain `@register` on an annotated function.", PyRepr(fn))
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "Invalid first argument to `register()`: %s. Use either `@register(some_class)` or plain `@register` on an annotated function.", pyrt.PyRepr(fn))
 		}
 		return add(fn), nil
 	}
 	if len(args) == 2 {
 		return add(args[1]), nil
 	}
-	return Builtin("register", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return pyrt.Builtin("register", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 {
-			return nil, PyErrorf(ExcTypeError, "register() decorates one function")
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "register() decorates one function")
 		}
 		return add(args[0]), nil
 	}), nil

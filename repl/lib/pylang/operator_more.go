@@ -2,22 +2,24 @@
 // (abs, pos, inv/invert, is_not, setitem, delitem, indexOf, countOf,
 // index, call).
 
-package pyrt
+package pylang
 
 import (
+	"harness/repl/pyrt"
+
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
 
 // operatorMore adds them to the module's dict m.
-func (r *Interp) operatorMore(m starlark.StringDict) {
+func operatorMore(r *pyrt.Interp, m starlark.StringDict) {
 	unary := func(name string, f func(starlark.Value) (starlark.Value, error)) {
-		m[name] = Builtin("operator."+name, Unary(f))
+		m[name] = pyrt.Builtin("operator."+name, pyrt.Unary(f))
 	}
 	unary("pos", func(v starlark.Value) (starlark.Value, error) { return starlark.Unary(syntax.PLUS, v) })
 	invert := func(v starlark.Value) (starlark.Value, error) {
 		if b, ok := v.(starlark.Bool); ok {
-			v = starlark.MakeInt(B2i(bool(b)))
+			v = starlark.MakeInt(pyrt.B2i(bool(b)))
 		}
 		return starlark.Unary(syntax.TILDE, v)
 	}
@@ -28,13 +30,13 @@ func (r *Interp) operatorMore(m starlark.StringDict) {
 		case starlark.Int:
 			return v, nil
 		case starlark.Bool:
-			return starlark.MakeInt(B2i(bool(v))), nil
+			return starlark.MakeInt(pyrt.B2i(bool(v))), nil
 		}
-		return nil, PyErrorf(ExcTypeError, "'%s' object cannot be interpreted as an integer", PyTypeName(v))
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "'%s' object cannot be interpreted as an integer", pyrt.PyTypeName(v))
 	})
-	m["abs"] = Builtin("operator.abs", r.pyAbs)
+	m["abs"] = pyrt.Builtin("operator.abs", r.PyAbs)
 	two := func(name string, f func(x, y starlark.Value) (starlark.Value, error)) {
-		m[name] = Builtin("operator."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		m[name] = pyrt.Builtin("operator."+name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
@@ -42,42 +44,42 @@ func (r *Interp) operatorMore(m starlark.StringDict) {
 			return f(x, y)
 		})
 	}
-	two("is_not", func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(!Identical(x, y)), nil })
+	two("is_not", func(x, y starlark.Value) (starlark.Value, error) { return starlark.Bool(!pyrt.Identical(x, y)), nil })
 	two("delitem", func(x, k starlark.Value) (starlark.Value, error) {
-		return pyDelitem(nil, nil, starlark.Tuple{x, k}, nil)
+		return pyrt.PyDelitem(nil, nil, starlark.Tuple{x, k}, nil)
 	})
 	two("countOf", func(seq, v starlark.Value) (starlark.Value, error) {
-		vals, err := ListOf(seq)
+		vals, err := pyrt.ListOf(seq)
 		n := 0
 		for _, x := range vals {
-			if eq, _ := starlark.Equal(x, v); eq || Identical(x, v) {
+			if eq, _ := starlark.Equal(x, v); eq || pyrt.Identical(x, v) {
 				n++
 			}
 		}
 		return starlark.MakeInt(n), err
 	})
 	two("indexOf", func(seq, v starlark.Value) (starlark.Value, error) {
-		vals, err := ListOf(seq)
+		vals, err := pyrt.ListOf(seq)
 		if err != nil {
 			return nil, err
 		}
 		for i, x := range vals {
-			if eq, _ := starlark.Equal(x, v); eq || Identical(x, v) {
+			if eq, _ := starlark.Equal(x, v); eq || pyrt.Identical(x, v) {
 				return starlark.MakeInt(i), nil
 			}
 		}
-		return nil, PyErrorf(ExcValueError, "sequence.index(x): x not in sequence")
+		return nil, pyrt.PyErrorf(pyrt.ExcValueError, "sequence.index(x): x not in sequence")
 	})
-	m["setitem"] = Builtin("operator.setitem", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	m["setitem"] = pyrt.Builtin("operator.setitem", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var x, k, v starlark.Value
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 3, &x, &k, &v); err != nil {
 			return nil, err
 		}
-		return starlark.None, pySetItem(v, x, k)
+		return starlark.None, pyrt.PySetItem(v, x, k)
 	})
-	m["call"] = Builtin("operator.call", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	m["call"] = pyrt.Builtin("operator.call", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(args) == 0 {
-			return nil, PyErrorf(ExcTypeError, "call() missing 1 required positional argument: 'obj'")
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "call() missing 1 required positional argument: 'obj'")
 		}
 		return starlark.Call(thread, args[0], args[1:], kw)
 	})

@@ -1,26 +1,29 @@
 // functools and operator.
 
-package pyrt
+package pylang
 
 import (
+	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
 
-func (r *Interp) functoolsModule() starlark.Value {
-	return NewModule("functools", starlark.StringDict{
-		"reduce":          Builtin("functools.reduce", ftReduce),
-		"partial":         Builtin("functools.partial", ftPartial),
-		"lru_cache":       Builtin("functools.lru_cache", ftCache(true)),
-		"cache":           Builtin("functools.cache", ftCache(false)),
-		"cmp_to_key":      Builtin("functools.cmp_to_key", ftCmpToKey),
-		"wraps":           Builtin("functools.wraps", ftWraps),
-		"update_wrapper":  Builtin("functools.update_wrapper", ftUpdateWrapper),
-		"total_ordering":  Builtin("functools.total_ordering", ftTotalOrdering),
-		"cached_property": Builtin("functools.cached_property", ftCachedProperty),
-		"singledispatch":  Builtin("functools.singledispatch", r.ftSingledispatch),
+func functoolsModule(r *pyrt.Interp) starlark.Value {
+	return pyrt.NewModule("functools", starlark.StringDict{
+		"reduce":          pyrt.Builtin("functools.reduce", ftReduce),
+		"partial":         pyrt.Builtin("functools.partial", ftPartial),
+		"lru_cache":       pyrt.Builtin("functools.lru_cache", ftCache(true)),
+		"cache":           pyrt.Builtin("functools.cache", ftCache(false)),
+		"cmp_to_key":      pyrt.Builtin("functools.cmp_to_key", ftCmpToKey),
+		"wraps":           pyrt.Builtin("functools.wraps", ftWraps),
+		"update_wrapper":  pyrt.Builtin("functools.update_wrapper", ftUpdateWrapper),
+		"total_ordering":  pyrt.Builtin("functools.total_ordering", ftTotalOrdering),
+		"cached_property": pyrt.Builtin("functools.cached_property", ftCachedProperty),
+		"singledispatch": pyrt.Builtin("functools.singledispatch", func(p0 *starlark.Thread, p1 *starlark.Builtin, p2 starlark.Tuple, p3 []starlark.Tuple) (starlark.Value, error) {
+			return ftSingledispatch(r, p0, p1, p2, p3)
+		}),
 	})
 }
 
@@ -29,7 +32,7 @@ func ftReduce(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &fn, &it, &acc); err != nil {
 		return nil, err
 	}
-	err := Iterate(it, func(v starlark.Value) (bool, error) {
+	err := pyrt.Iterate(it, func(v starlark.Value) (bool, error) {
 		if acc == nil {
 			acc = v
 			return true, nil
@@ -42,7 +45,7 @@ func ftReduce(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		return nil, err
 	}
 	if acc == nil {
-		return nil, PyErrorf(ExcTypeError, "reduce() of empty iterable with no initial value")
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "reduce() of empty iterable with no initial value")
 	}
 	return acc, nil
 }
@@ -56,22 +59,22 @@ type partial struct {
 
 func ftPartial(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
-		return nil, PyErrorf(ExcTypeError, "partial() missing the function")
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "partial() missing the function")
 	}
 	if _, ok := args[0].(starlark.Callable); !ok {
-		return nil, PyErrorf(ExcTypeError, "the first argument must be callable")
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "the first argument must be callable")
 	}
 	return &partial{fn: args[0], args: append(starlark.Tuple(nil), args[1:]...), kw: kw}, nil
 }
 
 func (p *partial) String() string { return p.ReprPy() }
 func (p *partial) ReprPy() string {
-	parts := []string{PyRepr(p.fn)}
+	parts := []string{pyrt.PyRepr(p.fn)}
 	for _, a := range p.args {
-		parts = append(parts, PyRepr(a))
+		parts = append(parts, pyrt.PyRepr(a))
 	}
 	for _, kv := range p.kw {
-		parts = append(parts, PyStr(kv[0])+"="+PyRepr(kv[1]))
+		parts = append(parts, pyrt.PyStr(kv[0])+"="+pyrt.PyRepr(kv[1]))
 	}
 	return "functools.partial(" + strings.Join(parts, ", ") + ")"
 }
@@ -125,9 +128,9 @@ func ftCmpToKey(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &cmp); err != nil {
 		return nil, err
 	}
-	return Builtin("cmp_to_key", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return pyrt.Builtin("cmp_to_key", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(args) != 1 {
-			return nil, PyErrorf(ExcTypeError, "the key function takes one argument")
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "the key function takes one argument")
 		}
 		return &cmpKey{v: args[0], cmp: cmp, thread: thread}, nil
 	}), nil
@@ -138,7 +141,7 @@ func (k *cmpKey) Type() string         { return "functools.KeyWrapper" }
 func (k *cmpKey) Freeze()              {}
 func (k *cmpKey) Truth() starlark.Bool { return true }
 func (k *cmpKey) Hash() (uint32, error) {
-	return 0, PyErrorf(ExcTypeError, "unhashable type: 'functools.KeyWrapper'")
+	return 0, pyrt.PyErrorf(pyrt.ExcTypeError, "unhashable type: 'functools.KeyWrapper'")
 }
 func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
 	res, err := starlark.Call(k.thread, k.cmp, starlark.Tuple{k.v, y.(*cmpKey).v}, nil)
@@ -148,9 +151,9 @@ func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool
 	return starlark.Compare(op, res, starlark.MakeInt(0))
 }
 
-func (r *Interp) operatorModule() starlark.Value {
+func operatorModule(r *pyrt.Interp) starlark.Value {
 	bin := func(name string, op syntax.Token) *starlark.Builtin {
-		return Builtin("operator."+name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		return pyrt.Builtin("operator."+name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
@@ -159,7 +162,7 @@ func (r *Interp) operatorModule() starlark.Value {
 			case syntax.STARSTAR:
 				return r.PyPow(x, y)
 			case syntax.PERCENT:
-				return PercentOp(thread, x, y)
+				return pyrt.PercentOp(thread, x, y)
 			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
 				ok, err := starlark.Compare(op, x, y)
 				return starlark.Bool(ok), err
@@ -174,47 +177,47 @@ func (r *Interp) operatorModule() starlark.Value {
 		"lshift": bin("lshift", syntax.LTLT), "rshift": bin("rshift", syntax.GTGT), "concat": bin("concat", syntax.PLUS),
 		"eq": bin("eq", syntax.EQL), "ne": bin("ne", syntax.NEQ), "lt": bin("lt", syntax.LT), "le": bin("le", syntax.LE),
 		"gt": bin("gt", syntax.GT), "ge": bin("ge", syntax.GE),
-		"contains": Builtin("operator.contains", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"contains": pyrt.Builtin("operator.contains", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
 			}
 			return starlark.Binary(syntax.IN, y, x)
 		}),
-		"getitem": Builtin("operator.getitem", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"getitem": pyrt.Builtin("operator.getitem", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var x, y starlark.Value
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 2, &x, &y); err != nil {
 				return nil, err
 			}
-			return pyIndex(x, y)
+			return pyrt.PyIndex(x, y)
 		}),
-		"not_":  Builtin("operator.not_", Unary(func(v starlark.Value) (starlark.Value, error) { return !v.Truth(), nil })),
-		"truth": Builtin("operator.truth", Unary(func(v starlark.Value) (starlark.Value, error) { return v.Truth(), nil })),
-		"neg":   Builtin("operator.neg", Unary(func(v starlark.Value) (starlark.Value, error) { return starlark.Unary(syntax.MINUS, v) })),
-		"is_": Builtin("operator.is_", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			return starlark.Bool(len(args) == 2 && Identical(args[0], args[1])), nil
+		"not_":  pyrt.Builtin("operator.not_", pyrt.Unary(func(v starlark.Value) (starlark.Value, error) { return !v.Truth(), nil })),
+		"truth": pyrt.Builtin("operator.truth", pyrt.Unary(func(v starlark.Value) (starlark.Value, error) { return v.Truth(), nil })),
+		"neg":   pyrt.Builtin("operator.neg", pyrt.Unary(func(v starlark.Value) (starlark.Value, error) { return starlark.Unary(syntax.MINUS, v) })),
+		"is_": pyrt.Builtin("operator.is_", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			return starlark.Bool(len(args) == 2 && pyrt.Identical(args[0], args[1])), nil
 		}),
-		"itemgetter":   Builtin("operator.itemgetter", getter(false)),
-		"attrgetter":   Builtin("operator.attrgetter", getter(true)),
-		"methodcaller": Builtin("operator.methodcaller", methodcaller),
+		"itemgetter":   pyrt.Builtin("operator.itemgetter", getter(false)),
+		"attrgetter":   pyrt.Builtin("operator.attrgetter", getter(true)),
+		"methodcaller": pyrt.Builtin("operator.methodcaller", methodcaller),
 	}
-	r.operatorMore(m)
-	return NewModule("operator", m)
+	operatorMore(r, m)
+	return pyrt.NewModule("operator", m)
 }
 
 // getter returns itemgetter or attrgetter: one key gives the value, more
 // give a tuple.
-func getter(attr bool) BuiltinFunc {
+func getter(attr bool) pyrt.BuiltinFunc {
 	return func(_ *starlark.Thread, _ *starlark.Builtin, keys starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(keys) == 0 {
-			return nil, PyErrorf(ExcTypeError, "expected at least 1 argument")
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "expected at least 1 argument")
 		}
 		get := func(v, k starlark.Value) (starlark.Value, error) {
 			if !attr {
-				return pyIndex(v, k)
+				return pyrt.PyIndex(v, k)
 			}
-			for _, part := range strings.Split(PyStr(k), ".") {
-				x, err := GetAttr(v, part)
+			for _, part := range strings.Split(pyrt.PyStr(k), ".") {
+				x, err := pyrt.GetAttr(v, part)
 				if err != nil {
 					return nil, err
 				}
@@ -222,9 +225,9 @@ func getter(attr bool) BuiltinFunc {
 			}
 			return v, nil
 		}
-		return Builtin("getter", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return pyrt.Builtin("getter", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			if len(args) != 1 {
-				return nil, PyErrorf(ExcTypeError, "the getter takes one argument")
+				return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "the getter takes one argument")
 			}
 			if len(keys) == 1 {
 				return get(args[0], keys[0])
@@ -244,14 +247,14 @@ func getter(attr bool) BuiltinFunc {
 
 func methodcaller(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
-		return nil, PyErrorf(ExcTypeError, "methodcaller needs a method name")
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "methodcaller needs a method name")
 	}
-	name := PyStr(args[0])
+	name := pyrt.PyStr(args[0])
 	bound := args[1:]
-	return Builtin("methodcaller", func(thread *starlark.Thread, _ *starlark.Builtin, a starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return pyrt.Builtin("methodcaller", func(thread *starlark.Thread, _ *starlark.Builtin, a starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		if len(a) != 1 {
-			return nil, PyErrorf(ExcTypeError, "methodcaller takes one argument")
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "methodcaller takes one argument")
 		}
-		return CallMethod(thread, a[0], name, bound, kw)
+		return pyrt.CallMethod(thread, a[0], name, bound, kw)
 	}), nil
 }

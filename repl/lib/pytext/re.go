@@ -1,57 +1,24 @@
 // The re module: Python's re names over package pyre (RE2, or a backtracking engine for what RE2 lacks).
 
-package pyrt
+package pytext
 
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 
 	"harness/repl/pyre"
+	"harness/repl/pyrt"
 	"harness/repl/pystr"
 )
-
-type RegexpCache struct {
-	mu sync.Mutex
-	m  map[reKey]*pyre.Regexp
-}
-
-type reKey struct {
-	src   string
-	flags int
-}
-
-func NewRegexpCache() *RegexpCache { return &RegexpCache{m: map[reKey]*pyre.Regexp{}} }
-
-func (c *RegexpCache) Compile(fn, pattern string, flags int) (*pyre.Regexp, error) {
-	key := reKey{pattern, flags}
-	c.mu.Lock()
-	rx, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return rx, nil
-	}
-	rx, err := pyre.Compile(fn, pattern, flags)
-	if err != nil {
-		return nil, reErr(err)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) > 256 {
-		c.m = map[reKey]*pyre.Regexp{}
-	}
-	c.m[key] = rx
-	return rx, nil
-}
 
 // pattern is a compiled regular expression. fixed marks re.compile's
 // results, whose flags cannot change afterwards.
 type Pattern struct {
-	R     *Interp
+	R     *pyrt.Interp
 	Src   string
 	Flags int
 	Rx    *pyre.Regexp
@@ -137,7 +104,7 @@ var reOps = map[string]reOp{
 
 // reModule returns the re module; module functions take the pattern first
 // and an optional flags argument last.
-func (r *Interp) ReModule() *starlarkstruct.Module {
+func ReModule(r *pyrt.Interp) *starlarkstruct.Module {
 	m := &starlarkstruct.Module{Name: "re", Members: starlark.StringDict{
 		"IGNORECASE": starlark.MakeInt(pyre.IgnoreCase), "I": starlark.MakeInt(pyre.IgnoreCase),
 		"MULTILINE": starlark.MakeInt(pyre.Multiline), "M": starlark.MakeInt(pyre.Multiline),
@@ -148,32 +115,32 @@ func (r *Interp) ReModule() *starlarkstruct.Module {
 	}}
 	m.Members["escape"] = starlark.NewBuiltin("re.escape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
-		if err := UnpackArgs(b.Name(), args, kw, "pattern", &s); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "pattern", &s); err != nil {
 			return nil, err
 		}
 		return starlark.String(pyEscape(s)), nil
 	})
 	m.Members["purge"] = starlark.NewBuiltin("re.purge", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
-		return starlark.None, UnpackArgs(b.Name(), args, kw)
+		return starlark.None, pyrt.UnpackArgs(b.Name(), args, kw)
 	})
-	m.Members["error"] = reError
+	m.Members["error"] = pyrt.ReError
 	m.Members["compile"] = starlark.NewBuiltin("re.compile", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var src starlark.Value
 		var flags int
-		if err := UnpackArgs(b.Name(), args, kw, "pattern", &src, "flags?", &flags); err != nil {
+		if err := pyrt.UnpackArgs(b.Name(), args, kw, "pattern", &src, "flags?", &flags); err != nil {
 			return nil, err
 		}
 		if p, ok := src.(*Pattern); ok {
 			if flags != 0 {
-				return nil, PyErrorf(ExcValueError, "cannot process flags argument with a compiled pattern")
+				return nil, pyrt.PyErrorf(pyrt.ExcValueError, "cannot process flags argument with a compiled pattern")
 			}
 			return p, nil
 		}
 		s, ok := src.(starlark.String)
 		if !ok {
-			return nil, PyErrorf(ExcTypeError, "first argument must be string or compiled pattern")
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "first argument must be string or compiled pattern")
 		}
-		p, err := r.compilePattern(b.Name(), string(s), flags)
+		p, err := compilePattern(r, b.Name(), string(s), flags)
 		if p != nil {
 			p.fixed = true
 		}
@@ -200,7 +167,7 @@ func (r *Interp) ReModule() *starlarkstruct.Module {
 			case nil:
 				return nil, fmt.Errorf("%s: missing argument for pattern", b.Name())
 			case starlark.String:
-				p, err := r.compilePattern(b.Name(), string(a), 0)
+				p, err := compilePattern(r, b.Name(), string(a), 0)
 				if err != nil {
 					return nil, err
 				}
@@ -208,14 +175,14 @@ func (r *Interp) ReModule() *starlarkstruct.Module {
 			case *Pattern:
 				return op(a, b.Name(), false, args, kw)
 			default:
-				return nil, PyErrorf(ExcTypeError, "first argument must be string or compiled pattern")
+				return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "first argument must be string or compiled pattern")
 			}
 		})
 	}
 	return m
 }
 
-func (r *Interp) compilePattern(fn, src string, flags int) (*Pattern, error) {
+func compilePattern(r *pyrt.Interp, fn, src string, flags int) (*Pattern, error) {
 	rx, err := r.ReCache.Compile(fn, src, flags)
 	if err != nil {
 		return nil, err
@@ -230,9 +197,9 @@ func (p *Pattern) withFlags(fn string, flags int) (*Pattern, error) {
 		return p, nil
 	}
 	if p.fixed {
-		return nil, PyErrorf(ExcValueError, "cannot process flags argument with a compiled pattern")
+		return nil, pyrt.PyErrorf(pyrt.ExcValueError, "cannot process flags argument with a compiled pattern")
 	}
-	return p.R.compilePattern(fn, p.Src, p.Flags|flags)
+	return compilePattern(p.R, fn, p.Src, p.Flags|flags)
 }
 
 // subject unpacks the string and its options: (string, pos=0,
@@ -253,7 +220,7 @@ func (p *Pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	} else {
 		pairs = append(append(pairs, after...), "flags?", &flags)
 	}
-	if err := UnpackArgs(fn, args, kw, pairs...); err != nil {
+	if err := pyrt.UnpackArgs(fn, args, kw, pairs...); err != nil {
 		return nil, "", nil, 0, err
 	}
 	p, err := p.withFlags(fn, flags)
@@ -265,7 +232,7 @@ func (p *Pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	if endpos != starlark.None {
 		e, err := starlark.AsInt32(endpos)
 		if err != nil {
-			return nil, "", nil, 0, PyErrorf(ExcTypeError, "endpos must be an integer, not %s", endpos.Type())
+			return nil, "", nil, 0, pyrt.PyErrorf(pyrt.ExcTypeError, "endpos must be an integer, not %s", endpos.Type())
 		}
 		n = e
 	}
@@ -278,7 +245,7 @@ func (p *Pattern) subject(fn string, method bool, args starlark.Tuple, kw []star
 	}
 	sub, err := p.Rx.Prepare(fn, text[:stop])
 	if err != nil {
-		return nil, "", nil, 0, reErr(err)
+		return nil, "", nil, 0, pyrt.ReErr(err)
 	}
 	if c := p.R.Host.CurrentCall(); c != nil {
 		sub.Ctx = c.Ctx()
@@ -306,7 +273,7 @@ func (p *Pattern) find(fn string, method bool, args starlark.Tuple, kw []starlar
 	}
 	loc, err := p.Rx.Exec(sub, k, pos)
 	if err != nil || loc == nil {
-		return starlark.None, reErr(err)
+		return starlark.None, pyrt.ReErr(err)
 	}
 	return p.newMatch(s, sub.LocS(loc), sub, pos), nil
 }
@@ -408,7 +375,7 @@ func (p *Pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 	tmpl, isStr := repl.(starlark.String)
 	fnRepl, isFn := repl.(starlark.Callable)
 	if !isStr && !isFn {
-		return "", 0, PyErrorf(ExcTypeError, "%s: repl must be a string or a function, got %s", fn, repl.Type())
+		return "", 0, pyrt.PyErrorf(pyrt.ExcTypeError, "%s: repl must be a string or a function, got %s", fn, repl.Type())
 	}
 	var pieces []tmplPiece
 	if isStr {
@@ -433,7 +400,7 @@ func (p *Pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 		}
 		str, ok := starlark.AsString(v)
 		if !ok {
-			return PyErrorf(ExcTypeError, "%s: the replacement function returned %s, want str", fn, v.Type())
+			return pyrt.PyErrorf(pyrt.ExcTypeError, "%s: the replacement function returned %s, want str", fn, v.Type())
 		}
 		sb.WriteString(str)
 		return nil
@@ -447,24 +414,5 @@ func (p *Pattern) replace(fn string, method bool, args starlark.Tuple, kw []star
 
 // each is the engine's each, its refusals raised as re.error.
 func (p *Pattern) each(fn string, sub *pyre.Subject, pos, n int, f func(loc []int) error) error {
-	return reErr(p.Rx.Each(fn, sub, pos, n, f))
-}
-
-// reErr raises the engine's refusals as re.error; other errors (those of
-// a replacement function, say) pass as they are.
-// A match the backtracking engine stopped at its time limit raises
-// TimeoutError (the error a user expects of an operation that ran out of
-// time, and not re.error, which `except re.error` takes for a bad
-// pattern); one stopped at its memory bound raises MemoryError.
-func reErr(err error) error {
-	switch e := err.(type) {
-	case *pyre.Error:
-		return &PyError{&PyException{Typ: reError, Text: e.Error()}}
-	case *pyre.TimeoutError:
-		if e.Memory {
-			return PyErrorf(ExcMemory, "%s", e.Error())
-		}
-		return PyErrorf(excTimeout, "%s", e.Error())
-	}
-	return err
+	return pyrt.ReErr(p.Rx.Each(fn, sub, pos, n, f))
 }

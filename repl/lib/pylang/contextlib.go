@@ -9,47 +9,49 @@
 // class's __exit__, matched by suppress(), and each may swallow it as in
 // Python.
 
-package pyrt
+package pylang
 
 import (
+	"harness/repl/pyrt"
+
 	"go.starlark.net/starlark"
 )
 
-func (r *Interp) contextlibModule() starlark.Value {
-	return NewModule("contextlib", starlark.StringDict{
-		"contextmanager": Builtin("contextmanager", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func contextlibModule(r *pyrt.Interp) starlark.Value {
+	return pyrt.NewModule("contextlib", starlark.StringDict{
+		"contextmanager": pyrt.Builtin("contextmanager", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var fn starlark.Callable
 			if err := starlark.UnpackPositionalArgs("contextmanager", args, kw, 1, &fn); err != nil {
 				return nil, err
 			}
 			return &cmFactory{fn: fn}, nil
 		}),
-		"suppress": Builtin("suppress", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"suppress": pyrt.Builtin("suppress", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if len(kw) > 0 {
-				return nil, PyErrorf(ExcTypeError, "suppress() got an unexpected keyword argument '%s'", kw[0][0].(starlark.String).GoString())
+				return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "suppress() got an unexpected keyword argument '%s'", kw[0][0].(starlark.String).GoString())
 			}
 			return &simpleCM{name: "suppress", suppress: args}, nil
 		}),
-		"nullcontext": Builtin("nullcontext", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"nullcontext": pyrt.Builtin("nullcontext", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value = starlark.None
-			if err := UnpackArgs("nullcontext", args, kw, "enter_result?", &v); err != nil {
+			if err := pyrt.UnpackArgs("nullcontext", args, kw, "enter_result?", &v); err != nil {
 				return nil, err
 			}
 			return &simpleCM{name: "nullcontext", value: v}, nil
 		}),
-		"closing": Builtin("closing", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"closing": pyrt.Builtin("closing", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			var v starlark.Value
-			if err := UnpackArgs("closing", args, kw, "thing", &v); err != nil {
+			if err := pyrt.UnpackArgs("closing", args, kw, "thing", &v); err != nil {
 				return nil, err
 			}
 			return &simpleCM{name: "closing", value: v, onExit: func() error {
-				_, err := CallMethod(thread, v, "close", nil, nil)
+				_, err := pyrt.CallMethod(thread, v, "close", nil, nil)
 				return err
 			}}, nil
 		}),
-		"redirect_stdout": r.redirector("redirect_stdout", 0),
-		"redirect_stderr": r.redirector("redirect_stderr", 1),
-		"ExitStack": Builtin("ExitStack", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		"redirect_stdout": redirector(r, "redirect_stdout", 0),
+		"redirect_stderr": redirector(r, "redirect_stderr", 1),
+		"ExitStack": pyrt.Builtin("ExitStack", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs("ExitStack", args, kw, 0); err != nil {
 				return nil, err
 			}
@@ -73,16 +75,16 @@ func (f *cmFactory) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	it, ok := g.(*PyIter)
+	it, ok := g.(*pyrt.PyIter)
 	if !ok {
-		return nil, PyErrorf(ExcTypeError, "@contextmanager needs a generator function (a def that yields); %s returned %s", f.Name(), PyTypeName(g))
+		return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "@contextmanager needs a generator function (a def that yields); %s returned %s", f.Name(), pyrt.PyTypeName(g))
 	}
 	return &genCM{it: it}, nil
 }
 
 // genCM is the manager a @contextmanager function returns.
 type genCM struct {
-	it      *PyIter
+	it      *pyrt.PyIter
 	entered bool
 }
 
@@ -94,37 +96,37 @@ func (m *genCM) Hash() (uint32, error) { return 0, nil }
 
 func (m *genCM) Enter() (starlark.Value, error) {
 	if m.entered {
-		return nil, PyErrorf(ExcRuntime, "generator didn't yield")
+		return nil, pyrt.PyErrorf(pyrt.ExcRuntime, "generator didn't yield")
 	}
 	m.entered = true
-	v, ok, err := m.it.step()
+	v, ok, err := m.it.Step()
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, PyErrorf(ExcRuntime, "generator didn't yield")
+		return nil, pyrt.PyErrorf(pyrt.ExcRuntime, "generator didn't yield")
 	}
 	return v, nil
 }
 
 func (m *genCM) Exit() error {
-	_, ok, err := m.it.step()
+	_, ok, err := m.it.Step()
 	if err != nil {
 		return err
 	}
 	if ok {
-		return PyErrorf(ExcRuntime, "generator didn't stop")
+		return pyrt.PyErrorf(pyrt.ExcRuntime, "generator didn't stop")
 	}
 	return nil
 }
 
 // exitExc throws the block's exception into the generator at its yield:
 // the generator swallows it by ending, or raises it (or another) again.
-func (m *genCM) exitExc(r *Interp, exc *PyException, err error) (bool, error) {
+func (m *genCM) ExitExc(r *pyrt.Interp, exc *pyrt.PyException, err error) (bool, error) {
 	if m.it.Gen == nil {
 		return false, m.Exit()
 	}
-	_, ok, gerr := m.it.Gen.step(genResume{exc: err})
+	_, ok, gerr := m.it.Gen.Step(pyrt.GenResume{Exc: err})
 	switch {
 	case gerr != nil:
 		if r.ExceptionOf(gerr) == exc {
@@ -132,12 +134,12 @@ func (m *genCM) exitExc(r *Interp, exc *PyException, err error) (bool, error) {
 		}
 		return false, gerr
 	case ok:
-		return false, PyErrorf(ExcRuntime, "generator didn't stop after throw()")
+		return false, pyrt.PyErrorf(pyrt.ExcRuntime, "generator didn't stop after throw()")
 	}
 	return true, nil
 }
 
-func (m *simpleCM) exitExc(r *Interp, exc *PyException, _ error) (bool, error) {
+func (m *simpleCM) ExitExc(r *pyrt.Interp, exc *pyrt.PyException, _ error) (bool, error) {
 	if xerr := m.Exit(); xerr != nil {
 		return false, xerr
 	}
@@ -155,11 +157,11 @@ type simpleCM struct {
 
 // suppresses reports whether a suppress() manager swallows exc: an
 // instance of one of its classes.
-func (m *simpleCM) suppresses(r *Interp, exc *PyException) (bool, error) {
+func (m *simpleCM) suppresses(r *pyrt.Interp, exc *pyrt.PyException) (bool, error) {
 	if len(m.suppress) == 0 {
 		return false, nil
 	}
-	return r.excMatches(m.suppress, exc)
+	return r.ExcMatches(m.suppress, exc)
 }
 
 func (m *simpleCM) String() string        { return "<contextlib." + m.name + " object>" }
@@ -183,22 +185,22 @@ func (m *simpleCM) Exit() error {
 // redirector is redirect_stdout or redirect_stderr (stream 0 or 1): print
 // and sys.stdout.write (or sys.stderr.write and logging) go to the target
 // inside the block.
-func (r *Interp) redirector(name string, stream int) *starlark.Builtin {
-	return Builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+func redirector(r *pyrt.Interp, name string, stream int) *starlark.Builtin {
+	return pyrt.Builtin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var target starlark.Value
-		if err := UnpackArgs(name, args, kw, "new_target", &target); err != nil {
+		if err := pyrt.UnpackArgs(name, args, kw, "new_target", &target); err != nil {
 			return nil, err
 		}
 		var old []starlark.Value
 		m := &simpleCM{name: name, value: target}
 		m.onExit = func() error {
-			r.stdRedirect[stream] = old[len(old)-1]
+			r.StdRedirect[stream] = old[len(old)-1]
 			old = old[:len(old)-1]
 			return nil
 		}
 		return &redirectCM{simpleCM: m, enterFn: func() {
-			old = append(old, r.stdRedirect[stream])
-			r.stdRedirect[stream] = target
+			old = append(old, r.StdRedirect[stream])
+			r.StdRedirect[stream] = target
 		}}, nil
 	})
 }
@@ -213,17 +215,6 @@ func (m *redirectCM) Enter() (starlark.Value, error) {
 	return m.simpleCM.Enter()
 }
 
-// writeStd writes s to stdout (stream 0) or stderr (1): the call's output,
-// or a redirect_stdout/redirect_stderr target.
-func (r *Interp) WriteStd(stream int, s string) error {
-	if t := r.stdRedirect[stream]; t != nil && t != starlark.None {
-		_, err := CallMethod(r.Thread, t, "write", starlark.Tuple{starlark.String(s)}, nil)
-		return err
-	}
-	r.Host.CallOf().Write(s)
-	return nil
-}
-
 // exitStack is contextlib.ExitStack.
 type exitStack struct {
 	thread *starlark.Thread
@@ -234,22 +225,22 @@ type exitStack struct {
 // may also take the exception that ended the block (exc).
 type stackExit struct {
 	exit func() error
-	exc  excExiter
+	exc  pyrt.ExcExiter
 }
 
 // exitExc exits the stack, last entered first, after its block raised
 // err, as a with statement exits its managers (driver.go).
-func (s *exitStack) exitExc(r *Interp, _ *PyException, err error) (bool, error) {
-	w := &withValue{}
+func (s *exitStack) ExitExc(r *pyrt.Interp, _ *pyrt.PyException, err error) (bool, error) {
+	w := &pyrt.WithValue{}
 	for _, e := range s.exits {
 		if e.exc != nil {
-			w.managers = append(w.managers, e.exc.(ContextManager))
+			w.Managers = append(w.Managers, e.exc.(pyrt.ContextManager))
 		} else {
-			w.managers = append(w.managers, callbackExit(e.exit))
+			w.Managers = append(w.Managers, callbackExit(e.exit))
 		}
 	}
 	s.exits = nil
-	left := r.exitWithError(w, err)
+	left := r.ExitWithError(w, err)
 	if left == err {
 		return false, nil
 	}
@@ -287,7 +278,7 @@ func (s *exitStack) AttrNames() []string {
 }
 
 func (s *exitStack) Attr(name string) (starlark.Value, error) {
-	var f BuiltinFunc
+	var f pyrt.BuiltinFunc
 	switch name {
 	case "enter_context":
 		f = func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -295,7 +286,7 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kw, 1, &v); err != nil {
 				return nil, err
 			}
-			cm, err := managerOf(v)
+			cm, err := pyrt.ManagerOf(v)
 			if err != nil {
 				return nil, err
 			}
@@ -303,14 +294,14 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			x, _ := cm.(excExiter)
+			x, _ := cm.(pyrt.ExcExiter)
 			s.exits = append(s.exits, stackExit{exit: cm.Exit, exc: x})
 			return res, nil
 		}
 	case "callback":
 		f = func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 			if len(args) == 0 {
-				return nil, PyErrorf(ExcTypeError, "ExitStack.callback() missing 1 required positional argument: 'callback'")
+				return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "ExitStack.callback() missing 1 required positional argument: 'callback'")
 			}
 			fn, rest := args[0], append(starlark.Tuple(nil), args[1:]...)
 			s.exits = append(s.exits, stackExit{exit: func() error {
@@ -344,13 +335,5 @@ func (s *exitStack) Attr(name string) (starlark.Value, error) {
 	default:
 		return nil, nil
 	}
-	return Builtin("ExitStack."+name, f), nil
-}
-
-// stream is 0 for sys.stdout, 1 for sys.stderr.
-func (s *StdStream) Stream() int {
-	if s.Name == "<stderr>" {
-		return 1
-	}
-	return 0
+	return pyrt.Builtin("ExitStack."+name, f), nil
 }

@@ -1,6 +1,3 @@
-// enum members: name and value, repr and str as CPython 3.11 shows them,
-// comparison (IntEnum's by value), flag operators.
-
 package pyrt
 
 import (
@@ -11,35 +8,28 @@ import (
 )
 
 // enumMember is one member of an enum class (or a composite flag value).
-type enumMember struct {
+type EnumMember struct {
 	cls    *PyType
-	info   *enumInfo
-	name   string
+	info   *EnumInfo
+	Name   string
 	value  starlark.Value
 	attrs  map[string]starlark.Value // what the class's __init__ set
 	pseudo bool                      // a composite flag made by an operator
 }
 
-var (
-	_ starlark.HasAttrs    = (*enumMember)(nil)
-	_ starlark.HasSetField = (*enumMember)(nil)
-	_ starlark.Comparable  = (*enumMember)(nil)
-	_ starlark.HasBinary   = (*enumMember)(nil)
-	_ starlark.HasUnary    = (*enumMember)(nil)
-	_ starlark.Container   = (*enumMember)(nil)
-	_ PyFormatter          = (*enumMember)(nil)
-	_ classed              = (*enumMember)(nil)
-)
+func (m *EnumMember) PyClass() *PyType { return m.cls }
 
-func (m *enumMember) PyClass() *PyType { return m.cls }
-func (m *enumMember) Type() string     { return m.cls.TypeName }
-func (m *enumMember) Freeze()          {}
-func (m *enumMember) String() string   { return m.ReprPy() }
-func (m *enumMember) thread() *starlark.Thread {
+func (m *EnumMember) Type() string { return m.cls.TypeName }
+
+func (m *EnumMember) Freeze() {}
+
+func (m *EnumMember) String() string { return m.ReprPy() }
+
+func (m *EnumMember) thread() *starlark.Thread {
 	return m.cls.userRoot().R.Thread
 }
 
-func (m *enumMember) bits() int64 {
+func (m *EnumMember) bits() int64 {
 	if n, ok := m.value.(starlark.Int); ok {
 		if k, ok := n.Int64(); ok {
 			return k
@@ -49,12 +39,12 @@ func (m *enumMember) bits() int64 {
 }
 
 // text calls a __repr__/__str__/__format__ the enum class body defines.
-func (m *enumMember) Text(name string, args ...starlark.Value) (string, bool) {
+func (m *EnumMember) Text(name string, args ...starlark.Value) (string, bool) {
 	fn, owner := ClassLookup(m.cls, name)
-	if fn == nil || owner.User == nil || owner.User.enum == nil || owner.Module == "enum" {
+	if fn == nil || owner.User == nil || owner.User.Enum == nil || owner.Module == "enum" {
 		return "", false
 	}
-	v, err := callBound(m.thread(), fn, m, args, nil)
+	v, err := CallBound(m.thread(), fn, m, args, nil)
 	if err != nil {
 		m.cls.userRoot().R.noteReprErr(err)
 		return "", true
@@ -66,58 +56,58 @@ func (m *enumMember) Text(name string, args ...starlark.Value) (string, bool) {
 	return string(s), true
 }
 
-func (m *enumMember) ReprPy() string {
+func (m *EnumMember) ReprPy() string {
 	if s, ok := m.Text("__repr__"); ok {
 		return s
 	}
-	if m.pseudo && m.name == "" {
+	if m.pseudo && m.Name == "" {
 		return "<" + m.cls.TypeName + ": " + PyRepr(m.value) + ">"
 	}
-	return "<" + m.cls.TypeName + "." + m.name + ": " + PyRepr(m.value) + ">"
+	return "<" + m.cls.TypeName + "." + m.Name + ": " + PyRepr(m.value) + ">"
 }
 
-func (m *enumMember) StrPy() string {
+func (m *EnumMember) StrPy() string {
 	if s, ok := m.Text("__str__"); ok {
 		return s
 	}
-	switch m.info.kind {
-	case enumInt, enumIntFlag, enumStr:
+	switch m.info.Kind {
+	case EnumInt, EnumIntFlag, EnumStr:
 		return PyStr(m.value)
 	}
-	if m.pseudo && m.name == "" {
+	if m.pseudo && m.Name == "" {
 		return m.cls.TypeName + "(" + PyRepr(m.value) + ")"
 	}
-	return m.cls.TypeName + "." + m.name
+	return m.cls.TypeName + "." + m.Name
 }
 
-func (m *enumMember) FormatPy(spec string) (string, error) {
+func (m *EnumMember) FormatPy(spec string) (string, error) {
 	if s, ok := m.Text("__format__", starlark.String(spec)); ok {
-		return s, m.cls.userRoot().R.takeReprErr()
+		return s, m.cls.userRoot().R.TakeReprErr()
 	}
 	if fn, _ := ClassLookup(m.cls, "__str__"); fn == nil {
-		switch m.info.kind {
-		case enumInt, enumIntFlag, enumStr:
+		switch m.info.Kind {
+		case EnumInt, EnumIntFlag, EnumStr:
 			return formatValue(m.value, spec)
 		}
 	}
 	return formatValue(starlark.String(m.StrPy()), spec)
 }
 
-func (m *enumMember) Truth() starlark.Bool {
-	if m.info.kind.flag() || m.info.kind.intLike() || m.info.kind == enumStr {
+func (m *EnumMember) Truth() starlark.Bool {
+	if m.info.Kind.flag() || m.info.Kind.intLike() || m.info.Kind == EnumStr {
 		return m.value.Truth()
 	}
 	return true
 }
 
-func (m *enumMember) Hash() (uint32, error) {
-	if m.info.kind != enumPlain {
+func (m *EnumMember) Hash() (uint32, error) {
+	if m.info.Kind != EnumPlain {
 		return m.value.Hash()
 	}
 	return uint32(reflect.ValueOf(m).Pointer() >> 4), nil
 }
 
-func (m *enumMember) AttrNames() []string {
+func (m *EnumMember) AttrNames() []string {
 	names := []string{"name", "value"}
 	for k := range m.attrs {
 		names = append(names, k)
@@ -125,13 +115,13 @@ func (m *enumMember) AttrNames() []string {
 	return names
 }
 
-func (m *enumMember) Attr(name string) (starlark.Value, error) {
+func (m *EnumMember) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "name", "_name_":
-		if m.pseudo && m.name == "" {
+		if m.pseudo && m.Name == "" {
 			return starlark.None, nil
 		}
-		return starlark.String(m.name), nil
+		return starlark.String(m.Name), nil
 	case "value", "_value_":
 		return m.value, nil
 	case "__class__":
@@ -153,7 +143,7 @@ func (m *enumMember) Attr(name string) (starlark.Value, error) {
 
 // SetField is self.x = v in the class's __init__; afterwards members are
 // read-only as in Python.
-func (m *enumMember) SetField(name string, v starlark.Value) error {
+func (m *EnumMember) SetField(name string, v starlark.Value) error {
 	if m.attrs == nil || name == "name" || name == "value" {
 		return PyErrorf(ExcAttribute, "cannot set attribute '%s' of an enum member", name)
 	}
@@ -165,28 +155,28 @@ func (m *enumMember) SetField(name string, v starlark.Value) error {
 	return nil
 }
 
-func (m *enumMember) classValue(name string) starlark.Value {
+func (m *EnumMember) classValue(name string) starlark.Value {
 	v, _ := ClassLookup(m.cls, name)
 	return v
 }
 
 // CompareSameType: members are equal only to themselves; IntEnum members
 // order by value, other enums do not order.
-func (m *enumMember) CompareSameType(op syntax.Token, yv starlark.Value, depth int) (bool, error) {
-	y := yv.(*enumMember)
+func (m *EnumMember) CompareSameType(op syntax.Token, yv starlark.Value, depth int) (bool, error) {
+	y := yv.(*EnumMember)
 	if fn := m.classValue(compareNames[op][0]); fn != nil {
-		v, err := callBound(m.thread(), fn, m, starlark.Tuple{y}, nil)
+		v, err := CallBound(m.thread(), fn, m, starlark.Tuple{y}, nil)
 		if err != nil || v != NotImplemented {
 			return err == nil && bool(v.Truth()), err
 		}
 	}
 	if fn := y.classValue(compareNames[op][1]); fn != nil { // the reflected method: a > b is b < a
-		v, err := callBound(m.thread(), fn, y, starlark.Tuple{m}, nil)
+		v, err := CallBound(m.thread(), fn, y, starlark.Tuple{m}, nil)
 		if err != nil || v != NotImplemented {
 			return err == nil && bool(v.Truth()), err
 		}
 	}
-	if m.info.kind.intLike() && y.info.kind.intLike() {
+	if m.info.Kind.intLike() && y.info.Kind.intLike() {
 		return starlark.CompareDepth(op, m.value, y.value, depth)
 	}
 	switch op {
@@ -200,17 +190,17 @@ func (m *enumMember) CompareSameType(op syntax.Token, yv starlark.Value, depth i
 
 // Binary: flags combine with | & ^; IntEnum and IntFlag members are ints
 // in arithmetic; a body's __add__ and the others are called.
-func (m *enumMember) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	if m.info.kind.flag() {
+func (m *EnumMember) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if m.info.Kind.flag() {
 		var other int64
 		switch o := y.(type) {
-		case *enumMember:
+		case *EnumMember:
 			if o.cls != m.cls {
 				return nil, nil
 			}
 			other = o.bits()
 		case starlark.Int:
-			if m.info.kind != enumIntFlag {
+			if m.info.Kind != EnumIntFlag {
 				return nil, nil
 			}
 			k, _ := o.Int64()
@@ -227,8 +217,8 @@ func (m *enumMember) Binary(op syntax.Token, y starlark.Value, side starlark.Sid
 			return m.info.flagOf(m.bits() ^ other), nil
 		}
 	}
-	if m.info.kind.intLike() {
-		if o, ok := y.(*enumMember); ok && o.info.kind.intLike() {
+	if m.info.Kind.intLike() {
+		if o, ok := y.(*EnumMember); ok && o.info.Kind.intLike() {
 			y = o.value
 		}
 		if side == starlark.Left {
@@ -236,7 +226,7 @@ func (m *enumMember) Binary(op syntax.Token, y starlark.Value, side starlark.Sid
 		}
 		return starlark.Binary(op, y, m.value)
 	}
-	if m.info.kind == enumStr || m.info.kind == enumMixStr {
+	if m.info.Kind == EnumStr || m.info.Kind == enumMixStr {
 		if _, ok := y.(starlark.String); ok && op == syntax.PLUS {
 			if side == starlark.Left {
 				return starlark.Binary(op, m.value, y)
@@ -247,25 +237,25 @@ func (m *enumMember) Binary(op syntax.Token, y starlark.Value, side starlark.Sid
 	return nil, nil
 }
 
-func (m *enumMember) Unary(op syntax.Token) (starlark.Value, error) {
-	if op == syntax.TILDE && m.info.kind == enumFlag {
+func (m *EnumMember) Unary(op syntax.Token) (starlark.Value, error) {
+	if op == syntax.TILDE && m.info.Kind == EnumFlag {
 		return m.info.flagOf(m.info.allBits() &^ m.bits()), nil
 	}
-	if m.info.kind.intLike() {
+	if m.info.Kind.intLike() {
 		return starlark.Unary(op, m.value)
 	}
 	return nil, nil
 }
 
 // Has is member in flag: every bit of member is set in flag.
-func (m *enumMember) Has(x starlark.Value) (bool, error) {
-	if !m.info.kind.flag() {
-		if m.info.kind == enumStr || m.info.kind == enumMixStr {
+func (m *EnumMember) Has(x starlark.Value) (bool, error) {
+	if !m.info.Kind.flag() {
+		if m.info.Kind == EnumStr || m.info.Kind == enumMixStr {
 			return starlark.String(PyStr(m.value)).Has(x)
 		}
 		return false, PyErrorf(ExcTypeError, "argument of type '%s' is not iterable", m.cls.TypeName)
 	}
-	o, ok := x.(*enumMember)
+	o, ok := x.(*EnumMember)
 	if !ok || o.cls != m.cls {
 		return false, PyErrorf(ExcTypeError, "unsupported operand type(s) for 'in': '%s' and '%s'", PyTypeName(x), m.cls.TypeName)
 	}

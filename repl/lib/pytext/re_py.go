@@ -1,15 +1,13 @@
 // The re module's Python additions: re.error, escape, finditer, subn and m[g].
 
-package pyrt
+package pytext
 
 import (
+	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 )
-
-// reError is re.error, raised for bad patterns.
-var reError = &ExcType{TypeName: "error", Module: "re", Base: ExcException}
 
 // pyEscape is re.escape: every character that is not alphanumeric or _
 // gets a backslash, as Python 3.7+ does for its special characters.
@@ -40,7 +38,7 @@ func (p *Pattern) finditer(fn string, method bool, args starlark.Tuple, kw []sta
 	for i, m := range ms {
 		out[i] = m
 	}
-	return NewListIter("callable_iterator", out), nil
+	return pyrt.NewListIter("callable_iterator", out), nil
 }
 
 // subn is Pattern.subn: (the new string, the number of replacements).

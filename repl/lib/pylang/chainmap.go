@@ -1,16 +1,17 @@
 // collections.ChainMap: several mappings searched in order, writes going
 // to the first.
 
-package pyrt
+package pylang
 
 import (
+	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 )
 
 type chainMap struct {
-	cls  *PyType
+	cls  *pyrt.PyType
 	maps *starlark.List
 }
 
@@ -21,11 +22,11 @@ var (
 	_ starlark.Container       = (*chainMap)(nil)
 )
 
-func (r *Interp) chainMapType() *PyType {
-	t := &PyType{TypeName: "ChainMap", Module: "collections", Base: r.Types["object"]}
+func chainMapType(r *pyrt.Interp) *pyrt.PyType {
+	t := &pyrt.PyType{TypeName: "ChainMap", Module: "collections", Base: r.Types["object"]}
 	t.Call = func(_ *starlark.Thread, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		if len(kw) > 0 {
-			return nil, PyErrorf(ExcTypeError, "ChainMap() takes no keyword arguments")
+			return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "ChainMap() takes no keyword arguments")
 		}
 		maps := append([]starlark.Value(nil), args...)
 		if len(maps) == 0 {
@@ -37,12 +38,12 @@ func (r *Interp) chainMapType() *PyType {
 	return t
 }
 
-func (c *chainMap) PyClass() *PyType { return c.cls }
-func (c *chainMap) String() string   { return c.ReprPy() }
+func (c *chainMap) PyClass() *pyrt.PyType { return c.cls }
+func (c *chainMap) String() string        { return c.ReprPy() }
 func (c *chainMap) ReprPy() string {
 	parts := make([]string, c.maps.Len())
 	for i := range parts {
-		parts[i] = PyRepr(c.maps.Index(i))
+		parts[i] = pyrt.PyRepr(c.maps.Index(i))
 	}
 	return "ChainMap(" + strings.Join(parts, ", ") + ")"
 }
@@ -50,7 +51,7 @@ func (c *chainMap) Type() string         { return "ChainMap" }
 func (c *chainMap) Freeze()              { c.maps.Freeze() }
 func (c *chainMap) Truth() starlark.Bool { return c.Len() > 0 }
 func (c *chainMap) Hash() (uint32, error) {
-	return 0, PyErrorf(ExcTypeError, "unhashable type: 'ChainMap'")
+	return 0, pyrt.PyErrorf(pyrt.ExcTypeError, "unhashable type: 'ChainMap'")
 }
 
 func (c *chainMap) Get(k starlark.Value) (starlark.Value, bool, error) {
@@ -72,7 +73,7 @@ func (c *chainMap) Has(k starlark.Value) (bool, error) {
 func (c *chainMap) SetKey(k, v starlark.Value) error {
 	m, ok := c.maps.Index(0).(starlark.HasSetKey)
 	if !ok {
-		return PyErrorf(ExcTypeError, "'%s' object does not support item assignment", PyTypeName(c.maps.Index(0)))
+		return pyrt.PyErrorf(pyrt.ExcTypeError, "'%s' object does not support item assignment", pyrt.PyTypeName(c.maps.Index(0)))
 	}
 	return m.SetKey(k, v)
 }
@@ -121,7 +122,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 		return &chainMap{cls: c.cls, maps: starlark.NewList(rest)}, nil
 	}
 	m := func(f func(args starlark.Tuple) (starlark.Value, error)) (starlark.Value, error) {
-		return Builtin("ChainMap."+name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return pyrt.Builtin("ChainMap."+name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			return f(args)
 		}), nil
 	}
@@ -129,7 +130,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 	case "get":
 		return m(func(args starlark.Tuple) (starlark.Value, error) {
 			if len(args) < 1 || len(args) > 2 {
-				return nil, PyErrorf(ExcTypeError, "get expected 1 or 2 arguments, got %d", len(args))
+				return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "get expected 1 or 2 arguments, got %d", len(args))
 			}
 			v, found, err := c.Get(args[0])
 			if err != nil || found {
@@ -141,14 +142,14 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 			return starlark.None, nil
 		})
 	case "keys":
-		return m(func(starlark.Tuple) (starlark.Value, error) { return NewListIter("dict_keys", c.keys()), nil })
+		return m(func(starlark.Tuple) (starlark.Value, error) { return pyrt.NewListIter("dict_keys", c.keys()), nil })
 	case "values":
 		return m(func(starlark.Tuple) (starlark.Value, error) {
 			var out []starlark.Value
 			for _, kv := range c.Items() {
 				out = append(out, kv[1])
 			}
-			return NewListIter("dict_values", out), nil
+			return pyrt.NewListIter("dict_values", out), nil
 		})
 	case "items":
 		return m(func(starlark.Tuple) (starlark.Value, error) {
@@ -156,7 +157,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 			for _, kv := range c.Items() {
 				out = append(out, kv)
 			}
-			return NewListIter("dict_items", out), nil
+			return pyrt.NewListIter("dict_items", out), nil
 		})
 	case "new_child":
 		return m(func(args starlark.Tuple) (starlark.Value, error) {
@@ -173,7 +174,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 	case "pop":
 		return m(func(args starlark.Tuple) (starlark.Value, error) {
 			if len(args) < 1 {
-				return nil, PyErrorf(ExcTypeError, "pop expected at least 1 argument, got 0")
+				return nil, pyrt.PyErrorf(pyrt.ExcTypeError, "pop expected at least 1 argument, got 0")
 			}
 			if d, ok := c.maps.Index(0).(*starlark.Dict); ok {
 				if v, found, err := d.Delete(args[0]); err != nil || found {
@@ -183,7 +184,7 @@ func (c *chainMap) Attr(name string) (starlark.Value, error) {
 			if len(args) > 1 {
 				return args[1], nil
 			}
-			return nil, PyErrorf(ExcKeyError, "Key not found in the first mapping: %s", PyRepr(args[0]))
+			return nil, pyrt.PyErrorf(pyrt.ExcKeyError, "Key not found in the first mapping: %s", pyrt.PyRepr(args[0]))
 		})
 	}
 	return nil, nil
