@@ -3,6 +3,7 @@
 package pyrt
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -240,7 +241,12 @@ func (p *Path) Rename(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, fmt.Errorf("rename %s to %s: cannot move between mounts; read the file and write it at the destination, then unlink the original", v, dv)
 	}
 	if err := root.Rename(rel, drel); err != nil {
-		return nil, p.r.Host.FsErr("rename", v+" to "+dv, err)
+		err = p.r.Host.FsErr("rename", v+" to "+dv, err)
+		var fe *FsError
+		if errors.As(err, &fe) {
+			err = &GivenPathError{FsError: fe, Given: p.P, Given2: dst.P} // [Errno 2] ...: 'a' -> 'b'
+		}
+		return nil, err
 	}
 	return dst, nil
 }

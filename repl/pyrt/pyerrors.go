@@ -420,6 +420,10 @@ func (e *PyException) setOSError(args starlark.Tuple) {
 		e.Attrs["filename"] = args[2]
 		e.Text += ": " + PyRepr(args[2])
 	}
+	if len(args) >= 5 && args[4] != starlark.None {
+		e.Attrs["filename2"] = args[4] // OSError(errno, strerror, filename, winerror, filename2)
+		e.Text += " -> " + PyRepr(args[4])
+	}
 }
 
 // pyError is an error carrying an exception.
@@ -519,7 +523,11 @@ func (r *Interp) ExceptionOf(err error) *PyException {
 	}
 	var gp *GivenPathError
 	if errors.As(err, &gp) {
-		return r.osErrorAs(gp.FsError, gp.Given)
+		e := r.osErrorAs(gp.FsError, gp.Given)
+		if gp.Given2 != "" && e.Attrs != nil && e.Attrs["filename"] != nil {
+			e.setOSError(starlark.Tuple{e.Attrs["errno"], e.Attrs["strerror"], e.Attrs["filename"], starlark.None, starlark.String(gp.Given2)})
+		}
+		return e
 	}
 	var fe *FsError
 	if errors.As(err, &fe) {

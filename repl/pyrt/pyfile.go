@@ -58,12 +58,12 @@ func (r *Interp) PyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	if name == "" { // no file at all, not the working directory
-		return nil, &GivenPathError{&FsError{Op: "open", Vpath: r.Cwd, Kind: FsNotFound}, name}
+		return nil, &GivenPathError{FsError: &FsError{Op: "open", Vpath: r.Cwd, Kind: FsNotFound}, Given: name}
 	}
 	f, err := r.OpenFile(name, mode, encoding, errs, newline)
 	var fe *FsError
 	if errors.As(err, &fe) && fe.Vpath == r.Host.Absolute(name) {
-		return nil, &GivenPathError{fe, name} // e.filename is the name as given, as in Python
+		return nil, &GivenPathError{FsError: fe, Given: name} // e.filename is the name as given, as in Python
 	}
 	return f, err
 }
@@ -71,7 +71,8 @@ func (r *Interp) PyOpen(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 // givenPathError is a file error of open(name), with name as given.
 type GivenPathError struct {
 	*FsError
-	Given string
+	Given  string
+	Given2 string // the destination of a rename, as given: CPython's filename2
 }
 
 func (e *GivenPathError) Unwrap() error { return e.FsError }
