@@ -288,25 +288,7 @@ func strExpandTabs(_ *starlark.Thread, recv starlark.Value, args starlark.Tuple,
 	if err := UnpackArgs("expandtabs", args, kw, "tabsize?", &size); err != nil {
 		return nil, err
 	}
-	var sb strings.Builder
-	col := 0
-	for _, r := range string(recv.(starlark.String)) {
-		switch r {
-		case '\t':
-			if size > 0 {
-				n := size - col%size
-				sb.WriteString(strings.Repeat(" ", n))
-				col += n
-			}
-		case '\n', '\r':
-			sb.WriteRune(r)
-			col = 0
-		default:
-			sb.WriteRune(r)
-			col++
-		}
-	}
-	return starlark.String(sb.String()), nil
+	return starlark.String(pystr.ExpandTabs(string(recv.(starlark.String)), size)), nil
 }
 
 func strIs(f func(rune) bool, emptyTrue bool) methodFunc {

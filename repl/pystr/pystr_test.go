@@ -77,3 +77,24 @@ func TestCharClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestExpandTabs checks str.expandtabs's columns against CPython 3.11's
+// answers (written down from python3).
+func TestExpandTabs(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		size int
+		want string
+	}{
+		{"a\tb", 8, "a       b"},
+		{"ab\tc\n\td", 4, "ab  c\n    d"},
+		{"é\tx\r\ty", 3, "é  x\r   y"},
+		{"\t", 0, ""},
+		{"a\tb", -1, "ab"},
+		{"no tabs", 8, "no tabs"},
+	} {
+		if got := ExpandTabs(c.s, c.size); got != c.want {
+			t.Errorf("ExpandTabs(%q, %d) = %q, want %q", c.s, c.size, got, c.want)
+		}
+	}
+}

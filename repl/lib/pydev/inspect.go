@@ -6,6 +6,7 @@ package pydev
 
 import (
 	"harness/repl/pyrt"
+	"harness/repl/pystr"
 	"math"
 	"sort"
 	"strings"
@@ -144,7 +145,7 @@ func inspectGetdoc(r *pyrt.Interp, v starlark.Value) (starlark.Value, error) {
 // space and the common indentation of the others removed, blank lines
 // cut at both ends.
 func cleandoc(doc string) string {
-	lines := strings.Split(expandTabs(doc, 8), "\n")
+	lines := strings.Split(pystr.ExpandTabs(doc, 8), "\n")
 	margin := math.MaxInt
 	for _, l := range lines[1:] {
 		content := len([]rune(strings.TrimLeftFunc(l, unicode.IsSpace)))
@@ -166,30 +167,6 @@ func cleandoc(doc string) string {
 		lines = lines[1:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// expandTabs is str.expandtabs(size).
-func expandTabs(s string, size int) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var sb strings.Builder
-	col := 0
-	for _, c := range s {
-		switch c {
-		case '\t':
-			n := size - col%size
-			sb.WriteString(strings.Repeat(" ", n))
-			col += n
-		case '\n', '\r':
-			sb.WriteRune(c)
-			col = 0
-		default:
-			sb.WriteRune(c)
-			col++
-		}
-	}
-	return sb.String()
 }
 
 // inspectGetmembers is inspect.getmembers(obj[, predicate]): the

@@ -4,6 +4,7 @@ package pytext
 
 import (
 	"harness/repl/pyrt"
+	"harness/repl/pystr"
 	"regexp"
 	"sort"
 	"strings"
@@ -133,7 +134,7 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 // wrap is TextWrapper.wrap: lines of at most width characters.
 func (w *wrapper) wrap(text string) []string {
 	if w.expandTabs {
-		text = expandTabs(text, w.tabsize)
+		text = pystr.ExpandTabs(text, w.tabsize)
 	}
 	if w.replaceWS {
 		text = strings.Map(func(r rune) rune {

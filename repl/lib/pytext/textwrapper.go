@@ -11,33 +11,6 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// expandTabs is str.expandtabs(tabsize): each tab becomes the spaces to
-// the next multiple of tabsize, counting columns from each line start.
-func expandTabs(s string, tabsize int) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		switch r {
-		case '\t':
-			if tabsize > 0 {
-				n := tabsize - col%tabsize
-				b.WriteString(strings.Repeat(" ", n))
-				col += n
-			}
-		case '\n', '\r':
-			b.WriteRune(r)
-			col = 0
-		default:
-			b.WriteRune(r)
-			col++
-		}
-	}
-	return b.String()
-}
-
 // textWrapper is a TextWrapper object.
 type textWrapper struct{ w *wrapper }
 
