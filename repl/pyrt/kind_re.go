@@ -1,8 +1,9 @@
 package pyrt
 
 import (
-	"harness/repl/pyre"
 	"sync"
+
+	"harness/repl/pyre"
 )
 
 type RegexpCache struct {

@@ -1,10 +1,10 @@
 package pyrt
 
 import (
-	"harness/repl/pystr"
-
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"harness/repl/pystr"
 )
 
 // sysModule is sys, whose argv (and path) a program may replace, as

@@ -9,11 +9,11 @@ import (
 	"sort"
 	"strings"
 
-	"harness/repl/pystr"
-
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pystr"
 )
 
 // Path is a path as written in REPL code, normalized like pathlib's

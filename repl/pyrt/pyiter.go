@@ -4,9 +4,9 @@
 package pyrt
 
 import (
-	"harness/repl/pystr"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pystr"
 )
 
 // pyIter is a one-pass iterator, as Python's generators and map objects

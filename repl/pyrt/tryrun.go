@@ -4,9 +4,9 @@
 package pyrt
 
 import (
-	"harness/repl/rewrite"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/rewrite"
 )
 
 // trySignal is how a clause function ended: by falling off its end

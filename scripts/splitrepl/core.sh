@@ -16,7 +16,7 @@ for f in re re_match re_py; do mv "$tree/repl/pyrt/$f.go" "$tree/repl/pyrt/pymod
 /tmp/splitlib -dir "$tree" -rules "$here/core.rules"
 # Comments naming a module file by its old name (pymod_NAME.go) name the
 # file where it is now: beside them in a lib package, or in pylang.
-(cd "$tree" && python3 "$here/fixrefs.py")
+(cd "$tree" && python3 "$here/fixrefs.py" && python3 "$here/importgroups.py" repl/lib/*/*.go repl/pyrt/*.go >/dev/null)
 if [ -d "$here/overlay/core" ]; then cp -r "$here"/overlay/core/. "$tree"/; fi
 cd "$tree"
 if [ -s "$here/core-post.patch" ]; then git apply "$here/core-post.patch"; fi

@@ -9,10 +9,11 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // base64Data is a decoder's argument: bytes or an ASCII str.

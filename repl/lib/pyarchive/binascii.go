@@ -6,11 +6,12 @@ package pyarchive
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"harness/repl/pyrt"
 	"hash/crc32"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var (

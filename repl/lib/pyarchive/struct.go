@@ -5,12 +5,13 @@ package pyarchive
 
 import (
 	"encoding/binary"
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var excStruct = &pyrt.ExcType{TypeName: "error", Module: "struct", Base: pyrt.ExcException}

@@ -4,10 +4,11 @@ package pyarchive
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"math"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func structModule(r *pyrt.Interp) starlark.Value {

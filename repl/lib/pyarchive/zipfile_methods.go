@@ -6,12 +6,13 @@ import (
 	"compress/flate"
 	"errors"
 	"fmt"
-	"harness/repl/pyrt"
 	"io"
 	"path"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func newFlateWriter(w io.Writer, level int) (io.WriteCloser, error) { return flate.NewWriter(w, level) }

@@ -11,11 +11,12 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"errors"
-	"harness/repl/pyrt"
 	"hash/crc32"
 	"io"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var excZlib = &pyrt.ExcType{TypeName: "error", Module: "zlib", Base: pyrt.ExcException}

@@ -5,11 +5,12 @@ package pydata
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"reflect"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 const cpMaxDepth = 10

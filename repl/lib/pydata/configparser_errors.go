@@ -6,9 +6,10 @@ package pydata
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func cpExc(name string, base *pyrt.ExcType) *pyrt.ExcType {

@@ -5,10 +5,11 @@ package pydata
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // cpLookup finds an option in the map interpolation reads from.

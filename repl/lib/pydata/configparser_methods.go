@@ -5,10 +5,11 @@ package pydata
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var (

@@ -4,12 +4,13 @@
 package pydata
 
 import (
-	"harness/repl/pyrt"
 	"math"
 	"strings"
 	"unicode"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // cpSpace is str.isspace for one character.

@@ -4,10 +4,11 @@
 package pydata
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 const (

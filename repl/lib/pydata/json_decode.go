@@ -6,7 +6,6 @@
 package pydata
 
 import (
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 	"strconv"
@@ -15,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // jsonDecoder holds loads' keyword arguments; a nil hook is not given.

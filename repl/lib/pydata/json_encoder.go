@@ -4,9 +4,9 @@
 package pydata
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // jsonEncoderOptions are JSONEncoder's keyword arguments, kept as the

@@ -4,7 +4,6 @@ package pydata
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"math"
 	"sort"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var excTOMLDecode = &pyrt.ExcType{TypeName: "TOMLDecodeError", Module: "tomllib", Base: pyrt.ExcValueError}

@@ -13,10 +13,10 @@ import (
 	"reflect"
 	"strings"
 
+	"go.starlark.net/starlark"
+
 	"harness/repl/pyast"
 	"harness/repl/pyrt"
-
-	"go.starlark.net/starlark"
 )
 
 // astInfo is one interpreter's ast classes.

@@ -6,10 +6,11 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // Precedences, as CPython's _Precedence.

@@ -5,13 +5,14 @@ package pydev
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"math"
 	"sort"
 	"strings"
 	"unicode"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var (

@@ -5,9 +5,9 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func (a *astInfo) baseClass(name string, base *pyrt.PyType) *pyrt.PyType {

@@ -6,11 +6,12 @@ package pydev
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var (

@@ -11,10 +11,11 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
 	"reflect"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // copier is one copy or deepcopy call.

@@ -5,8 +5,6 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
-	"harness/repl/pystr"
 	"math"
 	"sort"
 	"strings"
@@ -14,6 +12,9 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"harness/repl/pyrt"
+	"harness/repl/pystr"
 )
 
 func inspectModule(r *pyrt.Interp) starlark.Value {

@@ -3,10 +3,11 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // bind is Signature.bind(*args, **kwargs) (bind_partial when partial),

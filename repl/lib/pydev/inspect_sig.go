@@ -4,11 +4,12 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 // inspectClasses are the inspect module's classes, made once per

@@ -3,9 +3,9 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // pools returns the elements of each argument.

@@ -9,11 +9,12 @@ package pydev
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"sort"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var logLevels = map[int]string{0: "NOTSET", 10: "DEBUG", 20: "INFO", 30: "WARNING", 40: "ERROR", 50: "CRITICAL"}

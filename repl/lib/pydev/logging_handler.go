@@ -5,11 +5,12 @@ package pydev
 import (
 	"cmp"
 	"fmt"
-	"harness/repl/pyrt"
 	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // logRecord is one logging call.

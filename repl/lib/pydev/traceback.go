@@ -7,10 +7,11 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 const (

@@ -4,11 +4,12 @@
 package pydev
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 func typesModule(r *pyrt.Interp) starlark.Value {

@@ -6,10 +6,11 @@ package pydev
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"regexp"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 type warnFilter struct {

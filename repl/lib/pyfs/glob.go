@@ -3,12 +3,13 @@
 package pyfs
 
 import (
-	"harness/repl/pyrt"
 	"regexp"
 	"strings"
 	"sync"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func pathlibModule(r *pyrt.Interp) starlark.Value {

@@ -4,12 +4,13 @@
 package pyfs
 
 import (
-	"harness/repl/pyrt"
 	"io/fs"
 	"path"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func osPathModule(r *pyrt.Interp) starlark.Value {

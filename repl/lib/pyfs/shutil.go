@@ -4,10 +4,11 @@
 package pyfs
 
 import (
-	"harness/repl/pyrt"
 	"io/fs"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func shutilModule(r *pyrt.Interp) starlark.Value {

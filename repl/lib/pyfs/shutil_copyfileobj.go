@@ -4,9 +4,9 @@
 package pyfs
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func shutilCopyfileobj(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

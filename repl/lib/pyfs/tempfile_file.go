@@ -6,10 +6,11 @@ package pyfs
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // tempMode checks a tempfile mode: binary, readable, writable.

@@ -4,10 +4,11 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 type chainMap struct {

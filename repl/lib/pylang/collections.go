@@ -3,9 +3,9 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func collectionsModule(r *pyrt.Interp) starlark.Value {

@@ -12,9 +12,9 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func contextlibModule(r *pyrt.Interp) starlark.Value {

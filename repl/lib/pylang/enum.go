@@ -6,10 +6,11 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func enumModule(r *pyrt.Interp) starlark.Value {

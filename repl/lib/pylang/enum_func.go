@@ -4,10 +4,11 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // enumFunctional is base(name, names): the enum class whose members

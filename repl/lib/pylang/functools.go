@@ -3,11 +3,12 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 func functoolsModule(r *pyrt.Interp) starlark.Value {

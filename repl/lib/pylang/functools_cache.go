@@ -4,9 +4,9 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func ftCache(lru bool) pyrt.BuiltinFunc {

@@ -3,9 +3,9 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // totalOrderingRoots are the comparison methods total_ordering can start

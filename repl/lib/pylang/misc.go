@@ -8,11 +8,12 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
-	"harness/repl/pyrt"
 	"hash"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func sysModule(r *pyrt.Interp) starlark.Value {

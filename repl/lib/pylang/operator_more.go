@@ -5,10 +5,10 @@
 package pylang
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 // operatorMore adds them to the module's dict m.

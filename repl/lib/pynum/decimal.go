@@ -5,11 +5,12 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 func decExc(name string, base *pyrt.ExcType, also ...*pyrt.ExcType) *pyrt.ExcType {

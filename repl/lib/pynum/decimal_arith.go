@@ -4,11 +4,12 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
 	"math/big"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 // roundDrop drops the low n >= 0 digits of c by mode: the kept digits,

@@ -4,9 +4,10 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 	"unicode/utf8"
+
+	"harness/repl/pyrt"
 )
 
 func (d *pyDecimal) FormatPy(spec string) (string, error) {

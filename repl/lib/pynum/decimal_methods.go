@@ -4,12 +4,13 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 	"strconv"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // decMethod is a method: the receiver, the context it runs in, and the

@@ -4,7 +4,6 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 	"reflect"
@@ -12,6 +11,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 type decKind byte

@@ -5,13 +5,14 @@ package pynum
 
 import (
 	"fmt"
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 // pyFraction is a fractions.Fraction; q is never changed once made.

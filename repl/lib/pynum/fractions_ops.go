@@ -5,12 +5,13 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 func (f *pyFraction) HashPy() (starlark.Int, error)  { return pyrt.PyHashNumber(f.q), nil }

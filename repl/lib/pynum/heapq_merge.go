@@ -3,9 +3,9 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // heapMerge is heapq.merge(*iterables, key=None, reverse=False). Like

@@ -3,12 +3,13 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 func MathModule(r *pyrt.Interp) starlark.Value {

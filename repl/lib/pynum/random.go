@@ -7,13 +7,14 @@ import (
 	cryptorand "crypto/rand"
 	"crypto/sha512"
 	"encoding/binary"
-	"harness/repl/pyrt"
 	"math"
 	"math/big"
 	"sort"
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // mt19937 is the Mersenne Twister as CPython's _randommodule.c has it.

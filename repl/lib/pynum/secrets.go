@@ -10,10 +10,11 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"harness/repl/pyrt"
 	"reflect"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var sysRandomType = &pyrt.PyType{TypeName: "SystemRandom", Module: "random"}

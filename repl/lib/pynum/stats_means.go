@@ -5,9 +5,9 @@ package pynum
 import (
 	"math/big"
 
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // statGeometricMean is statistics.geometric_mean: exp of the fmean of

@@ -4,10 +4,10 @@
 package pynum
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 func statQuantiles(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {

@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"crypto/sha1"
 	"fmt"
-	"harness/repl/pyrt"
 	"math/big"
 	"strings"
 	"sync"
@@ -17,6 +16,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 // pyUUID is a uuid.UUID: its 16 bytes, big-endian; never changed.

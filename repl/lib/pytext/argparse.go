@@ -8,11 +8,12 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"path"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var (

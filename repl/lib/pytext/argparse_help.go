@@ -5,11 +5,12 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"regexp"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 type argFormatter struct {

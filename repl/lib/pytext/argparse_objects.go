@@ -4,10 +4,11 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func (p *argParser) String() string {

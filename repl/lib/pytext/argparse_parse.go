@@ -5,11 +5,12 @@ package pytext
 
 import (
 	"errors"
-	"harness/repl/pyrt"
 	"regexp"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var negativeNumberRe = regexp.MustCompile(`^-\d+$|^-\d*\.\d+$`)

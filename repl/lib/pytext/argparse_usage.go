@@ -4,12 +4,13 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"regexp"
 	"sort"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // formatUsageText is _format_usage: prefix, usage and a blank line.

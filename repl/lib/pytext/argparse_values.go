@@ -4,11 +4,12 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 // getValues is _get_values; isDefault reports that the value is the

@@ -5,12 +5,13 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"sort"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
 )
 
 var (

@@ -6,8 +6,9 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"sort"
+
+	"harness/repl/pyrt"
 )
 
 // seqMatch is SequenceMatcher's state over sequences of interned element

@@ -4,9 +4,9 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // interner gives equal elements equal ids: strings by their text, other

@@ -4,7 +4,6 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"html"
 	"math/big"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")

@@ -3,10 +3,11 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // pyEscape is re.escape: every character that is not alphanumeric or _

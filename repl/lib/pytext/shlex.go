@@ -4,11 +4,12 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
 	"regexp"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 func shlexModule(r *pyrt.Interp) starlark.Value {

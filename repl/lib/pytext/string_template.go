@@ -4,11 +4,12 @@
 package pytext
 
 import (
-	"harness/repl/pyre"
-	"harness/repl/pyrt"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyre"
+	"harness/repl/pyrt"
 )
 
 var (

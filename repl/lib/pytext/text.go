@@ -3,8 +3,6 @@
 package pytext
 
 import (
-	"harness/repl/pyrt"
-	"harness/repl/pystr"
 	"regexp"
 	"sort"
 	"strings"
@@ -12,6 +10,9 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"harness/repl/pyrt"
+	"harness/repl/pystr"
 )
 
 func textwrapModule(r *pyrt.Interp) starlark.Value {

@@ -6,9 +6,9 @@ package pytext
 import (
 	"strings"
 
-	"harness/repl/pyrt"
-
 	"go.starlark.net/starlark"
+
+	"harness/repl/pyrt"
 )
 
 // textWrapper is a TextWrapper object.
