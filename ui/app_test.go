@@ -642,23 +642,7 @@ func TestOneRecountAtATime(t *testing.T) {
 // (earlier FYI calls removed) has the completed turns counted at once; the
 // running turn is not sent to the counter.
 func TestTurnStartCountsEarlierTurns(t *testing.T) {
-	counted := make(chan int, 4)
-	count := func(_ context.Context, turns [][]llm.Message, _ []llm.TurnCount) []llm.TurnCount {
-		counted <- len(turns)
-		out := make([]llm.TurnCount, len(turns))
-		for i, msgs := range turns {
-			out[i] = llm.TurnCount{Key: llm.TurnKey(msgs), Tokens: 5, Messages: make([]int, len(msgs))}
-		}
-		return out
-	}
-	release := make(chan struct{})
-	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
-		if prompt == "two" {
-			f.events.Emit(rlm.Conversation{Items: f.Conversation()})
-			<-release
-		}
-	}}
-	u := startUI(t, 80, 12, be, func(o *Options) { o.CountTurns = count })
+	u, _, counted, release := countingUI(t)
 	want := func(n int) {
 		t.Helper()
 		select {
@@ -680,11 +664,11 @@ func TestTurnStartCountsEarlierTurns(t *testing.T) {
 	want(2)
 }
 
-// TestTurnStartSavesNoSameCounts: the count at a turn's start that finds
-// every earlier turn as counted before saves nothing (it would rewrite the
-// whole session's file); the count at its end, with the new turn, saves.
-func TestTurnStartSavesNoSameCounts(t *testing.T) {
-	counted := make(chan int, 4)
+// countingUI starts a UI whose counter gives every turn 5 tokens and sends
+// the number of turns on counted once it has answered; the turn "two"
+// stays running, with its conversation emitted, until release is closed.
+func countingUI(t *testing.T) (u *uiTest, be *fakeBackend, counted chan int, release chan struct{}) {
+	counted, release = make(chan int, 4), make(chan struct{})
 	count := func(_ context.Context, turns [][]llm.Message, _ []llm.TurnCount) []llm.TurnCount {
 		out := make([]llm.TurnCount, len(turns))
 		for i, msgs := range turns {
@@ -693,14 +677,21 @@ func TestTurnStartSavesNoSameCounts(t *testing.T) {
 		defer func() { counted <- len(turns) }()
 		return out
 	}
-	release := make(chan struct{})
-	be := &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
+	be = &fakeBackend{script: func(ctx context.Context, f *fakeBackend, prompt string) {
 		if prompt == "two" {
 			f.events.Emit(rlm.Conversation{Items: f.Conversation()})
 			<-release
 		}
 	}}
-	u := startUI(t, 80, 12, be, func(o *Options) { o.CountTurns = count })
+	u = startUI(t, 80, 12, be, func(o *Options) { o.CountTurns = count })
+	return u, be, counted, release
+}
+
+// TestTurnStartSavesNoSameCounts: the count at a turn's start that finds
+// every earlier turn as counted before saves nothing (it would rewrite the
+// whole session's file); the count at its end, with the new turn, saves.
+func TestTurnStartSavesNoSameCounts(t *testing.T) {
+	u, be, counted, release := countingUI(t)
 	saves := func(want int) {
 		t.Helper()
 		select {
